@@ -708,6 +708,24 @@ export interface components {
         ListCardBinsResponse: {
             cardBins?: components["schemas"]["CardBin"][];
         };
+        /**
+         * Decimal string
+         * @description A signed decimal number written as a string (debits negative), for example `-12.50`.
+         * @example -12.50
+         */
+        DecimalString: string;
+        /** @description A money movement on the card spending account. */
+        LedgerTransaction: {
+            id?: components["schemas"]["Ulid"];
+            direction?: components["schemas"]["TransactionDirection"];
+            amount?: components["schemas"]["DecimalString"];
+            /** @description Currency code. */
+            currency?: string;
+            description?: string;
+            counterpartyName?: string;
+            /** Format: date-time */
+            createdAt?: string;
+        };
         /** @description A card payment on the spending account. `type` is always present: it tells how to read `data`. */
         CardLedgerEntry: {
             /**
@@ -769,24 +787,6 @@ export interface components {
                 /** @description Entry status. The full value set is not shown in the source. */
                 status?: string;
             };
-        };
-        /**
-         * Decimal string
-         * @description A signed decimal number written as a string (debits negative), for example `-12.50`.
-         * @example -12.50
-         */
-        DecimalString: string;
-        /** @description A money movement on the card spending account. */
-        LedgerTransaction: {
-            id?: components["schemas"]["Ulid"];
-            direction?: components["schemas"]["TransactionDirection"];
-            amount?: components["schemas"]["DecimalString"];
-            /** @description Currency code. */
-            currency?: string;
-            description?: string;
-            counterpartyName?: string;
-            /** Format: date-time */
-            createdAt?: string;
         };
         /**
          * @description An entry of the card spending account ledger: top-ups as credits, card spending as debits. What
@@ -1149,39 +1149,39 @@ export interface components {
     };
     responses: {
         /**
-         * @description The transaction does not belong to the caller's account. The shape of error bodies and error
-         *     codes is not shown in the source, so the body may be of any type.
+         * @description Forbidden. The shape of error bodies and error codes is not shown in the source: the body is JSON
+         *     (as every body of this API) of any shape.
          */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "*/*": unknown;
+                "application/json": unknown;
             };
         };
         /**
-         * @description Not found. The shape of error bodies and error codes is not shown in the source, so the body may
-         *     be of any type.
+         * @description Not found. The shape of error bodies and error codes is not shown in the source: the body is JSON
+         *     (as every body of this API) of any shape.
          */
         NotFound: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "*/*": unknown;
+                "application/json": unknown;
             };
         };
         /**
          * @description Unprocessable Entity: the request is rejected. The shape of error bodies and error codes is not
-         *     shown in the source, so the body may be of any type.
+         *     shown in the source: the body is JSON (as every body of this API) of any shape.
          */
         UnprocessableEntity: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "*/*": unknown;
+                "application/json": unknown;
             };
         };
         /** @description OK; an empty JSON object. */
@@ -1281,7 +1281,9 @@ export interface operations {
                     "application/json": components["schemas"]["GetTransactionResponse"];
                 };
             };
+            /** @description The transaction does not belong to the caller's account. The error body's shape is not shown in the source. */
             403: components["responses"]["Forbidden"];
+            /** @description The transaction was not found. The error body's shape is not shown in the source. */
             404: components["responses"]["NotFound"];
         };
     };
@@ -1352,6 +1354,11 @@ export interface operations {
                     "application/json": components["schemas"]["CreateCardResponse"];
                 };
             };
+            /**
+             * @description Unprocessable Entity: the request is rejected. Conditions such as an unapproved `bin` or
+             *     incomplete limit fields are implied by the operation's rules. The error body's shape is not
+             *     shown in the source.
+             */
             422: components["responses"]["UnprocessableEntity"];
         };
     };

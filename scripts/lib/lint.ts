@@ -1,0 +1,68 @@
+import fs from "node:fs";
+import path from "node:path";
+import { getLineColLocation, lint as redoclyLint, loadConfig } from "@redocly/openapi-core";
+import spectralCore from "@stoplight/spectral-core";
+import spectralParsers from "@stoplight/spectral-parsers";
+import spectralRuntime from "@stoplight/spectral-runtime";
+import { bundleAndLoadRuleset } from "@stoplight/spectral-ruleset-bundler/with-loader";
+import type { BundleOutput } from "./bundle.ts";
+import { rel, repoRoot } from "./paths.ts";
+
+const { Spectral, Document } = spectralCore;
+const Parsers = spectralParsers;
+const { fetch } = spectralRuntime;
+
+export type Severity = "error" | "warning" | "info" | "hint";
+
+export interface Finding {
+  tool: "redocly" | "spectral";
+  rule: string;
+  severity: Severity;
+  message: string;
+  /** file:line:column, relative to the repository. */
+  where: string;
+  /** JSON pointer-like path inside the document, when known. */
+  pointer?: string;
+}
+
+/** Redocly's rules (redocly.yaml) on the split source files. */
+export async function lintWithRedocly(root: string): Promise<Finding[]> {
+  const config = await loadConfig({ configPath: path.join(repoRoot, "redocly.yaml") });
+  const problems = await redoclyLint({ ref: root, config });
+  return problems
+    .filter((problem) => !problem.ignored)
+    .map((problem) => {
+      const location = problem.location[0];
+      let where = rel(root);
+      if (location) {
+        const { start } = getLineColLocation(location);
+        where = `${rel(location.source.absoluteRef)}:${start.line}:${start.col}`;
+      }
+      return {
+        tool: "redocly",
+        rule: problem.ruleId,
+        severity: problem.severity === "warn" ? "warning" : "error",
+        message: problem.message,
+        where,
+        pointer: location?.pointer,
+      } satisfies Finding;
+    });
+}
+
+const SPECTRAL_SEVERITY: Severity[] = ["error", "warning", "info", "hint"];
+
+/** Spectral's rules (.spectral.yaml) on the bundle, where shared components are local $refs. */
+export async function lintWithSpectral(bundle: BundleOutput, source = "generated/openapi.yaml"): Promise<Finding[]> {
+  const ruleset = await bundleAndLoadRuleset(path.join(repoRoot, ".spectral.yaml"), { fs, fetch });
+  const spectral = new Spectral();
+  spectral.setRuleset(ruleset);
+  const results = await spectral.run(new Document(bundle.yaml, Parsers.Yaml, source));
+  return results.map((result) => ({
+    tool: "spectral",
+    rule: String(result.code),
+    severity: SPECTRAL_SEVERITY[result.severity] ?? "error",
+    message: result.message,
+    where: `${source}:${result.range.start.line + 1}:${result.range.start.character + 1}`,
+    pointer: `#/${result.path.map((segment) => String(segment).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`,
+  }));
+}

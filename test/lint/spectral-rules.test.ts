@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import { linterForRule } from "../helpers/spectral.ts";
+import { loadBundle } from "../helpers/contract.ts";
+
+const ULID_REF = { $ref: "#/components/schemas/Ulid" };
+const COMPANY_REF = { $ref: "#/components/parameters/CompanyId" };
+
+function codes(results: { code: string | number }[]) {
+  return results.map((result) => result.code);
+}
+
+describe("partner-ulid-ids", async () => {
+  const lint = await linterForRule("partner-ulid-ids");
+
+  it("stays quiet on the contract", async () => {
+    expect(await lint(loadBundle())).toEqual([]);
+  });
+
+  it("fires when an id the source calls a ULID is a plain string", async () => {
+    const doc = loadBundle();
+    doc.components.schemas.Card.properties.id = { type: "string" };
+    const results = await lint(doc);
+    expect(codes(results)).toEqual(["partner-ulid-ids"]);
+    expect(results[0]!.message).toContain("Card.id");
+    expect(results[0]!.path).toEqual(["components", "schemas", "Card", "properties", "id"]);
+  });
+
+  it("fires when a path id parameter does not reference the shared schema", async () => {
+    const doc = loadBundle();
+    doc.components.parameters.CardId.schema = { type: "string", pattern: "^[0-7][0-9A-HJKMNP-TV-Z]{25}$" };
+    const results = await lint(doc);
+    expect(results.map((r) => r.message).join("\n")).toMatch(/Parameter "cardId"[\s\S]*copy of the ULID pattern/);
+  });
+
+  it("fires when an id the source does not call a ULID uses the shared schema", async () => {
+    const doc = loadBundle();
+    doc.components.parameters.WalletId.schema = ULID_REF;
+    doc.components.schemas.CardBin.properties.bin = ULID_REF;
+    const messages = (await lint(doc)).map((r) => r.message);
+    expect(messages).toHaveLength(2);
+    expect(messages.join("\n")).toMatch(/walletId/);
+    expect(messages.join("\n")).toMatch(/CardBin\.bin/);
+  });
+});
+
+describe("partner-company-scope", async () => {
+  const lint = await linterForRule("partner-company-scope");
+
+  it("stays quiet on the contract", async () => {
+    expect(await lint(loadBundle())).toEqual([]);
+  });
+
+  it("fires when a company-scope operation lacks the shared parameter", async () => {
+    const doc = loadBundle();
+    doc.paths["/v1/cards"].get.parameters = doc.paths["/v1/cards"].get.parameters.filter((p: any) => p.$ref !== COMPANY_REF.$ref);
+    const results = await lint(doc);
+    expect(results).toHaveLength(1);
+    expect(results[0]!.message).toContain('"listCards" has company scope');
+  });
+
+  it("fires when an operation without company scope carries it", async () => {
+    const doc = loadBundle();
+    doc.paths["/v1/companies"].get.parameters = [COMPANY_REF];
+    const results = await lint(doc);
+    expect(results).toHaveLength(1);
+    expect(results[0]!.message).toContain('"listCompanies" has no company scope');
+  });
+
+  it("fires when the header is defined inline instead of shared", async () => {
+    const doc = loadBundle();
+    doc.paths["/v1/card-bins"].get.parameters = [{ name: "X-Company-Id", in: "header", required: true, schema: ULID_REF }];
+    const messages = (await lint(doc)).map((r) => r.message);
+    expect(messages.some((m) => m.includes("Define X-Company-Id once"))).toBe(true);
+  });
+});
+
+describe("partner-body-examples", async () => {
+  const lint = await linterForRule("partner-body-examples");
+
+  it("stays quiet on the contract", async () => {
+    expect(await lint(loadBundle())).toEqual([]);
+  });
+
+  it("fires for a request body, a response and a webhook body without a named example", async () => {
+    const doc = loadBundle();
+    delete doc.paths["/v1/kyb-profiles"].post.requestBody.content["application/json"].examples;
+    const listCards = doc.paths["/v1/cards"].get.responses["200"].content["application/json"];
+    listCards.example = listCards.examples.twoCards.value; // an unnamed example does not count
+    delete listCards.examples;
+    delete doc.webhooks["payment_route.created"].post.requestBody.content["application/json"].examples;
+    const messages = (await lint(doc)).map((r) => r.message);
+    expect(messages).toHaveLength(3);
+    expect(messages.join("\n")).toMatch(/request body of "submitKybProfile"/);
+    expect(messages.join("\n")).toMatch(/200 response of "listCards"/);
+    expect(messages.join("\n")).toMatch(/webhook body of "receivePaymentRouteCreated"/);
+  });
+});
+
+describe("partner-operation-id-verb", async () => {
+  const lint = await linterForRule("partner-operation-id-verb");
+
+  it("stays quiet on the contract", async () => {
+    expect(await lint(loadBundle())).toEqual([]);
+  });
+
+  it("fires when the verb does not fit the method, or the id is not camelCase", async () => {
+    const doc = loadBundle();
+    doc.paths["/v1/cards"].get.operationId = "createCards";
+    doc.paths["/v1/cards/{cardId}/unfreeze"].patch.operationId = "getUnfrozenCard";
+    doc.paths["/v1/card-bins"].get.operationId = "list_card_bins";
+    doc.webhooks["payment_route.created"].post.operationId = "createPaymentRoute";
+    const messages = (await lint(doc)).map((r) => r.message);
+    expect(messages).toHaveLength(4);
+    expect(messages.join("\n")).toMatch(/"createCards" starts with "create", which does not fit GET \/v1\/cards/);
+    expect(messages.join("\n")).toMatch(/"getUnfrozenCard".*PATCH/);
+    expect(messages.join("\n")).toMatch(/"list_card_bins" is not camelCase/);
+    expect(messages.join("\n")).toMatch(/webhook payment_route.created: use one of receive/);
+  });
+});
+
+describe("partner-webhook-envelope", async () => {
+  const lint = await linterForRule("partner-webhook-envelope");
+
+  it("stays quiet on the contract", async () => {
+    expect(await lint(loadBundle())).toEqual([]);
+  });
+
+  it("fires without the signature header", async () => {
+    const doc = loadBundle();
+    doc.webhooks["company.kyc_status_changed"].post.parameters = [];
+    const results = await lint(doc);
+    expect(results).toHaveLength(1);
+    expect(results[0]!.message).toContain("lacks the signature header");
+  });
+
+  it("fires when the body is not the envelope, or its type is not the webhook's name", async () => {
+    const doc = loadBundle();
+    doc.webhooks["payment_route.created"].post.requestBody.content["application/json"].schema = { $ref: "#/components/schemas/PaymentRouteCreatedPayload" };
+    doc.components.schemas.CompanyKycStatusChangedEvent.allOf[1].properties.type.const = "company.kyc_status.changed";
+    const messages = (await lint(doc)).map((r) => r.message);
+    expect(messages).toHaveLength(2);
+    expect(messages.join("\n")).toMatch(/"payment_route.created" body is not the shared envelope/);
+    expect(messages.join("\n")).toMatch(/"company.kyc_status_changed" envelope must fix a required `type`/);
+  });
+});
