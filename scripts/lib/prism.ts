@@ -1,0 +1,245 @@
+/**
+ * Starts and stops a Prism mock server (the pinned @stoplight/prism-cli) for the bundled contract.
+ * Used by `npm run mock` and by the contract tests' globalSetup.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import { existsSync } from "node:fs";
+import { bundleYamlPath, rel, repoRoot } from "./paths.ts";
+
+export const prismCliPath = path.join(repoRoot, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
+
+export interface PrismOptions {
+  /** Interface to listen on; loopback unless told otherwise. */
+  host?: string;
+  /** Port to listen on; a free port chosen by the system when omitted. */
+  port?: number;
+  /** The contract to serve; generated/openapi.yaml when omitted. */
+  document?: string;
+  /** Receives each line Prism prints (ANSI colours removed). */
+  onLog?: (line: string) => void;
+  /** How long to wait for Prism to answer before giving up. */
+  startTimeoutMs?: number;
+  /** How long `stop()` waits after SIGTERM before SIGKILL. */
+  stopGraceMs?: number;
+}
+
+export interface PrismServer {
+  /** Base URL, e.g. http://127.0.0.1:4010 (no trailing slash). */
+  url: string;
+  port: number;
+  pid: number;
+  /** Stops Prism: SIGTERM, then SIGKILL after the grace period. Safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_HOST = "127.0.0.1";
+const DEFAULT_START_TIMEOUT_MS = 30_000;
+const DEFAULT_STOP_GRACE_MS = 3_000;
+const KEPT_LOG_LINES = 30;
+
+/**
+ * Loaded into the Prism process before its CLI: Prism exits when our end of its stdin closes, so it
+ * cannot outlive this process even when this process is killed with SIGKILL and runs no handler.
+ */
+const ORPHAN_GUARD =
+  "data:text/javascript," +
+  encodeURIComponent("process.stdin.on('end',()=>process.exit(0));process.stdin.on('error',()=>process.exit(0));process.stdin.resume();");
+
+/** A port that was free a moment ago: bind port 0 on the host, read the port, release it. */
+export function findFreePort(host: string = DEFAULT_HOST): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen({ host, port: 0, exclusive: true }, () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => (port > 0 ? resolve(port) : reject(new Error(`could not get a free port on ${host}`))));
+    });
+  });
+}
+
+/** Parses a port number given as text; the message names `name` (e.g. MOCK_PORT) when it is not one. */
+export function parsePort(value: string, name: string): number {
+  const trimmed = value.trim();
+  if (!/^\d+$/.test(trimmed)) throw new Error(`${name} must be a port number from 1 to 65535, got "${value}"`);
+  const port = Number(trimmed);
+  if (port < 1 || port > 65_535) throw new Error(`${name} must be a port number from 1 to 65535, got "${value}"`);
+  return port;
+}
+
+// Every live Prism process, so that an exiting or interrupted parent takes them along.
+const live = new Set<ChildProcess>();
+let exitHooksInstalled = false;
+
+function killAllLive(signal: NodeJS.Signals): void {
+  for (const child of live) {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function installExitHooks(): void {
+  if (exitHooksInstalled) return;
+  exitHooksInstalled = true;
+  process.on("exit", () => killAllLive("SIGKILL"));
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    const onSignal = (): void => {
+      killAllLive("SIGTERM");
+      // Only we listen: keep the default behaviour (die by that signal) once Prism is told to stop.
+      if (process.listenerCount(signal) === 1) {
+        process.removeListener(signal, onSignal);
+        process.kill(process.pid, signal);
+      }
+    };
+    process.on(signal, onSignal);
+  }
+}
+
+function stripAnsi(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "");
+}
+
+function describeHost(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/** Starts Prism and resolves once it answers HTTP requests. */
+export async function startPrism(options: PrismOptions = {}): Promise<PrismServer> {
+  const host = options.host ?? DEFAULT_HOST;
+  const document = path.resolve(repoRoot, options.document ?? bundleYamlPath);
+  if (!existsSync(prismCliPath)) {
+    throw new Error(`Prism is not installed (${rel(prismCliPath)} is missing); run \`npm ci\``);
+  }
+  if (!existsSync(document)) {
+    throw new Error(`cannot start Prism: the document ${rel(document)} does not exist (run \`npm run bundle\`)`);
+  }
+  if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 1 || options.port > 65_535)) {
+    throw new Error(`cannot start Prism: port must be an integer from 1 to 65535, got ${options.port}`);
+  }
+  // A port chosen by us can be taken between choosing and binding: try another one once.
+  const attempts = options.port === undefined ? 2 : 1;
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const port = options.port ?? (await findFreePort(host));
+    try {
+      return await startOnce(host, port, document, options);
+    } catch (error) {
+      lastError = error;
+      if (!(error instanceof PrismStartError && error.addressInUse)) break;
+    }
+  }
+  throw lastError;
+}
+
+class PrismStartError extends Error {
+  constructor(
+    message: string,
+    readonly addressInUse: boolean,
+  ) {
+    super(message);
+    this.name = "PrismStartError";
+  }
+}
+
+async function startOnce(host: string, port: number, document: string, options: PrismOptions): Promise<PrismServer> {
+  const url = `http://${describeHost(host)}:${port}`;
+  const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+  const stopGraceMs = options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
+  const recent: string[] = [];
+
+  installExitHooks();
+  const child = spawn(
+    process.execPath,
+    ["--import", ORPHAN_GUARD, prismCliPath, "mock", document, "-h", host, "-p", String(port)],
+    { cwd: repoRoot, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" } },
+  );
+  live.add(child);
+  let exited = false;
+  let exitInfo = "";
+  const exitPromise = new Promise<void>((resolve) => {
+    child.once("exit", (code, signal) => {
+      exited = true;
+      exitInfo = signal ? `signal ${signal}` : `exit code ${code}`;
+      live.delete(child);
+      resolve();
+    });
+  });
+  child.once("error", (error) => {
+    recent.push(`spawn error: ${error.message}`);
+  });
+
+  let listening = false;
+  const onText = (chunk: Buffer, buffer: { rest: string }): void => {
+    const text = buffer.rest + chunk.toString("utf8");
+    const lines = text.split(/\r?\n/);
+    buffer.rest = lines.pop() ?? "";
+    for (const raw of lines) {
+      const line = stripAnsi(raw).trimEnd();
+      if (line === "") continue;
+      if (line.includes("Prism is listening")) listening = true;
+      recent.push(line);
+      if (recent.length > KEPT_LOG_LINES) recent.shift();
+      options.onLog?.(line);
+    }
+  };
+  const outBuffer = { rest: "" };
+  const errBuffer = { rest: "" };
+  child.stdout?.on("data", (chunk: Buffer) => onText(chunk, outBuffer));
+  child.stderr?.on("data", (chunk: Buffer) => onText(chunk, errBuffer));
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      if (exited) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => {
+        if (!exited) child.kill("SIGKILL");
+      }, stopGraceMs);
+      await exitPromise;
+      clearTimeout(timer);
+      child.stdin?.destroy();
+    })();
+    return stopping;
+  };
+
+  const lastLines = (): string => (recent.length > 0 ? `\nlast lines from Prism:\n  ${recent.slice(-15).join("\n  ")}` : "");
+  const deadline = performance.now() + startTimeoutMs;
+  while (true) {
+    if (exited) {
+      const inUse = recent.some((line) => line.includes("EADDRINUSE"));
+      throw new PrismStartError(
+        `Prism exited (${exitInfo}) before it was ready on ${url}` + (inUse ? ` (port ${port} is already in use)` : "") + lastLines(),
+        inUse,
+      );
+    }
+    if (listening || (await answers(url))) {
+      // The log line can come a moment before the socket accepts; one request proves it.
+      if (await answers(url)) break;
+    }
+    if (performance.now() > deadline) {
+      await stop();
+      throw new PrismStartError(`Prism did not answer on ${url} within ${startTimeoutMs / 1000} s${lastLines()}`, false);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return { url, port, pid: child.pid ?? -1, stop };
+}
+
+/** True when something answers HTTP on `url` (any status). */
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${url}/`, { signal: AbortSignal.timeout(1_000) });
+    await response.body?.cancel();
+    return true;
+  } catch {
+    return false;
+  }
+}
