@@ -22,7 +22,8 @@ if (!existsSync(root)) fail(`--root: no file at ${rel(root)}`, 2);
 try {
   const redocly = await step(`Redocly lint of ${rel(root)}`, () => lintWithRedocly(root));
   const bundle = await step("bundle", () => bundleContract(root));
-  const spectral = await step("Spectral lint of the bundle", () => lintWithSpectral(bundle));
+  const bundleName = root === contractRoot ? "generated/openapi.yaml" : `bundle-of-${rel(root)}`;
+  const spectral = await step("Spectral lint of the bundle", () => lintWithSpectral(bundle, bundleName));
   const findings = [...redocly, ...spectral];
   for (const finding of findings) print(finding);
   const count = (severity: Finding["severity"]) => findings.filter((f) => f.severity === severity).length;

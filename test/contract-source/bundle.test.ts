@@ -1,0 +1,52 @@
+import { mkdtempSync, cpSync, writeFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { bundleContract, GENERATED_HEADER, staleBundleFiles } from "../../scripts/lib/bundle.ts";
+import { repoRoot } from "../../scripts/lib/paths.ts";
+import { runScript } from "../helpers/run.ts";
+
+const scratch = mkdtempSync(path.join(os.tmpdir(), "bundle-test-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("the committed bundle", () => {
+  it("is what `npm run bundle` writes from openapi/ today (not stale)", async () => {
+    expect(await staleBundleFiles(), "run `npm run bundle` and commit generated/").toEqual([]);
+  });
+
+  it("says it is generated, and its YAML and JSON forms agree", async () => {
+    const output = await bundleContract();
+    expect(output.yaml.startsWith(GENERATED_HEADER)).toBe(true);
+    expect(parse(output.yaml)).toEqual(JSON.parse(output.json));
+  });
+
+  it("is seen as stale when a contract file changes", async () => {
+    const copy = path.join(scratch, "openapi");
+    cpSync(path.join(repoRoot, "openapi"), copy, { recursive: true });
+    const file = path.join(copy, "components/schemas/cards/CardBin.yaml");
+    writeFileSync(file, "type: object\nproperties:\n  bin:\n    type: string\n");
+    expect(await staleBundleFiles(await bundleContract(path.join(copy, "openapi.yaml")))).toEqual(["generated/openapi.yaml", "generated/openapi.json"]);
+  });
+
+  it("cannot be made from a contract with a broken reference, and the error names the file", async () => {
+    const copy = path.join(scratch, "broken");
+    cpSync(path.join(repoRoot, "openapi"), copy, { recursive: true });
+    writeFileSync(path.join(copy, "paths/cards/v1_card-bins.yaml"), "get:\n  operationId: listCardBins\n  responses:\n    '200':\n      $ref: ../../components/responses/Missing.yaml\n");
+    await expect(bundleContract(path.join(copy, "openapi.yaml"))).rejects.toThrow(/v1_card-bins\.yaml/);
+  });
+});
+
+describe("npm run bundle", () => {
+  it("--check reports an up-to-date bundle with its counts and time", () => {
+    const run = runScript("bundle.ts", ["--check"]);
+    expect(run.status, run.output).toBe(0);
+    expect(run.stdout).toMatch(/bundle is up to date: 15 operations, 6 webhooks, \d+ schemas \(\d+(\.\d+)? m?s\)/);
+  });
+
+  it("rejects an unknown argument by name", () => {
+    const run = runScript("bundle.ts", ["--chekc"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('unknown argument "--chekc"');
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * The bundle against the source (../shared/seed/partner-api-spec.md), table by table. The expectations
+ * below are transcribed from the source's Endpoints, Resources, States and Events sections.
+ */
+import { describe, expect, it } from "vitest";
+import { loadBundle } from "../helpers/contract.ts";
+
+const doc = loadBundle();
+const schemas = doc.components.schemas;
+
+// [method, path, operationId, success statuses, documented error statuses, company scope, safe to repeat]
+const OPERATIONS: [string, string, string, string[], string[], boolean, boolean][] = [
+  ["get", "/transactions/{transactionId}", "getTransaction", ["200"], ["403", "404"], false, true],
+  ["post", "/v1/cards", "createCard", ["201"], ["422"], true, false],
+  ["get", "/v1/cards", "listCards", ["200"], [], true, true],
+  ["patch", "/v1/cards/{cardId}/spend-settings", "updateCardSpendSettings", ["200"], [], true, false],
+  ["patch", "/v1/cards/{cardId}/unfreeze", "unfreezeCard", ["200"], [], true, false],
+  ["post", "/v1/cards/{cardId}/details", "createCardDetailsToken", ["200"], [], true, false],
+  ["get", "/v1/card-holders/{cardHolderId}", "getCardHolder", ["200"], [], true, true],
+  ["get", "/v1/card-bins", "listCardBins", ["200"], [], true, true],
+  ["get", "/v1/card-spending-account/transactions", "listSpendingAccountTransactions", ["200"], [], true, true],
+  ["post", "/v1/wallets/{walletId}/addresses", "openWalletAddress", ["200", "201"], [], true, true],
+  ["post", "/v1/companies", "onboardCompany", ["201"], [], false, false],
+  ["get", "/v1/companies", "listCompanies", ["200"], [], false, true],
+  ["post", "/v1/kyb-profiles", "submitKybProfile", ["201"], [], true, false],
+  ["get", "/v1/payment-routes/{routeId}", "getPaymentRoute", ["200"], [], true, true],
+  ["get", "/v1/payment-routes/{routeId}/payment-instructions", "getPaymentInstructions", ["200"], [], true, true],
+];
+
+const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+
+function resolve(node: any): any {
+  if (node && typeof node.$ref === "string") {
+    return resolve(node.$ref.slice(2).split("/").reduce((at: any, key: string) => at[key.replace(/~1/g, "/")], doc));
+  }
+  return node;
+}
+
+function* allNodes(node: any, path: string[] = []): Generator<[any, string[]]> {
+  if (!node || typeof node !== "object") return;
+  yield [node, path];
+  for (const [key, child] of Object.entries(node)) yield* allNodes(child, [...path, key]);
+}
+
+describe("operations", () => {
+  it("are exactly the 15 of the source", () => {
+    const found = Object.entries<any>(doc.paths).flatMap(([path, item]) =>
+      METHODS.filter((m) => m in item).map((m) => `${m.toUpperCase()} ${path} ${item[m].operationId}`),
+    );
+    expect(found.sort()).toEqual(OPERATIONS.map(([m, p, id]) => `${m.toUpperCase()} ${p} ${id}`).sort());
+  });
+
+  it.each(OPERATIONS)("%s %s: statuses, scope and safety", (method, path, _id, success, errors, scoped, safe) => {
+    const item = doc.paths[path];
+    const operation = item[method];
+    expect(Object.keys(operation.responses).sort()).toEqual([...success, ...errors].sort());
+    const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])];
+    expect(parameters.some((p: any) => p.$ref === "#/components/parameters/CompanyId")).toBe(scoped);
+    expect(operation["x-idempotent"] === true).toBe(safe);
+    expect(operation.security).toBeUndefined(); // the global X-API-Key requirement applies
+    for (const name of path.match(/\{(\w+)\}/g) ?? []) {
+      const parameter = parameters.map(resolve).find((p: any) => p.in === "path" && `{${p.name}}` === name);
+      expect(parameter?.required, `${name} is a required path parameter`).toBe(true);
+    }
+  });
+
+  it("require the X-API-Key header everywhere, and nothing else", () => {
+    expect(doc.security).toEqual([{ ApiKey: [] }]);
+    expect(doc.components.securitySchemes).toEqual({ ApiKey: expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }) });
+  });
+
+  it("use one shared, required X-Company-Id header holding a ULID", () => {
+    expect(doc.components.parameters.CompanyId).toMatchObject({ name: "X-Company-Id", in: "header", required: true, schema: { $ref: "#/components/schemas/Ulid" } });
+  });
+
+  it("take the query parameters of the source", () => {
+    const names = (path: string) => doc.paths[path].get.parameters.map(resolve).filter((p: any) => p.in === "query").map((p: any) => p.name);
+    expect(names("/v1/cards")).toEqual(["page", "limit", "keyword"]);
+    expect(names("/v1/card-spending-account/transactions")).toEqual(["page", "limit", "type", "orderBy", "orderDirection"]);
+    const ledger = doc.paths["/v1/card-spending-account/transactions"].get.parameters.map(resolve);
+    expect(resolve(ledger.find((p: any) => p.name === "type").schema).enum).toEqual(["Credit", "Debit"]);
+    expect(ledger.find((p: any) => p.name === "orderBy").schema.enum).toEqual(["createdAt", "amount"]);
+    expect(ledger.find((p: any) => p.name === "orderDirection").schema.enum).toEqual(["ASC", "DESC"]);
+  });
+});
+
+describe("request bodies", () => {
+  const body = (path: string, method: string) => resolve(doc.paths[path][method].requestBody?.content["application/json"].schema);
+
+  it("have the source's required fields", () => {
+    expect(body("/v1/cards", "post").required).toEqual(["cardHolderId", "name", "category", "bin"]);
+    expect(body("/v1/cards/{cardId}/spend-settings", "patch").required).toEqual(["isUnlimitedLimitPerTransaction", "isAllowedAllCurrencies"]);
+    expect(body("/v1/companies", "post").required).toEqual(["name", "countryCode", "directorName", "directorEmail", "directorPhone", "addressLine1", "city", "state", "postalCode"]);
+    expect(Object.keys(body("/v1/companies", "post").properties)).toEqual(expect.arrayContaining(["addressLine2", "products", "redirectUri"]));
+    expect(body("/v1/kyb-profiles", "post").required).toHaveLength(11);
+    expect(body("/v1/kyb-profiles", "post").properties.website).toEqual({ type: "string" });
+    expect(body("/v1/wallets/{walletId}/addresses", "post").required).toBeUndefined();
+    expect(doc.paths["/v1/cards/{cardId}/details"].post.requestBody).toBeUndefined(); // "No body."
+  });
+
+  it("leave the create-card body open for the limit fields the source does not name", () => {
+    expect(body("/v1/cards", "post").additionalProperties).toBeUndefined();
+  });
+
+  it("state the conditional, currency, default and chain rules", () => {
+    const spend = body("/v1/cards/{cardId}/spend-settings", "patch");
+    expect(spend.allOf).toEqual([
+      expect.objectContaining({ if: expect.objectContaining({ properties: { isUnlimitedLimitPerTransaction: { const: false } } }), then: expect.objectContaining({ required: ["limitPerTransaction"] }) }),
+      expect.objectContaining({ if: expect.objectContaining({ properties: { isAllowedAllCurrencies: { const: false } } }), then: expect.objectContaining({ required: ["allowedCurrencies"] }) }),
+    ]);
+    expect(resolve(spend.properties.allowedCurrencies.items).pattern).toBe("^[A-Z]{3}$");
+    expect(body("/v1/companies", "post").properties.products.default).toEqual(["Card"]);
+    expect(schemas.Chain.enum).toEqual(["TRX", "ETH", "BNB", "AVAX", "SOL", "ARB", "OP", "TON", "MATIC"]);
+    expect(schemas.KybProfile.properties.uboDob.format).toBe("date");
+  });
+});
+
+describe("resources", () => {
+  it("have every enum complete", () => {
+    expect(schemas.TransactionStatus.enum).toEqual(["NEW", "PENDING", "PROCESSING", "PAID", "SETTLED", "CANCELLED", "FAILED", "REVERSED", "REFUNDED"]);
+    expect(schemas.KycStatus.enum).toEqual(["not_started", "incomplete", "awaiting_questionnaire", "awaiting_ubo", "under_review", "approved", "rejected", "paused", "offboarded"]);
+    expect(schemas.CardCategory.enum).toHaveLength(9);
+    expect(schemas.CardType.enum).toEqual(["employee", "company"]);
+    expect(schemas.PaymentRouteType.enum).toEqual(["onramp", "offramp"]);
+    expect(schemas.PaymentRoute.properties.status.enum).toEqual(["active", "inactive"]);
+    expect(schemas.KybProfile.properties.uboIdType.enum).toEqual(["PASSPORT", "DRIVERS_LICENSE", "HONG_KONG_ID", "CHINA_RESIDENT_ID", "GOVERNMENT_ISSUED_ID"]);
+    expect(schemas.Product.enum).toEqual(["Card", "Swap"]);
+  });
+
+  it("type the transaction and ledger amounts as the source does", () => {
+    expect(schemas.Transaction.properties.amount).toMatchObject({ type: "number", format: "double" });
+    expect(schemas.Transaction.properties.paymentMethod.type).toEqual(["string", "null"]);
+    for (const field of ["last4", "type", "country"]) expect(schemas.TransactionCardDetails.properties[field].type).toEqual(["string", "null"]);
+    expect(schemas.LedgerTransaction.properties.amount).toEqual({ $ref: "#/components/schemas/DecimalString" });
+    expect(schemas.LedgerEntry.discriminator.propertyName).toBe("type");
+    expect(schemas.LedgerEntry.oneOf.map((s: any) => resolve(s).properties.type.const)).toEqual(["Card", "PaymentAcceptance", "Account"]);
+    expect(Object.keys(schemas.Pagination.properties)).toEqual(["currentPage", "totalPages", "perPage"]);
+  });
+
+  it("keep the company's swap block nullable, 3.1 style", () => {
+    expect(schemas.Company.properties.swap.oneOf).toEqual([{ $ref: "#/components/schemas/CompanySwap" }, { type: "null" }]);
+    expect(Object.keys(schemas.CompanySwap.properties)).toEqual(["kycUrl", "kycStatus", "tosUrl", "tosAccepted"]);
+  });
+
+  it("never use `nullable`, and set the 2020-12 dialect", () => {
+    expect([...allNodes(doc)].filter(([node]) => "nullable" in node)).toEqual([]);
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.jsonSchemaDialect).toBe("https://json-schema.org/draft/2020-12/schema");
+  });
+
+  it("never require a response field, except discriminators and the webhook envelope", () => {
+    const allowed = new Set(["CardLedgerEntry", "PaymentAcceptanceLedgerEntry", "AccountLedgerEntry", "OfframpTransactionData", "OnrampTransactionData", "WebhookEvent"]);
+    const requestSchemas = new Set(["CreateCardRequest", "SpendSettings", "OnboardCompanyRequest", "KybProfile"]);
+    const offenders = [...allNodes(schemas)]
+      .filter(([node, path]) => Array.isArray(node.required) && !path.includes("then") && !path.includes("if"))
+      .map(([, path]) => path[0]!)
+      .filter((name) => !allowed.has(name) && !requestSchemas.has(name) && !name.endsWith("Event"));
+    expect(offenders).toEqual([]);
+  });
+
+  it("mark timestamps as date-time", () => {
+    const createdAt = [...allNodes(schemas)].filter(([node]) => node.properties?.createdAt).map(([node]) => node.properties.createdAt.format);
+    expect(createdAt.length).toBe(7); // Transaction, ledger transaction, Card, CardHolder, Company, PaymentRoute, webhook envelope
+    expect(new Set(createdAt)).toEqual(new Set(["date-time"]));
+  });
+});
+
+describe("webhooks", () => {
+  const EVENTS = ["company.onboarding_status_changed", "company.kyc_link.issued", "company.kyc_status_changed", "payment_route.created", "payment_route.transaction.created", "company.kyb_status_changed"];
+
+  it("are the 6 events of the source", () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENTS].sort());
+  });
+
+  it.each(EVENTS)("%s: signed envelope with its type fixed, no API key", (name) => {
+    const post = doc.webhooks[name].post;
+    expect(post.security).toEqual([]);
+    expect(post.parameters).toEqual([{ $ref: "#/components/parameters/WebhookSignature" }]);
+    const event = resolve(post.requestBody.content["application/json"].schema);
+    expect(event.allOf[0]).toEqual({ $ref: "#/components/schemas/WebhookEvent" });
+    expect(event.allOf[1].properties.type.const).toBe(name);
+    expect(post.description).toMatch(/HMAC-SHA256/);
+    expect(post.description).toMatch(/constant time/);
+    expect(post.description).toMatch(/10 s, 30 s, 1 min, 2 min and 5 min/);
+  });
+
+  it("sign with 64 lowercase hex characters", () => {
+    expect(doc.components.parameters.WebhookSignature).toMatchObject({ name: "X-Signature", in: "header", required: true, schema: { pattern: "^[0-9a-f]{64}$" } });
+  });
+
+  it("keep the payloads the source does not show open", () => {
+    for (const name of ["CompanyOnboardingStatusChangedPayload", "CompanyKybStatusChangedPayload"]) {
+      expect(schemas[name].properties).toBeUndefined();
+      expect(schemas[name].additionalProperties).toBeUndefined();
+      expect(schemas[name].description).toMatch(/not shown in the source/);
+    }
+  });
+
+  it("discriminate route transaction data by route kind", () => {
+    const data = schemas.PaymentRouteTransactionCreatedPayload.properties.data;
+    expect(data.discriminator.propertyName).toBe("routeType");
+    expect(data.oneOf.map((s: any) => resolve(s).properties.routeType.const)).toEqual(["offramp", "onramp"]);
+  });
+});
+
+describe("servers", () => {
+  it("are production and sandbox with no invented host", () => {
+    expect(doc.servers.map((s: any) => s.url)).toEqual(["{base_url}", "{staging_base_url}"]);
+    for (const server of doc.servers) {
+      for (const variable of Object.values<any>(server.variables)) expect(new URL(variable.default).hostname).toMatch(/\.invalid$/);
+    }
+  });
+});
