@@ -1,0 +1,100 @@
+/**
+ * The sender's side of a webhook, as the source describes it: an HTTP POST of the JSON envelope signed in
+ * `X-Signature`, then up to 5 retries after 10 s, 30 s, 1 min, 2 min and 5 min while the receiver answers
+ * non-2xx or cannot be reached. Every attempt carries the same body bytes (so the same event id).
+ */
+import { signWebhookPayload } from "../../../src/webhooks/node.ts";
+
+/** The waits before each retry, from the source's Events section. */
+export const RETRY_DELAYS_MS: readonly number[] = [10_000, 30_000, 60_000, 120_000, 300_000];
+
+/** How long one attempt may take before it counts as "cannot be reached" (the source states no timeout). */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+
+export interface AttemptReport {
+  attempt: number;
+  of: number;
+  /** The HTTP status, or undefined when the receiver could not be reached. */
+  status?: number;
+  statusText?: string;
+  /** Why the attempt failed to reach the receiver. */
+  error?: string;
+  ok: boolean;
+  ms: number;
+  /** The wait before the next attempt (already divided by speed), when there is one. */
+  nextInMs?: number;
+  /** The scheduled wait before the next attempt, undivided. */
+  nextScheduledMs?: number;
+}
+
+export interface DeliveryOptions {
+  url: string;
+  body: string;
+  secret: string;
+  /** Divides every wait; 1 is the real schedule. */
+  speed?: number;
+  delaysMs?: readonly number[];
+  onAttempt?: (report: AttemptReport) => void;
+}
+
+export interface DeliveryResult {
+  delivered: boolean;
+  attempts: AttemptReport[];
+  ms: number;
+}
+
+export async function deliverWebhook(options: DeliveryOptions): Promise<DeliveryResult> {
+  const speed = options.speed ?? 1;
+  const delays = options.delaysMs ?? RETRY_DELAYS_MS;
+  const of = delays.length + 1;
+  const signature = signWebhookPayload(options.body, options.secret);
+  const attempts: AttemptReport[] = [];
+  const started = performance.now();
+  for (let attempt = 1; attempt <= of; attempt++) {
+    const attemptStarted = performance.now();
+    const report: AttemptReport = { attempt, of, ok: false, ms: 0 };
+    try {
+      const response = await fetch(options.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-signature": signature, "user-agent": "partner-api-webhooks-trigger" },
+        body: options.body,
+        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      });
+      await response.arrayBuffer().catch(() => undefined);
+      report.status = response.status;
+      report.statusText = response.statusText;
+      report.ok = response.status >= 200 && response.status < 300;
+    } catch (error) {
+      report.error = describeFetchError(error);
+    }
+    report.ms = performance.now() - attemptStarted;
+    const scheduled = delays[attempt - 1];
+    if (!report.ok && scheduled !== undefined) {
+      report.nextScheduledMs = scheduled;
+      report.nextInMs = scheduled / speed;
+    }
+    attempts.push(report);
+    options.onAttempt?.(report);
+    if (report.ok) return { delivered: true, attempts, ms: performance.now() - started };
+    if (report.nextInMs !== undefined) await new Promise((resolve) => setTimeout(resolve, report.nextInMs));
+  }
+  return { delivered: false, attempts, ms: performance.now() - started };
+}
+
+function describeFetchError(error: unknown): string {
+  if (error instanceof Error && error.name === "TimeoutError") return `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`;
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
+}
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/** A fresh event id in the contract examples' form: `evt_` and a ULID (48-bit time, 80 random bits). */
+export function newEventId(now: number = Date.now()): string {
+  let time = "";
+  for (let i = 0, t = now; i < 10; i++, t = Math.floor(t / 32)) time = CROCKFORD[t % 32] + time;
+  const random = crypto.getRandomValues(new Uint8Array(16));
+  let rest = "";
+  for (const byte of random) rest += CROCKFORD[byte % 32];
+  return `evt_${time}${rest}`;
+}

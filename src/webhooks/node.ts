@@ -1,0 +1,62 @@
+/**
+ * Signature functions for runtimes with `node:crypto` (Node, Bun, Deno). For runtimes with only Web Crypto,
+ * use the async variants in ./web.ts: they give the same answers.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { type RawBody, type WebhookSecrets, hexToBytes, rawBodyBytes, secretList, signatureProblem } from "./encoding.ts";
+import { WebhookSignatureError } from "./errors.ts";
+import { type WebhookEvent, parseWebhookEvent } from "./events.ts";
+
+function hmac(bytes: Uint8Array, secret: string): Buffer {
+  return createHmac("sha256", secret).update(bytes).digest();
+}
+
+/** The `X-Signature` value of a body: the lowercase hex HMAC-SHA256 of its raw bytes, keyed by `secret`. */
+export function signWebhookPayload(rawBody: RawBody, secret: string): string {
+  const bytes = rawBodyBytes(rawBody);
+  const [key] = secretList(secret, "secret");
+  return hmac(bytes, key!).toString("hex");
+}
+
+/**
+ * True when `signature` is the HMAC-SHA256 of `rawBody` under any of the secrets (several during a rotation),
+ * compared in constant time. False, never a throw, for a missing, empty, wrong-length or non-hex signature.
+ * Throws WebhookRawBodyError when `rawBody` is not a string or bytes (e.g. an already-parsed object).
+ */
+export function verifyWebhookSignature(
+  rawBody: RawBody,
+  signature: string | null | undefined,
+  secretOrSecrets: WebhookSecrets,
+): boolean {
+  return signatureFailure(rawBody, signature, secretOrSecrets) === undefined;
+}
+
+function signatureFailure(rawBody: RawBody, signature: unknown, secrets: WebhookSecrets) {
+  const bytes = rawBodyBytes(rawBody);
+  const keys = secretList(secrets, "secretOrSecrets");
+  const problem = signatureProblem(signature);
+  if (problem) return problem;
+  const received = hexToBytes(signature as string);
+  let matched = false;
+  // Every secret is tried, so the time taken does not tell which one matched.
+  for (const key of keys) {
+    const expected = hmac(bytes, key);
+    if (expected.length === received.length && timingSafeEqual(expected, received)) matched = true;
+  }
+  return matched ? undefined : "mismatch";
+}
+
+/**
+ * Verifies the signature, then parses and returns the typed event. Throws WebhookSignatureError for a bad
+ * signature, WebhookPayloadError for a body that is not JSON or not a known envelope, and WebhookRawBodyError
+ * when handed anything but the raw body.
+ */
+export function constructWebhookEvent(
+  rawBody: RawBody,
+  signature: string | null | undefined,
+  secrets: WebhookSecrets,
+): WebhookEvent {
+  const failure = signatureFailure(rawBody, signature, secrets);
+  if (failure) throw new WebhookSignatureError(failure);
+  return parseWebhookEvent(rawBody);
+}
