@@ -1,10 +1,11 @@
 /**
  * `npm run generate`: bundles the contract when the bundle is stale, then writes generated/schema.d.ts
- * (openapi-typescript). `--check` writes nothing and exits 1 when a generated file is stale.
+ * (openapi-typescript) and generated/contract.ts (the runtime facts the client needs).
+ * `--check` writes nothing and exits 1 when a generated file is stale.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { bundleContract, ensureBundle, staleBundleFiles } from "./lib/bundle.ts";
-import { generateSchemaTypes, schemaTypesPath } from "./lib/generate.ts";
+import { contractModulePath, generateContractModule, generateSchemaTypes, schemaTypesPath } from "./lib/generate.ts";
 import { fail, formatDuration } from "./lib/log.ts";
 import { rel } from "./lib/paths.ts";
 
@@ -20,7 +21,10 @@ async function readOrEmpty(file: string): Promise<string> {
 
 try {
   const bundle = check ? await bundleContract() : (await ensureBundle()).output;
-  const outputs = new Map<string, string>([[schemaTypesPath, await generateSchemaTypes(bundle.document)]]);
+  const outputs = new Map<string, string>([
+    [schemaTypesPath, await generateSchemaTypes(bundle.document)],
+    [contractModulePath, generateContractModule(bundle.document)],
+  ]);
   const stale: string[] = check ? await staleBundleFiles(bundle) : [];
   for (const [file, content] of outputs) {
     if ((await readOrEmpty(file)) === content) continue;

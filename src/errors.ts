@@ -1,0 +1,132 @@
+/**
+ * The client's errors. `ApiError` is what `unwrap()` throws for a non-2xx answer; `InvalidInputError` is
+ * thrown before anything is sent when an option or a request parameter is wrong. Neither ever holds the
+ * API key: errors keep only what they print, and text from the server is scrubbed of the key.
+ */
+
+const PREFIX = "partner-api-client: ";
+const REDACTED = "[REDACTED]";
+
+/** Bad input caught before anything is sent: names the input and the form it must take. */
+export class InvalidInputError extends TypeError {
+  override readonly name = "InvalidInputError";
+  /** The option or parameter that was wrong, e.g. `cardId` or `companyId`. */
+  readonly input: string;
+
+  constructor(input: string, message: string) {
+    super(PREFIX + message);
+    this.input = input;
+  }
+}
+
+/** What the client remembers about the request behind a response, so `unwrap()` can say which call failed. */
+export interface RequestInfo {
+  method: string;
+  /** The full URL the request went to. */
+  url: string;
+  operationId?: string;
+  /** Strings that must never appear in an error (the API key). */
+  secrets: readonly string[];
+}
+
+const requestInfo = new WeakMap<Response, RequestInfo>();
+
+/** Records which request a response answers; called by the client after every call. */
+export function rememberRequest(response: Response, info: RequestInfo): void {
+  requestInfo.set(response, info);
+}
+
+/** Replaces every occurrence of a secret in a string, or in the strings of a JSON value, with a marker. */
+export function redact<T>(value: T, secrets: readonly string[]): T {
+  const live = secrets.filter((secret) => secret.length > 0);
+  if (live.length === 0) return value;
+  const scrub = (input: unknown, depth: number): unknown => {
+    if (typeof input === "string") return live.reduce((text, secret) => text.split(secret).join(REDACTED), input);
+    if (depth > 50 || input === null || typeof input !== "object") return input;
+    if (Array.isArray(input)) return input.map((item) => scrub(item, depth + 1));
+    return Object.fromEntries(Object.entries(input).map(([key, item]) => [scrub(key, depth + 1), scrub(item, depth + 1)]));
+  };
+  return scrub(value, 0) as T;
+}
+
+/** The request id the server put on a response, if any. The source names no such header; these are the usual ones. */
+function requestIdOf(response: Response): string | undefined {
+  return response.headers.get("X-Request-Id") ?? response.headers.get("Request-Id") ?? undefined;
+}
+
+function summarize(body: unknown): string {
+  if (body === undefined || body === "") return "";
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  return `: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`;
+}
+
+/** A non-2xx answer from the API, thrown by `unwrap()`. */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  readonly status: number;
+  /** The parsed error body as openapi-fetch gave it (JSON, or text when it is not JSON). */
+  readonly body: unknown;
+  readonly method: string;
+  /** The request path (without query string), e.g. `/v1/cards/01JD8X9N4E2R6T8V0W2Y4Z6A8C/unfreeze`. */
+  readonly path: string;
+  readonly operationId: string | undefined;
+  /** The server's request id (`X-Request-Id` or `Request-Id`) when the response carried one. */
+  readonly requestId: string | undefined;
+
+  constructor(init: { status: number; body: unknown; method: string; path: string; operationId?: string; requestId?: string; secrets?: readonly string[] }) {
+    const secrets = init.secrets ?? [];
+    const body = redact(init.body, secrets);
+    const requestId = init.requestId === undefined ? undefined : redact(init.requestId, secrets);
+    const path = redact(init.path, secrets);
+    const where = `${init.method} ${path}${init.operationId ? ` (${init.operationId})` : ""}`;
+    super(`${PREFIX}${where} answered ${init.status}${requestId ? ` [request id ${requestId}]` : ""}${summarize(body)}`);
+    this.status = init.status;
+    this.body = body;
+    this.method = init.method;
+    this.path = path;
+    this.operationId = init.operationId;
+    this.requestId = requestId;
+  }
+
+  toJSON(): Record<string, unknown> {
+    const { name, message, status, method, path, operationId, requestId, body } = this;
+    return { name, message, status, method, path, operationId, requestId, body };
+  }
+
+  /** Builds the error for an openapi-fetch result, using what the client recorded about its request. */
+  static fromResponse(response: Response, body: unknown): ApiError {
+    const info = requestInfo.get(response);
+    const url = info?.url || response.url;
+    let path = "(unknown path)";
+    try {
+      if (url) path = new URL(url).pathname;
+    } catch {
+      // An unparsable URL keeps the placeholder.
+    }
+    return new ApiError({
+      status: response.status,
+      body,
+      method: info?.method ?? "(unknown method)",
+      path,
+      operationId: info?.operationId,
+      requestId: requestIdOf(response),
+      secrets: info?.secrets,
+    });
+  }
+}
+
+/** An openapi-fetch result: `{ data, error, response }`. */
+export interface FetchResult {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+/** The `data` of a successful result; throws `ApiError` for any non-2xx answer. */
+export function unwrap<Result extends FetchResult>(result: Result): Exclude<Result["data"], undefined> {
+  if (!result || typeof result !== "object" || !(result.response instanceof Response)) {
+    throw new InvalidInputError("result", "unwrap() takes the { data, error, response } result of a client call");
+  }
+  if (result.error !== undefined || !result.response.ok) throw ApiError.fromResponse(result.response, result.error);
+  return result.data as Exclude<Result["data"], undefined>;
+}

@@ -1,0 +1,111 @@
+/**
+ * Retries for operations the contract marks safe to repeat (`x-idempotent: true`): on network errors,
+ * timeouts, 429 and 5xx; a bounded number of attempts with exponential backoff and jitter, waiting at
+ * least what `Retry-After` asks. Every attempt sends a clone of the same request, so the body is
+ * re-sent byte for byte. A caller's abort ends it at once.
+ */
+import { InvalidInputError } from "./errors.ts";
+
+export interface RetryOptions {
+  /** Total attempts, the first included (default 3). */
+  attempts?: number;
+  /** Delay before the first retry, doubled for each next one (default 300 ms). */
+  baseDelayMs?: number;
+  /** Longest wait between attempts (default 10 000 ms). A `Retry-After` longer than this ends the retries. */
+  maxDelayMs?: number;
+}
+
+export type RetryPolicy = Required<RetryOptions>;
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 300, maxDelayMs: 10_000 };
+
+type Fetch = (request: Request, requestInitExt?: unknown) => Promise<Response>;
+
+export interface RetryTools {
+  /** Waits `ms`, or rejects when `signal` aborts. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** A number in [0, 1), for jitter. */
+  random?: () => number;
+}
+
+function checkCount(value: unknown, name: string, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw new InvalidInputError(`retry.${name}`, `retry.${name} must be a whole number from ${min} to ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** The policy for `retry` as given to the client: `false` turns retries off. */
+export function resolveRetry(option: RetryOptions | false | undefined): RetryPolicy | false {
+  if (option === false) return false;
+  if (option === undefined) return DEFAULT_RETRY;
+  if (typeof option !== "object" || option === null) {
+    throw new InvalidInputError("retry", `retry must be false or an object { attempts, baseDelayMs, maxDelayMs }, got ${String(option)}`);
+  }
+  const policy = { ...DEFAULT_RETRY, ...Object.fromEntries(Object.entries(option).filter(([, v]) => v !== undefined)) };
+  const unknown = Object.keys(option).filter((key) => !(key in DEFAULT_RETRY));
+  if (unknown.length > 0) throw new InvalidInputError("retry", `retry has unknown option ${unknown.map((k) => `"${k}"`).join(", ")}; known: attempts, baseDelayMs, maxDelayMs`);
+  return {
+    attempts: checkCount(policy.attempts, "attempts", 1, 10),
+    baseDelayMs: checkCount(policy.baseDelayMs, "baseDelayMs", 0, 60_000),
+    maxDelayMs: checkCount(policy.maxDelayMs, "maxDelayMs", 0, 300_000),
+  };
+}
+
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || (status >= 500 && status <= 599);
+}
+
+/** Milliseconds a `Retry-After` header asks for (delta-seconds or an HTTP date), or undefined. */
+export function retryAfterMs(header: string | null, now: number = Date.now()): number | undefined {
+  if (header === null) return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Backoff before retry number `retry` (1 for the first): exponential, capped, with jitter in its upper half. */
+export function backoffMs(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Wraps a fetch so it retries as the policy says. Use only for operations safe to repeat. */
+export function withRetries(fetch: Fetch, policy: RetryPolicy, tools: RetryTools = {}): Fetch {
+  const sleep = tools.sleep ?? abortableSleep;
+  const random = tools.random ?? Math.random;
+  return async (request, requestInitExt) => {
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt >= policy.attempts;
+      let wait: number;
+      try {
+        const response = await fetch(last ? request : request.clone(), requestInitExt);
+        if (last || !isRetryableStatus(response.status)) return response;
+        const asked = retryAfterMs(response.headers.get("Retry-After"));
+        if (asked !== undefined && asked > policy.maxDelayMs) return response;
+        wait = Math.max(asked ?? 0, backoffMs(attempt, policy, random));
+        await response.body?.cancel().catch(() => undefined);
+      } catch (error) {
+        if (last || request.signal.aborted) throw error;
+        wait = backoffMs(attempt, policy, random);
+      }
+      await sleep(wait, request.signal);
+    }
+  };
+}
