@@ -1,0 +1,43 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { isWebhookEventType, parseWebhookEvent, webhookEventTypes } from "../../src/webhooks/index.ts";
+import { bundleJsonPath } from "../../scripts/lib/paths.ts";
+import { eventTypesModulePath, renderEventTypesModule } from "../../scripts/lib/webhooks/event-types.ts";
+import { readContractWebhooks } from "../../scripts/lib/webhooks/contract.ts";
+
+const contract = JSON.parse(readFileSync(bundleJsonPath, "utf8")) as { webhooks: Record<string, unknown> };
+
+describe("the runtime list of event types", () => {
+  it("equals the webhooks keys of the bundled contract, in order", () => {
+    expect([...webhookEventTypes]).toEqual(Object.keys(contract.webhooks));
+    expect(webhookEventTypes).toHaveLength(6);
+  });
+
+  it("is the module the generator renders from the current bundle (not stale, not hand-edited)", () => {
+    expect(readFileSync(eventTypesModulePath, "utf8")).toBe(renderEventTypesModule(contract));
+  });
+
+  it("renders whatever the contract holds", () => {
+    const rendered = renderEventTypesModule({ webhooks: { "a.b": {}, "c.d": {} } });
+    expect(rendered).toContain('  "a.b",\n  "c.d",\n] as const');
+    expect(() => renderEventTypesModule({})).toThrow(/no `webhooks` map/);
+  });
+
+  it("tells known types from unknown ones", () => {
+    expect(isWebhookEventType("payment_route.created")).toBe(true);
+    expect(isWebhookEventType("payment_route.deleted")).toBe(false);
+    expect(isWebhookEventType(42)).toBe(false);
+  });
+});
+
+describe("the contract's examples", () => {
+  it("give every event type a named example whose envelope parses as that type", async () => {
+    const webhooks = await readContractWebhooks();
+    expect(webhooks.map((w) => w.type)).toEqual([...webhookEventTypes]);
+    for (const webhook of webhooks) {
+      const event = parseWebhookEvent(JSON.stringify(webhook.example));
+      expect(event.type).toBe(webhook.type);
+      expect(event.payload).toEqual(webhook.example.payload);
+    }
+  });
+});
