@@ -1,11 +1,13 @@
 /**
  * `npm run mock`: serves the bundled contract with Prism, on 127.0.0.1:4010 unless MOCK_HOST / MOCK_PORT say
  * otherwise. Bundles first when generated/openapi.{yaml,json} are stale. Ctrl-C stops Prism and exits.
+ * Prism logs rejected requests (level warn); MOCK_LOG_LEVEL=info logs every request, but see
+ * DEFAULT_PRISM_LOG_LEVEL in scripts/lib/prism.ts for the crash that level exposes.
  */
 import { isIP } from "node:net";
 import { ensureBundle } from "./lib/bundle.ts";
 import { fail, formatDuration, step } from "./lib/log.ts";
-import { parsePort, startPrism, type PrismServer } from "./lib/prism.ts";
+import { DEFAULT_PRISM_LOG_LEVEL, parsePort, PRISM_LOG_LEVELS, startPrism, type PrismLogLevel, type PrismServer } from "./lib/prism.ts";
 
 export const DEFAULT_MOCK_HOST = "127.0.0.1";
 export const DEFAULT_MOCK_PORT = 4010;
@@ -20,9 +22,11 @@ if (args.length > 0) {
 
 let port = DEFAULT_MOCK_PORT;
 let host = DEFAULT_MOCK_HOST;
+let logLevel: PrismLogLevel = DEFAULT_PRISM_LOG_LEVEL;
 try {
   if (process.env.MOCK_PORT !== undefined && process.env.MOCK_PORT !== "") port = parsePort(process.env.MOCK_PORT, "MOCK_PORT");
   if (process.env.MOCK_HOST !== undefined && process.env.MOCK_HOST !== "") host = parseHost(process.env.MOCK_HOST);
+  if (process.env.MOCK_LOG_LEVEL !== undefined && process.env.MOCK_LOG_LEVEL !== "") logLevel = parseLogLevel(process.env.MOCK_LOG_LEVEL);
 } catch (error) {
   fail((error as Error).message, 2);
 }
@@ -56,6 +60,7 @@ try {
     startPrism({
       host,
       port,
+      logLevel,
       // Prism lists every route before it listens; after that, forward its request log.
       onLog: (line) => {
         if (ready) process.stderr.write(`${line}\n`);
@@ -76,6 +81,14 @@ try {
   const message = (error as Error).message;
   const hint = /already in use|EADDRINUSE/.test(message) ? `\nset MOCK_PORT to a free port, e.g. MOCK_PORT=4011 npm run mock` : "";
   fail(`${message}${hint}`);
+}
+
+function parseLogLevel(value: string): PrismLogLevel {
+  const level = value.trim().toLowerCase();
+  if (!(PRISM_LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new Error(`MOCK_LOG_LEVEL must be one of ${PRISM_LOG_LEVELS.join(", ")}, got "${value}"`);
+  }
+  return level as PrismLogLevel;
 }
 
 function parseHost(value: string): string {

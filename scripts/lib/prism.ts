@@ -10,6 +10,16 @@ import { bundleYamlPath, rel, repoRoot } from "./paths.ts";
 
 export const prismCliPath = path.join(repoRoot, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
 
+export const PRISM_LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+export type PrismLogLevel = (typeof PRISM_LOG_LEVELS)[number];
+
+/**
+ * Prism 5.14.2's CLI dies (uncaught TypeError in its log formatter) when it logs, at level info, a request
+ * whose JSON body nests a few thousand levels deep: its "Request received" line carries the body. At "warn"
+ * that line is never written, so warn is the default; violations and errors are still logged.
+ */
+export const DEFAULT_PRISM_LOG_LEVEL: PrismLogLevel = "warn";
+
 export interface PrismOptions {
   /** Interface to listen on; loopback unless told otherwise. */
   host?: string;
@@ -19,6 +29,8 @@ export interface PrismOptions {
   document?: string;
   /** Receives each line Prism prints (ANSI colours removed). */
   onLog?: (line: string) => void;
+  /** Prism's --verboseLevel; "warn" unless told (see DEFAULT_PRISM_LOG_LEVEL for why not "info"). */
+  logLevel?: PrismLogLevel;
   /** How long to wait for Prism to answer before giving up. */
   startTimeoutMs?: number;
   /** How long `stop()` waits after SIGTERM before SIGKILL. */
@@ -120,6 +132,9 @@ export async function startPrism(options: PrismOptions = {}): Promise<PrismServe
   if (!existsSync(document)) {
     throw new Error(`cannot start Prism: the document ${rel(document)} does not exist (run \`npm run bundle\`)`);
   }
+  if (options.logLevel !== undefined && !PRISM_LOG_LEVELS.includes(options.logLevel)) {
+    throw new Error(`cannot start Prism: logLevel must be one of ${PRISM_LOG_LEVELS.join(", ")}, got "${options.logLevel}"`);
+  }
   if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 1 || options.port > 65_535)) {
     throw new Error(`cannot start Prism: port must be an integer from 1 to 65535, got ${options.port}`);
   }
@@ -157,7 +172,7 @@ async function startOnce(host: string, port: number, document: string, options: 
   installExitHooks();
   const child = spawn(
     process.execPath,
-    ["--import", ORPHAN_GUARD, prismCliPath, "mock", document, "-h", host, "-p", String(port)],
+    ["--import", ORPHAN_GUARD, prismCliPath, "mock", document, "-h", host, "-p", String(port), "-v", options.logLevel ?? DEFAULT_PRISM_LOG_LEVEL],
     { cwd: repoRoot, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" } },
   );
   live.add(child);
