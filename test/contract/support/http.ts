@@ -13,7 +13,7 @@ export interface CallInput {
   /** A JSON body (serialised); `undefined` sends none. */
   body?: unknown;
   /** A body sent as is, instead of `body`. */
-  rawBody?: string | Uint8Array;
+  rawBody?: string;
   contentType?: string;
   /** `null` leaves the X-API-Key header out. */
   apiKey?: string | null;
@@ -73,7 +73,7 @@ export async function call(baseUrl: string, op: Operation, input: CallInput = {}
   const companyId = input.companyId === undefined ? companyIdExample(op) : input.companyId;
   if (op.companyScoped && companyId !== null && companyId !== undefined) headers["X-Company-Id"] = companyId;
   if (input.prefer) headers.Prefer = input.prefer;
-  let body: string | Uint8Array | undefined;
+  let body: string | undefined;
   if (input.rawBody !== undefined) body = input.rawBody;
   else if (input.body !== undefined) body = JSON.stringify(input.body);
   if (body !== undefined) headers["Content-Type"] = input.contentType ?? "application/json";
