@@ -7,7 +7,7 @@ import { describe, expect, inject, it } from "vitest";
 import { createValidator, listOperations, loadDocument, resolvePointer, type Operation } from "./support/contract.ts";
 import { call, conformanceProblems, explain } from "./support/http.ts";
 import { ruleViolations } from "./support/rules.ts";
-import { successCall } from "./support/client.ts";
+import { clientOperationIds, successCall } from "./support/client.ts";
 
 const document = loadDocument();
 const operations = listOperations(document);
@@ -44,10 +44,14 @@ it("the bundle has the 15 operations of the source, each with a unique operation
   expect(new Set(operations.map((op) => op.operationId)).size).toBe(15);
 });
 
+it("the success paths go through the typed client for exactly the contract's operations", () => {
+  expect([...clientOperationIds].sort()).toEqual(operations.map((op) => op.operationId).sort());
+});
+
 describe.each(operations.map((op) => [op.operationId, op] as const))("%s", (_, op) => {
   const body = firstExampleBody(op);
 
-  it("success path: a documented 2xx with a conforming content type and body", async () => {
+  it("success path through the typed client: a documented 2xx with a conforming content type and body", async () => {
     const result = await successCall(baseUrl, op, body);
     expect(successStatuses(op), explain(result)).toContain(String(result.status));
     expect(conformanceProblems(validator, op, result), explain(result)).toEqual([]);
