@@ -1,0 +1,222 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../../scripts/lib/paths.ts";
+import { readContractWebhooks } from "../../scripts/lib/webhooks/contract.ts";
+import { signWebhookPayload, verifyWebhookSignature, webhookEventTypes } from "../../src/webhooks/index.ts";
+
+const SECRET = "whsec_cli_test";
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `npx tsx scripts/webhooks.ts …`, as a partner runs it (npm run webhooks -- …). `direct` skips the npx
+ * wrapper (`node --import tsx`, the same script) where only the answer to bad input is under test.
+ */
+function runCli(args: string[], { direct = false, timeoutMs = 30_000 } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const [command, prefix] = direct ? [process.execPath, ["--import", "tsx"]] : ["npx", ["tsx"]];
+    const child = spawn(command, [...prefix, "scripts/webhooks.ts", ...args], { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`webhooks ${args.join(" ")} did not finish within ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+interface Delivery {
+  at: number;
+  body: string;
+  signature: string | undefined;
+  contentType: string | undefined;
+}
+
+/** A loopback receiver answering `statuses[i]` to the i-th delivery (the last one forever after). */
+async function receiver(statuses: number[]): Promise<{ url: string; deliveries: Delivery[]; close: () => Promise<void> }> {
+  const deliveries: Delivery[] = [];
+  const server: Server = createServer(async (req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const header = req.headers["x-signature"];
+    deliveries.push({
+      at: performance.now(),
+      body: Buffer.concat(chunks).toString("utf8"),
+      signature: Array.isArray(header) ? header[0] : header,
+      contentType: req.headers["content-type"],
+    });
+    res.writeHead(statuses[Math.min(deliveries.length - 1, statuses.length - 1)]!).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+  return { url, deliveries, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+const gaps = (deliveries: Delivery[]) => deliveries.slice(1).map((d, i) => d.at - deliveries[i]!.at);
+
+describe("webhooks list", () => {
+  it("prints the contract's event types, one line each", async () => {
+    const run = await runCli(["list"]);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split("\n");
+    expect(lines.slice(0, -1).map((line) => line.split(/\s+/)[0])).toEqual([...webhookEventTypes]);
+    expect(lines.at(-1)).toMatch(/^6 event types, from generated\/openapi\.json \(\d+ ms\)$/);
+  });
+});
+
+describe("webhooks trigger over loopback", () => {
+  const servers: { close: () => Promise<void> }[] = [];
+  afterAll(() => Promise.all(servers.map((s) => s.close())));
+
+  it("retries a receiver that fails twice: three deliveries, one event id, same bytes, every signature valid", async () => {
+    const flaky = await receiver([500, 503, 204]);
+    servers.push(flaky);
+    const run = await runCli(["trigger", "company.kyc_status_changed", "--url", flaky.url, "--secret", SECRET, "--speed", "1000"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(flaky.deliveries).toHaveLength(3);
+    const ids = new Set(flaky.deliveries.map((d) => JSON.parse(d.body).id));
+    expect(ids.size).toBe(1);
+    expect(new Set(flaky.deliveries.map((d) => d.body)).size).toBe(1);
+    for (const delivery of flaky.deliveries) {
+      expect(verifyWebhookSignature(delivery.body, delivery.signature, SECRET)).toBe(true);
+      expect(delivery.contentType).toBe("application/json");
+    }
+    // The waits are the schedule's 10 s and 30 s divided by --speed 1000.
+    const [first, second] = gaps(flaky.deliveries);
+    expect(first).toBeGreaterThanOrEqual(9);
+    expect(second).toBeGreaterThanOrEqual(29);
+    const event = JSON.parse(flaky.deliveries[0]!.body);
+    const contract = (await readContractWebhooks()).find((w) => w.type === "company.kyc_status_changed")!;
+    expect(event).toMatchObject({ type: "company.kyc_status_changed", payload: contract.example.payload });
+    expect(event.id).toMatch(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(run.stdout).toMatch(/attempt 1\/6: ✗ 500 Internal Server Error/);
+    expect(run.stdout).toMatch(/retry 1\/5 in 10\.00 s, 10 ms at this speed/);
+    expect(run.stdout).toMatch(/attempt 2\/6: ✗ 503 Service Unavailable/);
+    expect(run.stdout).toMatch(/retry 2\/5 in 30\.00 s, 30 ms at this speed/);
+    expect(run.stdout).toMatch(/attempt 3\/6: ✓ 204 No Content/);
+    expect(run.stdout).toMatch(new RegExp(`delivered ${event.id} on attempt 3/6 \\(\\d+ ms\\)`));
+  });
+
+  it("gives up on a receiver that never recovers: six deliveries on the schedule, non-zero exit", async () => {
+    const broken = await receiver([500]);
+    servers.push(broken);
+    const run = await runCli(["trigger", "payment_route.created", "--url", broken.url, "--secret", SECRET, "--speed", "1000", "--id", "evt_fixed"]);
+    expect(run.code).toBe(1);
+    expect(broken.deliveries).toHaveLength(6);
+    expect(new Set(broken.deliveries.map((d) => JSON.parse(d.body).id))).toEqual(new Set(["evt_fixed"]));
+    expect(broken.deliveries.every((d) => verifyWebhookSignature(d.body, d.signature, SECRET))).toBe(true);
+    const measured = gaps(broken.deliveries);
+    [10, 30, 60, 120, 300].forEach((wait, i) => expect(measured[i]).toBeGreaterThanOrEqual(wait - 1));
+    expect(run.stdout.match(/^attempt \d\/6: ✗ 500/gm)).toHaveLength(6);
+    expect(run.stderr).toMatch(/error: not delivered: all 6 attempts failed for evt_fixed/);
+  });
+
+  it("counts an unreachable receiver as a failed attempt", async () => {
+    const gone = await receiver([200]);
+    await gone.close();
+    const run = await runCli(["trigger", "company.kyb_status_changed", "--url", gone.url, "--secret", SECRET, "--speed", "100000"]);
+    expect(run.code).toBe(1);
+    expect(run.stdout.match(/^attempt \d\/6: ✗ unreachable \(ECONNREFUSED\)/gm)).toHaveLength(6);
+  });
+
+  it("sends the given --payload file inside a fresh envelope", async () => {
+    const ok = await receiver([200]);
+    servers.push(ok);
+    const dir = mkdtempSync(path.join(tmpdir(), "webhooks-cli-"));
+    const file = path.join(dir, "payload.json");
+    writeFileSync(file, JSON.stringify({ companyId: "01JD8X2K7P3M9Q4R6S8T0V2W4X", kycStatus: "rejected" }));
+    const run = await runCli(["trigger", "company.kyc_status_changed", "--url", ok.url, "--secret", SECRET, "--payload", file]);
+    expect(run.code, run.stderr).toBe(0);
+    const event = JSON.parse(ok.deliveries[0]!.body);
+    expect(event.payload).toEqual({ companyId: "01JD8X2K7P3M9Q4R6S8T0V2W4X", kycStatus: "rejected" });
+    expect(Number.isNaN(Date.parse(event.createdAt))).toBe(false);
+    expect(run.stdout).toMatch(/payload from .*payload\.json/);
+  });
+});
+
+describe.concurrent("webhooks bad input exits 2 with an error naming it", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "webhooks-cli-bad-"));
+  writeFileSync(path.join(dir, "broken.json"), "{ not json");
+  writeFileSync(path.join(dir, "array.json"), "[1, 2]");
+  const url = "http://127.0.0.1:1/webhooks";
+  const trigger = (...extra: string[]) => ["trigger", "company.kyc_status_changed", "--url", url, "--secret", SECRET, ...extra];
+
+  it.each([
+    ["no command", [], /missing command/],
+    ["an unknown command", ["replay"], /unknown command "replay"/],
+    ["list with arguments", ["list", "extra"], /list takes no arguments/],
+    ["no event type", ["trigger", "--url", url, "--secret", SECRET], /missing the event type/],
+    ["an unknown event type", ["trigger", "card.created", "--url", url, "--secret", SECRET], /unknown event type "card\.created"; known: company\.onboarding_status_changed/],
+    ["a missing --url", ["trigger", "payment_route.created", "--secret", SECRET], /missing --url/],
+    ["a bad --url", ["trigger", "payment_route.created", "--url", "localhost", "--secret", SECRET], /--url "localhost" is not a URL/],
+    ["a non-http --url", ["trigger", "payment_route.created", "--url", "ftp://127.0.0.1/", "--secret", SECRET], /must be http: or https:/],
+    ["a missing --secret", ["trigger", "payment_route.created", "--url", url], /missing --secret/],
+    ["--speed 0", trigger("--speed", "0"), /--speed "0" must be a positive number/],
+    ["--speed -5", trigger("--speed=-5"), /--speed "-5" must be a positive number/],
+    ["--speed fast", trigger("--speed", "fast"), /--speed "fast" must be a positive number/],
+    ["an unreadable --payload", trigger("--payload", path.join(dir, "missing.json")), /cannot read --payload .*missing\.json: ENOENT/],
+    ["a non-JSON --payload", trigger("--payload", path.join(dir, "broken.json")), /--payload .*broken\.json is not JSON/],
+    ["a --payload that is not an object", trigger("--payload", path.join(dir, "array.json")), /must hold a JSON object .*got an array/],
+    ["an unknown option", trigger("--retries", "3"), /Unknown option '--retries'/],
+    ["listen without --port", ["listen", "--secret", SECRET], /missing --port/],
+    ["listen with a bad --port", ["listen", "--port", "70000", "--secret", SECRET], /--port "70000" must be an integer from 0 to 65535/],
+    ["listen without --secret", ["listen", "--port", "0"], /listen: missing --secret/],
+  ])("%s", async (_, args, message) => {
+    const run = await runCli(args, { direct: true });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).toMatch(/usage:/);
+  });
+});
+
+describe("webhooks listen", () => {
+  let child: ChildProcessWithoutNullStreams | undefined;
+  afterAll(() => void child?.kill("SIGKILL"));
+
+  it("verifies deliveries, prints type, id and verdict, and answers 2xx or 4xx", async () => {
+    // One process (no npx wrapper), so the test can stop it with a signal.
+    child = spawn(process.execPath, ["--import", "tsx", "scripts/webhooks.ts", "listen", "--port", "0", "--secret", SECRET], { cwd: repoRoot });
+    let stdout = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    const waitFor = async (pattern: RegExp) => {
+      for (let i = 0; i < 200 && !pattern.test(stdout); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(stdout).toMatch(pattern);
+      return stdout.match(pattern)!;
+    };
+    const port = Number((await waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)\//))[1]);
+    const url = `http://127.0.0.1:${port}/`;
+    const body = JSON.stringify({ id: "evt_listen_1", type: "payment_route.created", payload: {}, createdAt: "2026-11-21T09:12:44Z" });
+    const post = (signature: string) => fetch(url, { method: "POST", headers: { "x-signature": signature }, body });
+
+    expect((await post(signWebhookPayload(body, SECRET))).status).toBe(200);
+    expect((await post(signWebhookPayload(body, SECRET))).status).toBe(200);
+    expect((await post(signWebhookPayload(body, "whsec_wrong"))).status).toBe(401);
+    await waitFor(/200 handled payment_route\.created evt_listen_1\n/);
+    await waitFor(/200 duplicate payment_route\.created evt_listen_1\n/);
+    await waitFor(/401 bad_signature payment_route\.created evt_listen_1 \[unverified\] \(mismatch\)/);
+
+    // The two halves together, as the README shows them.
+    const run = await runCli(["trigger", "company.kyc_link.issued", "--url", url, "--secret", SECRET, "--id", "evt_listen_2"]);
+    expect(run.code, run.stderr).toBe(0);
+    await waitFor(/200 handled company\.kyc_link\.issued evt_listen_2\n/);
+
+    child.kill("SIGTERM");
+    await new Promise((resolve) => child!.once("close", resolve));
+    expect(stdout).toMatch(/stopped: 4 deliveries, 3 accepted, 1 refused/);
+  });
+});
