@@ -1,0 +1,206 @@
+/**
+ * `npm run docs`: the rendered reference, built from the bundled contract with Redocly's
+ * `build-docs` into one self-contained page (dist/docs/index.html) plus the contract beside it.
+ *
+ * Self-contained means: Redoc's script is inlined from the installed @redocly/cli (`--inlineBundle`),
+ * the page carries a Content-Security-Policy that forbids loading from any other host, Redocly's
+ * telemetry is off, and the two images Redoc would fetch from its CDN (the attribution logo) are
+ * replaced by a local wordmark. The build fails when the output still names an asset CDN.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+import { ensureBundle } from "../bundle.ts";
+import { rel, repoRoot } from "../paths.ts";
+import { addCodeSamples, CODE_SAMPLE_LANGUAGES } from "./samples.ts";
+
+export const docsDir = path.join(repoRoot, "dist", "docs");
+export const templatePath = path.join(path.dirname(fileURLToPath(import.meta.url)), "template.hbs");
+
+const require = createRequire(import.meta.url);
+
+/** The Redocly CLI entry point of the installed package (never a global or downloaded one). */
+export function redoclyCliPath(): string {
+  return require.resolve("@redocly/cli/bin/cli.js");
+}
+
+const attributionWordmark = (text: string, width: number) =>
+  `data:image/svg+xml,${encodeURIComponent(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" viewBox="0 0 ${width} 20">` +
+      `<text x="0" y="15" font-family="sans-serif" font-size="14" font-weight="600" fill="#0044D4">${text}</text></svg>`,
+  )}`;
+
+/**
+ * Remote assets Redoc's inlined script names, and what replaces each.
+ * - Redoc shows "API docs by Redocly" with an image from its CDN and has no option to turn that off:
+ *   the attribution and its link stay, the image becomes a local wordmark.
+ * - Redoc's icon packs live on its CDN; this page uses none of them (the browser test proves no
+ *   icon is requested), so their base becomes a same-origin folder: should a later Redoc ask for
+ *   one, the request stays on the page's host and the browser test reports it as a failed request.
+ */
+export const ASSET_REPLACEMENTS: ReadonlyArray<{ remote: string; local: string }> = [
+  { remote: "https://cdn.redoc.ly/redoc/logo-mini-full.svg", local: attributionWordmark("Redocly", 64) },
+  { remote: "https://cdn.redoc.ly/redoc/logo-mini.svg", local: attributionWordmark("R", 12) },
+  { remote: "https://cdn.redocly.com/icons/fa/7.0.0", local: "redoc-icons/fa" },
+  { remote: "https://cdn.redocly.com/icons/code/5.24.0", local: "redoc-icons/code" },
+];
+
+/** Hosts the page must never load from; the build fails when one is still named in the output. */
+export const FORBIDDEN_ASSET_HOSTS = ["cdn.redoc.ly", "cdn.redocly.com", "fonts.googleapis.com", "fonts.gstatic.com", "unpkg.com", "cdn.jsdelivr.net"];
+
+/**
+ * Third-party references that would make the browser load something: script/link/img/iframe sources,
+ * CSS `url()` and `@import`, module imports, and any mention of a known asset CDN. Plain links
+ * (`<a href>`) and URLs inside texts are not loads and are not reported.
+ */
+export function findExternalLoads(html: string): string[] {
+  const found = new Set<string>();
+  const patterns = [
+    /<(?:script|img|iframe|embed|source|audio|video|track|input)\b[^>]*?\bsrc\s*=\s*["']?((?:https?:)?\/\/[^"'\s>]+)/gi,
+    /<link\b[^>]*?\bhref\s*=\s*["']?((?:https?:)?\/\/[^"'\s>]+)/gi,
+    /@import\s+(?:url\()?\s*["']?((?:https?:)?\/\/[^"')\s;]+)/gi,
+    /url\(\s*["']?((?:https?:)?\/\/[^"')\s]+)/gi,
+    /\bimport\s*(?:[\w*{}\s,]+\s*from\s*)?["']((?:https?:)?\/\/[^"']+)["']/g,
+  ];
+  for (const pattern of patterns) for (const match of html.matchAll(pattern)) found.add(match[1]!);
+  for (const host of FORBIDDEN_ASSET_HOSTS) {
+    for (const match of html.matchAll(new RegExp(`(?:https?:)?//${host.replace(/\./g, "\\.")}[^"'\`\\s)]*`, "g"))) found.add(match[0]);
+  }
+  return [...found].sort();
+}
+
+/** Swaps the known remote assets for local ones; throws when one of them is no longer in the page (Redoc changed). */
+export function replaceRemoteAssets(html: string): string {
+  let result = html;
+  for (const { remote } of ASSET_REPLACEMENTS) {
+    if (!result.includes(remote)) {
+      throw new Error(`Redoc no longer references ${remote}; check the page for new remote assets and update ASSET_REPLACEMENTS in scripts/lib/docs/build.ts`);
+    }
+  }
+  for (const { remote, local } of ASSET_REPLACEMENTS) result = result.split(remote).join(local);
+  return result;
+}
+
+export interface DocsBuildOptions {
+  /** Where index.html and its assets go; dist/docs by default. */
+  outDir?: string;
+  /** Progress lines (one per stage). */
+  onProgress?: (message: string) => void;
+}
+
+export interface DocsBuildResult {
+  outDir: string;
+  indexPath: string;
+  /** Files written, relative to outDir. */
+  files: string[];
+  indexBytes: number;
+  operations: number;
+  webhooks: number;
+  samples: number;
+  /** Bundle files `ensureBundle()` rewrote because they were stale. */
+  bundleWritten: string[];
+  redoclyMs: number;
+}
+
+async function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/** Redoc options from redocly.yaml's `openapi:` key, so the lead can tune the page there. */
+async function configuredRedocOptions(): Promise<Record<string, unknown>> {
+  const text = await readFile(path.join(repoRoot, "redocly.yaml"), "utf8").catch(() => "");
+  const config = (parse(text) ?? {}) as Record<string, unknown>;
+  const options = config.openapi;
+  return typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {};
+}
+
+/** Builds the reference into `outDir`: bundle, add samples, render with Redocly, make self-contained, check. */
+export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBuildResult> {
+  const outDir = path.resolve(options.outDir ?? docsDir);
+  const progress = options.onProgress ?? (() => {});
+
+  const { written, output } = await ensureBundle();
+  progress(written.length > 0 ? `bundled the contract (rewrote ${written.join(", ")})` : "bundle is up to date");
+
+  const { document, operations } = addCodeSamples(output.document);
+  const webhooks = Object.keys((document.webhooks ?? {}) as object).length;
+  progress(`added TypeScript and curl samples to ${operations.length} operations`);
+
+  const work = await mkdtemp(path.join(os.tmpdir(), "partner-docs-"));
+  try {
+    const specPath = path.join(work, "openapi.json");
+    const htmlPath = path.join(work, "index.html");
+    await writeFile(specPath, JSON.stringify(document));
+    const redocOptions = {
+      ...(await configuredRedocOptions()),
+      codeSamples: { languages: CODE_SAMPLE_LANGUAGES },
+      // The bundle sits beside the page, so partners can download exactly what it shows.
+      downloadUrls: [
+        { title: "OpenAPI (YAML)", url: "openapi.yaml" },
+        { title: "OpenAPI (JSON)", url: "openapi.json" },
+      ],
+    };
+    const started = performance.now();
+    const { code, output: log } = await run(
+      process.execPath,
+      [
+        redoclyCliPath(),
+        "build-docs",
+        specPath,
+        "--output",
+        htmlPath,
+        "--inlineBundle",
+        "--template",
+        templatePath,
+        "--openapi",
+        JSON.stringify(redocOptions),
+        "--lint-config",
+        "off",
+      ],
+      // Telemetry off: the CLI would report the build, and the page would send traces to Redocly.
+      { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" },
+    );
+    const redoclyMs = performance.now() - started;
+    if (code !== 0) throw new Error(`redocly build-docs exited with ${code}:\n${log.trim()}`);
+    progress(`rendered with Redocly build-docs in ${Math.round(redoclyMs)} ms`);
+
+    const html = replaceRemoteAssets(await readFile(htmlPath, "utf8"));
+    const external = findExternalLoads(html);
+    if (external.length > 0) {
+      throw new Error(`the built page would load from other hosts: ${external.join(", ")}; it must be self-contained`);
+    }
+    if (!/"disableTelemetry":\s*true/.test(html)) throw new Error("the built page does not turn Redoc's telemetry off");
+    if (!html.includes("Content-Security-Policy")) throw new Error(`the built page has no Content-Security-Policy: is ${rel(templatePath)} used?`);
+
+    await mkdir(outDir, { recursive: true });
+    const indexPath = path.join(outDir, "index.html");
+    await writeFile(indexPath, html);
+    await writeFile(path.join(outDir, "openapi.yaml"), output.yaml);
+    await writeFile(path.join(outDir, "openapi.json"), output.json);
+    progress(`wrote ${rel(outDir)}/index.html, openapi.yaml and openapi.json`);
+    return {
+      outDir,
+      indexPath,
+      files: ["index.html", "openapi.yaml", "openapi.json"],
+      indexBytes: Buffer.byteLength(html),
+      operations: operations.length,
+      webhooks,
+      samples: operations.length * 2,
+      bundleWritten: written,
+      redoclyMs,
+    };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
