@@ -8,3 +8,4 @@ export { DEFAULT_RETRY, type RetryOptions } from "./retry.ts";
 export { ENVIRONMENTS, type Environment } from "./servers.ts";
 export { isUlid } from "./ulid.ts";
 export type { paths, components, operations, webhooks } from "../generated/schema.js";
+export * from "./webhooks/index.ts";
