@@ -1,0 +1,103 @@
+import { inspect } from "node:util";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { ApiError, InvalidInputError, unwrap } from "../../src/index.ts";
+import { API_KEY, CARD, json, testClient } from "./helpers.ts";
+
+afterEach(() => vi.restoreAllMocks());
+
+/** Every way an error can be looked at. */
+function renderings(error: unknown): string[] {
+  const fields = Object.entries(error as object).map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
+  return [String(error), (error as Error).message, (error as Error).stack ?? "", JSON.stringify(error), inspect(error, { depth: 10 }), ...fields];
+}
+
+describe("unwrap", () => {
+  test("returns data on a 2xx answer", async () => {
+    const { client } = testClient(() => json({ companies: [{ id: "01JD8X2K7P3M9Q4R6S8T0V2W4X" }] }));
+    expect(unwrap(await client.GET("/v1/companies"))).toEqual({ companies: [{ id: "01JD8X2K7P3M9Q4R6S8T0V2W4X" }] });
+  });
+
+  test("throws ApiError with status, body, method, path, operation and request id", async () => {
+    const { client } = testClient(() => json({ message: "not yours" }, 403, { "X-Request-Id": "req-123" }));
+    const result = await client.GET("/transactions/{transactionId}", { params: { path: { transactionId: CARD } } });
+    expect(result.error).toEqual({ message: "not yours" });
+    let error: unknown;
+    try {
+      unwrap(result);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      name: "ApiError",
+      status: 403,
+      body: { message: "not yours" },
+      method: "GET",
+      path: `/api/transactions/${CARD}`,
+      operationId: "getTransaction",
+      requestId: "req-123",
+    });
+    expect((error as Error).message).toBe(
+      `partner-api-client: GET /api/transactions/${CARD} (getTransaction) answered 403 [request id req-123]: {"message":"not yours"}`,
+    );
+  });
+
+  test("an error answer with no body still throws", async () => {
+    const { company } = testClient(() => new Response(null, { status: 422 }));
+    const result = await company.POST("/v1/cards", { body: { cardHolderId: CARD, name: "n", category: "Other", bin: "1" } });
+    expect(() => unwrap(result)).toThrow(/POST \/api\/v1\/cards \(createCard\) answered 422$/);
+  });
+
+  test("rejects what is not a client result", () => {
+    expect(() => unwrap({} as never)).toThrow(InvalidInputError);
+    expect(() => unwrap(null as never)).toThrow(/unwrap\(\) takes the \{ data, error, response \} result/);
+  });
+});
+
+describe("the API key never leaks", () => {
+  test("not in an ApiError's message, fields, stack, JSON or inspection, even when the server echoes it", async () => {
+    const echo = { message: `invalid key ${API_KEY}`, nested: [{ [API_KEY]: API_KEY }] };
+    const { client } = testClient(() => json(echo, 401, { "X-Request-Id": `id-${API_KEY}` }));
+    const result = await client.GET("/v1/companies");
+    let error: unknown;
+    try {
+      unwrap(result);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(ApiError);
+    for (const text of renderings(error)) expect(text).not.toContain(API_KEY);
+    expect((error as ApiError).body).toEqual({ message: "invalid key [REDACTED]", nested: [{ "[REDACTED]": "[REDACTED]" }] });
+  });
+
+  test("not in option errors, not in the client object, and nothing is logged", async () => {
+    const written: string[] = [];
+    for (const method of ["log", "info", "warn", "error", "debug"] as const) {
+      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void written.push(args.map(String).join(" ")));
+    }
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (written.push(String(chunk)), true));
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (written.push(String(chunk)), true));
+    const { client, company } = testClient((_, attempt) => (attempt < 3 ? json({}, 503) : json({ error: API_KEY }, 500)));
+    const result = await company.GET("/v1/card-bins");
+    const apiError = (() => {
+      try {
+        unwrap(result);
+      } catch (error) {
+        return error;
+      }
+    })();
+    const optionError = (() => {
+      try {
+        client.forCompany("not-a-ulid");
+      } catch (error) {
+        return error;
+      }
+    })();
+    vi.restoreAllMocks();
+    expect(apiError).toBeInstanceOf(ApiError);
+    expect(optionError).toBeInstanceOf(InvalidInputError);
+    expect(written).toEqual([]);
+    expect(inspect(client, { depth: 5, showHidden: true })).not.toContain(API_KEY);
+    for (const text of [...renderings(apiError), ...renderings(optionError)]) expect(text).not.toContain(API_KEY);
+  });
+});

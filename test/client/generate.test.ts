@@ -1,0 +1,51 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { contractFacts, generateContractModule } from "../../scripts/lib/generate.ts";
+import { bundleJsonPath, repoRoot } from "../../scripts/lib/paths.ts";
+import { operations, pageable, servers, ulid } from "../../generated/contract.ts";
+
+const bundle = () => JSON.parse(readFileSync(bundleJsonPath, "utf8")) as Record<string, any>;
+
+describe("generated files", () => {
+  test("`npm run generate -- --check` passes: nothing generated is stale", () => {
+    const tsx = path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs");
+    const output = execFileSync(process.execPath, [tsx, "scripts/generate.ts", "--check"], { cwd: repoRoot, encoding: "utf8", stdio: "pipe" });
+    expect(output).toMatch(/generated files are up to date/);
+  }, 60_000);
+
+  test("generated/contract.ts is what the generator makes of the bundle", () => {
+    expect(readFileSync(path.join(repoRoot, "generated", "contract.ts"), "utf8")).toBe(generateContractModule(bundle()));
+  });
+
+  test("the facts follow the contract", () => {
+    const idempotent = Object.values(operations).filter((o) => o.idempotent).map((o) => o.operationId).sort();
+    expect(idempotent).toEqual([
+      "getCardHolder", "getPaymentInstructions", "getPaymentRoute", "getTransaction", "listCardBins", "listCards", "listCompanies",
+      "listSpendingAccountTransactions", "openWalletAddress",
+    ]);
+    expect(Object.values(operations).filter((o) => !o.companyScope).map((o) => o.operationId).sort()).toEqual(["getTransaction", "listCompanies", "onboardCompany"]);
+    expect(Object.keys(operations)).toHaveLength(15);
+    expect(operations["POST /v1/wallets/{walletId}/addresses"].pathParameters).toEqual([{ name: "walletId", ulid: false }]);
+    expect(pageable).toEqual({ "/v1/cards": { itemsKey: "cards" }, "/v1/card-spending-account/transactions": { itemsKey: "transactions" } });
+    expect(servers.map((s) => s.environment)).toEqual(["production", "sandbox"]);
+    expect(new RegExp(ulid.pattern).test(ulid.example)).toBe(true);
+  });
+
+  test("a change in the contract changes the facts", () => {
+    const document = bundle();
+    delete document.paths["/v1/cards"].get["x-idempotent"];
+    document.servers[0]["x-environment"] = "production";
+    expect(contractFacts(document).operations["GET /v1/cards"]!.idempotent).toBe(false);
+  });
+
+  test("a contract missing what the client needs is refused, naming it", () => {
+    const noUlid = bundle();
+    delete noUlid.components.schemas.Ulid;
+    expect(() => contractFacts(noUlid)).toThrow(/components.schemas.Ulid with a pattern is missing/);
+    const noSandbox = bundle();
+    noSandbox.servers = [noSandbox.servers[0]];
+    expect(() => contractFacts(noSandbox)).toThrow(/exactly one server for environment "sandbox"/);
+  });
+});
