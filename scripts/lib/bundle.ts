@@ -14,9 +14,15 @@ export interface BundleOutput {
   json: string;
 }
 
-/** Bundles the split contract into one document in memory; throws on unresolved references. */
-export async function bundleContract(root: string = contractRoot): Promise<BundleOutput> {
-  const config = await loadConfig({ configPath: path.join(repoRoot, "redocly.yaml") });
+/**
+ * Bundles the split contract into one document in memory; throws on unresolved references.
+ * `configPath` lets a caller bundle another copy of the contract (a git ref) with its own redocly.yaml.
+ */
+export async function bundleContract(
+  root: string = contractRoot,
+  configPath: string = path.join(repoRoot, "redocly.yaml"),
+): Promise<BundleOutput> {
+  const config = await loadConfig({ configPath });
   const result = await bundle({ ref: root, config, removeUnusedComponents: false });
   const errors = result.problems.filter((problem) => problem.severity === "error");
   if (errors.length > 0) {
