@@ -41,3 +41,12 @@ describe("the contract's examples", () => {
     }
   });
 });
+
+describe("the package entry", () => {
+  it("exports the webhook kit", async () => {
+    const entry = await import("../../src/index.ts");
+    const kit = await import("../../src/webhooks/index.ts");
+    for (const name of Object.keys(kit)) expect(entry[name as keyof typeof entry], name).toBe(kit[name as keyof typeof kit]);
+    expect(Object.keys(kit)).toEqual(expect.arrayContaining(["createWebhookHandler", "constructWebhookEvent", "verifyWebhookSignatureAsync"]));
+  });
+});
