@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { createPartnerClient, InvalidInputError } from "../../src/index.ts";
+import { createPartnerClient, ENVIRONMENTS, InvalidInputError, isUlid } from "../../src/index.ts";
 import { API_KEY, BASE_URL, CARD, COMPANY, json, recordingFetch, testClient } from "./helpers.ts";
 
 describe("createPartnerClient", () => {
@@ -160,5 +160,18 @@ describe("path parameters are checked before anything is sent", () => {
       );
     }
     expect(sent).toHaveLength(1);
+  });
+});
+
+describe("contract facts exposed to callers", () => {
+  test("isUlid follows the contract's ULID pattern", () => {
+    expect(isUlid(COMPANY)).toBe(true);
+    expect(isUlid("81JD8X2K7P3M9Q4R6S8T0V2W4X")).toBe(false);
+    expect(isUlid(COMPANY.toLowerCase())).toBe(false);
+    expect(isUlid(undefined)).toBe(false);
+  });
+
+  test("ENVIRONMENTS are the contract's servers", () => {
+    expect(ENVIRONMENTS).toEqual(["production", "sandbox"]);
   });
 });
