@@ -18,6 +18,9 @@ import { ensureBundle } from "../bundle.ts";
 import { rel, repoRoot } from "../paths.ts";
 import { addCodeSamples, CODE_SAMPLE_LANGUAGES } from "./samples.ts";
 
+/** The sidebar section that lists every component schema. */
+export const SCHEMAS_TAG = "Schemas";
+
 export const docsDir = path.join(repoRoot, "dist", "docs");
 export const templatePath = path.join(path.dirname(fileURLToPath(import.meta.url)), "template.hbs");
 
@@ -143,6 +146,8 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
     const htmlPath = path.join(work, "index.html");
     await writeFile(specPath, JSON.stringify(document));
     const redocOptions = {
+      // Every component schema gets its own entry under "Schemas", not only where an operation uses it.
+      schemaDefinitionsTagName: SCHEMAS_TAG,
       ...(await configuredRedocOptions()),
       codeSamples: { languages: CODE_SAMPLE_LANGUAGES },
       // The bundle sits beside the page, so partners can download exactly what it shows.

@@ -203,7 +203,7 @@ export function typescriptSample(operation: OperationExample): string {
     "",
     "const client = createPartnerClient({",
     `  apiKey: process.env.${API_KEY_VARIABLE}!,`,
-    "  // The address issued with your partner credentials: the source names no host.",
+    "  // Your API address: the source names no host.",
     `  baseUrl: process.env.${BASE_URL_VARIABLE}!,`,
     "});",
   ];

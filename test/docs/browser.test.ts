@@ -1,0 +1,181 @@
+/**
+ * The built reference in real headless Chromium (Debian's `chromium`, driven by playwright-core):
+ * served from a loopback static server with every other host blocked, it must render every
+ * operation, webhook and schema, navigate, show the TypeScript samples, and make no request to
+ * any other host, no failed request and no console error. Screenshots go to test-output/docs/.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDocs, SCHEMAS_TAG, type DocsBuildResult } from "../../scripts/lib/docs/build.ts";
+import { serveStatic, type StaticServer } from "../../scripts/lib/docs/server.ts";
+import { repoRoot } from "../../scripts/lib/paths.ts";
+import { loadBundle } from "../helpers/contract.ts";
+
+const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const chromiumFlags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const hasChromium = existsSync(chromiumPath);
+const screenshotDir = path.join(repoRoot, "test-output", "docs");
+
+if (!hasChromium) {
+  console.warn(
+    `[docs browser test] SKIPPED: no Chromium at ${chromiumPath}. Install it with \`apt-get install -y chromium\` ` +
+      "(.ci/run does this in CI) or set CHROMIUM_PATH; the offline-rendering check did not run.",
+  );
+}
+
+const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+const contract = loadBundle();
+const operations = Object.values<any>(contract.paths).flatMap((item) =>
+  METHODS.filter((m) => item[m]).map((m) => ({ operationId: item[m].operationId as string, summary: item[m].summary as string })),
+);
+const webhooks = Object.values<any>(contract.webhooks).map((item) => ({ operationId: item.post.operationId as string, summary: item.post.summary as string }));
+const schemaNames = Object.keys(contract.components.schemas);
+const tags = [...contract.tags.map((t: any) => t.name as string), SCHEMAS_TAG];
+
+interface NetworkWatch {
+  consoleErrors: string[];
+  failedRequests: string[];
+  blockedRequests: string[];
+  badResponses: string[];
+}
+
+/** Blocks every host but the page's own, as behind a strict proxy or with no network, and records what went wrong. */
+async function watchNetwork(page: Page, origin: string): Promise<NetworkWatch> {
+  const watch: NetworkWatch = { consoleErrors: [], failedRequests: [], blockedRequests: [], badResponses: [] };
+  await page.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${origin}/`)) return route.continue();
+    watch.blockedRequests.push(url);
+    return route.abort("blockedbyclient");
+  });
+  page.on("console", (message) => {
+    if (message.type() === "error") watch.consoleErrors.push(message.text());
+  });
+  page.on("pageerror", (error) => watch.consoleErrors.push(`uncaught: ${error.message}`));
+  page.on("requestfailed", (request) => watch.failedRequests.push(`${request.url()}: ${request.failure()?.errorText}`));
+  page.on("response", (response) => {
+    if (response.status() >= 400) watch.badResponses.push(`${response.status()} ${response.url()}`);
+  });
+  return watch;
+}
+
+describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", () => {
+  let out: string;
+  let built: DocsBuildResult;
+  let server: StaticServer;
+  let browser: Browser;
+  let page: Page;
+  let origin: string;
+  let watch: NetworkWatch;
+  let loadMs = 0;
+
+  beforeAll(async () => {
+    out = await mkdtemp(path.join(os.tmpdir(), "docs-browser-test-"));
+    built = await buildDocs({ outDir: out });
+    server = await serveStatic(out);
+    origin = new URL(server.url).origin;
+    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    watch = await watchNetwork(page, origin);
+    await mkdir(screenshotDir, { recursive: true });
+    const started = performance.now();
+    await page.goto(server.url, { waitUntil: "load" });
+    loadMs = performance.now() - started;
+    await page.waitForLoadState("networkidle");
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (out) await rm(out, { recursive: true, force: true });
+  });
+
+  function expectCleanNetwork() {
+    expect(watch.blockedRequests, "requests to other hosts").toEqual([]);
+    expect(watch.failedRequests, "failed requests").toEqual([]);
+    expect(watch.badResponses, "error responses").toEqual([]);
+    expect(watch.consoleErrors, "console errors").toEqual([]);
+  }
+
+  it("loads with no request leaving the origin, no failed request and no console error", async () => {
+    console.log(
+      `[docs browser test] index.html ${(built.indexBytes / 1024 / 1024).toFixed(2)} MiB, load event after ${Math.round(loadMs)} ms in Chromium`,
+    );
+    await expect(page.title()).resolves.toBe(contract.info.title);
+    await page.getByRole("link", { name: "Cards", exact: true }).first().waitFor({ state: "visible" });
+    await page.screenshot({ path: path.join(screenshotDir, "overview.png") });
+    expectCleanNetwork();
+  });
+
+  it("lists all 15 operations, 6 webhooks and every schema, and renders each one", async () => {
+    expect(operations).toHaveLength(15);
+    expect(webhooks).toHaveLength(6);
+    const hrefs = new Set<string>();
+    for (const tag of tags) {
+      await page.getByRole("link", { name: tag, exact: true }).first().click();
+      await page.waitForTimeout(150);
+      for (const href of await page.locator("a[href^='#/']").evaluateAll((links) => links.map((a) => a.getAttribute("href")!))) hrefs.add(href);
+    }
+    const hrefFor = (id: string) => [...hrefs].find((href) => /^#\/[^/#]+\/[^/#]+$/.test(href) && href.endsWith(`/${id.toLowerCase()}`));
+    const missing = [...operations, ...webhooks].filter(({ operationId }) => !hrefFor(operationId)).map((o) => o.operationId);
+    expect(missing, "operations and webhooks without an entry").toEqual([]);
+    const missingSchemas = schemaNames.filter((name) => !hrefFor(name));
+    expect(missingSchemas, "schemas without an entry").toEqual([]);
+
+    for (const { operationId, summary } of [...operations, ...webhooks]) {
+      await page.evaluate((hash) => (window.location.hash = hash), hrefFor(operationId)!);
+      await page.locator("h2", { hasText: summary }).first().waitFor({ state: "visible", timeout: 10_000 });
+    }
+    expectCleanNetwork();
+  }, 120_000);
+
+  it("navigates by clicking into an operation and shows its TypeScript sample first", async () => {
+    await page.evaluate(() => (window.location.hash = ""));
+    await page.getByRole("link", { name: "Cards", exact: true }).first().click();
+    await page.getByRole("link", { name: /^Create a card/ }).first().click();
+    await page.waitForURL(/#\/cards\/createcard$/);
+    await page.locator("h2", { hasText: "Create a card" }).first().waitFor({ state: "visible" });
+    const companyId = contract.components.parameters.CompanyId.example as string;
+    await page.getByText(`client.forCompany("${companyId}")`).first().waitFor({ state: "visible" });
+    await page.getByText('company.POST("/v1/cards"').first().waitFor({ state: "visible" });
+    await expect(page.getByText("createPartnerClient").first().isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: path.join(screenshotDir, "create-card.png") });
+    expectCleanNetwork();
+  }, 60_000);
+});
+
+describe.skipIf(!hasChromium)("the network watch of the browser test", () => {
+  it("catches a request to another host, a failed request, a 404 and a console error", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "docs-browser-control-"));
+    await writeFile(
+      path.join(dir, "index.html"),
+      '<!doctype html><title>control</title><img src="https://cdn.example.invalid/logo.svg"><img src="missing.png"><script>console.error("boom")</script>',
+    );
+    const server = await serveStatic(dir);
+    const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
+    try {
+      const page = await browser.newPage();
+      const watch = await watchNetwork(page, new URL(server.url).origin);
+      await page.goto(server.url, { waitUntil: "networkidle" });
+      expect(watch.blockedRequests).toEqual(["https://cdn.example.invalid/logo.svg"]);
+      expect(watch.failedRequests.some((line) => line.startsWith("https://cdn.example.invalid/logo.svg"))).toBe(true);
+      expect(watch.badResponses).toEqual([`404 ${server.url}missing.png`]);
+      expect(watch.consoleErrors).toContain("boom");
+    } finally {
+      await browser.close();
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+// Without Chromium the report shows why the browser checks did not run.
+if (!hasChromium) {
+  describe("the built docs in headless Chromium", () => {
+    it.skip(`SKIPPED: needs Chromium at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)`, () => {});
+  });
+}

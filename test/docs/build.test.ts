@@ -1,0 +1,110 @@
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ASSET_REPLACEMENTS, findExternalLoads, replaceRemoteAssets } from "../../scripts/lib/docs/build.ts";
+import { bundleJsonPath } from "../../scripts/lib/paths.ts";
+import { loadBundle } from "../helpers/contract.ts";
+import { runScript, type RunResult } from "../helpers/run.ts";
+
+describe("findExternalLoads()", () => {
+  it("reports scripts, styles, images, CSS and module imports from other hosts", () => {
+    const html = [
+      '<script src="https://cdn.example/a.js"></script>',
+      "<link rel='stylesheet' href='//fonts.googleapis.com/css?family=Roboto'>",
+      '<img src="http://img.example/x.png">',
+      "<style>@import url(https://css.example/b.css); body { background: url('https://bg.example/c.png') }</style>",
+      '<script type="module">import { hydrate } from "https://cdn.redocly.com/redoc/v3/redoc.standalone.js";</script>',
+    ].join("\n");
+    expect(findExternalLoads(html)).toEqual(
+      expect.arrayContaining([
+        "https://cdn.example/a.js",
+        "//fonts.googleapis.com/css?family=Roboto",
+        "http://img.example/x.png",
+        "https://css.example/b.css",
+        "https://bg.example/c.png",
+        "https://cdn.redocly.com/redoc/v3/redoc.standalone.js",
+      ]),
+    );
+  });
+
+  it("does not count links, local assets and data: URLs as loads", () => {
+    const html = '<a href="https://redocly.com/redoc/">docs by</a><img src="data:image/svg+xml,x"><script src="app.js"></script><link href="openapi.yaml">';
+    expect(findExternalLoads(html)).toEqual([]);
+  });
+});
+
+describe("replaceRemoteAssets()", () => {
+  it("swaps every known remote asset for its local replacement", () => {
+    const html = ASSET_REPLACEMENTS.map(({ remote }) => `"${remote}"`).join(" ");
+    const result = replaceRemoteAssets(html);
+    for (const { remote, local } of ASSET_REPLACEMENTS) {
+      expect(result).not.toContain(remote);
+      expect(result).toContain(local);
+    }
+    expect(findExternalLoads(result)).toEqual([]);
+  });
+
+  it("fails, naming the asset, when Redoc no longer references one (its page changed)", () => {
+    expect(() => replaceRemoteAssets("<html></html>")).toThrow(/Redoc no longer references https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini-full\.svg/);
+  });
+});
+
+describe("npm run docs", () => {
+  let out: string;
+  let run: RunResult;
+  let html: string;
+  beforeAll(async () => {
+    out = await mkdtemp(path.join(os.tmpdir(), "docs-build-test-"));
+    run = runScript("docs.ts", ["--out", out], { timeout: 120_000 });
+    html = await readFile(path.join(out, "index.html"), "utf8").catch(() => "");
+  }, 150_000);
+  afterAll(async () => {
+    await rm(out, { recursive: true, force: true });
+  });
+
+  it("exits 0 and says what it built and how long it took", () => {
+    expect(run.status, run.output).toBe(0);
+    expect(run.stdout).toMatch(/wrote .*index\.html \(\d+\.\d\d MiB, self-contained\) with 15 operations, 30 code samples and 6 webhooks, plus openapi\.yaml and openapi\.json \((\d+ ms|\d+\.\d\d s)\)/);
+    expect(run.stderr).toContain("added TypeScript and curl samples to 15 operations");
+    expect(run.stderr).toMatch(/✓ build the API reference into .* \((\d+ ms|\d+\.\d\d s)\)/);
+  });
+
+  it("writes a page that loads nothing from another host, with a CSP that forbids it and telemetry off", () => {
+    expect(html.length).toBeGreaterThan(100_000);
+    expect(findExternalLoads(html)).toEqual([]);
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
+    expect(html).toContain('"disableTelemetry":true');
+    // The renderer is inlined, not imported from the CDN.
+    expect(html).not.toContain("cdn.redocly.com/redoc");
+    expect(html).toContain("hydrate(__redoc_definition");
+  });
+
+  it("carries every operation, webhook and schema of the contract, with samples for each operation", () => {
+    const contract = loadBundle();
+    const definition = JSON.parse(html.match(/const __redoc_definition = (.*);\n/)![1]!);
+    const operationIds = (doc: any) =>
+      Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item).filter((op) => op?.operationId).map((op) => op.operationId)).sort();
+    expect(operationIds(definition)).toEqual(operationIds(contract));
+    expect(Object.keys(definition.webhooks)).toEqual(Object.keys(contract.webhooks));
+    expect(Object.keys(definition.components.schemas)).toEqual(Object.keys(contract.components.schemas));
+    for (const item of Object.values<any>(definition.paths)) {
+      for (const op of Object.values<any>(item).filter((o) => o?.operationId)) {
+        expect(op["x-codeSamples"].map((s: any) => s.label), op.operationId).toEqual(["TypeScript", "curl"]);
+      }
+    }
+    // The prerendered HTML already shows the descriptions of what the source leaves open.
+    expect(html).toContain("What this description leaves open");
+  });
+
+  it("puts the bundled contract beside the page, byte for byte", async () => {
+    expect(await readFile(path.join(out, "openapi.json"), "utf8")).toBe(await readFile(bundleJsonPath, "utf8"));
+    expect((await stat(path.join(out, "openapi.yaml"))).size).toBeGreaterThan(1000);
+  });
+
+  it("rejects an unknown argument with exit code 2 and the usage", () => {
+    const bad = runScript("docs.ts", ["--nope"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('unknown argument "--nope"; usage: npm run docs [-- --out DIR]');
+  });
+});
