@@ -54,7 +54,7 @@ function compareInfo(walk: Walk, base: Document, head: Document): void {
   const before = isObject(base.info) ? base.info : {};
   const after = isObject(head.info) ? head.info : {};
   if (before.version !== after.version) {
-    walk.sink.emit("version-changed", "toPartner", "#/info/version", `${code(before.version)} → ${code(after.version)}`);
+    walk.sink.emit("version-changed", "toPartner", "#/info/version", `version ${String(before.version)} → ${String(after.version)}`);
   }
   const keys = new Set([...Object.keys(before), ...Object.keys(after)].filter((key) => key !== "version"));
   docDiff(walk, "toPartner", "#/info", before, after, keys);
