@@ -74,7 +74,7 @@ try {
   }
   console.log(
     `Mock serving ${operations} operations of generated/openapi.yaml on ${server.url} ` +
-      `(started in ${formatDuration(performance.now() - started)}). Ctrl-C stops it.`,
+      `(Prism pid ${server.pid}, started in ${formatDuration(performance.now() - started)}). Ctrl-C stops it.`,
   );
   console.log(`Try: curl -H 'X-API-Key: any' ${server.url}/v1/companies`);
 } catch (error) {

@@ -3,7 +3,7 @@
  * Used by `npm run mock` and by the contract tests' globalSetup.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import path from "node:path";
 import { existsSync } from "node:fs";
 import { bundleYamlPath, rel, repoRoot } from "./paths.ts";
@@ -70,6 +70,16 @@ export function findFreePort(host: string = DEFAULT_HOST): Promise<number> {
       const port = typeof address === "object" && address ? address.port : 0;
       server.close(() => (port > 0 ? resolve(port) : reject(new Error(`could not get a free port on ${host}`))));
     });
+  });
+}
+
+/** Whether a server could listen on host:port right now. */
+function canBind(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", () => resolve(false));
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve(true)));
   });
 }
 
@@ -168,6 +178,10 @@ async function startOnce(host: string, port: number, document: string, options: 
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   const stopGraceMs = options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
   const recent: string[] = [];
+  // Readiness is a TCP connection, so make sure nothing else holds the port first.
+  if (!(await canBind(host, port))) {
+    throw new PrismStartError(`cannot start Prism on ${url}: port ${port} is already in use`, true);
+  }
 
   installExitHooks();
   const child = spawn(
@@ -234,9 +248,9 @@ async function startOnce(host: string, port: number, document: string, options: 
         inUse,
       );
     }
-    if (listening || (await answers(url))) {
-      // The log line can come a moment before the socket accepts; one request proves it.
-      if (await answers(url)) break;
+    if (listening || (await accepts(host, port))) {
+      // The log line can come a moment before the socket accepts; a connection proves it.
+      if (await accepts(host, port)) break;
     }
     if (performance.now() > deadline) {
       await stop();
@@ -248,13 +262,19 @@ async function startOnce(host: string, port: number, document: string, options: 
   return { url, port, pid: child.pid ?? -1, stop };
 }
 
-/** True when something answers HTTP on `url` (any status). */
-async function answers(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(`${url}/`, { signal: AbortSignal.timeout(1_000) });
-    await response.body?.cancel();
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * True when something accepts a TCP connection there. Prism opens its socket only once its routes are
+ * loaded, and a bare connection (unlike an HTTP request) leaves no line in Prism's log.
+ */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (result: boolean): void => {
+      socket.destroy();
+      resolve(result);
+    };
+    socket.setTimeout(1_000, () => done(false));
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+  });
 }

@@ -1,0 +1,135 @@
+/**
+ * `npm run mock` (scripts/mock.ts): serves the bundle on MOCK_HOST:MOCK_PORT, says where, how many operations
+ * and how long it took, enforces the contract's rules, stops cleanly on Ctrl-C, and names a bad setting.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../../scripts/lib/paths.ts";
+import { findFreePort } from "../../scripts/lib/prism.ts";
+
+const tsxCli = path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs");
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
+interface Run {
+  child: ChildProcess;
+  output: () => { stdout: string; stderr: string };
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function runMock(env: Record<string, string>, args: string[] = []): Run {
+  // Run the script's own node process (tsx's loader, not the tsx CLI wrapper) so that signals reach it directly.
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts", "mock.ts"), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, MOCK_PORT: "", MOCK_HOST: "", MOCK_LOG_LEVEL: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => ({ stdout, stderr }), exited };
+}
+
+async function waitFor(run: Run, pattern: RegExp, ms: number): Promise<RegExpExecArray> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const match = pattern.exec(run.output().stdout);
+    if (match) return match;
+    if (run.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`mock did not print ${pattern} within ${ms} ms:\n${run.output().stdout}\n${run.output().stderr}`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("npm run mock", () => {
+  it("serves on MOCK_PORT, enforces the rules, and stops cleanly on Ctrl-C", async () => {
+    const port = await findFreePort();
+    const run = runMock({ MOCK_PORT: String(port) });
+    const match = await waitFor(run, /Mock serving (\d+) operations of generated\/openapi\.yaml on (\S+) \(Prism pid (\d+), started in ([\d.]+ m?s)\)/, 45_000);
+    expect(match[1]).toBe("15");
+    const url = match[2]!;
+    expect(url).toBe(`http://127.0.0.1:${port}`);
+    const prismPid = Number(match[3]);
+    expect(run.output().stderr).toMatch(/bundle the contract if stale/);
+
+    const ok = await fetch(`${url}/v1/companies`, { headers: { "X-API-Key": "any" } });
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).companies.length).toBeGreaterThan(0);
+    const noKey = await fetch(`${url}/v1/companies`);
+    expect(noKey.status).toBe(401);
+    const notFound = await fetch(`${url}/transactions/01JD8Y0A1B2C3D4E5F6G7H8J9K`, { headers: { "X-API-Key": "any", Prefer: "code=404" } });
+    expect(notFound.status).toBe(404);
+    const rule = await fetch(`${url}/v1/cards/01JD8X9N4E2R6T8V0W2Y4Z6A8C/spend-settings`, {
+      method: "PATCH",
+      headers: { "X-API-Key": "any", "X-Company-Id": "01JD8X2K7P3M9Q4R6S8T0V2W4X", "Content-Type": "application/json" },
+      body: JSON.stringify({ isUnlimitedLimitPerTransaction: false, isAllowedAllCurrencies: true }),
+    });
+    expect(rule.status).toBe(422);
+
+    run.child.kill("SIGINT");
+    const { code } = await run.exited;
+    expect(code).toBe(0);
+    expect(run.output().stderr).toMatch(/Ctrl-C: stopping the mock…[\s\S]*✓ mock stopped \(\d+ ms\)/);
+    expect(alive(prismPid)).toBe(false);
+    await expect(fetch(`${url}/v1/companies`)).rejects.toThrow();
+  }, 90_000);
+
+  it("listens on MOCK_HOST", async () => {
+    const port = await findFreePort();
+    const run = runMock({ MOCK_PORT: String(port), MOCK_HOST: "localhost" });
+    const match = await waitFor(run, /on (http:\/\/localhost:\d+) /, 45_000);
+    expect(match[1]).toBe(`http://localhost:${port}`);
+    run.child.kill("SIGTERM");
+    expect((await run.exited).code).toBe(0);
+  }, 90_000);
+
+  it.each([
+    [{ MOCK_PORT: "99999" }, 'MOCK_PORT must be a port number from 1 to 65535, got "99999"'],
+    [{ MOCK_PORT: "http" }, 'MOCK_PORT must be a port number from 1 to 65535, got "http"'],
+    [{ MOCK_HOST: "not a host" }, 'MOCK_HOST must be an IP address or a host name (e.g. 127.0.0.1 or localhost), got "not a host"'],
+    [{ MOCK_LOG_LEVEL: "loud" }, 'MOCK_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"'],
+  ])("refuses %j, naming the variable", async (env, message) => {
+    const run = runMock(env);
+    const { code } = await run.exited;
+    expect(code).toBe(2);
+    expect(run.output().stderr).toContain(`error: ${message}`);
+    expect(run.output().stdout).toBe("");
+  }, 30_000);
+
+  it("refuses an unknown argument", async () => {
+    const run = runMock({}, ["--port=1"]);
+    expect((await run.exited).code).toBe(2);
+    expect(run.output().stderr).toContain('unknown argument "--port=1"');
+  }, 30_000);
+
+  it("says which port is taken and how to choose another", async () => {
+    const blocker = createServer();
+    const port = await new Promise<number>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve((blocker.address() as { port: number }).port)));
+    try {
+      const run = runMock({ MOCK_PORT: String(port) });
+      expect((await run.exited).code).toBe(1);
+      expect(run.output().stderr).toContain(`port ${port} is already in use`);
+      expect(run.output().stderr).toContain("set MOCK_PORT to a free port");
+    } finally {
+      blocker.close();
+    }
+  }, 60_000);
+});
