@@ -1,0 +1,114 @@
+/**
+ * Pipeline: wall time of each npm script against the bare CLI of the tool it wraps, on the same input, run
+ * in a copy of the repository (so a run never writes into the working tree).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { compareCommands, type CommandSpec } from "./harness.ts";
+import { NESTED_ENV, type Benchmark } from "./context.ts";
+import type { Figure, Ratio } from "./results.ts";
+
+export interface PipelineStep {
+  name: string;
+  /** The npm script, run as a user runs it. */
+  script: string;
+  /** What the bare side runs (a shell command line, tools from node_modules/.bin). */
+  bare: (scratch: string) => string;
+  /** How the bare side differs, if at all. */
+  note: string;
+  /** Where the bare side runs: the repository copy, unless the tool must not see its config. */
+  bareCwd?: (sandbox: string, scratch: string) => string;
+}
+
+export const PIPELINE_STEPS: PipelineStep[] = [
+  {
+    name: "lint",
+    script: "lint",
+    bare: (s) => `redocly lint openapi/openapi.yaml && redocly bundle openapi/openapi.yaml -o ${s}/lint-bundle.yaml && spectral lint ${s}/lint-bundle.yaml -r .spectral.yaml`,
+    note: "bare: `redocly lint` + `redocly bundle` + `spectral lint -r .spectral.yaml` (three processes); ours does the same work in one",
+  },
+  {
+    name: "bundle",
+    script: "bundle",
+    bare: (s) => `redocly bundle openapi/openapi.yaml -o ${s}/openapi.yaml`,
+    note: "bare: `redocly bundle` to YAML; ours also writes the JSON form and compares both with the committed files",
+  },
+  {
+    name: "generate",
+    script: "generate",
+    bare: (s) => `openapi-typescript "$BENCH_SANDBOX/generated/openapi.json" -o ${s}/schema.d.ts`,
+    // openapi-typescript's CLI reads redocly.yaml's `apis` when it finds one, and then ignores its input argument.
+    bareCwd: (_sandbox, scratch) => scratch,
+    note: "bare: `openapi-typescript generated/openapi.json -o …` (run outside the repository so it does not read redocly.yaml); ours also checks the bundle and writes generated/contract.ts",
+  },
+  {
+    name: "docs",
+    script: "docs",
+    bare: (s) => `redocly build-docs generated/openapi.yaml -o ${s}/index.html`,
+    note: "bare: `redocly build-docs` (its page loads the renderer from a CDN); ours adds code samples and inlines the renderer",
+  },
+];
+
+export const pipelineBenchmark: Benchmark = {
+  name: "pipeline",
+  title: "Pipeline",
+  async run({ size, sandbox, progress }) {
+    const dir = await sandbox();
+    const scratch = await mkdtemp(path.join(os.tmpdir(), "partner-bench-scratch-"));
+    const env = { [NESTED_ENV]: "1", NO_COLOR: "1", FORCE_COLOR: "0", BENCH_SANDBOX: dir, PATH: `${path.join(dir, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}` };
+    const rounds = size === "full" ? 5 : size === "quick" ? 3 : 1;
+    const figures: Figure[] = [];
+    const ratios: Ratio[] = [];
+    const notes: string[] = [];
+    const onRun = (label: string, round: number, total: number, ms: number) => progress(`pipeline ${label}: round ${round}/${total} ${Math.round(ms)} ms`);
+    try {
+      // npm's own start-up is part of every `npm run x`, whatever x is: measured alone for reference.
+      const npmAlone = await compareCommands({ "npm run (no script: lists them)": { command: "npm", args: ["run"], cwd: dir, env } }, rounds, onRun);
+      figures.push({ label: "npm start-up (`npm run` listing the scripts)", value: npmAlone["npm run (no script: lists them)"]!.medianMs, unit: "ms" });
+      const steps: { name: string; ours: CommandSpec; bare: CommandSpec; note: string; rounds: number }[] = PIPELINE_STEPS.map((step) => ({
+        name: step.name,
+        ours: { command: "npm", args: ["run", step.script], cwd: dir, env },
+        bare: { command: "sh", args: ["-c", step.bare(scratch)], cwd: step.bareCwd?.(dir, scratch) ?? dir, env },
+        note: step.note,
+        rounds,
+      }));
+      if (size === "full" && !process.env[NESTED_ENV]) {
+        steps.push({
+          name: "test",
+          ours: { command: "npm", args: ["test"], cwd: dir, env, timeoutMs: 20 * 60_000 },
+          bare: { command: "sh", args: ["-c", "vitest run"], cwd: dir, env, timeoutMs: 20 * 60_000 },
+          note: "bare: `vitest run`; the test run is told (PARTNER_BENCH_NESTED=1) not to start benchmarks again",
+          rounds: 2,
+        });
+      } else {
+        notes.push(
+          process.env[NESTED_ENV]
+            ? "`npm test` not timed: this run is itself inside a timed `npm test` (PARTNER_BENCH_NESTED is set)."
+            : `\`npm test\` not timed at size "${size}": only the full run times it (it would recurse from the tiny benchmark test, and takes minutes).`,
+        );
+      }
+      for (const step of steps) {
+        const result = await compareCommands({ [`npm run ${step.name}`]: step.ours, [`bare ${step.name}`]: step.bare }, step.rounds, onRun);
+        const ours = result[`npm run ${step.name}`]!.medianMs;
+        const bare = result[`bare ${step.name}`]!.medianMs;
+        figures.push({ label: `\`npm ${step.name === "test" ? "test" : `run ${step.name}`}\``, value: ours, unit: "ms" });
+        figures.push({ label: `bare ${step.name} (${step.note.replace(/^bare: /, "")})`, value: bare, unit: "ms" });
+        ratios.push({ label: `${step.name}: ours ÷ bare wall time (lower is better)`, value: ours / bare });
+      }
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+    return {
+      name: this.name,
+      title: this.title,
+      method:
+        "Wall time of each `npm run <script>` (npm start-up included) and of the bare CLI call(s) doing the same job on the same " +
+        "input, in a throwaway copy of the repository (node_modules linked), alternating ours/bare round by round; medians. " +
+        "A ratio near 1 means our wrapping adds little; npm's own start-up is listed separately.",
+      figures,
+      ratios,
+      notes,
+    };
+  },
+};

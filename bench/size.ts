@@ -1,0 +1,94 @@
+/**
+ * Size: what the built client adds to a consumer's bundle (esbuild, minified, gzipped) next to openapi-fetch
+ * alone, and how many packages a consumer installs at runtime.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import type { Benchmark } from "./context.ts";
+import type { Figure, Ratio } from "./results.ts";
+
+export interface BundleSize {
+  minified: number;
+  gzipped: number;
+}
+
+/** Bundles `source` (an ES module's text, resolved from `resolveDir`) for the browser-or-Node consumer and measures it. */
+export async function bundleSize(source: string, resolveDir: string, external: string[] = []): Promise<BundleSize> {
+  const result = await build({
+    stdin: { contents: source, resolveDir, loader: "js", sourcefile: "consumer-entry.js" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "node",
+    target: "es2022",
+    write: false,
+    external,
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0]!.contents;
+  return { minified: code.byteLength, gzipped: gzipSync(code, { level: 9 }).byteLength };
+}
+
+/** The packages `npm install <this package>` brings at runtime (its production dependency tree, itself excluded). */
+export function runtimePackages(packageDir: string): string[] {
+  const run = spawnSync("npm", ["ls", "--omit=dev", "--all", "--json"], { cwd: packageDir, encoding: "utf8" });
+  if (run.status !== 0 && !run.stdout) throw new Error(`npm ls failed in the package: ${run.stderr.trim().split("\n").slice(-3).join(" ")}`);
+  const found = new Set<string>();
+  const walk = (deps: Record<string, { version?: string; dependencies?: object }> | undefined): void => {
+    for (const [name, dep] of Object.entries(deps ?? {})) {
+      found.add(`${name}@${dep.version ?? "?"}`);
+      walk(dep.dependencies as never);
+    }
+  };
+  walk((JSON.parse(run.stdout) as { dependencies?: never }).dependencies);
+  return [...found].sort();
+}
+
+export const sizeBenchmark: Benchmark = {
+  name: "size",
+  title: "Size",
+  async run({ builtSandbox, progress }) {
+    const dir = await builtSandbox();
+    const packageJson = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { name: string; exports?: Record<string, { default?: string } | string> };
+    const root = packageJson.exports?.["."];
+    const entryFile = typeof root === "string" ? root : root?.default;
+    if (!entryFile) throw new Error('size: package.json has no `exports["."]` entry to measure');
+    const entry = path.join(dir, entryFile);
+    if (!existsSync(entry)) throw new Error(`size: npm run build did not write ${entryFile}; cannot measure the built client`);
+    const entryUrl = JSON.stringify(entry);
+    progress("size: esbuild of openapi-fetch and of the built client");
+    const openapiFetch = await bundleSize(`export * from "openapi-fetch"; export { default } from "openapi-fetch";`, dir);
+    const whole = await bundleSize(`export * from ${entryUrl};`, dir);
+    const clientOnly = await bundleSize(`export { createPartnerClient } from ${entryUrl};`, dir);
+    const ownCode = await bundleSize(`export * from ${entryUrl};`, dir, ["openapi-fetch"]);
+    const packages = runtimePackages(dir);
+    const figures: Figure[] = [];
+    const add = (label: string, size: BundleSize): void => {
+      figures.push({ label: `${label}, minified`, value: size.minified, unit: "bytes" });
+      figures.push({ label: `${label}, minified + gzip`, value: size.gzipped, unit: "bytes" });
+    };
+    add("openapi-fetch alone", openapiFetch);
+    add(`${packageJson.name}, \`createPartnerClient\` only (with openapi-fetch)`, clientOnly);
+    add(`${packageJson.name}, everything the root exports (with openapi-fetch)`, whole);
+    add(`${packageJson.name}, our own code only (openapi-fetch external)`, ownCode);
+    figures.push({ label: `runtime packages a consumer installs (${packages.join(", ")})`, value: packages.length, unit: "packages" });
+    const ratios: Ratio[] = [
+      { label: "`createPartnerClient` bundle ÷ openapi-fetch alone (gzip)", value: clientOnly.gzipped / openapiFetch.gzipped },
+      { label: "whole root export ÷ openapi-fetch alone (gzip)", value: whole.gzipped / openapiFetch.gzipped },
+    ];
+    return {
+      name: this.name,
+      title: this.title,
+      method:
+        "esbuild 0.28 bundles (ESM, minified, platform node, target es2022) of the package's built root export (`exports[\".\"]`) (after `npm run build` in a " +
+        "copy of the repository) and of openapi-fetch; gzip at level 9. Runtime packages: `npm ls --omit=dev --all` of the package. " +
+        "Sizes are exact, not medians.",
+      figures,
+      ratios,
+      notes: [],
+    };
+  },
+};

@@ -1,0 +1,282 @@
+/**
+ * Benchmarks are not tests: this runs each one once at tiny size so it cannot rot, and tests the harness
+ * (statistics, alternation, argument parsing, the RESULTS.md writer) on its own.
+ */
+import { createHmac } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { assertSameRequests, makeCallers, stubFetch } from "../../bench/client.ts";
+import { makeSandbox, NESTED_ENV } from "../../bench/context.ts";
+import { compareAlternating, compareCommands, median, percentile, roundOrder, sinkCount, timeCommand } from "../../bench/harness.ts";
+import { BENCHMARKS, parseBenchArgs, runBenchmarks } from "../../bench/index.ts";
+import { machineInfo } from "../../bench/machine.ts";
+import { processMemoryMiB } from "../../bench/mock.ts";
+import { formatNumber, renderResults, targetMet, type RunSummary } from "../../bench/results.ts";
+import { consumerSource, parseDiagnostics } from "../../bench/typecheck.ts";
+import { bareVerify, webhookBody } from "../../bench/webhooks.ts";
+import { runScript } from "../helpers/run.ts";
+import { repoRoot } from "../../scripts/lib/paths.ts";
+
+const scratch: string[] = [];
+afterAll(async () => {
+  for (const dir of scratch) await rm(dir, { recursive: true, force: true });
+});
+
+describe("harness statistics", () => {
+  it("takes the median of odd and even counts without reordering the input", () => {
+    const values = [5, 1, 3];
+    expect(median(values)).toBe(3);
+    expect(values).toEqual([5, 1, 3]);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(() => median([])).toThrow(/no values/);
+  });
+
+  it("takes nearest-rank percentiles and rejects a bad p", () => {
+    const values = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(values, 99)).toBe(99);
+    expect(percentile(values, 100)).toBe(100);
+    expect(percentile([7], 99)).toBe(7);
+    expect(() => percentile(values, 0)).toThrow(/percentile must be/);
+  });
+
+  it("rotates the order of candidates each round", () => {
+    expect(roundOrder(["a", "b", "c"], 0)).toEqual(["a", "b", "c"]);
+    expect(roundOrder(["a", "b", "c"], 1)).toEqual(["b", "c", "a"]);
+    expect(roundOrder(["a", "b"], 3)).toEqual(["b", "a"]);
+  });
+});
+
+describe("compareAlternating", () => {
+  it("alternates candidates round by round in equal batches and reports a paired ratio", async () => {
+    const calls: string[] = [];
+    const result = await compareAlternating({
+      candidates: { a: () => calls.push("a") && {}, b: () => calls.push("b") && {} },
+      rounds: 3,
+      warmupRounds: 1,
+      batch: 2,
+    });
+    // Warm-up round (a first), then b first, then a first, then b first.
+    expect(calls.join("")).toBe("aabb" + "bbaa" + "aabb" + "bbaa");
+    expect(result.stats.a!.samples).toHaveLength(3);
+    expect(result.batch).toBe(2);
+    expect(result.ratio("a", "a")).toBe(1);
+    expect(() => result.ratio("a", "nope")).toThrow(/no candidate named "nope"/);
+  });
+
+  it("measures a slower candidate as slower", async () => {
+    const spin = (n: number) => () => {
+      let x = 0;
+      for (let i = 0; i < n; i++) x += Math.sqrt(i);
+      return { x };
+    };
+    const before = sinkCount();
+    const result = await compareAlternating({ candidates: { fast: spin(1_000), slow: spin(20_000) }, rounds: 5, targetBatchMs: 2 });
+    expect(result.ratio("slow", "fast")).toBeLessThan(0.5);
+    expect(result.stats.fast!.medianOpsPerSecond).toBeGreaterThan(result.stats.slow!.medianOpsPerSecond);
+    expect(sinkCount()).toBeGreaterThan(before);
+  });
+
+  it("awaits async candidates", async () => {
+    let done = 0;
+    await compareAlternating({
+      candidates: { wait: async () => { await new Promise((r) => setImmediate(r)); done++; return {}; } },
+      rounds: 2,
+      warmupRounds: 0,
+      batch: 3,
+      async: true,
+    });
+    expect(done).toBe(6);
+  });
+
+  it("rejects a bad round count", async () => {
+    await expect(compareAlternating({ candidates: { a: () => 1 }, rounds: 0 })).rejects.toThrow(/rounds must be a positive integer, got 0/);
+  });
+});
+
+describe("command timing", () => {
+  it("times commands in alternating rounds", async () => {
+    const seen: string[] = [];
+    const result = await compareCommands(
+      { one: { command: process.execPath, args: ["-e", ""], cwd: repoRoot }, two: { command: process.execPath, args: ["-e", ""], cwd: repoRoot } },
+      2,
+      (label) => seen.push(label),
+    );
+    expect(seen).toEqual(["one", "two", "two", "one"]);
+    expect(result.one!.medianMs).toBeGreaterThan(0);
+  });
+
+  it("fails with the command's last output when it exits non-zero", async () => {
+    await expect(timeCommand("broken", { command: process.execPath, args: ["-e", "console.error('boom here'); process.exit(3)"], cwd: repoRoot })).rejects.toThrow(
+      /broken .*exited with code 3; last output:\n\s+boom here/s,
+    );
+  });
+});
+
+describe("npm run bench arguments", () => {
+  it("defaults to the full run of every benchmark", () => {
+    expect(parseBenchArgs([])).toEqual({ size: "full", help: false });
+  });
+
+  it("reads --quick, --size, --only (both forms) and --out", () => {
+    expect(parseBenchArgs(["--quick", "--only", "client,webhooks", "--out=x.md"])).toEqual({ size: "quick", help: false, only: ["client", "webhooks"], out: "x.md" });
+    expect(parseBenchArgs(["--size", "tiny"]).size).toBe("tiny");
+  });
+
+  it("names a bad argument", () => {
+    expect(() => parseBenchArgs(["--fast"])).toThrow('unknown argument "--fast"');
+    expect(() => parseBenchArgs(["--only", "client,nope"])).toThrow(/--only: unknown benchmark "nope"; known: client, webhooks/);
+    expect(() => parseBenchArgs(["--size", "huge"])).toThrow('--size must be one of tiny, quick, full, got "huge"');
+    expect(() => parseBenchArgs(["--only"])).toThrow("--only needs a value");
+  });
+
+  it("the CLI exits 2 and names the bad option", () => {
+    const run = runScript("bench.ts", ["--bogus"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('unknown argument "--bogus"');
+    expect(run.stderr).toContain("usage: npm run bench");
+  });
+});
+
+describe("RESULTS.md writer", () => {
+  const summary: RunSummary = {
+    machine: { ...machineInfo(new Date("2025-01-02T03:04:05Z")), cpuModel: "Test CPU", cores: 2 },
+    size: "full",
+    totalMs: 65_000,
+    outcomes: [
+      {
+        name: "client",
+        title: "Client per-call cost",
+        ms: 1234,
+        result: {
+          name: "client",
+          title: "Client per-call cost",
+          method: "Method text.",
+          figures: [{ label: "ours | GET", value: 12345.6, unit: "calls/s" }],
+          ratios: [
+            { label: "met ratio", value: 0.95, target: 0.9 },
+            { label: "missed ratio", value: 0.5, target: 0.9 },
+            { label: "plain ratio", value: 1.5 },
+          ],
+          notes: ["Why it was missed."],
+        },
+      },
+      { name: "mock", title: "Mock server", ms: 10, error: "Prism would not start" },
+    ],
+  };
+
+  it("shows the machine, each median, each ratio and whether targets are met", () => {
+    const text = renderResults(summary);
+    expect(text).toContain("| CPU | Test CPU |");
+    expect(text).toContain("| Cores | 2 |");
+    expect(text).toContain("| Date | 2025-01-02T03:04:05.000Z |");
+    expect(text).toMatch(/\| Load average at start \(1, 5, 15 min\) \| [\d.]+, [\d.]+, [\d.]+ \|/);
+    expect(text).toContain(`| Node | ${process.version} |`);
+    expect(text).toContain("| ours \\| GET | 12,346 | calls/s |");
+    expect(text).toContain("| Client per-call cost | met ratio | 0.95x | ≥ 0.90x | yes |");
+    expect(text).toContain("| Client per-call cost | missed ratio | 0.50x | ≥ 0.90x | **no** |");
+    expect(text).toContain("| plain ratio | 1.50x | – |");
+    expect(text).toContain("- Why it was missed.");
+    expect(text).toContain("Prism would not start");
+    expect(text).toContain("1 benchmark(s) failed to run");
+    expect(text).not.toContain("Not the figures of record");
+  });
+
+  it("marks a partial run", () => {
+    expect(renderResults({ ...summary, size: "quick" })).toContain('partial run (size "quick")');
+    expect(renderResults({ ...summary, only: ["client"] })).toContain("partial run (only client)");
+  });
+
+  it("formats numbers and targets", () => {
+    expect(formatNumber(1234567.8)).toBe("1,234,568");
+    expect(formatNumber(12.345)).toBe("12.3");
+    expect(formatNumber(0.12345)).toBe("0.123");
+    expect(targetMet({ label: "x", value: 0.9, target: 0.9 })).toBe(true);
+    expect(targetMet({ label: "x", value: 0.89, target: 0.9 })).toBe(false);
+    expect(targetMet({ label: "x", value: 0.1 })).toBeUndefined();
+  });
+});
+
+describe("benchmark fixtures", () => {
+  it("builds webhook bodies of the exact size, and the bare verifier checks signatures", () => {
+    for (const size of [256, 1024, 16384]) expect(webhookBody(size).byteLength).toBe(size);
+    expect(() => webhookBody(10)).toThrow(/cannot be smaller than/);
+    const body = webhookBody(256);
+    const signature = createHmac("sha256", "s2").update(body).digest("hex");
+    expect(bareVerify(body, signature, ["s1", "s2"])).toBe(true);
+    expect(bareVerify(body, signature, ["s1"])).toBe(false);
+    expect(JSON.parse(body.toString("utf8")).type).toBe("company.kyc_status_changed");
+  });
+
+  it("the client, plain openapi-fetch and hand-written fetch send the same requests", async () => {
+    await expect(assertSameRequests()).resolves.toBeUndefined();
+    const seen: string[] = [];
+    const callers = makeCallers(stubFetch((request) => seen.push(`${request.method} ${request.url} ${request.companyId}`)));
+    await callers.get.ours();
+    expect(seen).toEqual(["GET http://127.0.0.1:9/bench/v1/cards?page=2&limit=20 01JD8X4M6Q2V7R9T3W5Y0Z1A2B"]);
+  });
+
+  it("the consumer file calls every operation of the contract once", () => {
+    const document = JSON.parse(readFileSync(path.join(repoRoot, "generated", "openapi.json"), "utf8"));
+    const { source, operations } = consumerSource(document, "partner-api-client");
+    expect(operations).toBe(15);
+    expect(source.match(/unwrap\(await (client|company)\.(GET|POST|PATCH)\(/g)).toHaveLength(15);
+    expect(source).toContain('client.GET("/transactions/{transactionId}"');
+    expect(source).toContain('company.POST("/v1/cards", { body: {');
+  });
+
+  it("reads tsc's extended diagnostics", () => {
+    const output = "Files:  10\nInstantiations:   66658\nMemory used:   118752K\nCheck time:   1.25s\nTotal time:   2.50s\n";
+    expect(parseDiagnostics(output)).toEqual({ checkMs: 1250, totalMs: 2500, instantiations: 66658, memoryKiB: 118752 });
+    expect(() => parseDiagnostics("nothing")).toThrow(/no "Check time" line/);
+  });
+
+  it.runIf(process.platform === "linux")("reads a process's memory from /proc", () => {
+    const memory = processMemoryMiB(process.pid)!;
+    expect(memory.rss).toBeGreaterThan(10);
+    expect(memory.peak).toBeGreaterThanOrEqual(memory.rss);
+    expect(processMemoryMiB(-1)).toBeUndefined();
+  });
+
+  it("the sandbox is a copy with node_modules linked and no build output", async () => {
+    const dir = await makeSandbox(repoRoot);
+    scratch.push(dir);
+    expect(existsSync(path.join(dir, "openapi", "openapi.yaml"))).toBe(true);
+    expect(existsSync(path.join(dir, "node_modules", "openapi-fetch", "package.json"))).toBe(true);
+    expect(existsSync(path.join(dir, ".git"))).toBe(false);
+    expect(existsSync(path.join(dir, "dist"))).toBe(false);
+  });
+});
+
+// The pipeline benchmark times `npm test` in its full run with PARTNER_BENCH_NESTED set: never start benchmarks from there.
+describe.skipIf(process.env[NESTED_ENV])("every benchmark at tiny size", () => {
+  it("runs each benchmark once and writes RESULTS.md with each of them", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "partner-bench-test-"));
+    scratch.push(dir);
+    const outFile = path.join(dir, "RESULTS.md");
+    const progress: string[] = [];
+    const summary = await runBenchmarks({ size: "tiny", repoRoot, outFile, progress: (m) => progress.push(m) });
+    const errors = summary.outcomes.filter((o) => o.error).map((o) => `${o.name}: ${o.error}`);
+    expect(errors).toEqual([]);
+    expect(summary.outcomes.map((o) => o.name)).toEqual(BENCHMARKS.map((b) => b.name));
+    for (const outcome of summary.outcomes) {
+      expect(outcome.result!.figures.length, outcome.name).toBeGreaterThan(0);
+      for (const figure of outcome.result!.figures) {
+        expect(Number.isFinite(figure.value), `${outcome.name}: ${figure.label}`).toBe(true);
+        expect(figure.value, `${outcome.name}: ${figure.label}`).toBeGreaterThanOrEqual(0);
+      }
+      for (const ratio of outcome.result!.ratios) expect(ratio.value, `${outcome.name}: ${ratio.label}`).toBeGreaterThan(0);
+    }
+    const targets = summary.outcomes.flatMap((o) => o.result!.ratios.filter((r) => r.target !== undefined));
+    expect(targets.length).toBe(2 + 6); // client GET and POST; webhooks at 3 sizes × 1 and 2 secrets
+    const pipeline = summary.outcomes.find((o) => o.name === "pipeline")!.result!;
+    expect(pipeline.figures.map((f) => f.label).join("\n")).not.toContain("npm test");
+    expect(pipeline.notes.join(" ")).toContain("`npm test` not timed");
+    expect(progress.some((m) => m.startsWith("[1/6] client"))).toBe(true);
+    const text = readFileSync(outFile, "utf8");
+    for (const benchmark of BENCHMARKS) expect(text).toContain(`(\`${benchmark.name}\``);
+    expect(text).toContain('partial run (size "tiny")');
+  }, 240_000);
+});
