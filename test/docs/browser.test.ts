@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDocs, SCHEMAS_TAG, type DocsBuildResult } from "../../scripts/lib/docs/build.ts";
@@ -145,6 +146,21 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
     await expect(page.getByText("createPartnerClient").first().isVisible()).resolves.toBe(true);
     await page.screenshot({ path: path.join(screenshotDir, "create-card.png") });
     expectCleanNetwork();
+  }, 60_000);
+
+  it("also works opened straight from the file system, with no server and no network", async () => {
+    const filePage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      const fileWatch = await watchNetwork(filePage, "file://");
+      await filePage.goto(pathToFileURL(built.indexPath).href, { waitUntil: "networkidle" });
+      await filePage.getByRole("link", { name: "Companies", exact: true }).first().click();
+      await filePage.getByRole("link", { name: /^Onboard a company/ }).first().click();
+      await filePage.waitForURL(/#\/companies\/onboardcompany$/);
+      await filePage.getByText('client.POST("/v1/companies"').first().waitFor({ state: "visible" });
+      expect(fileWatch).toEqual({ consoleErrors: [], failedRequests: [], blockedRequests: [], badResponses: [] });
+    } finally {
+      await filePage.close();
+    }
   }, 60_000);
 });
 
