@@ -25,6 +25,8 @@ export default defineConfig({
           name: "contract",
           include: ["test/contract/**/*.test.ts"],
           globalSetup: ["test/contract/global-setup.ts"],
+          // One Prism serves every file: run files one after another so timing checks measure Prism, not contention.
+          fileParallelism: false,
         },
       },
     ],
