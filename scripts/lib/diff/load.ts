@@ -8,7 +8,6 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
-import { bundleContract } from "../bundle.ts";
 import { rel, repoRoot } from "../paths.ts";
 import { isObject, type Document } from "./resolve.ts";
 
@@ -22,6 +21,9 @@ export interface LoadedContract {
 }
 
 const CONTRACT_ROOT = "openapi/openapi.yaml";
+
+/** Redocly takes about a second to load: only pay for it when a contract is to be bundled. */
+const loadBundler = () => import("../bundle.ts");
 
 function git(args: string[], cwd: string, input?: Buffer) {
   return spawnSync("git", args, { cwd, input, maxBuffer: 256 * 1024 * 1024 });
@@ -61,6 +63,7 @@ export async function bundleGitRef(ref: string, repoDir: string): Promise<Loaded
     if (untar.status !== 0) throw new Error(`cannot unpack the contract of "${ref}": ${untar.stderr.toString().trim()}`);
     const config = hasConfig ? path.join(dir, "redocly.yaml") : path.join(repoRoot, "redocly.yaml");
     try {
+      const { bundleContract } = await loadBundler();
       const { document } = await bundleContract(path.join(dir, CONTRACT_ROOT), config);
       return { document: document as Document, label: `git ${ref} (${commit})` };
     } catch (error) {
@@ -79,6 +82,7 @@ export async function bundleWorkingTree(repoDir: string): Promise<LoadedContract
   if (!existsSync(root)) throw new DiffInputError(`no contract in the working tree: ${CONTRACT_ROOT} is missing`);
   const config = existsSync(path.join(repoDir, "redocly.yaml")) ? path.join(repoDir, "redocly.yaml") : path.join(repoRoot, "redocly.yaml");
   try {
+    const { bundleContract } = await loadBundler();
     const { document } = await bundleContract(root, config);
     return { document: document as Document, label: "working tree" };
   } catch (error) {
