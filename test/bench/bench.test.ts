@@ -16,7 +16,7 @@ import { machineInfo } from "../../bench/machine.ts";
 import { processMemoryMiB } from "../../bench/mock.ts";
 import { formatNumber, renderResults, targetMet, type RunSummary } from "../../bench/results.ts";
 import { consumerSource, parseDiagnostics } from "../../bench/typecheck.ts";
-import { bareVerify, webhookBody } from "../../bench/webhooks.ts";
+import { bareVerify, bareVerifyWithKitHex, kitVerifyWithBufferHex, webhookBody } from "../../bench/webhooks.ts";
 import { runScript } from "../helpers/run.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 
@@ -207,6 +207,12 @@ describe("benchmark fixtures", () => {
     const signature = createHmac("sha256", "s2").update(body).digest("hex");
     expect(bareVerify(body, signature, ["s1", "s2"])).toBe(true);
     expect(bareVerify(body, signature, ["s1"])).toBe(false);
+    for (const verify of [bareVerifyWithKitHex, kitVerifyWithBufferHex]) {
+      expect(verify(body, signature, ["s1", "s2"])).toBe(true);
+      expect(verify(body, signature, ["s1"])).toBe(false);
+      expect(verify(webhookBody(257), signature, ["s2"])).toBe(false);
+    }
+    expect(kitVerifyWithBufferHex(body, signature.toUpperCase(), "s2")).toBe(false);
     expect(JSON.parse(body.toString("utf8")).type).toBe("company.kyc_status_changed");
   });
 
