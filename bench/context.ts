@@ -29,8 +29,9 @@ export interface Benchmark {
   run(context: BenchContext): Promise<BenchResult>;
 }
 
-// Not copied: installed packages (linked instead), history, build output and scratch folders.
-const SKIPPED_AT_ROOT = new Set(["node_modules", ".git", "dist", ".tmp", "coverage", "test-output"]);
+// Not copied: installed packages (linked instead), build output and scratch folders. History is copied (a few MB),
+// so anything that asks git (the contract diff, tests of committed files) works in the copy as in the repository.
+const SKIPPED_AT_ROOT = new Set(["node_modules", "dist", ".tmp", "coverage", "test-output"]);
 
 /** Copies the repository into a temporary folder, links its node_modules, and returns the folder. */
 export async function makeSandbox(repoRoot: string): Promise<string> {

@@ -28,6 +28,8 @@ export interface BenchResult {
   ratios: Ratio[];
   /** Findings, caveats, and the explanation of every missed target. */
   notes: string[];
+  /** Parts that failed while the rest of the benchmark still ran (each message names the part). */
+  errors?: string[];
 }
 
 export interface BenchOutcome {
@@ -101,8 +103,8 @@ export function renderResults(summary: RunSummary): string {
       lines.push(`| ${cell(o.title)} | ${cell(r.label)} | ${r.value.toFixed(2)}x | ≥ ${r.target!.toFixed(2)}x | ${targetMet(r) ? "yes" : "**no**"} |`);
     }
   }
-  const failed = summary.outcomes.filter((o) => o.error);
-  if (failed.length > 0) lines.push("", `**${failed.length} benchmark(s) failed to run**: ${failed.map((o) => o.name).join(", ")} (see below).`);
+  const failed = summary.outcomes.filter((o) => o.error || (o.result?.errors?.length ?? 0) > 0);
+  if (failed.length > 0) lines.push("", `**${failed.length} benchmark(s) failed to run, in whole or in part**: ${failed.map((o) => o.name).join(", ")} (see below).`);
   lines.push("");
 
   for (const outcome of summary.outcomes) {
@@ -129,6 +131,7 @@ export function renderResults(summary: RunSummary): string {
     }
     for (const note of result.notes) lines.push(`- ${note}`);
     if (result.notes.length > 0) lines.push("");
+    for (const error of result.errors ?? []) lines.push("**Failed part:**", "", "```text", error, "```", "");
   }
   return lines.join("\n");
 }

@@ -134,7 +134,7 @@ export const typecheckBenchmark: Benchmark = {
         "Baseline: an empty file in the same project. Alternating rounds; medians. No TS2589 (the run fails if one appears).",
       figures,
       ratios,
-      notes: [],
+      notes: [`No TS2589 and no other error: tsc exited 0 on the consumer file in each of the ${rounds} round(s).`],
     };
   },
 };

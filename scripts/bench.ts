@@ -37,9 +37,11 @@ for (const outcome of summary.outcomes) {
     continue;
   }
   const ratios = outcome.result!.ratios.map((r) => `${r.label} ${r.value.toFixed(2)}x${r.target === undefined ? "" : targetMet(r) ? " (target met)" : ` (target ≥ ${r.target}x MISSED)`}`);
-  console.log(`✓ ${outcome.name} (${took})${ratios.length > 0 ? `\n    ${ratios.join("\n    ")}` : ""}`);
+  const partial = outcome.result!.errors ?? [];
+  console.log(`${partial.length > 0 ? "✗" : "✓"} ${outcome.name} (${took})${ratios.length > 0 ? `\n    ${ratios.join("\n    ")}` : ""}`);
+  for (const error of partial) console.log(`    failed: ${error.split("\n")[0]}`);
 }
-const failed = summary.outcomes.filter((o) => o.error).length;
+const failed = summary.outcomes.filter((o) => o.error || (o.result?.errors?.length ?? 0) > 0).length;
 const missed = summary.outcomes.flatMap((o) => o.result?.ratios ?? []).filter((r) => targetMet(r) === false).length;
 console.log(
   `wrote ${rel(outFile)}: ${summary.outcomes.length - failed} of ${summary.outcomes.length} benchmarks ran, ${missed} target(s) missed ` +

@@ -180,8 +180,17 @@ describe("RESULTS.md writer", () => {
     expect(text).toContain("| plain ratio | 1.50x | – |");
     expect(text).toContain("- Why it was missed.");
     expect(text).toContain("Prism would not start");
-    expect(text).toContain("1 benchmark(s) failed to run");
+    expect(text).toContain("1 benchmark(s) failed to run, in whole or in part**: mock");
     expect(text).not.toContain("Not the figures of record");
+  });
+
+  it("shows a benchmark's failed part beside its figures", () => {
+    const outcome = summary.outcomes[0]!;
+    const withError = { ...summary, outcomes: [{ ...outcome, result: { ...outcome.result!, errors: ["test: npm test exited with code 1"] } }] };
+    const text = renderResults(withError);
+    expect(text).toContain("**Failed part:**\n\n```text\ntest: npm test exited with code 1\n```");
+    expect(text).toContain("| ours \\| GET | 12,346 | calls/s |");
+    expect(text).toContain("1 benchmark(s) failed to run, in whole or in part**: client");
   });
 
   it("marks a partial run", () => {
@@ -246,12 +255,13 @@ describe("benchmark fixtures", () => {
     expect(processMemoryMiB(-1)).toBeUndefined();
   });
 
-  it("the sandbox is a copy with node_modules linked and no build output", async () => {
+  it("the sandbox is a copy with history, node_modules linked, and no build output or scratch", async () => {
     const dir = await makeSandbox(repoRoot);
     scratch.push(dir);
     expect(existsSync(path.join(dir, "openapi", "openapi.yaml"))).toBe(true);
     expect(existsSync(path.join(dir, "node_modules", "openapi-fetch", "package.json"))).toBe(true);
-    expect(existsSync(path.join(dir, ".git"))).toBe(false);
+    expect(existsSync(path.join(dir, ".git"))).toBe(true);
+    expect(existsSync(path.join(dir, ".tmp"))).toBe(false);
     expect(existsSync(path.join(dir, "dist"))).toBe(false);
   });
 });
@@ -264,7 +274,7 @@ describe.skipIf(process.env[NESTED_ENV])("every benchmark at tiny size", () => {
     const outFile = path.join(dir, "RESULTS.md");
     const progress: string[] = [];
     const summary = await runBenchmarks({ size: "tiny", repoRoot, outFile, progress: (m) => progress.push(m) });
-    const errors = summary.outcomes.filter((o) => o.error).map((o) => `${o.name}: ${o.error}`);
+    const errors = summary.outcomes.flatMap((o) => (o.error ? [`${o.name}: ${o.error}`] : (o.result?.errors ?? []).map((e) => `${o.name}: ${e}`)));
     expect(errors).toEqual([]);
     expect(summary.outcomes.map((o) => o.name)).toEqual(BENCHMARKS.map((b) => b.name));
     for (const outcome of summary.outcomes) {
