@@ -1025,7 +1025,7 @@ export interface components {
             /** @description The event kind. */
             type: string;
             /** @description Event-specific data. */
-            payload: Record<string, never>;
+            payload: Record<string, unknown>;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp.
@@ -1036,7 +1036,7 @@ export interface components {
          * @description The payload of `company.onboarding_status_changed`. Its fields are not shown in the source, so
          *     this is an open object.
          */
-        CompanyOnboardingStatusChangedPayload: Record<string, never>;
+        CompanyOnboardingStatusChangedPayload: Record<string, unknown>;
         /** @description The envelope of `company.onboarding_status_changed`. */
         CompanyOnboardingStatusChangedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
@@ -1139,7 +1139,7 @@ export interface components {
          * @description The payload of `company.kyb_status_changed`. Its fields are not shown in the source, so this is an
          *     open object.
          */
-        CompanyKybStatusChangedPayload: Record<string, never>;
+        CompanyKybStatusChangedPayload: Record<string, unknown>;
         /** @description The envelope of `company.kyb_status_changed`. */
         CompanyKybStatusChangedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */

@@ -1,4 +1,5 @@
 import openapiTS, { astToString } from "openapi-typescript";
+import ts from "typescript";
 import { bundleJsonPath, generatedDir } from "./paths.ts";
 import path from "node:path";
 
@@ -15,6 +16,19 @@ export const TYPES_HEADER = `/**
 export async function generateSchemaTypes(document: Record<string, unknown>): Promise<string> {
   const ast = await openapiTS(document as never, {
     silent: true,
+    // An object whose fields the source does not show (the two open webhook payloads) is
+    // Record<string, unknown>, not Record<string, never>.
+    emptyObjectsUnknown: true,
+    // ...while an object that must stay empty (`maxProperties: 0`, "an empty JSON object") keeps never.
+    transform(schemaObject) {
+      if ((schemaObject as { maxProperties?: number }).maxProperties === 0) {
+        return ts.factory.createTypeReferenceNode("Record", [
+          ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword),
+          ts.factory.createKeywordTypeNode(ts.SyntaxKind.NeverKeyword),
+        ]);
+      }
+      return undefined;
+    },
     cwd: new URL(`file://${path.dirname(bundleJsonPath)}/`),
   });
   return TYPES_HEADER + astToString(ast);
