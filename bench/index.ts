@@ -2,13 +2,14 @@
  * Every benchmark of `npm run bench`, and the run that measures them and writes bench/RESULTS.md.
  */
 import { writeFile } from "node:fs/promises";
+import os from "node:os";
 import { clientBenchmark } from "./client.ts";
 import { createContext, type Benchmark } from "./context.ts";
 import { BENCH_SIZES, type BenchSize } from "./harness.ts";
 import { machineInfo } from "./machine.ts";
 import { mockBenchmark } from "./mock.ts";
 import { pipelineBenchmark } from "./pipeline.ts";
-import { renderResults, type BenchOutcome, type RunSummary } from "./results.ts";
+import { renderResults, scrubPaths, type BenchOutcome, type RunSummary } from "./results.ts";
 import { sizeBenchmark } from "./size.ts";
 import { typecheckBenchmark } from "./typecheck.ts";
 import { webhooksBenchmark } from "./webhooks.ts";
@@ -94,6 +95,6 @@ export async function runBenchmarks(options: BenchOptions): Promise<RunSummary> 
     await context.dispose();
   }
   const summary: RunSummary = { machine, size: options.size, only: options.only, totalMs: performance.now() - started, outcomes };
-  if (options.outFile) await writeFile(options.outFile, renderResults(summary));
+  if (options.outFile) await writeFile(options.outFile, scrubPaths(renderResults(summary), options.repoRoot, os.tmpdir(), os.homedir()));
   return summary;
 }

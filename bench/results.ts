@@ -58,7 +58,8 @@ export function targetMet(ratio: Ratio): boolean | undefined {
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   const abs = Math.abs(value);
-  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
+  // Counts and byte sizes are whole numbers: no decimals for them.
+  const digits = Number.isInteger(value) ? 0 : abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
   return value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
@@ -68,6 +69,18 @@ function cell(text: string): string {
 
 function formatDurationMs(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/**
+ * Takes this machine's paths out of a text meant to be committed: the repository becomes `.`, the run's
+ * temporary folders `<tmp>/…`, and the user's home `~`.
+ */
+export function scrubPaths(text: string, repoRoot: string, tmpDir: string, homeDir: string): string {
+  const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  let result = text.replace(new RegExp(`${escape(tmpDir)}/partner-bench-[^/\\s"'\`]+`, "g"), "<tmp>");
+  result = result.replace(new RegExp(`${escape(repoRoot)}(?=[/\\s"'\`]|$)`, "g"), ".");
+  if (homeDir.length > 1) result = result.replace(new RegExp(`${escape(homeDir)}(?=/)`, "g"), "~");
+  return result;
 }
 
 /** The Markdown of bench/RESULTS.md. */

@@ -14,7 +14,7 @@ import { compareAlternating, compareCommands, median, percentile, roundOrder, si
 import { BENCHMARKS, parseBenchArgs, runBenchmarks } from "../../bench/index.ts";
 import { machineInfo } from "../../bench/machine.ts";
 import { processMemoryMiB } from "../../bench/mock.ts";
-import { formatNumber, renderResults, targetMet, type RunSummary } from "../../bench/results.ts";
+import { formatNumber, renderResults, scrubPaths, targetMet, type RunSummary } from "../../bench/results.ts";
 import { consumerSource, parseDiagnostics } from "../../bench/typecheck.ts";
 import { bareVerify, bareVerifyWithKitHex, kitVerifyWithBufferHex, webhookBody } from "../../bench/webhooks.ts";
 import { runScript } from "../helpers/run.ts";
@@ -193,6 +193,13 @@ describe("RESULTS.md writer", () => {
     expect(text).toContain("1 benchmark(s) failed to run, in whole or in part**: client");
   });
 
+  it("takes this machine's paths out", () => {
+    const text = "sh -c redocly bundle -o /tmp/partner-bench-scratch-Ab12/x.yaml in /tmp/partner-bench-Zz9 (cwd /srv/repo/sub, /srv/repository, /home/u/.npm/x)";
+    expect(scrubPaths(text, "/srv/repo", "/tmp", "/home/u")).toBe(
+      "sh -c redocly bundle -o <tmp>/x.yaml in <tmp> (cwd ./sub, /srv/repository, ~/.npm/x)",
+    );
+  });
+
   it("marks a partial run", () => {
     expect(renderResults({ ...summary, size: "quick" })).toContain('partial run (size "quick")');
     expect(renderResults({ ...summary, only: ["client"] })).toContain("partial run (only client)");
@@ -202,6 +209,7 @@ describe("RESULTS.md writer", () => {
     expect(formatNumber(1234567.8)).toBe("1,234,568");
     expect(formatNumber(12.345)).toBe("12.3");
     expect(formatNumber(0.12345)).toBe("0.123");
+    expect(formatNumber(2)).toBe("2");
     expect(targetMet({ label: "x", value: 0.9, target: 0.9 })).toBe(true);
     expect(targetMet({ label: "x", value: 0.89, target: 0.9 })).toBe(false);
     expect(targetMet({ label: "x", value: 0.1 })).toBeUndefined();
@@ -292,6 +300,8 @@ describe.skipIf(process.env[NESTED_ENV])("every benchmark at tiny size", () => {
     expect(pipeline.notes.join(" ")).toContain("`npm test` not timed");
     expect(progress.some((m) => m.startsWith("[1/6] client"))).toBe(true);
     const text = readFileSync(outFile, "utf8");
+    expect(text).not.toContain(repoRoot);
+    expect(text).not.toContain(`${os.tmpdir()}/partner-bench`);
     for (const benchmark of BENCHMARKS) expect(text).toContain(`(\`${benchmark.name}\``);
     expect(text).toContain('partial run (size "tiny")');
   }, 240_000);
