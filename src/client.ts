@@ -8,10 +8,10 @@ import type { paths } from "../generated/schema.js";
 import { apiKeyMiddleware, assertApiKey, companyMiddleware } from "./auth.ts";
 import { InvalidInputError, rememberRequest } from "./errors.ts";
 import { operationFor } from "./operations.ts";
-import { parameterCheckMiddleware } from "./params.ts";
+import { checkParameters } from "./params.ts";
 import { resolveRetry, withRetries, type RetryOptions } from "./retry.ts";
 import { resolveBaseUrl, type Environment } from "./servers.ts";
-import { assertTimeout, DEFAULT_TIMEOUT_MS, withTimeout } from "./timeout.ts";
+import { assertTimeout, Deadline, DEFAULT_TIMEOUT_MS, timeoutErrorOr, withTimeout } from "./timeout.ts";
 import type { CompanyClient, PartnerClient } from "./types.ts";
 import { assertUlid } from "./ulid.ts";
 
@@ -38,6 +38,8 @@ export interface PartnerClientOptions {
 }
 
 const KNOWN_OPTIONS = new Set(["apiKey", "baseUrl", "environment", "companyId", "fetch", "timeoutMs", "retry"]);
+const NEVER = new AbortController().signal;
+const globalFetch: Fetch = (request) => globalThis.fetch(request);
 const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
 
 interface Settings {
@@ -74,17 +76,24 @@ function withTransport(inner: Client<paths>, settings: Settings): Client<paths> 
   const call = (method: (typeof METHODS)[number]) =>
     async (url: string, init: Record<string, unknown> = {}) => {
       const operation = operationFor(method, url);
-      const base: Fetch = (init.fetch as Fetch | undefined) ?? settings.fetch ?? ((request) => globalThis.fetch(request));
-      const seen = { url: "" };
-      const observed: Fetch = (request) => {
-        seen.url = request.url;
-        return base(request);
-      };
-      let transport = withTimeout(observed, settings.timeoutMs);
-      if (operation?.idempotent && settings.retry) transport = withRetries(transport, settings.retry);
-      const result = await (inner[method] as (url: string, init: unknown) => Promise<{ response: Response }>)(url, { ...init, fetch: transport });
-      rememberRequest(result.response, { method, url: seen.url, operationId: operation?.operationId, secrets: [settings.apiKey] });
-      return result;
+      // Bad input is caught before a request is even built.
+      if (operation) checkParameters(method, url, (init.params ?? {}) as Parameters<typeof checkParameters>[2]);
+      const base: Fetch = (init.fetch as Fetch | undefined) ?? settings.fetch ?? globalFetch;
+      const callerSignal = (init.signal as AbortSignal | null | undefined) ?? undefined;
+      const deadline = new Deadline(settings.timeoutMs, callerSignal);
+      let transport = withTimeout(base, deadline);
+      if (operation?.idempotent && settings.retry) transport = withRetries(transport, settings.retry, { signal: callerSignal ?? NEVER });
+      try {
+        // The deadline's signal goes on the request openapi-fetch builds: no copy of the request per call.
+        const result = await (inner[method] as (url: string, init: unknown) => Promise<{ response: Response }>)(url, { ...init, signal: deadline.signal, fetch: transport });
+        rememberRequest(result.response, { method, url: deadline.url, operationId: operation?.operationId, secrets: [settings.apiKey] });
+        return result;
+      } catch (error) {
+        // The clock also runs while openapi-fetch reads the response body.
+        throw deadline.url ? timeoutErrorOr(error, deadline, method, deadline.url) : error;
+      } finally {
+        deadline.clear();
+      }
     };
   const client = {
     use: inner.use.bind(inner),
@@ -101,9 +110,15 @@ function withTransport(inner: Client<paths>, settings: Settings): Client<paths> 
 
 function build(settings: Settings, companyId: string | undefined): PartnerClient | CompanyClient {
   const inner = createClient<paths>({ baseUrl: settings.baseUrl });
-  const middleware: Middleware[] = [parameterCheckMiddleware, apiKeyMiddleware(settings.apiKey)];
+  // Parameters are checked before the request is built (withTransport); the middleware sets the headers.
+  const middleware: Middleware[] = [apiKeyMiddleware(settings.apiKey)];
   if (companyId !== undefined) middleware.push(companyMiddleware(companyId));
-  inner.use(...middleware);
+  // One middleware running both in order: openapi-fetch awaits each middleware separately.
+  inner.use({
+    onRequest(context) {
+      for (const step of middleware) step.onRequest?.(context);
+    },
+  });
   const client = withTransport(inner, settings) as PartnerClient & { companyId?: string };
   Object.defineProperty(client, "forCompany", {
     value: (id: string) => {

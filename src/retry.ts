@@ -1,8 +1,8 @@
 /**
  * Retries for operations the contract marks safe to repeat (`x-idempotent: true`): on network errors,
  * timeouts, 429 and 5xx; a bounded number of attempts with exponential backoff and jitter, waiting at
- * least what `Retry-After` asks. Every attempt sends a clone of the same request, so the body is
- * re-sent byte for byte. A caller's abort ends it at once.
+ * least what `Retry-After` asks. Every attempt sends a clone of the same request (the request itself
+ * when it has no body), so the body is re-sent byte for byte. A caller's abort ends it at once.
  */
 import { InvalidInputError } from "./errors.ts";
 
@@ -26,6 +26,8 @@ export interface RetryTools {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** A number in [0, 1), for jitter. */
   random?: () => number;
+  /** The caller's abort signal; default: the request's own signal. */
+  signal?: AbortSignal;
 }
 
 function checkCount(value: unknown, name: string, min: number, max: number): number {
@@ -91,21 +93,22 @@ export function withRetries(fetch: Fetch, policy: RetryPolicy, tools: RetryTools
   const sleep = tools.sleep ?? abortableSleep;
   const random = tools.random ?? Math.random;
   return async (request, requestInitExt) => {
+    const cancel = tools.signal ?? request.signal;
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= policy.attempts;
       let wait: number;
       try {
-        const response = await fetch(last ? request : request.clone(), requestInitExt);
+        const response = await fetch(last || request.body === null ? request : request.clone(), requestInitExt);
         if (last || !isRetryableStatus(response.status)) return response;
         const asked = retryAfterMs(response.headers.get("Retry-After"));
         if (asked !== undefined && asked > policy.maxDelayMs) return response;
         wait = Math.max(asked ?? 0, backoffMs(attempt, policy, random));
         await response.body?.cancel().catch(() => undefined);
       } catch (error) {
-        if (last || request.signal.aborted) throw error;
+        if (last || cancel.aborted) throw error;
         wait = backoffMs(attempt, policy, random);
       }
-      await sleep(wait, request.signal);
+      await sleep(wait, cancel);
     }
   };
 }

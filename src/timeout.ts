@@ -1,6 +1,8 @@
 /**
- * Per-request timeouts: each request (each attempt, when retried) gets an `AbortSignal.timeout`
- * combined with the caller's own `signal`, so either one ends it.
+ * Per-request timeouts through AbortSignal. One `Deadline` serves a call: its signal goes on the request
+ * openapi-fetch builds, so the request is not copied; each attempt restarts the clock; the caller's own
+ * `signal` aborts it too. Plain AbortController and setTimeout, cleared when the call ends: on Node 20,
+ * `AbortSignal.timeout` joined through `AbortSignal.any` stays alive until its timer fires (nodejs/node#54614).
  */
 import { InvalidInputError } from "./errors.ts";
 
@@ -30,19 +32,77 @@ export function assertTimeout(timeoutMs: unknown): asserts timeoutMs is number {
   }
 }
 
-/** Wraps a fetch so every request it sends is aborted after `timeoutMs`. */
-export function withTimeout(fetch: Fetch, timeoutMs: number): Fetch {
-  assertTimeout(timeoutMs);
+/** The time limit of one call: aborts its signal `timeoutMs` after the attempt started, or when the caller aborts. */
+export class Deadline {
+  readonly timeoutMs: number;
+  /** The URL of the last attempt sent under this deadline ("" before the first). */
+  url = "";
+  readonly #caller: AbortSignal | undefined;
+  #controller = new AbortController();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #expired = false;
+  readonly #onCallerAbort = () => this.#controller.abort(this.#caller?.reason);
+
+  constructor(timeoutMs: number, caller?: AbortSignal | null) {
+    assertTimeout(timeoutMs);
+    this.timeoutMs = timeoutMs;
+    this.#caller = caller ?? undefined;
+    if (this.#caller?.aborted) this.#controller.abort(this.#caller.reason);
+    else this.#caller?.addEventListener("abort", this.#onCallerAbort, { once: true });
+  }
+
+  /** The signal the current attempt carries. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** True when the current attempt ran out of time (and the caller did not abort). */
+  get expired(): boolean {
+    return this.#expired && !this.cancelled;
+  }
+
+  /** True when the caller's own signal aborted. */
+  get cancelled(): boolean {
+    return this.#caller?.aborted ?? false;
+  }
+
+  /** Starts the clock for an attempt; after an attempt that timed out, a fresh signal replaces the aborted one. */
+  start(): AbortSignal {
+    clearTimeout(this.#timer);
+    if (this.#expired && !this.cancelled) {
+      this.#controller = new AbortController();
+      this.#expired = false;
+    }
+    this.#timer = setTimeout(() => {
+      this.#expired = true;
+      this.#controller.abort(new DOMException(`no response within ${this.timeoutMs} ms`, "TimeoutError"));
+    }, this.timeoutMs);
+    return this.#controller.signal;
+  }
+
+  /** Stops the clock and lets go of the caller's signal: call it when the call has ended. */
+  clear(): void {
+    clearTimeout(this.#timer);
+    this.#caller?.removeEventListener("abort", this.#onCallerAbort);
+  }
+}
+
+/** The error to throw for `error` raised under `deadline`: a RequestTimeoutError when the time ran out. */
+export function timeoutErrorOr(error: unknown, deadline: Deadline, method: string, url: string): unknown {
+  return deadline.expired ? new RequestTimeoutError(method, new URL(url).pathname, deadline.timeoutMs) : error;
+}
+
+/** Wraps a fetch so each request it sends (each attempt) runs under `deadline`'s clock. */
+export function withTimeout(fetch: Fetch, deadline: Deadline): Fetch {
   return async (request, requestInitExt) => {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const timed = new Request(request, { signal: AbortSignal.any([request.signal, timeout]) });
+    const signal = deadline.start();
+    deadline.url = request.url;
+    // The request already carries the deadline's signal unless an earlier attempt timed out.
+    const attempt = request.signal.aborted ? new Request(request, { signal }) : request;
     try {
-      return await fetch(timed, requestInitExt);
+      return await fetch(attempt, requestInitExt);
     } catch (error) {
-      if (timeout.aborted && !request.signal.aborted) {
-        throw new RequestTimeoutError(request.method, new URL(request.url).pathname, timeoutMs);
-      }
-      throw error;
+      throw timeoutErrorOr(error, deadline, request.method, request.url);
     }
   };
 }

@@ -3,19 +3,25 @@
  * use the async variants in ./web.ts: they give the same answers.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { type RawBody, type WebhookSecrets, hexToBytes, rawBodyBytes, secretList, signatureProblem } from "./encoding.ts";
+import { type RawBody, type WebhookSecrets, rawBodyBytes, secretList, signatureProblem } from "./encoding.ts";
 import { WebhookSignatureError } from "./errors.ts";
 import { type WebhookEvent, parseWebhookEvent } from "./events.ts";
 
-function hmac(bytes: Uint8Array, secret: string): Buffer {
-  return createHmac("sha256", secret).update(bytes).digest();
+// node:crypto hashes a string as UTF-8 itself, so a string body is never copied into a byte array first.
+function hmac(body: string | Uint8Array, secret: string): Buffer {
+  return createHmac("sha256", secret).update(body).digest();
+}
+
+/** The raw body as node:crypto takes it; throws WebhookRawBodyError for anything but a string or bytes. */
+function rawBodyInput(rawBody: unknown): string | Uint8Array {
+  return typeof rawBody === "string" ? rawBody : rawBodyBytes(rawBody);
 }
 
 /** The `X-Signature` value of a body: the lowercase hex HMAC-SHA256 of its raw bytes, keyed by `secret`. */
 export function signWebhookPayload(rawBody: RawBody, secret: string): string {
-  const bytes = rawBodyBytes(rawBody);
+  const body = rawBodyInput(rawBody);
   const [key] = secretList(secret, "secret");
-  return hmac(bytes, key!).toString("hex");
+  return hmac(body, key!).toString("hex");
 }
 
 /**
@@ -32,15 +38,15 @@ export function verifyWebhookSignature(
 }
 
 function signatureFailure(rawBody: RawBody, signature: unknown, secrets: WebhookSecrets) {
-  const bytes = rawBodyBytes(rawBody);
+  const body = rawBodyInput(rawBody);
   const keys = secretList(secrets, "secretOrSecrets");
   const problem = signatureProblem(signature);
   if (problem) return problem;
-  const received = hexToBytes(signature as string);
+  const received = Buffer.from(signature as string, "hex");
   let matched = false;
   // Every secret is tried, so the time taken does not tell which one matched.
   for (const key of keys) {
-    const expected = hmac(bytes, key);
+    const expected = hmac(body, key);
     if (expected.length === received.length && timingSafeEqual(expected, received)) matched = true;
   }
   return matched ? undefined : "mismatch";

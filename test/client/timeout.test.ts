@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { DEFAULT_TIMEOUT_MS, RequestTimeoutError } from "../../src/index.ts";
-import { withTimeout } from "../../src/timeout.ts";
+import { Deadline } from "../../src/timeout.ts";
 import { testClient, type Sent } from "./helpers.ts";
 
 /** Answers only when the request is aborted: with the abort reason, as fetch does. */
@@ -45,7 +45,29 @@ describe("timeouts", () => {
     expect(sent[0]!.signal.aborted).toBe(true);
   });
 
-  test("withTimeout rejects a bad timeout", () => {
-    expect(() => withTimeout(async () => new Response(), -1)).toThrow(/timeoutMs must be a whole number of milliseconds/);
+  test("a deadline rejects a bad timeout", () => {
+    expect(() => new Deadline(-1)).toThrow(/timeoutMs must be a whole number of milliseconds/);
+  });
+
+  test("a response body that does not arrive in time also fails with a TimeoutError", async () => {
+    const { company } = testClient(
+      (sent) => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode("{")); sent.signal.addEventListener("abort", () => c.error(sent.signal.reason)); } }), { headers: { "Content-Type": "application/json" } }),
+      { timeoutMs: 30, retry: false },
+    );
+    await expect(company.GET("/v1/card-bins")).rejects.toBeInstanceOf(RequestTimeoutError);
+  });
+
+  test("the timer is cleared when the call ends (nothing keeps a finished call alive)", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;
+    const { company } = testClient(undefined, { timeoutMs: 60_000 });
+    const before = timers();
+    const deadline = new Deadline(60_000);
+    deadline.start();
+    expect(timers()).toBe(before + 1); // the count sees a running deadline
+    deadline.clear();
+    expect(timers()).toBe(before);
+    await company.GET("/v1/card-bins");
+    await company.POST("/v1/cards/{cardId}/details", { params: { path: { cardId: "01JD8X9N4E2R6T8V0W2Y4Z6A8C" } } });
+    expect(timers()).toBe(before);
   });
 });
