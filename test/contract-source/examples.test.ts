@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadBundle } from "../helpers/contract.ts";
-import { createContractValidator, pointerSegment } from "../helpers/validator.ts";
+import { loadDocument } from "../contract/support/contract.ts";
+import { createValidator, pointerSegment } from "../contract/support/contract.ts";
 
 /** Every example in the bundle, with the pointer of the schema it must satisfy. */
 function collectExamples(document: any) {
@@ -41,8 +41,8 @@ function collectExamples(document: any) {
 }
 
 describe("examples", () => {
-  const document = loadBundle();
-  const validator = createContractValidator(document);
+  const document = loadDocument();
+  const validator = createValidator(document);
   const examples = collectExamples(document);
 
   it("covers every operation, webhook and shared parameter", () => {
@@ -53,14 +53,14 @@ describe("examples", () => {
   });
 
   it.each(examples.map((e) => [e.where, e] as const))("%s is valid against its schema", (_where, example) => {
-    expect(validator.errorsAt(example.schema, example.value)).toEqual([]);
+    expect(validator.errors(example.schema, example.value)).toEqual([]);
   });
 
   it("rejects an example that breaks its schema (the check can fail)", () => {
     const broken = structuredClone(document.paths["/v1/cards"].post.requestBody.content["application/json"].examples.travelCard.value);
     broken.category = "Groceries";
     delete broken.bin;
-    const errors = validator.errorsAt("#/paths/~1v1~1cards/post/requestBody/content/application~1json/schema", broken);
+    const errors = validator.errors("#/paths/~1v1~1cards/post/requestBody/content/application~1json/schema", broken);
     expect(errors.join("\n")).toMatch(/must have required property 'bin'/);
     expect(errors.join("\n")).toMatch(/\/category must be equal to one of the allowed values/);
   });

@@ -3,9 +3,9 @@
  * below are transcribed from the source's Endpoints, Resources, States and Events sections.
  */
 import { describe, expect, it } from "vitest";
-import { loadBundle } from "../helpers/contract.ts";
+import { loadDocument } from "../contract/support/contract.ts";
 
-const doc = loadBundle();
+const doc = loadDocument();
 const schemas = doc.components.schemas;
 
 // [method, path, operationId, success statuses, documented error statuses, company scope, safe to repeat]

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDocs, SCHEMAS_TAG, type DocsBuildResult } from "../../scripts/lib/docs/build.ts";
 import { serveStatic, type StaticServer } from "../../scripts/lib/docs/server.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { loadBundle } from "../helpers/contract.ts";
+import { loadDocument } from "../contract/support/contract.ts";
 
 const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const chromiumFlags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -29,7 +29,7 @@ if (!hasChromium) {
 }
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
-const contract = loadBundle();
+const contract = loadDocument();
 const operations = Object.values<any>(contract.paths).flatMap((item) =>
   METHODS.filter((m) => item[m]).map((m) => ({ operationId: item[m].operationId as string, summary: item[m].summary as string })),
 );

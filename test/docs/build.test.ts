@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ASSET_REPLACEMENTS, findExternalLoads, replaceRemoteAssets } from "../../scripts/lib/docs/build.ts";
 import { bundleJsonPath } from "../../scripts/lib/paths.ts";
-import { loadBundle } from "../helpers/contract.ts";
+import { loadDocument } from "../contract/support/contract.ts";
 import { runScript, type RunResult } from "../helpers/run.ts";
 
 describe("findExternalLoads()", () => {
@@ -81,7 +81,7 @@ describe("npm run docs", () => {
   });
 
   it("carries every operation, webhook and schema of the contract, with samples for each operation", () => {
-    const contract = loadBundle();
+    const contract = loadDocument();
     const definition = JSON.parse(html.match(/const __redoc_definition = (.*);\n/)![1]!);
     const operationIds = (doc: any) =>
       Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item).filter((op) => op?.operationId).map((op) => op.operationId)).sort();

@@ -2,13 +2,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { addCodeSamples, typescriptSample, type OperationExample } from "../../scripts/lib/docs/samples.ts";
 import { clientEntryPath, typecheckSamples } from "../../scripts/lib/docs/typecheck.ts";
-import { loadBundle } from "../helpers/contract.ts";
+import { loadDocument } from "../contract/support/contract.ts";
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
 /** Every generated TypeScript sample, by operationId, read back from the decorated document as Redoc gets it. */
 function generatedTypeScriptSamples(): Array<{ name: string; source: string }> {
-  const { document } = addCodeSamples(loadBundle()) as { document: any };
+  const { document } = addCodeSamples(loadDocument()) as { document: any };
   const samples: Array<{ name: string; source: string }> = [];
   for (const item of Object.values<any>(document.paths)) {
     for (const method of METHODS) {

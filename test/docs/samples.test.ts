@@ -7,7 +7,7 @@ import {
   typescriptSample,
   type OperationExample,
 } from "../../scripts/lib/docs/samples.ts";
-import { loadBundle } from "../helpers/contract.ts";
+import { loadDocument } from "../contract/support/contract.ts";
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
@@ -20,7 +20,7 @@ function contractOperations(document: any) {
 }
 
 describe("operationExamples()", () => {
-  const document = loadBundle();
+  const document = loadDocument();
   const examples = operationExamples(document);
   const byId = new Map(examples.map((example) => [example.operationId, example]));
 
@@ -64,7 +64,7 @@ describe("operationExamples()", () => {
   });
 
   it("names the operation and the parameter when a path parameter has no example", () => {
-    const broken = loadBundle();
+    const broken = loadDocument();
     delete broken.components.parameters.CardId.example;
     delete broken.components.schemas.Ulid.example;
     delete broken.components.schemas.Ulid.examples;
@@ -72,14 +72,14 @@ describe("operationExamples()", () => {
   });
 
   it("names the operation when a request body has no example", () => {
-    const broken = loadBundle();
+    const broken = loadDocument();
     delete broken.paths["/v1/companies"].post.requestBody.content["application/json"].examples;
     expect(() => operationExamples(broken)).toThrow(/POST \/v1\/companies \(onboardCompany\): the request body has no named example/);
   });
 
   it("rejects a document without paths and an unresolvable $ref, naming them", () => {
     expect(() => operationExamples({ openapi: "3.1.0" })).toThrow(/no `paths` object/);
-    const broken = loadBundle();
+    const broken = loadDocument();
     broken.paths["/v1/cards"].get.parameters[0] = { $ref: "#/components/parameters/Nope" };
     expect(() => operationExamples(broken)).toThrow(/\(listCards\).*"#\/components\/parameters\/Nope" does not resolve/);
   });
@@ -147,7 +147,7 @@ describe("toTsLiteral()", () => {
 
 describe("addCodeSamples()", () => {
   it("adds a TypeScript and a curl sample to every operation without changing its input", () => {
-    const input = loadBundle();
+    const input = loadDocument();
     const before = JSON.stringify(input);
     const { document, operations } = addCodeSamples(input) as { document: any; operations: unknown[] };
     expect(JSON.stringify(input)).toBe(before);
@@ -162,7 +162,7 @@ describe("addCodeSamples()", () => {
   });
 
   it("keeps samples the contract already has and replaces ours by label", () => {
-    const input = loadBundle();
+    const input = loadDocument();
     input.paths["/v1/cards"].get["x-codeSamples"] = [
       { lang: "Python", label: "Python", source: "print()" },
       { lang: "curl", label: "curl", source: "old" },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { linterForRule } from "../helpers/spectral.ts";
-import { loadBundle } from "../helpers/contract.ts";
+import { loadDocument } from "../contract/support/contract.ts";
 
 const ULID_REF = { $ref: "#/components/schemas/Ulid" };
 const COMPANY_REF = { $ref: "#/components/parameters/CompanyId" };
@@ -13,11 +13,11 @@ describe("partner-ulid-ids", async () => {
   const lint = await linterForRule("partner-ulid-ids");
 
   it("stays quiet on the contract", async () => {
-    expect(await lint(loadBundle())).toEqual([]);
+    expect(await lint(loadDocument())).toEqual([]);
   });
 
   it("fires when an id the source calls a ULID is a plain string", async () => {
-    const doc = loadBundle();
+    const doc = loadDocument();
     doc.components.schemas.Card.properties.id = { type: "string" };
     const results = await lint(doc);
     expect(codes(results)).toEqual(["partner-ulid-ids"]);
@@ -26,14 +26,14 @@ describe("partner-ulid-ids", async () => {
   });
 
   it("fires when a path id parameter does not reference the shared schema", async () => {
-    const doc = loadBundle();
+    const doc = loadDocument();
     doc.components.parameters.CardId.schema = { type: "string", pattern: "^[0-7][0-9A-HJKMNP-TV-Z]{25}$" };
     const results = await lint(doc);
     expect(results.map((r) => r.message).join("\n")).toMatch(/Parameter "cardId"[\s\S]*copy of the ULID pattern/);
   });
 
   it("fires when an id the source does not call a ULID uses the shared schema", async () => {
-    const doc = loadBundle();
+    const doc = loadDocument();
     doc.components.parameters.WalletId.schema = ULID_REF;
     doc.components.schemas.CardBin.properties.bin = ULID_REF;
     const messages = (await lint(doc)).map((r) => r.message);
@@ -47,11 +47,11 @@ describe("partner-company-scope", async () => {
   const lint = await linterForRule("partner-company-scope");
 
   it("stays quiet on the contract", async () => {
-    expect(await lint(loadBundle())).toEqual([]);
+    expect(await lint(loadDocument())).toEqual([]);
   });
 
   it("fires when a company-scope operation lacks the shared parameter", async () => {
-    const doc = loadBundle();
+    const doc = loadDocument();
     doc.paths["/v1/cards"].get.parameters = doc.paths["/v1/cards"].get.parameters.filter((p: any) => p.$ref !== COMPANY_REF.$ref);
     const results = await lint(doc);
     expect(results).toHaveLength(1);
@@ -59,7 +59,7 @@ describe("partner-company-scope", async () => {
   });
 
   it("fires when an operation without company scope carries it", async () => {
-    const doc = loadBundle();
+    const doc = loadDocument();
     doc.paths["/v1/companies"].get.parameters = [COMPANY_REF];
     const results = await lint(doc);
     expect(results).toHaveLength(1);
@@ -67,7 +67,7 @@ describe("partner-company-scope", async () => {
   });
 
   it("fires when the header is defined inline instead of shared", async () => {
-    const doc = loadBundle();
+    const doc = loadDocument();
     doc.paths["/v1/card-bins"].get.parameters = [{ name: "X-Company-Id", in: "header", required: true, schema: ULID_REF }];
     const messages = (await lint(doc)).map((r) => r.message);
     expect(messages.some((m) => m.includes("Define X-Company-Id once"))).toBe(true);
@@ -78,11 +78,11 @@ describe("partner-body-examples", async () => {
   const lint = await linterForRule("partner-body-examples");
 
   it("stays quiet on the contract", async () => {
-    expect(await lint(loadBundle())).toEqual([]);
+    expect(await lint(loadDocument())).toEqual([]);
   });
 
   it("fires for a request body, a response and a webhook body without a named example", async () => {
-    const doc = loadBundle();
+    const doc = loadDocument();
     delete doc.paths["/v1/kyb-profiles"].post.requestBody.content["application/json"].examples;
     const listCards = doc.paths["/v1/cards"].get.responses["200"].content["application/json"];
     listCards.example = listCards.examples.twoCards.value; // an unnamed example does not count
@@ -100,11 +100,11 @@ describe("partner-operation-id-verb", async () => {
   const lint = await linterForRule("partner-operation-id-verb");
 
   it("stays quiet on the contract", async () => {
-    expect(await lint(loadBundle())).toEqual([]);
+    expect(await lint(loadDocument())).toEqual([]);
   });
 
   it("fires when the verb does not fit the method, or the id is not camelCase", async () => {
-    const doc = loadBundle();
+    const doc = loadDocument();
     doc.paths["/v1/cards"].get.operationId = "createCards";
     doc.paths["/v1/cards/{cardId}/unfreeze"].patch.operationId = "getUnfrozenCard";
     doc.paths["/v1/card-bins"].get.operationId = "list_card_bins";
@@ -122,11 +122,11 @@ describe("partner-webhook-envelope", async () => {
   const lint = await linterForRule("partner-webhook-envelope");
 
   it("stays quiet on the contract", async () => {
-    expect(await lint(loadBundle())).toEqual([]);
+    expect(await lint(loadDocument())).toEqual([]);
   });
 
   it("fires without the signature header", async () => {
-    const doc = loadBundle();
+    const doc = loadDocument();
     doc.webhooks["company.kyc_status_changed"].post.parameters = [];
     const results = await lint(doc);
     expect(results).toHaveLength(1);
@@ -134,7 +134,7 @@ describe("partner-webhook-envelope", async () => {
   });
 
   it("fires when the body is not the envelope, or its type is not the webhook's name", async () => {
-    const doc = loadBundle();
+    const doc = loadDocument();
     doc.webhooks["payment_route.created"].post.requestBody.content["application/json"].schema = { $ref: "#/components/schemas/PaymentRouteCreatedPayload" };
     doc.components.schemas.CompanyKycStatusChangedEvent.allOf[1].properties.type.const = "company.kyc_status.changed";
     const messages = (await lint(doc)).map((r) => r.message);
