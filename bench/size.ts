@@ -3,7 +3,8 @@
  * alone, and how many packages a consumer installs at runtime.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
@@ -34,8 +35,24 @@ export async function bundleSize(source: string, resolveDir: string, external: s
 
 /** The packages `npm install <this package>` brings at runtime (its production dependency tree, itself excluded). */
 export function runtimePackages(packageDir: string): string[] {
-  const run = spawnSync("npm", ["ls", "--omit=dev", "--all", "--json"], { cwd: packageDir, encoding: "utf8" });
-  if (run.status !== 0 && !run.stdout) throw new Error(`npm ls failed in the package: ${run.stderr.trim().split("\n").slice(-3).join(" ")}`);
+  // npm's JSON goes to a file, not a pipe: npm can exit before a long output has drained into a pipe
+  // (seen in CI: the JSON cut at 704 KiB).
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "bench-npm-ls-"));
+  const outFile = path.join(scratch, "ls.json");
+  const out = openSync(outFile, "w");
+  let stdout: string;
+  let run: ReturnType<typeof spawnSync>;
+  try {
+    run = spawnSync("npm", ["ls", "--omit=dev", "--all", "--json"], { cwd: packageDir, encoding: "utf8", stdio: ["ignore", out, "pipe"] });
+  } finally {
+    closeSync(out);
+  }
+  try {
+    stdout = readFileSync(outFile, "utf8");
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  if (run.status !== 0 && !stdout) throw new Error(`npm ls failed in the package: ${String(run.stderr).trim().split("\n").slice(-3).join(" ")}`);
   const found = new Set<string>();
   const walk = (deps: Record<string, { version?: string; dependencies?: object }> | undefined): void => {
     for (const [name, dep] of Object.entries(deps ?? {})) {
@@ -43,7 +60,7 @@ export function runtimePackages(packageDir: string): string[] {
       walk(dep.dependencies as never);
     }
   };
-  walk((JSON.parse(run.stdout) as { dependencies?: never }).dependencies);
+  walk((JSON.parse(stdout) as { dependencies?: never }).dependencies);
   return [...found].sort();
 }
 

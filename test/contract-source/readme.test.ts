@@ -9,7 +9,7 @@ const doc = loadDocument();
 
 describe("README", () => {
   it("maps every path of the contract to its file, and every file it names exists", () => {
-    const rows = [...readme.matchAll(/^\| [^|]+ \| `(?:[A-Z]+(?:`, `[A-Z]+)? )?([^`]+)` \| `(openapi\/paths\/[^`]+\.yaml)` \|$/gm)].map((m) => [m[1]!, m[2]!]);
+    const rows = [...readme.matchAll(/^\| [^|]+ \| `(?:[A-Z]+(?:`, `[A-Z]+)? )?([^`]+)` \| `(openapi\/paths\/[^`]+\.yaml)` \|$/gm)].map((m) => [m[1]!, m[2]!] as const);
     expect(rows.map(([apiPath]) => apiPath).sort()).toEqual(Object.keys(doc.paths).sort());
     for (const [apiPath, file] of rows) {
       expect(existsSync(path.join(repoRoot, file)), `${file} (for ${apiPath})`).toBe(true);
