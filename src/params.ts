@@ -1,9 +1,8 @@
 /**
  * Checks path parameters before anything is sent: ULIDs where the contract says ULID, and no value that
  * would change the path (empty, `.` or `..`, which URL parsers collapse even when percent-encoded).
- * openapi-fetch's path serializer URL-encodes every value.
+ * openapi-fetch's path serializer URL-encodes every value. The client calls this before the request is built.
  */
-import type { Middleware } from "openapi-fetch";
 import { InvalidInputError } from "./errors.ts";
 import { operationFor } from "./operations.ts";
 import { describeValue, isUlid, ULID_FORM } from "./ulid.ts";
@@ -27,9 +26,3 @@ export function checkParameters(method: string, schemaPath: string, params: { pa
     throw new InvalidInputError("X-Company-Id", `${where}: header X-Company-Id must be ${ULID_FORM}, got ${describeValue(companyId)}`);
   }
 }
-
-export const parameterCheckMiddleware: Middleware = {
-  onRequest({ request, schemaPath, params }) {
-    checkParameters(request.method, schemaPath, params);
-  },
-};
