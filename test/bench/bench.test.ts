@@ -294,7 +294,7 @@ describe.skipIf(process.env[NESTED_ENV])("every benchmark at tiny size", () => {
       for (const ratio of outcome.result!.ratios) expect(ratio.value, `${outcome.name}: ${ratio.label}`).toBeGreaterThan(0);
     }
     const targets = summary.outcomes.flatMap((o) => o.result!.ratios.filter((r) => r.target !== undefined));
-    expect(targets.length).toBe(2 + 6); // client GET and POST; webhooks at 3 sizes × 1 and 2 secrets
+    expect(targets.length).toBe(4 + 6); // client GET and POST, each bare and like for like; webhooks at 3 sizes × 1 and 2 secrets
     const pipeline = summary.outcomes.find((o) => o.name === "pipeline")!.result!;
     expect(pipeline.figures.map((f) => f.label).join("\n")).not.toContain("npm test");
     expect(pipeline.notes.join(" ")).toContain("`npm test` not timed");
