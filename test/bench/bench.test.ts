@@ -194,8 +194,8 @@ describe("RESULTS.md writer", () => {
   });
 
   it("takes this machine's paths out", () => {
-    const text = "sh -c redocly bundle -o /tmp/partner-bench-scratch-Ab12/x.yaml in /tmp/partner-bench-Zz9 (cwd /srv/repo/sub, /srv/repository, /home/u/.npm/x)";
-    expect(scrubPaths(text, "/srv/repo", "/tmp", "/home/u")).toBe(
+    const text = "sh -c redocly bundle -o /scratch/partner-bench-scratch-Ab12/x.yaml in /scratch/partner-bench-Zz9 (cwd /srv/repo/sub, /srv/repository, /home/u/.npm/x)";
+    expect(scrubPaths(text, "/srv/repo", "/scratch", "/home/u")).toBe(
       "sh -c redocly bundle -o <tmp>/x.yaml in <tmp> (cwd ./sub, /srv/repository, ~/.npm/x)",
     );
   });
