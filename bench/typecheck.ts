@@ -5,6 +5,7 @@
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { median, roundOrder, timeCommand } from "./harness.ts";
+import { followRefs } from "../scripts/lib/refs.ts";
 import type { Benchmark } from "./context.ts";
 import type { Figure, Ratio } from "./results.ts";
 
@@ -12,14 +13,7 @@ type Json = Record<string, unknown>;
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
 function resolve(document: Json, value: unknown): Json {
-  let current = value as Json;
-  for (let hops = 0; current && typeof current.$ref === "string" && hops < 20; hops++) {
-    current = (current.$ref as string)
-      .slice(2)
-      .split("/")
-      .reduce<unknown>((node, part) => (node as Json)[part.replace(/~1/g, "/").replace(/~0/g, "~")], document) as Json;
-  }
-  return current;
+  return followRefs<Json>(document, value);
 }
 
 /** A TypeScript module that calls every operation of the bundled contract with the package's client, as a partner would. */

@@ -4,8 +4,8 @@
  * src/webhooks/event-types.generated.ts (the webhook event types).
  * `--check` writes nothing and exits 1 when a generated file is stale.
  */
-import { readFile, writeFile } from "node:fs/promises";
-import { bundleContract, ensureBundle, staleBundleFiles } from "./lib/bundle.ts";
+import { writeFile } from "node:fs/promises";
+import { bundleContract, ensureBundle, readOrEmpty, staleBundleFiles } from "./lib/bundle.ts";
 import { contractModulePath, generateContractModule, generateSchemaTypes, schemaTypesPath } from "./lib/generate.ts";
 import { fail, formatDuration } from "./lib/log.ts";
 import { rel } from "./lib/paths.ts";
@@ -16,10 +16,6 @@ const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== "--check");
 if (unknown.length > 0) fail(`unknown argument ${unknown.map((a) => `"${a}"`).join(", ")}; usage: npm run generate [-- --check]`, 2);
 const check = args.includes("--check");
-
-async function readOrEmpty(file: string): Promise<string> {
-  return readFile(file, "utf8").catch(() => "");
-}
 
 try {
   const bundle = check ? await bundleContract() : (await ensureBundle()).output;

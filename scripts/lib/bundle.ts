@@ -41,7 +41,8 @@ export async function bundleContract(
   };
 }
 
-async function readOrEmpty(file: string): Promise<string> {
+/** A file's text, or "" when it does not exist (yet). */
+export async function readOrEmpty(file: string): Promise<string> {
   try {
     return await readFile(file, "utf8");
   } catch {

@@ -2,6 +2,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { bundleJsonPath, generatedDir } from "./paths.ts";
 import path from "node:path";
+import { followRefs } from "./refs.ts";
 
 export const schemaTypesPath = path.join(generatedDir, "schema.d.ts");
 
@@ -54,18 +55,7 @@ type Json = Record<string, unknown>;
 
 /** Follows a local `#/...` reference (repeatedly) inside the bundled document. */
 function resolveRef(document: Json, value: unknown): Json {
-  let current = value as Json;
-  for (let hops = 0; current && typeof current.$ref === "string"; hops++) {
-    const ref = current.$ref as string;
-    if (!ref.startsWith("#/") || hops > 20) throw new Error(`cannot follow reference "${ref}" in the bundle`);
-    let target: unknown = document;
-    for (const part of ref.slice(2).split("/")) {
-      target = (target as Json | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
-    }
-    if (target === undefined) throw new Error(`reference "${ref}" points at nothing in the bundle`);
-    current = target as Json;
-  }
-  return current;
+  return followRefs<Json>(document, value);
 }
 
 /** The environment a server stands for: its `x-environment`, else the first word of its description. */

@@ -3,26 +3,10 @@
  * works on (allOf members merged, so a field moved between members is not reported as a change).
  */
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+import { isObject, lookup, type Json, type JsonObject } from "../refs.ts";
+
+export { isObject, lookup, type Json, type JsonObject };
 export type Document = JsonObject;
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Looks up a local reference (`#/components/schemas/Card`); throws naming the reference when it is dangling. */
-export function lookup(document: Document, ref: string): Json {
-  if (!ref.startsWith("#")) throw new Error(`external $ref "${ref}" in a bundled document: bundle it first`);
-  let node: Json = document;
-  for (const raw of ref.slice(1).split("/").slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(node)) node = node[Number(key)] ?? null;
-    else if (isObject(node) && key in node) node = node[key]!;
-    else throw new Error(`$ref "${ref}" does not resolve`);
-  }
-  return node;
-}
 
 /** Where a schema sits: `origin` is a component pointer or an operation-level place; `path` the field path in it. */
 export interface SchemaNode {

@@ -5,8 +5,7 @@
  * from the contract's parameter and request examples, so a changed contract changes the samples.
  */
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+import { followRefs, isObject, type Json, type JsonObject } from "../refs.ts";
 
 /** The package name partners install; samples import the client from it. */
 export const CLIENT_PACKAGE = "partner-api-client";
@@ -40,26 +39,13 @@ export interface CodeSample {
   source: string;
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Follows one local `$ref` (`#/components/...`); throws naming the reference when it does not resolve. */
+/** Follows a local `$ref` chain (`#/components/...`); throws naming the place and the reference when it does not resolve. */
 function deref(document: JsonObject, value: Json | undefined, where: string): Json | undefined {
-  let current = value;
-  for (let hops = 0; isObject(current) && typeof current.$ref === "string"; hops++) {
-    const ref = current.$ref;
-    if (hops > 20) throw new Error(`${where}: $ref chain too long at "${ref}"`);
-    if (!ref.startsWith("#/")) throw new Error(`${where}: only local $refs can be followed, got "${ref}" (run the bundle first)`);
-    let target: Json | undefined = document;
-    for (const raw of ref.slice(2).split("/")) {
-      const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-      target = isObject(target) ? target[key] : Array.isArray(target) ? target[Number(key)] : undefined;
-    }
-    if (target === undefined) throw new Error(`${where}: $ref "${ref}" does not resolve`);
-    current = target;
+  try {
+    return followRefs<Json | undefined>(document, value);
+  } catch (error) {
+    throw new Error(`${where}: ${(error as Error).message}`);
   }
-  return current;
 }
 
 /** A parameter's example: `example`, then the first of `examples`, then the schema's `example`/`examples[0]`. */
