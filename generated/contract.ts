@@ -4,8 +4,10 @@
  *
  * The runtime facts the client needs from the contract: the ULID form, the servers, and for each
  * operation whether it is safe to repeat (`x-idempotent`), whether it acts for a company
- * (`X-Company-Id`) and which of its parameters are ULIDs; plus which list operations page.
+ * (`X-Company-Id`) and which of its parameters are ULIDs; plus which list operations page, and the
+ * webhook event types.
  */
+import type { webhooks } from "./schema.js";
 
 /** `components.schemas.Ulid`: the form of every identifier the source calls a ULID. */
 export const ulid = {
@@ -208,3 +210,17 @@ export const pageable = {
     "itemsKey": "transactions"
   }
 } as const;
+
+/** The webhook event types: the keys of `webhooks`, in contract order. */
+export const webhookEventTypes = [
+  "company.onboarding_status_changed",
+  "company.kyc_link.issued",
+  "company.kyc_status_changed",
+  "payment_route.created",
+  "payment_route.transaction.created",
+  "company.kyb_status_changed"
+] as const satisfies readonly (keyof webhooks)[];
+
+// Fails to compile when the list above misses a key of the generated `webhooks` interface.
+type AssertNone<T extends never> = T;
+export type UnlistedEventTypes = AssertNone<Exclude<keyof webhooks, (typeof webhookEventTypes)[number]>>;

@@ -1,7 +1,6 @@
 /**
  * `npm run generate`: bundles the contract when the bundle is stale, then writes generated/schema.d.ts
- * (openapi-typescript), generated/contract.ts (the runtime facts the client needs) and
- * src/webhooks/event-types.generated.ts (the webhook event types).
+ * (openapi-typescript) and generated/contract.ts (the runtime facts the client and the webhook kit need).
  * `--check` writes nothing and exits 1 when a generated file is stale.
  */
 import { writeFile } from "node:fs/promises";
@@ -9,7 +8,6 @@ import { bundleContract, ensureBundle, readOrEmpty, staleBundleFiles } from "./l
 import { contractModulePath, generateContractModule, generateSchemaTypes, schemaTypesPath } from "./lib/generate.ts";
 import { fail, formatDuration } from "./lib/log.ts";
 import { rel } from "./lib/paths.ts";
-import { eventTypesModulePath, renderEventTypesModule } from "./lib/webhooks/event-types.ts";
 
 const started = performance.now();
 const args = process.argv.slice(2);
@@ -22,7 +20,6 @@ try {
   const outputs = new Map<string, string>([
     [schemaTypesPath, await generateSchemaTypes(bundle.document)],
     [contractModulePath, generateContractModule(bundle.document)],
-    [eventTypesModulePath, renderEventTypesModule(bundle.document)],
   ]);
   const stale: string[] = check ? await staleBundleFiles(bundle) : [];
   for (const [file, content] of outputs) {

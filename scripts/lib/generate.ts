@@ -43,8 +43,10 @@ export const CONTRACT_HEADER = `/**
  *
  * The runtime facts the client needs from the contract: the ULID form, the servers, and for each
  * operation whether it is safe to repeat (\`x-idempotent\`), whether it acts for a company
- * (\`X-Company-Id\`) and which of its parameters are ULIDs; plus which list operations page.
+ * (\`X-Company-Id\`) and which of its parameters are ULIDs; plus which list operations page, and the
+ * webhook event types.
  */
+import type { webhooks } from "./schema.js";
 
 `;
 
@@ -81,6 +83,7 @@ export interface ContractFacts {
     }
   >;
   pageable: Record<string, { itemsKey: string }>;
+  webhookEventTypes: string[];
 }
 
 /** Reads the client's runtime facts out of a bundled document; throws naming what is missing. */
@@ -136,7 +139,10 @@ export function contractFacts(document: Json): ContractFacts {
       }
     }
   }
-  return { ulid: { pattern: ulidSchema.pattern, example: ulidExample }, servers, operations, pageable };
+  const webhooks = document.webhooks;
+  if (!webhooks || typeof webhooks !== "object") throw new Error("the bundled contract has no `webhooks` map");
+  const webhookEventTypes = Object.keys(webhooks);
+  return { ulid: { pattern: ulidSchema.pattern, example: ulidExample }, servers, operations, pageable, webhookEventTypes };
 }
 
 /** generated/contract.ts: the contract facts as `as const` data the client compiles with. */
@@ -151,6 +157,13 @@ export function generateContractModule(document: Json): string {
       constant("servers", "`servers`, each named by the environment it stands for.", facts.servers),
       constant("operations", "Every operation, keyed by `METHOD /path` as openapi-fetch sees it.", facts.operations),
       constant("pageable", "GET operations taking `page`, with the response property that holds the items.", facts.pageable),
+      `/** The webhook event types: the keys of \`webhooks\`, in contract order. */
+export const webhookEventTypes = ${JSON.stringify(facts.webhookEventTypes, null, 2)} as const satisfies readonly (keyof webhooks)[];
+
+// Fails to compile when the list above misses a key of the generated \`webhooks\` interface.
+type AssertNone<T extends never> = T;
+export type UnlistedEventTypes = AssertNone<Exclude<keyof webhooks, (typeof webhookEventTypes)[number]>>;
+`,
     ].join("\n")
   );
 }
