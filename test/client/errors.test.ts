@@ -3,6 +3,16 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { ApiError, InvalidInputError, unwrap } from "../../src/index.ts";
 import { API_KEY, CARD, json, testClient } from "./helpers.ts";
 
+/** What `run` throws (undefined when it does not throw). */
+function thrownBy(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
 afterEach(() => vi.restoreAllMocks());
 
 /** Every way an error can be looked at. */
@@ -21,12 +31,7 @@ describe("unwrap", () => {
     const { client } = testClient(() => json({ message: "not yours" }, 403, { "X-Request-Id": "req-123" }));
     const result = await client.GET("/transactions/{transactionId}", { params: { path: { transactionId: CARD } } });
     expect(result.error).toEqual({ message: "not yours" });
-    let error: unknown;
-    try {
-      unwrap(result);
-    } catch (thrown) {
-      error = thrown;
-    }
+    const error = thrownBy(() => unwrap(result));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       name: "ApiError",
@@ -59,12 +64,7 @@ describe("the API key never leaks", () => {
     const echo = { message: `invalid key ${API_KEY}`, nested: [{ [API_KEY]: API_KEY }] };
     const { client } = testClient(() => json(echo, 401, { "X-Request-Id": `id-${API_KEY}` }));
     const result = await client.GET("/v1/companies");
-    let error: unknown;
-    try {
-      unwrap(result);
-    } catch (thrown) {
-      error = thrown;
-    }
+    const error = thrownBy(() => unwrap(result));
     expect(error).toBeInstanceOf(ApiError);
     for (const text of renderings(error)) expect(text).not.toContain(API_KEY);
     expect((error as ApiError).body).toEqual({ message: "invalid key [REDACTED]", nested: [{ "[REDACTED]": "[REDACTED]" }] });

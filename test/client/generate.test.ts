@@ -1,18 +1,18 @@
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { contractFacts, generateContractModule } from "../../scripts/lib/generate.ts";
 import { bundleJsonPath, repoRoot } from "../../scripts/lib/paths.ts";
 import { operations, pageable, servers, ulid } from "../../generated/contract.ts";
+import { runScript } from "../helpers/run.ts";
 
 const bundle = () => JSON.parse(readFileSync(bundleJsonPath, "utf8")) as Record<string, any>;
 
 describe("generated files", () => {
   test("`npm run generate -- --check` passes: nothing generated is stale", () => {
-    const tsx = path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs");
-    const output = execFileSync(process.execPath, [tsx, "scripts/generate.ts", "--check"], { cwd: repoRoot, encoding: "utf8", stdio: "pipe" });
-    expect(output).toMatch(/generated files are up to date/);
+    const run = runScript("generate.ts", ["--check"]);
+    expect(run.status, run.output).toBe(0);
+    expect(run.stdout).toMatch(/generated files are up to date/);
   }, 60_000);
 
   test("generated/contract.ts is what the generator makes of the bundle", () => {

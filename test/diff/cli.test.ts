@@ -8,14 +8,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { runScript } from "../helpers/run.ts";
 
-const tsx = path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs");
-const script = path.join(repoRoot, "scripts", "diff.ts");
 const fixtures = path.join(repoRoot, "test", "diff", "fixtures");
 const fixture = (name: string) => path.join(fixtures, name);
 
 function diff(args: string[], cwd = repoRoot) {
-  const result = spawnSync(process.execPath, [tsx, script, ...args], { cwd, encoding: "utf8", timeout: 60_000 });
+  const result = runScript("diff.ts", args, { cwd });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

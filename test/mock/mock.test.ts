@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { findFreePort } from "../../scripts/lib/prism.ts";
+import { alive } from "../helpers/process.ts";
 
 const tsxCli = path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs");
 const children: ChildProcess[] = [];
@@ -50,14 +51,6 @@ async function waitFor(run: Run, pattern: RegExp, ms: number): Promise<RegExpExe
   throw new Error(`mock did not print ${pattern} within ${ms} ms:\n${run.output().stdout}\n${run.output().stderr}`);
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("npm run mock", () => {
   it("serves on MOCK_PORT, enforces the rules, and stops cleanly on Ctrl-C", async () => {

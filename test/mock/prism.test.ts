@@ -10,20 +10,13 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { findFreePort, parsePort, startPrism, type PrismServer } from "../../scripts/lib/prism.ts";
+import { alive } from "../helpers/process.ts";
 
 const started: PrismServer[] = [];
 afterAll(async () => {
   await Promise.all(started.map((server) => server.stop()));
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
