@@ -19,7 +19,9 @@ process.stdin.setEncoding("utf8");
 process.stdin.on("data", (chunk: string) => (input += chunk));
 process.stdin.on("end", () => {
   const recordings = JSON.parse(input) as RecordedResponse[];
-  const byKey = new Map(recordings.map((r) => [`${r.method} ${r.url} ${r.requestBody}`, { ...r, bytes: Buffer.from(r.body, "utf8") }]));
+  const byKey = new Map(
+    recordings.map((r) => [`${r.method} ${r.url} ${r.requestBody}`, { ...r, bytes: Buffer.from(r.body, "utf8") }]),
+  );
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));

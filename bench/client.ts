@@ -3,15 +3,16 @@
  * `fetch`, all three handed the same in-process stub `fetch` (no network), so only the code on the way
  * from the call to `fetch` and back is measured.
  */
+
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import createClient from "openapi-fetch";
 import type { paths } from "../generated/schema.js";
-import { runInNewContext } from "node:vm";
-import { setFlagsFromString } from "node:v8";
-import { createPartnerClient } from "../src/index.ts";
 import { apiKeyMiddleware, companyMiddleware } from "../src/auth.ts";
+import { createPartnerClient } from "../src/index.ts";
 import { DEFAULT_TIMEOUT_MS } from "../src/timeout.ts";
-import { compareAlternating } from "./harness.ts";
 import type { Benchmark } from "./context.ts";
+import { compareAlternating } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
 
 export const BASE_URL = "http://127.0.0.1:9/bench";
@@ -75,7 +76,9 @@ export function stubFetch(record?: (seen: SeenRequest) => void): (request: Reque
 /** The three callers, each making `GET /v1/cards?page=2&limit=20` and `POST /v1/cards` for one company. */
 export function makeCallers(fetch: (request: Request) => Promise<Response>) {
   const ours = createPartnerClient({ apiKey: API_KEY, baseUrl: BASE_URL, fetch }).forCompany(COMPANY_ID);
-  const oursNoRetry = createPartnerClient({ apiKey: API_KEY, baseUrl: BASE_URL, fetch, retry: false }).forCompany(COMPANY_ID);
+  const oursNoRetry = createPartnerClient({ apiKey: API_KEY, baseUrl: BASE_URL, fetch, retry: false }).forCompany(
+    COMPANY_ID,
+  );
   const plain = createClient<paths>({ baseUrl: BASE_URL, fetch, headers: { "X-API-Key": API_KEY } });
   const companyHeader = { "X-Company-Id": COMPANY_ID };
   const query = { page: 2, limit: 20 };
@@ -85,7 +88,9 @@ export function makeCallers(fetch: (request: Request) => Promise<Response>) {
   };
   const handGet = async () => {
     const response = await fetch(
-      new Request(`${BASE_URL}/v1/cards?page=${query.page}&limit=${query.limit}`, { headers: { "X-API-Key": API_KEY, ...companyHeader } }),
+      new Request(`${BASE_URL}/v1/cards?page=${query.page}&limit=${query.limit}`, {
+        headers: { "X-API-Key": API_KEY, ...companyHeader },
+      }),
     );
     if (!response.ok) throw new Error(`client benchmark: hand-written GET got ${response.status}`);
     return response.json() as Promise<object>;
@@ -118,20 +123,37 @@ export function makeCallers(fetch: (request: Request) => Promise<Response>) {
     get: {
       ours: async () => check(await ours.GET("/v1/cards", { params: { query } })),
       "ours, retry: false": async () => check(await oursNoRetry.GET("/v1/cards", { params: { query } })),
-      "plain openapi-fetch": async () => check(await plain.GET("/v1/cards", { params: { header: companyHeader, query } })),
+      "plain openapi-fetch": async () =>
+        check(await plain.GET("/v1/cards", { params: { header: companyHeader, query } })),
       "hand-written fetch": handGet,
       "plain + the client's middleware": async () =>
-        check(await plainWithMiddleware.GET("/v1/cards", { params: { query } as { query: typeof query; header: typeof companyHeader } })),
+        check(
+          await plainWithMiddleware.GET("/v1/cards", {
+            params: { query } as { query: typeof query; header: typeof companyHeader },
+          }),
+        ),
       "plain + a cleared AbortController timeout": () =>
-        withControllerTimeout(async (signal) => check(await plain.GET("/v1/cards", { params: { header: companyHeader, query }, signal }))),
+        withControllerTimeout(async (signal) =>
+          check(await plain.GET("/v1/cards", { params: { header: companyHeader, query }, signal })),
+        ),
       "plain + signal: AbortSignal.timeout(30 s)": async () =>
-        check(await plain.GET("/v1/cards", { params: { header: companyHeader, query }, signal: AbortSignal.timeout(DEFAULT_TIMEOUT_MS) })),
+        check(
+          await plain.GET("/v1/cards", {
+            params: { header: companyHeader, query },
+            signal: AbortSignal.timeout(DEFAULT_TIMEOUT_MS),
+          }),
+        ),
     },
     post: {
       ours: async () => check(await ours.POST("/v1/cards", { body: CREATE_CARD_REQUEST })),
-      "plain openapi-fetch": async () => check(await plain.POST("/v1/cards", { params: { header: companyHeader }, body: CREATE_CARD_REQUEST })),
+      "plain openapi-fetch": async () =>
+        check(await plain.POST("/v1/cards", { params: { header: companyHeader }, body: CREATE_CARD_REQUEST })),
       "plain + a cleared AbortController timeout": () =>
-        withControllerTimeout(async (signal) => check(await plain.POST("/v1/cards", { params: { header: companyHeader }, body: CREATE_CARD_REQUEST, signal }))),
+        withControllerTimeout(async (signal) =>
+          check(
+            await plain.POST("/v1/cards", { params: { header: companyHeader }, body: CREATE_CARD_REQUEST, signal }),
+          ),
+        ),
       "hand-written fetch": handPost,
     },
   };
@@ -141,7 +163,11 @@ export function makeCallers(fetch: (request: Request) => Promise<Response>) {
  * Heap bytes still reachable per call right after `calls` calls of each candidate (after a full GC): what a
  * client keeps alive for a while after each request (timers, signals), independent of speed.
  */
-export async function retainedBytesPerCall(candidates: Record<string, () => Promise<unknown>>, names: string[], calls: number): Promise<Record<string, number>> {
+export async function retainedBytesPerCall(
+  candidates: Record<string, () => Promise<unknown>>,
+  names: string[],
+  calls: number,
+): Promise<Record<string, number>> {
   setFlagsFromString("--expose-gc");
   const gc = runInNewContext("gc") as () => void;
   const result: Record<string, number> = {};
@@ -165,9 +191,13 @@ export async function assertSameRequests(): Promise<void> {
       seen = undefined;
       await call();
       if (!seen) throw new Error(`client benchmark: ${name} (${kind}) did not call fetch`);
-      const summary = JSON.stringify({ ...(seen as SeenRequest), contentType: (seen as SeenRequest).contentType?.split(";")[0] ?? null });
+      const summary = JSON.stringify({
+        ...(seen as SeenRequest),
+        contentType: (seen as SeenRequest).contentType?.split(";")[0] ?? null,
+      });
       reference ??= summary;
-      if (summary !== reference) throw new Error(`client benchmark: ${name} (${kind}) sends ${summary}, the first caller sent ${reference}`);
+      if (summary !== reference)
+        throw new Error(`client benchmark: ${name} (${kind}) sends ${summary}, the first caller sent ${reference}`);
     }
   }
 }
@@ -183,7 +213,10 @@ export const clientBenchmark: Benchmark = {
     const figures: Figure[] = [];
     const ratios: Ratio[] = [];
     const notes: string[] = [];
-    const labels = { get: "company-scoped GET /v1/cards?page=2&limit=20", post: "POST /v1/cards with a JSON body" } as const;
+    const labels = {
+      get: "company-scoped GET /v1/cards?page=2&limit=20",
+      post: "POST /v1/cards with a JSON body",
+    } as const;
     const groups = [
       {
         id: "GET",
@@ -198,7 +231,11 @@ export const clientBenchmark: Benchmark = {
           "hand-written fetch",
         ],
       },
-      { id: "POST", kind: "post", names: ["ours", "plain openapi-fetch", "plain + a cleared AbortController timeout", "hand-written fetch"] },
+      {
+        id: "POST",
+        kind: "post",
+        names: ["ours", "plain openapi-fetch", "plain + a cleared AbortController timeout", "hand-written fetch"],
+      },
     ] as const;
     for (const group of groups) {
       const all = callers[group.kind] as Record<string, () => Promise<unknown>>;
@@ -210,26 +247,57 @@ export const clientBenchmark: Benchmark = {
         onRound: (round, total) => progress(`client ${group.id}: round ${round}/${total}`),
       });
       for (const name of group.names) {
-        figures.push({ label: `${name}, ${labels[group.kind]}`, value: result.stats[name]!.medianOpsPerSecond, unit: "calls/s" });
+        figures.push({
+          label: `${name}, ${labels[group.kind]}`,
+          value: result.stats[name]!.medianOpsPerSecond,
+          unit: "calls/s",
+        });
       }
       const kind = group.kind.toUpperCase();
-      ratios.push({ label: `ours ÷ plain openapi-fetch, ${kind}`, value: result.ratio("ours", "plain openapi-fetch"), target: 0.9 });
+      ratios.push({
+        label: `ours ÷ plain openapi-fetch, ${kind}`,
+        value: result.ratio("ours", "plain openapi-fetch"),
+        target: 0.9,
+      });
       ratios.push({
         label: `ours ÷ plain openapi-fetch with the same per-request timeout, ${kind}`,
         value: result.ratio("ours", "plain + a cleared AbortController timeout"),
         target: 0.9,
       });
-      ratios.push({ label: `plain + a cleared AbortController timeout ÷ plain, ${kind}`, value: result.ratio("plain + a cleared AbortController timeout", "plain openapi-fetch") });
-      ratios.push({ label: `plain openapi-fetch ÷ hand-written fetch, ${kind}`, value: result.ratio("plain openapi-fetch", "hand-written fetch") });
+      ratios.push({
+        label: `plain + a cleared AbortController timeout ÷ plain, ${kind}`,
+        value: result.ratio("plain + a cleared AbortController timeout", "plain openapi-fetch"),
+      });
+      ratios.push({
+        label: `plain openapi-fetch ÷ hand-written fetch, ${kind}`,
+        value: result.ratio("plain openapi-fetch", "hand-written fetch"),
+      });
       if (group.id === "GET") {
-        ratios.push({ label: "ours with retry: false ÷ plain openapi-fetch, GET", value: result.ratio("ours, retry: false", "plain openapi-fetch") });
-        ratios.push({ label: "plain + the client's middleware ÷ plain, GET", value: result.ratio("plain + the client's middleware", "plain openapi-fetch") });
-        ratios.push({ label: "plain + AbortSignal.timeout ÷ plain, GET", value: result.ratio("plain + signal: AbortSignal.timeout(30 s)", "plain openapi-fetch") });
+        ratios.push({
+          label: "ours with retry: false ÷ plain openapi-fetch, GET",
+          value: result.ratio("ours, retry: false", "plain openapi-fetch"),
+        });
+        ratios.push({
+          label: "plain + the client's middleware ÷ plain, GET",
+          value: result.ratio("plain + the client's middleware", "plain openapi-fetch"),
+        });
+        ratios.push({
+          label: "plain + AbortSignal.timeout ÷ plain, GET",
+          value: result.ratio("plain + signal: AbortSignal.timeout(30 s)", "plain openapi-fetch"),
+        });
       }
     }
-    const retained = await retainedBytesPerCall(callers.get, ["ours", "plain openapi-fetch"], size === "tiny" ? 200 : 2_000);
+    const retained = await retainedBytesPerCall(
+      callers.get,
+      ["ours", "plain openapi-fetch"],
+      size === "tiny" ? 200 : 2_000,
+    );
     for (const [name, bytes] of Object.entries(retained)) {
-      figures.push({ label: `heap still held per call just after the calls (${name}, GET)`, value: bytes, unit: "bytes" });
+      figures.push({
+        label: `heap still held per call just after the calls (${name}, GET)`,
+        value: bytes,
+        unit: "bytes",
+      });
     }
     const ratioOf = (prefix: string): string => ratios.find((r) => r.label.startsWith(prefix))!.value.toFixed(2);
     notes.push(

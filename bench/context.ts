@@ -49,7 +49,11 @@ export async function makeSandbox(repoRoot: string): Promise<string> {
   return dir;
 }
 
-export function createContext(repoRoot: string, size: BenchSize, progress: (message: string) => void): BenchContext & { dispose(): Promise<void> } {
+export function createContext(
+  repoRoot: string,
+  size: BenchSize,
+  progress: (message: string) => void,
+): BenchContext & { dispose(): Promise<void> } {
   let sandbox: Promise<string> | undefined;
   let built: Promise<string> | undefined;
   // Plain functions (no `this`): benchmarks destructure the context.
@@ -63,7 +67,12 @@ export function createContext(repoRoot: string, size: BenchSize, progress: (mess
       built ??= (async () => {
         const dir = await getSandbox();
         progress("building the client in the sandbox (npm run build)");
-        await timeCommand("npm run build", { command: "npm", args: ["run", "--silent", "build"], cwd: dir, timeoutMs: 5 * 60_000 });
+        await timeCommand("npm run build", {
+          command: "npm",
+          args: ["run", "--silent", "build"],
+          cwd: dir,
+          timeoutMs: 5 * 60_000,
+        });
         return dir;
       })();
       return built;

@@ -91,7 +91,8 @@ async function timeBatch(operation: Operation, calls: number, isAsync: boolean):
 export async function compareAlternating(options: AlternatingOptions): Promise<AlternatingResult> {
   const names = Object.keys(options.candidates);
   if (names.length < 1) throw new Error("compareAlternating needs at least one candidate");
-  if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new Error(`rounds must be a positive integer, got ${options.rounds}`);
+  if (!Number.isInteger(options.rounds) || options.rounds < 1)
+    throw new Error(`rounds must be a positive integer, got ${options.rounds}`);
   const isAsync = options.async ?? false;
   let batch = options.batch;
   if (batch === undefined) {
@@ -170,7 +171,12 @@ export function timeCommand(label: string, spec: CommandSpec): Promise<CommandRu
       clearTimeout(timer);
       const ms = performance.now() - started;
       if (code === 0) return resolve({ ms, stdout, stderr });
-      const how = signal === "SIGKILL" && ms >= timeoutMs ? `timed out after ${timeoutMs / 1000} s` : signal ? `died of ${signal}` : `exited with code ${code}`;
+      const how =
+        signal === "SIGKILL" && ms >= timeoutMs
+          ? `timed out after ${timeoutMs / 1000} s`
+          : signal
+            ? `died of ${signal}`
+            : `exited with code ${code}`;
       const tail = (stdout + stderr).trim().split("\n").slice(-15).join("\n  ");
       reject(new Error(`${label} (${[spec.command, ...spec.args].join(" ")}) ${how}; last output:\n  ${tail}`));
     });

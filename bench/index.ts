@@ -4,18 +4,25 @@
 import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import { clientBenchmark } from "./client.ts";
-import { createContext, type Benchmark } from "./context.ts";
+import { type Benchmark, createContext } from "./context.ts";
 import { BENCH_SIZES, type BenchSize } from "./harness.ts";
 import { machineInfo } from "./machine.ts";
 import { mockBenchmark } from "./mock.ts";
 import { pipelineBenchmark } from "./pipeline.ts";
-import { renderResults, scrubPaths, type BenchOutcome, type RunSummary } from "./results.ts";
+import { type BenchOutcome, type RunSummary, renderResults, scrubPaths } from "./results.ts";
 import { sizeBenchmark } from "./size.ts";
 import { typecheckBenchmark } from "./typecheck.ts";
 import { webhooksBenchmark } from "./webhooks.ts";
 
 /** In the order they run: the in-process micro-benchmarks first, while the machine is calmest. */
-export const BENCHMARKS: readonly Benchmark[] = [clientBenchmark, webhooksBenchmark, pipelineBenchmark, mockBenchmark, typecheckBenchmark, sizeBenchmark];
+export const BENCHMARKS: readonly Benchmark[] = [
+  clientBenchmark,
+  webhooksBenchmark,
+  pipelineBenchmark,
+  mockBenchmark,
+  typecheckBenchmark,
+  sizeBenchmark,
+];
 
 export interface BenchOptions {
   size: BenchSize;
@@ -46,22 +53,33 @@ export function parseBenchArgs(args: readonly string[]): CliOptions {
   const names = BENCHMARKS.map((b) => b.name);
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
     const value = (): string => {
       const next = inline ?? args[++i];
-      if (next === undefined || next === "" || (inline === undefined && next.startsWith("--"))) throw new Error(`${flag} needs a value`);
+      if (next === undefined || next === "" || (inline === undefined && next.startsWith("--")))
+        throw new Error(`${flag} needs a value`);
       return next;
     };
     if (flag === "--help" || flag === "-h") options.help = true;
     else if (flag === "--quick") options.size = "quick";
     else if (flag === "--size") {
       const size = value();
-      if (!BENCH_SIZES.includes(size as BenchSize)) throw new Error(`--size must be one of ${BENCH_SIZES.join(", ")}, got "${size}"`);
+      if (!BENCH_SIZES.includes(size as BenchSize))
+        throw new Error(`--size must be one of ${BENCH_SIZES.join(", ")}, got "${size}"`);
       options.size = size as BenchSize;
     } else if (flag === "--only") {
-      const chosen = value().split(",").map((name) => name.trim()).filter(Boolean);
+      const chosen = value()
+        .split(",")
+        .map((name) => name.trim())
+        .filter(Boolean);
       const unknown = chosen.filter((name) => !names.includes(name));
-      if (unknown.length > 0) throw new Error(`--only: unknown benchmark ${unknown.map((n) => `"${n}"`).join(", ")}; known: ${names.join(", ")}`);
+      if (unknown.length > 0)
+        throw new Error(
+          `--only: unknown benchmark ${unknown.map((n) => `"${n}"`).join(", ")}; known: ${names.join(", ")}`,
+        );
       if (chosen.length === 0) throw new Error("--only needs at least one benchmark name");
       options.only = [...new Set([...(options.only ?? []), ...chosen])];
     } else if (flag === "--out") options.out = value();
@@ -88,13 +106,25 @@ export async function runBenchmarks(options: BenchOptions): Promise<RunSummary> 
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         progress(`${benchmark.name} failed: ${message.split("\n")[0]}`);
-        outcomes.push({ name: benchmark.name, title: benchmark.title, error: message, ms: performance.now() - benchStarted });
+        outcomes.push({
+          name: benchmark.name,
+          title: benchmark.title,
+          error: message,
+          ms: performance.now() - benchStarted,
+        });
       }
     }
   } finally {
     await context.dispose();
   }
-  const summary: RunSummary = { machine, size: options.size, only: options.only, totalMs: performance.now() - started, outcomes };
-  if (options.outFile) await writeFile(options.outFile, scrubPaths(renderResults(summary), options.repoRoot, os.tmpdir(), os.homedir()));
+  const summary: RunSummary = {
+    machine,
+    size: options.size,
+    only: options.only,
+    totalMs: performance.now() - started,
+    outcomes,
+  };
+  if (options.outFile)
+    await writeFile(options.outFile, scrubPaths(renderResults(summary), options.repoRoot, os.tmpdir(), os.homedir()));
   return summary;
 }

@@ -3,15 +3,15 @@
  * on a GET, a validated POST and a failing POST, against a bare `node:http` server answering the same bytes,
  * each in its own process; and Prism's memory before and after 10,000 requests.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startPrism, type PrismServer } from "../scripts/lib/prism.ts";
-import { median, percentile, roundOrder } from "./harness.ts";
+import { type PrismServer, startPrism } from "../scripts/lib/prism.ts";
 import type { RecordedResponse } from "./bare-server.ts";
 import type { Benchmark } from "./context.ts";
+import { median, percentile, roundOrder } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
 
 const COMPANY_ID = "01JD8X4M6Q2V7R9T3W5Y0Z1A2B";
@@ -31,10 +31,21 @@ export const MOCK_OPERATIONS: MockOperation[] = [
     name: "POST /v1/cards (valid body, 201)",
     method: "POST",
     url: "/v1/cards",
-    body: JSON.stringify({ cardHolderId: "01JD8X5H3J7K9M1N3P5Q7R9S1T", name: "Travel - Ana Silva", category: "TravelExpenses", bin: "45717360" }),
+    body: JSON.stringify({
+      cardHolderId: "01JD8X5H3J7K9M1N3P5Q7R9S1T",
+      name: "Travel - Ana Silva",
+      category: "TravelExpenses",
+      bin: "45717360",
+    }),
     expectedStatus: 201,
   },
-  { name: "POST /v1/cards (invalid body, 422)", method: "POST", url: "/v1/cards", body: JSON.stringify({ name: 5, category: "Lunch" }), expectedStatus: 422 },
+  {
+    name: "POST /v1/cards (invalid body, 422)",
+    method: "POST",
+    url: "/v1/cards",
+    body: JSON.stringify({ name: 5, category: "Lunch" }),
+    expectedStatus: 422,
+  },
 ];
 
 // Headers Node's http server writes itself; everything else Prism sent is replayed.
@@ -56,14 +67,27 @@ function send(target: Target, operation: MockOperation): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = httpRequest(
-      { host: "127.0.0.1", port: target.port, method: operation.method, path: operation.url, headers: HEADERS, agent: target.agent },
+      {
+        host: "127.0.0.1",
+        port: target.port,
+        method: operation.method,
+        path: operation.url,
+        headers: HEADERS,
+        agent: target.agent,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
           const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
-          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - started });
+          for (const [name, value] of Object.entries(res.headers))
+            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+          resolve({
+            status: res.statusCode ?? 0,
+            headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+            ms: performance.now() - started,
+          });
         });
         res.on("error", reject);
       },
@@ -75,7 +99,12 @@ function send(target: Target, operation: MockOperation): Promise<Answer> {
 }
 
 /** Sends `count` requests, `concurrency` at a time, cycling through `operations`; latencies in ms and requests/s. */
-export async function load(target: Target, operations: MockOperation[], count: number, concurrency: number): Promise<{ latencies: number[]; perSecond: number }> {
+export async function load(
+  target: Target,
+  operations: MockOperation[],
+  count: number,
+  concurrency: number,
+): Promise<{ latencies: number[]; perSecond: number }> {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -84,7 +113,9 @@ export async function load(target: Target, operations: MockOperation[], count: n
       const operation = operations[next++ % operations.length]!;
       const answer = await send(target, operation);
       if (answer.status !== operation.expectedStatus) {
-        throw new Error(`${operation.name}: expected status ${operation.expectedStatus}, got ${answer.status}: ${answer.body.slice(0, 200)}`);
+        throw new Error(
+          `${operation.name}: expected status ${operation.expectedStatus}, got ${answer.status}: ${answer.body.slice(0, 200)}`,
+        );
       }
       latencies.push(answer.ms);
     }
@@ -112,7 +143,10 @@ async function startBareServer(recordings: RecordedResponse[]): Promise<{ port: 
   child.stdin!.end(JSON.stringify(recordings));
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new Error(`the bare server did not start within 20 s: ${stderr.trim()}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the bare server did not start within 20 s: ${stderr.trim()}`)),
+      20_000,
+    );
     child.stdout!.on("data", (chunk: Buffer) => {
       out += chunk.toString("utf8");
       const match = /listening (\d+)/.exec(out);
@@ -149,9 +183,19 @@ export const mockBenchmark: Benchmark = {
       const recordings: RecordedResponse[] = [];
       for (const operation of MOCK_OPERATIONS) {
         const answer = await send(prismTarget, operation);
-        if (answer.status !== operation.expectedStatus) throw new Error(`mock: Prism answered ${operation.name} with ${answer.status}, expected ${operation.expectedStatus}: ${answer.body.slice(0, 200)}`);
+        if (answer.status !== operation.expectedStatus)
+          throw new Error(
+            `mock: Prism answered ${operation.name} with ${answer.status}, expected ${operation.expectedStatus}: ${answer.body.slice(0, 200)}`,
+          );
         const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_HEADERS.has(name)));
-        recordings.push({ method: operation.method, url: operation.url, requestBody: operation.body, status: answer.status, headers, body: answer.body });
+        recordings.push({
+          method: operation.method,
+          url: operation.url,
+          requestBody: operation.body,
+          status: answer.status,
+          headers,
+          body: answer.body,
+        });
       }
       const server = await startBareServer(recordings);
       bare = server.child;
@@ -160,7 +204,8 @@ export const mockBenchmark: Benchmark = {
       for (const [index, operation] of MOCK_OPERATIONS.entries()) {
         const answer = await send(bareTarget, operation);
         const recorded = recordings[index]!;
-        if (answer.status !== recorded.status || answer.body !== recorded.body) throw new Error(`mock: the bare server does not replay ${operation.name}`);
+        if (answer.status !== recorded.status || answer.body !== recorded.body)
+          throw new Error(`mock: the bare server does not replay ${operation.name}`);
       }
 
       // Memory: after start-up and one request of each kind, then after `memoryRequests` more.
@@ -173,11 +218,19 @@ export const mockBenchmark: Benchmark = {
       const figures: Figure[] = [];
       const ratios: Ratio[] = [];
       for (const operation of MOCK_OPERATIONS) {
-        const samples = { prism: { rps: [] as number[], p99: [] as number[] }, bare: { rps: [] as number[], p99: [] as number[] } };
+        const samples = {
+          prism: { rps: [] as number[], p99: [] as number[] },
+          bare: { rps: [] as number[], p99: [] as number[] },
+        };
         await load(bareTarget, [operation], Math.min(50, requestsPerRound), concurrency); // warm-up
         for (let round = 0; round < rounds; round++) {
           for (const side of roundOrder(["prism", "bare"] as const, round)) {
-            const run = await load(side === "prism" ? prismTarget : bareTarget, [operation], requestsPerRound, concurrency);
+            const run = await load(
+              side === "prism" ? prismTarget : bareTarget,
+              [operation],
+              requestsPerRound,
+              concurrency,
+            );
             samples[side].rps.push(run.perSecond);
             samples[side].p99.push(percentile(run.latencies, 99));
           }
@@ -197,11 +250,22 @@ export const mockBenchmark: Benchmark = {
       if (before && after) {
         figures.push(
           { label: "Prism RSS after start-up (and 30 warm-up requests)", value: before.rss, unit: "MiB" },
-          { label: `Prism RSS after ${memoryRequests.toLocaleString("en-US")} more requests`, value: after.rss, unit: "MiB" },
+          {
+            label: `Prism RSS after ${memoryRequests.toLocaleString("en-US")} more requests`,
+            value: after.rss,
+            unit: "MiB",
+          },
           { label: "Prism peak RSS (VmHWM) by then", value: after.peak, unit: "MiB" },
-          { label: `Prism, mixed load of ${memoryRequests.toLocaleString("en-US")} requests`, value: memoryRun.perSecond, unit: "requests/s" },
+          {
+            label: `Prism, mixed load of ${memoryRequests.toLocaleString("en-US")} requests`,
+            value: memoryRun.perSecond,
+            unit: "requests/s",
+          },
         );
-        ratios.push({ label: `Prism RSS after ÷ before ${memoryRequests.toLocaleString("en-US")} requests`, value: after.rss / before.rss });
+        ratios.push({
+          label: `Prism RSS after ÷ before ${memoryRequests.toLocaleString("en-US")} requests`,
+          value: after.rss / before.rss,
+        });
       } else {
         notes.push("Prism's memory not measured: /proc/<pid>/status is not readable on this system.");
       }

@@ -5,8 +5,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { compareCommands, type CommandSpec } from "./harness.ts";
-import { NESTED_ENV, type Benchmark } from "./context.ts";
+import { type Benchmark, NESTED_ENV } from "./context.ts";
+import { type CommandSpec, compareCommands } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
 
 export interface PipelineStep {
@@ -25,7 +25,8 @@ export const PIPELINE_STEPS: PipelineStep[] = [
   {
     name: "lint",
     script: "lint",
-    bare: (s) => `redocly lint openapi/openapi.yaml && redocly bundle openapi/openapi.yaml -o ${s}/lint-bundle.yaml && spectral lint ${s}/lint-bundle.yaml -r .spectral.yaml`,
+    bare: (s) =>
+      `redocly lint openapi/openapi.yaml && redocly bundle openapi/openapi.yaml -o ${s}/lint-bundle.yaml && spectral lint ${s}/lint-bundle.yaml -r .spectral.yaml`,
     note: "bare: `redocly lint` + `redocly bundle` + `spectral lint -r .spectral.yaml` (three processes); ours does the same work in one",
   },
   {
@@ -56,28 +57,53 @@ export const pipelineBenchmark: Benchmark = {
   async run({ size, sandbox, progress }) {
     const dir = await sandbox();
     const scratch = await mkdtemp(path.join(os.tmpdir(), "partner-bench-scratch-"));
-    const env = { [NESTED_ENV]: "1", NO_COLOR: "1", FORCE_COLOR: "0", BENCH_SANDBOX: dir, PATH: `${path.join(dir, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}` };
+    const env = {
+      [NESTED_ENV]: "1",
+      NO_COLOR: "1",
+      FORCE_COLOR: "0",
+      BENCH_SANDBOX: dir,
+      PATH: `${path.join(dir, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}`,
+    };
     const rounds = size === "full" ? 5 : size === "quick" ? 3 : 1;
     const figures: Figure[] = [];
     const ratios: Ratio[] = [];
     const notes: string[] = [];
     const errors: string[] = [];
-    const onRun = (label: string, round: number, total: number, ms: number) => progress(`pipeline ${label}: round ${round}/${total} ${Math.round(ms)} ms`);
+    const onRun = (label: string, round: number, total: number, ms: number) =>
+      progress(`pipeline ${label}: round ${round}/${total} ${Math.round(ms)} ms`);
     try {
       // npm's own start-up is part of every `npm run x`, whatever x is: measured alone for reference.
-      const npmAlone = await compareCommands({ "npm run (no script: lists them)": { command: "npm", args: ["run"], cwd: dir, env } }, rounds, onRun);
-      figures.push({ label: "npm start-up (`npm run` listing the scripts)", value: npmAlone["npm run (no script: lists them)"]!.medianMs, unit: "ms" });
-      // Every script runs through tsx, which compiles TypeScript on the fly: its start-up, also alone.
-      const tsxAlone = await compareCommands({ "tsx of an empty script": { command: "tsx", args: ["--eval", ""], cwd: dir, env } }, rounds, onRun);
-      figures.push({ label: "tsx start-up (`tsx --eval \"\"`)", value: tsxAlone["tsx of an empty script"]!.medianMs, unit: "ms" });
-      const startUp = npmAlone["npm run (no script: lists them)"]!.medianMs + tsxAlone["tsx of an empty script"]!.medianMs;
-      const steps: { name: string; ours: CommandSpec; bare: CommandSpec; note: string; rounds: number }[] = PIPELINE_STEPS.map((step) => ({
-        name: step.name,
-        ours: { command: "npm", args: ["run", step.script], cwd: dir, env },
-        bare: { command: "sh", args: ["-c", step.bare(scratch)], cwd: step.bareCwd?.(dir, scratch) ?? dir, env },
-        note: step.note,
+      const npmAlone = await compareCommands(
+        { "npm run (no script: lists them)": { command: "npm", args: ["run"], cwd: dir, env } },
         rounds,
-      }));
+        onRun,
+      );
+      figures.push({
+        label: "npm start-up (`npm run` listing the scripts)",
+        value: npmAlone["npm run (no script: lists them)"]!.medianMs,
+        unit: "ms",
+      });
+      // Every script runs through tsx, which compiles TypeScript on the fly: its start-up, also alone.
+      const tsxAlone = await compareCommands(
+        { "tsx of an empty script": { command: "tsx", args: ["--eval", ""], cwd: dir, env } },
+        rounds,
+        onRun,
+      );
+      figures.push({
+        label: 'tsx start-up (`tsx --eval ""`)',
+        value: tsxAlone["tsx of an empty script"]!.medianMs,
+        unit: "ms",
+      });
+      const startUp =
+        npmAlone["npm run (no script: lists them)"]!.medianMs + tsxAlone["tsx of an empty script"]!.medianMs;
+      const steps: { name: string; ours: CommandSpec; bare: CommandSpec; note: string; rounds: number }[] =
+        PIPELINE_STEPS.map((step) => ({
+          name: step.name,
+          ours: { command: "npm", args: ["run", step.script], cwd: dir, env },
+          bare: { command: "sh", args: ["-c", step.bare(scratch)], cwd: step.bareCwd?.(dir, scratch) ?? dir, env },
+          note: step.note,
+          rounds,
+        }));
       if (size === "full" && !process.env[NESTED_ENV]) {
         steps.push({
           name: "test",
@@ -95,17 +121,23 @@ export const pipelineBenchmark: Benchmark = {
       }
       for (const step of steps) {
         // One failing step (say, a red test suite) is recorded; the other steps are still measured.
-        const result = await compareCommands({ [`npm run ${step.name}`]: step.ours, [`bare ${step.name}`]: step.bare }, step.rounds, onRun).catch(
-          (error: Error) => {
-            errors.push(`${step.name}: ${error.message}`);
-            progress(`pipeline ${step.name} failed: ${error.message.split("\n")[0]}`);
-            return undefined;
-          },
-        );
+        const result = await compareCommands(
+          { [`npm run ${step.name}`]: step.ours, [`bare ${step.name}`]: step.bare },
+          step.rounds,
+          onRun,
+        ).catch((error: Error) => {
+          errors.push(`${step.name}: ${error.message}`);
+          progress(`pipeline ${step.name} failed: ${error.message.split("\n")[0]}`);
+          return undefined;
+        });
         if (!result) continue;
         const ours = result[`npm run ${step.name}`]!.medianMs;
         const bare = result[`bare ${step.name}`]!.medianMs;
-        figures.push({ label: `\`npm ${step.name === "test" ? "test" : `run ${step.name}`}\``, value: ours, unit: "ms" });
+        figures.push({
+          label: `\`npm ${step.name === "test" ? "test" : `run ${step.name}`}\``,
+          value: ours,
+          unit: "ms",
+        });
         figures.push({ label: `bare ${step.name} (${step.note.replace(/^bare: /, "")})`, value: bare, unit: "ms" });
         ratios.push({ label: `${step.name}: ours ÷ bare wall time (lower is better)`, value: ours / bare });
         if (step.name !== "test") {

@@ -68,7 +68,11 @@ function cell(text: string): string {
 }
 
 function formatDurationMs(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+  return ms < 1000
+    ? `${Math.round(ms)} ms`
+    : ms < 60_000
+      ? `${(ms / 1000).toFixed(1)} s`
+      : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
 /**
@@ -76,10 +80,10 @@ function formatDurationMs(ms: number): string {
  * temporary folders `<tmp>/…`, and the user's home `~`.
  */
 export function scrubPaths(text: string, repoRoot: string, tmpDir: string, homeDir: string): string {
-  const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  let result = text.replace(new RegExp(`${escape(tmpDir)}/partner-bench-[^/\\s"'\`]+`, "g"), "<tmp>");
-  result = result.replace(new RegExp(`${escape(repoRoot)}(?=[/\\s"'\`]|$)`, "g"), ".");
-  if (homeDir.length > 1) result = result.replace(new RegExp(`${escape(homeDir)}(?=/)`, "g"), "~");
+  const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  let result = text.replace(new RegExp(`${escapeRegExp(tmpDir)}/partner-bench-[^/\\s"'\`]+`, "g"), "<tmp>");
+  result = result.replace(new RegExp(`${escapeRegExp(repoRoot)}(?=[/\\s"'\`]|$)`, "g"), ".");
+  if (homeDir.length > 1) result = result.replace(new RegExp(`${escapeRegExp(homeDir)}(?=/)`, "g"), "~");
   return result;
 }
 
@@ -91,8 +95,16 @@ export function renderResults(summary: RunSummary): string {
   lines.push("Written by `npm run bench` (bench/ and scripts/bench.ts); do not edit by hand. Figures are medians over");
   lines.push("alternating rounds in one process; ratios compare candidates measured side by side.", "");
   if (summary.size !== "full" || summary.only) {
-    const why = [summary.size !== "full" ? `size "${summary.size}"` : "", summary.only ? `only ${summary.only.join(", ")}` : ""].filter(Boolean).join(", ");
-    lines.push(`> **Not the figures of record**: this was a partial run (${why}). Run \`npm run bench\` for the full set.`, "");
+    const why = [
+      summary.size !== "full" ? `size "${summary.size}"` : "",
+      summary.only ? `only ${summary.only.join(", ")}` : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
+    lines.push(
+      `> **Not the figures of record**: this was a partial run (${why}). Run \`npm run bench\` for the full set.`,
+      "",
+    );
   }
   lines.push("## Machine", "");
   lines.push("| | |", "|---|---|");
@@ -107,17 +119,25 @@ export function renderResults(summary: RunSummary): string {
   lines.push(`| Total time | ${formatDurationMs(summary.totalMs)} |`);
   lines.push("");
 
-  const targets = summary.outcomes.flatMap((o) => (o.result?.ratios ?? []).filter((r) => r.target !== undefined).map((r) => ({ o, r })));
+  const targets = summary.outcomes.flatMap((o) =>
+    (o.result?.ratios ?? []).filter((r) => r.target !== undefined).map((r) => ({ o, r })),
+  );
   lines.push("## Targets", "");
   if (targets.length === 0) lines.push("No benchmark with a target ran.");
   else {
     lines.push("| Benchmark | Ratio | Value | Target | Met |", "|---|---|---:|---:|---|");
     for (const { o, r } of targets) {
-      lines.push(`| ${cell(o.title)} | ${cell(r.label)} | ${r.value.toFixed(2)}x | ≥ ${r.target!.toFixed(2)}x | ${targetMet(r) ? "yes" : "**no**"} |`);
+      lines.push(
+        `| ${cell(o.title)} | ${cell(r.label)} | ${r.value.toFixed(2)}x | ≥ ${r.target!.toFixed(2)}x | ${targetMet(r) ? "yes" : "**no**"} |`,
+      );
     }
   }
   const failed = summary.outcomes.filter((o) => o.error || (o.result?.errors?.length ?? 0) > 0);
-  if (failed.length > 0) lines.push("", `**${failed.length} benchmark(s) failed to run, in whole or in part**: ${failed.map((o) => o.name).join(", ")} (see below).`);
+  if (failed.length > 0)
+    lines.push(
+      "",
+      `**${failed.length} benchmark(s) failed to run, in whole or in part**: ${failed.map((o) => o.name).join(", ")} (see below).`,
+    );
   lines.push("");
 
   for (const outcome of summary.outcomes) {
@@ -130,14 +150,16 @@ export function renderResults(summary: RunSummary): string {
     lines.push(result.method, "");
     if (result.figures.length > 0) {
       lines.push("| Measured | Median | Unit |", "|---|---:|---|");
-      for (const figure of result.figures) lines.push(`| ${cell(figure.label)} | ${formatNumber(figure.value)} | ${cell(figure.unit)} |`);
+      for (const figure of result.figures)
+        lines.push(`| ${cell(figure.label)} | ${formatNumber(figure.value)} | ${cell(figure.unit)} |`);
       lines.push("");
     }
     if (result.ratios.length > 0) {
       lines.push("| Ratio | Value | Target |", "|---|---:|---|");
       for (const ratio of result.ratios) {
         const met = targetMet(ratio);
-        const target = ratio.target === undefined ? "–" : `≥ ${ratio.target.toFixed(2)}x: ${met ? "met" : "**missed**"}`;
+        const target =
+          ratio.target === undefined ? "–" : `≥ ${ratio.target.toFixed(2)}x: ${met ? "met" : "**missed**"}`;
         lines.push(`| ${cell(ratio.label)} | ${ratio.value.toFixed(2)}x | ${target} |`);
       }
       lines.push("");

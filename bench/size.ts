@@ -43,7 +43,11 @@ export function runtimePackages(packageDir: string): string[] {
   let stdout: string;
   let run: ReturnType<typeof spawnSync>;
   try {
-    run = spawnSync("npm", ["ls", "--omit=dev", "--all", "--json"], { cwd: packageDir, encoding: "utf8", stdio: ["ignore", out, "pipe"] });
+    run = spawnSync("npm", ["ls", "--omit=dev", "--all", "--json"], {
+      cwd: packageDir,
+      encoding: "utf8",
+      stdio: ["ignore", out, "pipe"],
+    });
   } finally {
     closeSync(out);
   }
@@ -52,7 +56,8 @@ export function runtimePackages(packageDir: string): string[] {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  if (run.status !== 0 && !stdout) throw new Error(`npm ls failed in the package: ${String(run.stderr).trim().split("\n").slice(-3).join(" ")}`);
+  if (run.status !== 0 && !stdout)
+    throw new Error(`npm ls failed in the package: ${String(run.stderr).trim().split("\n").slice(-3).join(" ")}`);
   const found = new Set<string>();
   const walk = (deps: Record<string, { version?: string; dependencies?: object }> | undefined): void => {
     for (const [name, dep] of Object.entries(deps ?? {})) {
@@ -69,15 +74,22 @@ export const sizeBenchmark: Benchmark = {
   title: "Size",
   async run({ builtSandbox, progress }) {
     const dir = await builtSandbox();
-    const packageJson = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { name: string; exports?: Record<string, { default?: string } | string> };
+    const packageJson = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as {
+      name: string;
+      exports?: Record<string, { default?: string } | string>;
+    };
     const root = packageJson.exports?.["."];
     const entryFile = typeof root === "string" ? root : root?.default;
     if (!entryFile) throw new Error('size: package.json has no `exports["."]` entry to measure');
     const entry = path.join(dir, entryFile);
-    if (!existsSync(entry)) throw new Error(`size: npm run build did not write ${entryFile}; cannot measure the built client`);
+    if (!existsSync(entry))
+      throw new Error(`size: npm run build did not write ${entryFile}; cannot measure the built client`);
     const entryUrl = JSON.stringify(entry);
     progress("size: esbuild of openapi-fetch and of the built client");
-    const openapiFetch = await bundleSize(`export * from "openapi-fetch"; export { default } from "openapi-fetch";`, dir);
+    const openapiFetch = await bundleSize(
+      `export * from "openapi-fetch"; export { default } from "openapi-fetch";`,
+      dir,
+    );
     const whole = await bundleSize(`export * from ${entryUrl};`, dir);
     const clientOnly = await bundleSize(`export { createPartnerClient } from ${entryUrl};`, dir);
     const ownCode = await bundleSize(`export * from ${entryUrl};`, dir, ["openapi-fetch"]);
@@ -91,16 +103,23 @@ export const sizeBenchmark: Benchmark = {
     add(`${packageJson.name}, \`createPartnerClient\` only (with openapi-fetch)`, clientOnly);
     add(`${packageJson.name}, everything the root exports (with openapi-fetch)`, whole);
     add(`${packageJson.name}, our own code only (openapi-fetch external)`, ownCode);
-    figures.push({ label: `runtime packages a consumer installs (${packages.join(", ")})`, value: packages.length, unit: "packages" });
+    figures.push({
+      label: `runtime packages a consumer installs (${packages.join(", ")})`,
+      value: packages.length,
+      unit: "packages",
+    });
     const ratios: Ratio[] = [
-      { label: "`createPartnerClient` bundle ÷ openapi-fetch alone (gzip)", value: clientOnly.gzipped / openapiFetch.gzipped },
+      {
+        label: "`createPartnerClient` bundle ÷ openapi-fetch alone (gzip)",
+        value: clientOnly.gzipped / openapiFetch.gzipped,
+      },
       { label: "whole root export ÷ openapi-fetch alone (gzip)", value: whole.gzipped / openapiFetch.gzipped },
     ];
     return {
       name: this.name,
       title: this.title,
       method:
-        "esbuild 0.28 bundles (ESM, minified, platform node, target es2022) of the package's built root export (`exports[\".\"]`) (after `npm run build` in a " +
+        'esbuild 0.28 bundles (ESM, minified, platform node, target es2022) of the package\'s built root export (`exports["."]`) (after `npm run build` in a ' +
         "copy of the repository) and of openapi-fetch; gzip at level 9. Runtime packages: `npm ls --omit=dev --all` of the package. " +
         "Sizes are exact, not medians.",
       figures,

@@ -4,9 +4,9 @@
  */
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { median, roundOrder, timeCommand } from "./harness.ts";
 import { followRefs } from "../scripts/lib/refs.ts";
 import type { Benchmark } from "./context.ts";
+import { median, roundOrder, timeCommand } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
 
 type Json = Record<string, unknown>;
@@ -33,14 +33,24 @@ export function consumerSource(document: Json, packageName: string): { source: s
       const operation = item[method] as Json | undefined;
       if (!operation) continue;
       operations++;
-      const parameters = [...((item.parameters as unknown[]) ?? []), ...((operation.parameters as unknown[]) ?? [])].map((p) => resolve(document, p));
+      const parameters = [
+        ...((item.parameters as unknown[]) ?? []),
+        ...((operation.parameters as unknown[]) ?? []),
+      ].map((p) => resolve(document, p));
       const companyScope = parameters.some((p) => p.in === "header" && p.name === "X-Company-Id");
       const pathParams = Object.fromEntries(
-        parameters.filter((p) => p.in === "path").map((p) => [p.name as string, (resolve(document, p.schema).example as string | undefined) ?? "01JD8X9N4E2R6T8V0W2Y4Z6A8C"]),
+        parameters
+          .filter((p) => p.in === "path")
+          .map((p) => [
+            p.name as string,
+            (resolve(document, p.schema).example as string | undefined) ?? "01JD8X9N4E2R6T8V0W2Y4Z6A8C",
+          ]),
       );
       const init: string[] = [];
       if (Object.keys(pathParams).length > 0) init.push(`params: { path: ${JSON.stringify(pathParams)} }`);
-      const content = operation.requestBody ? (resolve(document, operation.requestBody).content as Record<string, Json> | undefined) : undefined;
+      const content = operation.requestBody
+        ? (resolve(document, operation.requestBody).content as Record<string, Json> | undefined)
+        : undefined;
       const examples = content?.["application/json"]?.examples as Record<string, unknown> | undefined;
       const example = examples ? resolve(document, Object.values(examples)[0]).value : undefined;
       if (example !== undefined) init.push(`body: ${JSON.stringify(example)}`);
@@ -55,13 +65,23 @@ export function consumerSource(document: Json, packageName: string): { source: s
 }
 
 /** The numbers `tsc --extendedDiagnostics` prints that this benchmark reports. */
-export function parseDiagnostics(output: string): { checkMs: number; totalMs: number; instantiations: number; memoryKiB: number } {
+export function parseDiagnostics(output: string): {
+  checkMs: number;
+  totalMs: number;
+  instantiations: number;
+  memoryKiB: number;
+} {
   const field = (name: string): number => {
     const match = new RegExp(`^${name}:\\s+([\\d.]+)(s|K)?`, "m").exec(output);
     if (!match) throw new Error(`tsc --extendedDiagnostics printed no "${name}" line`);
     return Number(match[1]) * (match[2] === "s" ? 1000 : 1);
   };
-  return { checkMs: field("Check time"), totalMs: field("Total time"), instantiations: field("Instantiations"), memoryKiB: field("Memory used") };
+  return {
+    checkMs: field("Check time"),
+    totalMs: field("Total time"),
+    instantiations: field("Instantiations"),
+    memoryKiB: field("Memory used"),
+  };
 }
 
 export const typecheckBenchmark: Benchmark = {
@@ -74,15 +94,29 @@ export const typecheckBenchmark: Benchmark = {
     const consumer = path.join(dir, ".bench-consumer");
     await mkdir(path.join(consumer, "node_modules"), { recursive: true });
     // The package as a consumer sees it once installed: resolved through its package.json `exports` to dist/.
-    await symlink(dir, path.join(consumer, "node_modules", packageName), "dir").catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "EEXIST") throw error;
-    });
+    await symlink(dir, path.join(consumer, "node_modules", packageName), "dir").catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== "EEXIST") throw error;
+      },
+    );
     const { source, operations } = consumerSource(document, packageName);
     await writeFile(path.join(consumer, "all-operations.ts"), source);
     await writeFile(path.join(consumer, "empty.ts"), "export {};\n");
-    const compilerOptions = { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, noEmit: true, types: ["node"], lib: ["ES2023", "DOM"] };
+    const compilerOptions = {
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: ["node"],
+      lib: ["ES2023", "DOM"],
+    };
     for (const name of ["all-operations", "empty"]) {
-      await writeFile(path.join(consumer, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions, files: [`${name}.ts`] }, null, 2));
+      await writeFile(
+        path.join(consumer, `tsconfig.${name}.json`),
+        JSON.stringify({ compilerOptions, files: [`${name}.ts`] }, null, 2),
+      );
     }
     const tsc = path.join(dir, "node_modules", "typescript", "bin", "tsc");
     const rounds = size === "full" ? 7 : size === "quick" ? 3 : 1;
@@ -94,16 +128,24 @@ export const typecheckBenchmark: Benchmark = {
           args: [tsc, "--noEmit", "--extendedDiagnostics", "-p", `tsconfig.${name}.json`],
           cwd: consumer,
         }).catch((error: Error) => {
-          throw new Error(error.message.includes("TS2589") ? `TS2589 (type instantiation excessively deep) in the consumer file: ${error.message}` : error.message);
+          throw new Error(
+            error.message.includes("TS2589")
+              ? `TS2589 (type instantiation excessively deep) in the consumer file: ${error.message}`
+              : error.message,
+          );
         });
         if (run.stdout.includes("TS2589")) throw new Error(`TS2589 in the consumer file:\n${run.stdout}`);
         samples[name]!.push(parseDiagnostics(run.stdout));
       }
       progress(`typecheck: round ${round + 1}/${rounds}`);
     }
-    const med = (name: string, key: keyof ReturnType<typeof parseDiagnostics>) => median(samples[name]!.map((s) => s[key]));
+    const med = (name: string, key: keyof ReturnType<typeof parseDiagnostics>) =>
+      median(samples[name]!.map((s) => s[key]));
     const figures: Figure[] = [];
-    for (const [name, label] of [["all-operations", `file calling all ${operations} operations`], ["empty", "empty file"]] as const) {
+    for (const [name, label] of [
+      ["all-operations", `file calling all ${operations} operations`],
+      ["empty", "empty file"],
+    ] as const) {
       figures.push(
         { label: `${label}: check time`, value: med(name, "checkMs"), unit: "ms" },
         { label: `${label}: total tsc time`, value: med(name, "totalMs"), unit: "ms" },
@@ -111,11 +153,25 @@ export const typecheckBenchmark: Benchmark = {
         { label: `${label}: memory used`, value: med(name, "memoryKiB") / 1024, unit: "MiB" },
       );
     }
-    figures.push({ label: `check time the ${operations} calls add over the empty file`, value: med("all-operations", "checkMs") - med("empty", "checkMs"), unit: "ms" });
-    figures.push({ label: "type instantiations per call", value: (med("all-operations", "instantiations") - med("empty", "instantiations")) / operations, unit: "instantiations" });
+    figures.push({
+      label: `check time the ${operations} calls add over the empty file`,
+      value: med("all-operations", "checkMs") - med("empty", "checkMs"),
+      unit: "ms",
+    });
+    figures.push({
+      label: "type instantiations per call",
+      value: (med("all-operations", "instantiations") - med("empty", "instantiations")) / operations,
+      unit: "instantiations",
+    });
     const ratios: Ratio[] = [
-      { label: "total tsc time, all operations ÷ empty file", value: med("all-operations", "totalMs") / med("empty", "totalMs") },
-      { label: "memory, all operations ÷ empty file", value: med("all-operations", "memoryKiB") / med("empty", "memoryKiB") },
+      {
+        label: "total tsc time, all operations ÷ empty file",
+        value: med("all-operations", "totalMs") / med("empty", "totalMs"),
+      },
+      {
+        label: "memory, all operations ÷ empty file",
+        value: med("all-operations", "memoryKiB") / med("empty", "memoryKiB"),
+      },
     ];
     return {
       name: this.name,

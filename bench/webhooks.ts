@@ -4,20 +4,22 @@
  * sizes, with one secret and with two (a rotation, where the signing secret is the second one).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { verifyWebhookSignature } from "../src/webhooks/index.ts";
 import { hexToBytes, rawBodyBytes, secretList, signatureProblem } from "../src/webhooks/encoding.ts";
-import { compareAlternating } from "./harness.ts";
+import { verifyWebhookSignature } from "../src/webhooks/index.ts";
 import type { Benchmark } from "./context.ts";
+import { compareAlternating } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
 
 export const BODY_SIZES = [256, 1024, 16 * 1024] as const;
 
 /** A JSON envelope of exactly `bytes` bytes, padded in its payload. */
 export function webhookBody(bytes: number): Buffer {
-  const head = '{"id":"evt_01JD8X4M6Q2V7R9T3W5Y0Z1A2B","type":"company.kyc_status_changed","createdAt":"2024-11-22T10:00:00.000000Z","payload":{"companyId":"01JD8X4M6Q2V7R9T3W5Y0Z1A2B","kycStatus":"approved","note":"';
+  const head =
+    '{"id":"evt_01JD8X4M6Q2V7R9T3W5Y0Z1A2B","type":"company.kyc_status_changed","createdAt":"2024-11-22T10:00:00.000000Z","payload":{"companyId":"01JD8X4M6Q2V7R9T3W5Y0Z1A2B","kycStatus":"approved","note":"';
   const tail = '"}}';
   const padding = bytes - head.length - tail.length;
-  if (padding < 0) throw new Error(`a webhook body cannot be smaller than ${head.length + tail.length} bytes, asked for ${bytes}`);
+  if (padding < 0)
+    throw new Error(`a webhook body cannot be smaller than ${head.length + tail.length} bytes, asked for ${bytes}`);
   return Buffer.from(head + "x".repeat(padding) + tail, "utf8");
 }
 
@@ -76,9 +78,13 @@ export const webhooksBenchmark: Benchmark = {
         const keys = secrets.slice(-count);
         const body = webhookBody(bytes);
         // Signed with the last secret, so both sides compute every HMAC (the worst case of a rotation).
-        const signature = createHmac("sha256", keys[keys.length - 1]!).update(body).digest("hex");
+        const signature = createHmac("sha256", keys[keys.length - 1]!)
+          .update(body)
+          .digest("hex");
         if (!verifyWebhookSignature(body, signature, keys) || !bareVerify(body, signature, keys)) {
-          throw new Error(`webhooks: a valid signature was rejected (${label(bytes, count)}); the comparison is meaningless`);
+          throw new Error(
+            `webhooks: a valid signature was rejected (${label(bytes, count)}); the comparison is meaningless`,
+          );
         }
         const secretArg = count === 1 ? keys[0]! : keys;
         const result = await compareAlternating({
@@ -93,8 +99,16 @@ export const webhooksBenchmark: Benchmark = {
           onRound: (round, total) => progress(`webhooks ${label(bytes, count)}: round ${round}/${total}`),
         });
         figures.push(
-          { label: `verifyWebhookSignature, ${label(bytes, count)}`, value: result.stats.ours!.medianOpsPerSecond, unit: "verifications/s" },
-          { label: `bare node:crypto, ${label(bytes, count)}`, value: result.stats.bare!.medianOpsPerSecond, unit: "verifications/s" },
+          {
+            label: `verifyWebhookSignature, ${label(bytes, count)}`,
+            value: result.stats.ours!.medianOpsPerSecond,
+            unit: "verifications/s",
+          },
+          {
+            label: `bare node:crypto, ${label(bytes, count)}`,
+            value: result.stats.bare!.medianOpsPerSecond,
+            unit: "verifications/s",
+          },
         );
         ratios.push({ label: `ours ÷ bare, ${label(bytes, count)}`, value: result.ratio("ours", "bare"), target: 0.9 });
         hexShare.push({ at: label(bytes, count), value: result.ratio("bare + the kit's hexToBytes", "bare") });
@@ -105,7 +119,8 @@ export const webhooksBenchmark: Benchmark = {
     if (missed.length > 0) {
       // Share of the shortfall that the hex decoding alone reproduces, averaged over the missed cases.
       const share =
-        missed.reduce((sum, r) => sum + (1 - hexShare[ratios.indexOf(r)]!.value) / Math.max(1 - r.value, 1e-9), 0) / missed.length;
+        missed.reduce((sum, r) => sum + (1 - hexShare[ratios.indexOf(r)]!.value) / Math.max(1 - r.value, 1e-9), 0) /
+        missed.length;
       const how = share >= 0.7 ? "Nearly all of it" : share >= 0.3 ? "Part of it" : "Little of it";
       notes.push(
         `Target missed at ${missed.map((r) => `${r.label.replace("ours ÷ bare, ", "")} (${r.value.toFixed(2)}x)`).join("; ")}. ` +
@@ -117,7 +132,7 @@ export const webhooksBenchmark: Benchmark = {
           "check, the secrets' validation) is small.",
       );
       notes.push(
-        "Fix needed in src/ (owner of the webhook kit): in src/webhooks/node.ts decode with `Buffer.from(signature, \"hex\")` " +
+        'Fix needed in src/ (owner of the webhook kit): in src/webhooks/node.ts decode with `Buffer.from(signature, "hex")` ' +
           "(the form check before it already guarantees 64 lowercase hex digits, so nothing is lost), or make `hexToBytes` a " +
           "table lookup on char codes without `slice`/`parseInt` (which also serves src/webhooks/web.ts). The kit's steps with " +
           `that one change ran at ${proposed.map((p) => `${p.value.toFixed(2)}x (${p.at})`).join(", ")} of bare in this run. ` +
@@ -131,7 +146,7 @@ export const webhooksBenchmark: Benchmark = {
       title: this.title,
       method:
         "Calls per second of `verifyWebhookSignature(body, signature, secrets)` (src/webhooks) and of a bare " +
-        "`createHmac(\"sha256\", secret).update(body).digest()` + length check + `timingSafeEqual`, on the same `Buffer` body " +
+        '`createHmac("sha256", secret).update(body).digest()` + length check + `timingSafeEqual`, on the same `Buffer` body ' +
         "and valid signature. With two secrets the body is signed by the second, so both sides compute two HMACs. " +
         "A third candidate, bare with the kit's hex decoding, locates the difference. Batches of calls timed as a whole, " +
         "candidates alternating round by round; ratio = median of per-round ratios.",

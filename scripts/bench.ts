@@ -9,7 +9,7 @@ import { fail, formatDuration } from "./lib/log.ts";
 import { rel, repoRoot } from "./lib/paths.ts";
 
 const started = performance.now();
-let options;
+let options: ReturnType<typeof parseBenchArgs> | undefined;
 try {
   options = parseBenchArgs(process.argv.slice(2));
 } catch (error) {
@@ -21,7 +21,14 @@ if (options.help) {
 }
 
 const outFile = path.resolve(options.out ?? path.join(repoRoot, "bench", "RESULTS.md"));
-process.stderr.write(`bench: size ${options.size}${options.only ? `, only ${options.only.join(", ")}` : ""}; load average ${(await import("node:os")).loadavg().map((v) => v.toFixed(2)).join(" ")}\n`);
+process.stderr.write(
+  `bench: size ${options.size}${options.only ? `, only ${options.only.join(", ")}` : ""}; load average ${(
+    await import("node:os")
+  )
+    .loadavg()
+    .map((v) => v.toFixed(2))
+    .join(" ")}\n`,
+);
 const summary = await runBenchmarks({
   size: options.size,
   only: options.only,
@@ -36,9 +43,14 @@ for (const outcome of summary.outcomes) {
     console.log(`✗ ${outcome.name} failed (${took}): ${outcome.error.split("\n")[0]}`);
     continue;
   }
-  const ratios = outcome.result!.ratios.map((r) => `${r.label} ${r.value.toFixed(2)}x${r.target === undefined ? "" : targetMet(r) ? " (target met)" : ` (target ≥ ${r.target}x MISSED)`}`);
+  const ratios = outcome.result!.ratios.map(
+    (r) =>
+      `${r.label} ${r.value.toFixed(2)}x${r.target === undefined ? "" : targetMet(r) ? " (target met)" : ` (target ≥ ${r.target}x MISSED)`}`,
+  );
   const partial = outcome.result!.errors ?? [];
-  console.log(`${partial.length > 0 ? "✗" : "✓"} ${outcome.name} (${took})${ratios.length > 0 ? `\n    ${ratios.join("\n    ")}` : ""}`);
+  console.log(
+    `${partial.length > 0 ? "✗" : "✓"} ${outcome.name} (${took})${ratios.length > 0 ? `\n    ${ratios.join("\n    ")}` : ""}`,
+  );
   for (const error of partial) console.log(`    failed: ${error.split("\n")[0]}`);
 }
 const failed = summary.outcomes.filter((o) => o.error || (o.result?.errors?.length ?? 0) > 0).length;

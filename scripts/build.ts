@@ -28,7 +28,10 @@ try {
   await step(`clean ${rel(distDir)}/`, () => rm(distDir, { recursive: true, force: true }));
   await step("compile with tsconfig.build.json", () => {
     const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
-    const result = spawnSync(process.execPath, [tsc, "-p", path.join(repoRoot, "tsconfig.build.json")], { cwd: repoRoot, encoding: "utf8" });
+    const result = spawnSync(process.execPath, [tsc, "-p", path.join(repoRoot, "tsconfig.build.json")], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
     if (result.status !== 0) throw new Error(`tsc failed:\n${result.stdout}${result.stderr}`);
   });
   await step("copy generated/schema.d.ts", async () => {
@@ -36,7 +39,9 @@ try {
     await copyFile(path.join(repoRoot, "generated", "schema.d.ts"), path.join(distDir, "generated", "schema.d.ts"));
   });
   const { files, bytes } = await sizeOf(distDir);
-  console.log(`built ${rel(distDir)}/: ${files} files, ${(bytes / 1024).toFixed(1)} KiB (${formatDuration(performance.now() - started)})`);
+  console.log(
+    `built ${rel(distDir)}/: ${files} files, ${(bytes / 1024).toFixed(1)} KiB (${formatDuration(performance.now() - started)})`,
+  );
 } catch (error) {
   fail((error as Error).message);
 }

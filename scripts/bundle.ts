@@ -2,13 +2,14 @@
  * `npm run bundle`: bundles openapi/openapi.yaml into generated/openapi.yaml and generated/openapi.json.
  * `--check` writes nothing and exits 1 when the committed bundle is stale.
  */
-import { ensureBundle, staleBundleFiles, bundleContract } from "./lib/bundle.ts";
+import { bundleContract, ensureBundle, staleBundleFiles } from "./lib/bundle.ts";
 import { fail, formatDuration } from "./lib/log.ts";
 
 const started = performance.now();
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== "--check");
-if (unknown.length > 0) fail(`unknown argument ${unknown.map((a) => `"${a}"`).join(", ")}; usage: npm run bundle [-- --check]`, 2);
+if (unknown.length > 0)
+  fail(`unknown argument ${unknown.map((a) => `"${a}"`).join(", ")}; usage: npm run bundle [-- --check]`, 2);
 
 try {
   if (args.includes("--check")) {
@@ -20,7 +21,8 @@ try {
   } else {
     const { written, output } = await ensureBundle();
     const took = formatDuration(performance.now() - started);
-    const what = written.length > 0 ? `wrote ${written.join(" and ")}` : "generated/openapi.{yaml,json} already up to date";
+    const what =
+      written.length > 0 ? `wrote ${written.join(" and ")}` : "generated/openapi.{yaml,json} already up to date";
     console.log(`${what}: ${countOf(output.document)} (${took})`);
   }
 } catch (error) {

@@ -12,7 +12,8 @@ import { countLine, diffContracts, formatMarkdown, formatText } from "./lib/diff
 import { fail, formatDuration, step } from "./lib/log.ts";
 import { repoRoot } from "./lib/paths.ts";
 
-const USAGE = "usage: npm run diff -- --base <git-ref | bundled file> [--head <bundled file>] [--format text|markdown] [--allow <allowlist file>]";
+const USAGE =
+  "usage: npm run diff -- --base <git-ref | bundled file> [--head <bundled file>] [--format text|markdown] [--allow <allowlist file>]";
 
 interface Options {
   base: string;
@@ -60,7 +61,8 @@ try {
     console.log(`compared ${report.base.label} with ${report.head.label} in ${took}`);
   }
   if (report.unacknowledged.length > 0) {
-    if (options.format === "markdown") process.stderr.write(`error: ${report.unacknowledged.length} breaking change(s) not acknowledged\n`);
+    if (options.format === "markdown")
+      process.stderr.write(`error: ${report.unacknowledged.length} breaking change(s) not acknowledged\n`);
     process.exitCode = 1;
   }
 } catch (error) {

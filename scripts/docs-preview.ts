@@ -7,7 +7,7 @@ import { access } from "node:fs/promises";
 import path from "node:path";
 import { buildDocs, docsDir } from "./lib/docs/build.ts";
 import { DEFAULT_DOCS_HOST, DEFAULT_DOCS_PORT, parseHost, parsePort } from "./lib/docs/options.ts";
-import { serveStatic, type StaticServer } from "./lib/docs/server.ts";
+import { type StaticServer, serveStatic } from "./lib/docs/server.ts";
 import { fail, formatDuration, step } from "./lib/log.ts";
 import { rel } from "./lib/paths.ts";
 
@@ -50,25 +50,35 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 try {
   const index = path.join(dir, "index.html");
-  const missing = await access(index).then(() => false, () => true);
+  const missing = await access(index).then(
+    () => false,
+    () => true,
+  );
   if (missing || rebuild) {
     const why = rebuild ? "--build" : `${rel(index)} is missing`;
     const result = await step(`build the docs (${why})`, () =>
       buildDocs({ outDir: dir, onProgress: (message) => process.stderr.write(`  ${message}\n`) }),
     );
-    process.stderr.write(`  ${result.operations} operations, ${result.webhooks} webhooks, ${(result.indexBytes / 1024 / 1024).toFixed(2)} MiB\n`);
+    process.stderr.write(
+      `  ${result.operations} operations, ${result.webhooks} webhooks, ${(result.indexBytes / 1024 / 1024).toFixed(2)} MiB\n`,
+    );
   } else {
     process.stderr.write(`• using the existing ${rel(index)} (run \`npm run docs\` or pass --build to rebuild)\n`);
   }
   server = await step(`serve ${rel(dir)} on ${host}:${port}`, () =>
-    serveStatic(dir, { host, port, onRequest: ({ method, path: p, status }) => process.stderr.write(`  ${status} ${method} ${p}\n`) }).catch(
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === "EADDRINUSE") throw new Error(`port ${port} on ${host} is in use; set DOCS_PORT to another port (0 picks a free one)`);
-        throw error;
-      },
-    ),
+    serveStatic(dir, {
+      host,
+      port,
+      onRequest: ({ method, path: p, status }) => process.stderr.write(`  ${status} ${method} ${p}\n`),
+    }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "EADDRINUSE")
+        throw new Error(`port ${port} on ${host} is in use; set DOCS_PORT to another port (0 picks a free one)`);
+      throw error;
+    }),
   );
-  console.log(`Docs preview: ${server.url} (ready in ${formatDuration(performance.now() - started)}). Ctrl-C stops it.`);
+  console.log(
+    `Docs preview: ${server.url} (ready in ${formatDuration(performance.now() - started)}). Ctrl-C stops it.`,
+  );
 } catch (error) {
   fail((error as Error).message);
 }

@@ -12,7 +12,8 @@ import { rel } from "./lib/paths.ts";
 const started = performance.now();
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== "--check");
-if (unknown.length > 0) fail(`unknown argument ${unknown.map((a) => `"${a}"`).join(", ")}; usage: npm run generate [-- --check]`, 2);
+if (unknown.length > 0)
+  fail(`unknown argument ${unknown.map((a) => `"${a}"`).join(", ")}; usage: npm run generate [-- --check]`, 2);
 const check = args.includes("--check");
 
 try {
@@ -28,9 +29,13 @@ try {
     if (!check) await writeFile(file, content);
   }
   const took = formatDuration(performance.now() - started);
-  if (check && stale.length > 0) fail(`stale: ${stale.join(", ")}; run \`npm run generate\` and commit the result (${took})`);
+  if (check && stale.length > 0)
+    fail(`stale: ${stale.join(", ")}; run \`npm run generate\` and commit the result (${took})`);
   if (check) console.log(`generated files are up to date (${took})`);
-  else console.log(stale.length > 0 ? `wrote ${stale.join(", ")} (${took})` : `generated files already up to date (${took})`);
+  else
+    console.log(
+      stale.length > 0 ? `wrote ${stale.join(", ")} (${took})` : `generated files already up to date (${took})`,
+    );
 } catch (error) {
   fail((error as Error).message);
 }

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { bundleContract } from "./lib/bundle.ts";
-import { lintWithRedocly, lintWithSpectral, type Finding } from "./lib/lint.ts";
+import { type Finding, lintWithRedocly, lintWithSpectral } from "./lib/lint.ts";
 import { fail, formatDuration, step } from "./lib/log.ts";
 import { contractRoot, rel } from "./lib/paths.ts";
 

@@ -7,7 +7,14 @@
 import { isIP } from "node:net";
 import { ensureBundle } from "./lib/bundle.ts";
 import { fail, formatDuration, step } from "./lib/log.ts";
-import { DEFAULT_PRISM_LOG_LEVEL, parsePort, PRISM_LOG_LEVELS, startPrism, type PrismLogLevel, type PrismServer } from "./lib/prism.ts";
+import {
+  DEFAULT_PRISM_LOG_LEVEL,
+  PRISM_LOG_LEVELS,
+  type PrismLogLevel,
+  type PrismServer,
+  parsePort,
+  startPrism,
+} from "./lib/prism.ts";
 
 export const DEFAULT_MOCK_HOST = "127.0.0.1";
 export const DEFAULT_MOCK_PORT = 4010;
@@ -17,16 +24,21 @@ const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "head", "options"
 const started = performance.now();
 const args = process.argv.slice(2);
 if (args.length > 0) {
-  fail(`unknown argument ${args.map((a) => `"${a}"`).join(", ")}; usage: [MOCK_HOST=host] [MOCK_PORT=port] npm run mock`, 2);
+  fail(
+    `unknown argument ${args.map((a) => `"${a}"`).join(", ")}; usage: [MOCK_HOST=host] [MOCK_PORT=port] npm run mock`,
+    2,
+  );
 }
 
 let port = DEFAULT_MOCK_PORT;
 let host = DEFAULT_MOCK_HOST;
 let logLevel: PrismLogLevel = DEFAULT_PRISM_LOG_LEVEL;
 try {
-  if (process.env.MOCK_PORT !== undefined && process.env.MOCK_PORT !== "") port = parsePort(process.env.MOCK_PORT, "MOCK_PORT");
+  if (process.env.MOCK_PORT !== undefined && process.env.MOCK_PORT !== "")
+    port = parsePort(process.env.MOCK_PORT, "MOCK_PORT");
   if (process.env.MOCK_HOST !== undefined && process.env.MOCK_HOST !== "") host = parseHost(process.env.MOCK_HOST);
-  if (process.env.MOCK_LOG_LEVEL !== undefined && process.env.MOCK_LOG_LEVEL !== "") logLevel = parseLogLevel(process.env.MOCK_LOG_LEVEL);
+  if (process.env.MOCK_LOG_LEVEL !== undefined && process.env.MOCK_LOG_LEVEL !== "")
+    logLevel = parseLogLevel(process.env.MOCK_LOG_LEVEL);
 } catch (error) {
   fail((error as Error).message, 2);
 }
@@ -79,7 +91,9 @@ try {
   console.log(`Try: curl -H 'X-API-Key: any' ${server.url}/v1/companies`);
 } catch (error) {
   const message = (error as Error).message;
-  const hint = /already in use|EADDRINUSE/.test(message) ? `\nset MOCK_PORT to a free port, e.g. MOCK_PORT=4011 npm run mock` : "";
+  const hint = /already in use|EADDRINUSE/.test(message)
+    ? `\nset MOCK_PORT to a free port, e.g. MOCK_PORT=4011 npm run mock`
+    : "";
   fail(`${message}${hint}`);
 }
 
@@ -93,7 +107,8 @@ function parseLogLevel(value: string): PrismLogLevel {
 
 function parseHost(value: string): string {
   const host = value.trim();
-  const hostname = /^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+  const hostname =
+    /^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
   if (isIP(host) === 0 && !hostname.test(host)) {
     throw new Error(`MOCK_HOST must be an IP address or a host name (e.g. 127.0.0.1 or localhost), got "${value}"`);
   }

@@ -8,12 +8,17 @@
  */
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage } from "node:http";
-import { parseArgs, type ParseArgsConfig } from "node:util";
-import { WEBHOOK_ERROR_PREFIX, WebhookSignatureError, createWebhookHandler, type WebhookHandlerResult } from "../src/webhooks/index.ts";
+import { type ParseArgsConfig, parseArgs } from "node:util";
 import { webhookEventTypes } from "../src/webhooks/events.ts";
+import {
+  createWebhookHandler,
+  WEBHOOK_ERROR_PREFIX,
+  type WebhookHandlerResult,
+  WebhookSignatureError,
+} from "../src/webhooks/index.ts";
+import { fail, formatDuration } from "./lib/log.ts";
 import { readContractWebhooks } from "./lib/webhooks/contract.ts";
 import { type AttemptReport, deliverWebhook, newEventId } from "./lib/webhooks/deliver.ts";
-import { fail, formatDuration } from "./lib/log.ts";
 
 const USAGE = `usage:
   npm run webhooks -- list
@@ -51,6 +56,7 @@ try {
       break;
     case undefined:
       usageError("missing command (list, trigger or listen)");
+      break;
     default:
       usageError(`unknown command "${command}"; expected list, trigger or listen`);
   }
@@ -62,8 +68,11 @@ async function list(args: string[]): Promise<void> {
   if (args.length > 0) usageError(`list takes no arguments, got ${args.map((a) => `"${a}"`).join(" ")}`);
   const webhooks = await readContractWebhooks();
   const width = Math.max(...webhooks.map((w) => w.type.length));
-  for (const webhook of webhooks) console.log(`${webhook.type.padEnd(width)}  ${webhook.summary} (example: ${webhook.exampleName})`);
-  console.log(`${webhooks.length} event types, from generated/openapi.json (${formatDuration(performance.now() - started)})`);
+  for (const webhook of webhooks)
+    console.log(`${webhook.type.padEnd(width)}  ${webhook.summary} (example: ${webhook.exampleName})`);
+  console.log(
+    `${webhooks.length} event types, from generated/openapi.json (${formatDuration(performance.now() - started)})`,
+  );
 }
 
 async function trigger(args: string[]): Promise<void> {
@@ -103,8 +112,11 @@ async function trigger(args: string[]): Promise<void> {
   const payload = values.payload === undefined ? webhook.example.payload : await readPayload(values.payload as string);
 
   const body = JSON.stringify({ id, type, payload, createdAt: new Date().toISOString() });
-  const source = values.payload === undefined ? `contract example "${webhook.exampleName}"` : `payload from ${values.payload}`;
-  console.log(`trigger ${type} ${id} (${source}, ${body.length} bytes) → ${url}${speed === 1 ? "" : ` at --speed ${speed}`}`);
+  const source =
+    values.payload === undefined ? `contract example "${webhook.exampleName}"` : `payload from ${values.payload}`;
+  console.log(
+    `trigger ${type} ${id} (${source}, ${body.length} bytes) → ${url}${speed === 1 ? "" : ` at --speed ${speed}`}`,
+  );
   const result = await deliverWebhook({ url, body, secret, speed, onAttempt: printAttempt });
   const took = formatDuration(result.ms);
   if (result.delivered) {
@@ -115,11 +127,17 @@ async function trigger(args: string[]): Promise<void> {
 }
 
 function printAttempt(report: AttemptReport): void {
-  const outcome = report.status !== undefined ? `${report.status} ${report.statusText ?? ""}`.trim() : `unreachable (${report.error})`;
+  const outcome =
+    report.status !== undefined
+      ? `${report.status} ${report.statusText ?? ""}`.trim()
+      : `unreachable (${report.error})`;
   const at = formatDuration(performance.now() - started);
-  console.log(`attempt ${report.attempt}/${report.of}: ${report.ok ? "✓" : "✗"} ${outcome} in ${formatDuration(report.ms)} (at ${at})`);
+  console.log(
+    `attempt ${report.attempt}/${report.of}: ${report.ok ? "✓" : "✗"} ${outcome} in ${formatDuration(report.ms)} (at ${at})`,
+  );
   if (report.nextInMs !== undefined && report.nextScheduledMs !== undefined) {
-    const scaled = report.nextInMs === report.nextScheduledMs ? "" : `, ${formatDuration(report.nextInMs)} at this speed`;
+    const scaled =
+      report.nextInMs === report.nextScheduledMs ? "" : `, ${formatDuration(report.nextInMs)} at this speed`;
     console.log(`  retry ${report.attempt}/${report.of - 1} in ${formatDuration(report.nextScheduledMs)}${scaled}`);
   }
 }
@@ -129,7 +147,9 @@ async function readPayload(file: string): Promise<Record<string, unknown>> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    usageError(`trigger: cannot read --payload ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    usageError(
+      `trigger: cannot read --payload ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   let value: unknown;
   try {
@@ -138,7 +158,9 @@ async function readPayload(file: string): Promise<Record<string, unknown>> {
     usageError(`trigger: --payload ${file} is not JSON: ${(error as Error).message}`);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    usageError(`trigger: --payload ${file} must hold a JSON object (the event's payload), got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`);
+    usageError(
+      `trigger: --payload ${file} must hold a JSON object (the event's payload), got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`,
+    );
   }
   return value as Record<string, unknown>;
 }
@@ -149,9 +171,11 @@ async function listen(args: string[]): Promise<void> {
   const portText = values.port as string | undefined;
   if (portText === undefined) usageError("listen: missing --port <p> (0 picks a free port)");
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65535) usageError(`listen: --port "${portText}" must be an integer from 0 to 65535`);
+  if (!/^\d+$/.test(portText) || port > 65535)
+    usageError(`listen: --port "${portText}" must be an integer from 0 to 65535`);
   const secrets = (values.secret as string[] | undefined) ?? [];
-  if (secrets.length === 0 || secrets.some((s) => s === "")) usageError("listen: missing --secret <signing secret> (or it is empty)");
+  if (secrets.length === 0 || secrets.some((s) => s === ""))
+    usageError("listen: missing --secret <signing secret> (or it is empty)");
 
   const handler = createWebhookHandler({
     secrets,
@@ -174,7 +198,8 @@ async function listen(args: string[]): Promise<void> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) =>
-      reject(new Error(`listen: cannot listen on 127.0.0.1:${port}: ${error.code ?? error.message}`)));
+      reject(new Error(`listen: cannot listen on 127.0.0.1:${port}: ${error.code ?? error.message}`)),
+    );
     server.listen(port, "127.0.0.1", resolve);
   });
   const address = server.address();
@@ -187,17 +212,20 @@ async function listen(args: string[]): Promise<void> {
     else counts.refused++;
     const time = new Date().toISOString().slice(11, 23);
     const { type, id } = result.event ?? unverifiedEnvelope(body);
-    const why = result.error instanceof WebhookSignatureError
-      ? ` (${result.error.reason})`
-      : result.error instanceof Error && result.status < 500
-        ? ` (${result.error.message.replace(`${WEBHOOK_ERROR_PREFIX} `, "")})`
-        : "";
+    const why =
+      result.error instanceof WebhookSignatureError
+        ? ` (${result.error.reason})`
+        : result.error instanceof Error && result.status < 500
+          ? ` (${result.error.message.replace(`${WEBHOOK_ERROR_PREFIX} `, "")})`
+          : "";
     console.log(`${time} ${result.status} ${result.verdict} ${type} ${id}${result.event ? "" : " [unverified]"}${why}`);
   }
 
   const stop = () => {
     server.close();
-    console.log(`stopped: ${counts.received} deliveries, ${counts.verified} accepted, ${counts.refused} refused (${formatDuration(performance.now() - started)})`);
+    console.log(
+      `stopped: ${counts.received} deliveries, ${counts.verified} accepted, ${counts.refused} refused (${formatDuration(performance.now() - started)})`,
+    );
     process.exit(0);
   };
   process.on("SIGINT", stop);
@@ -224,7 +252,10 @@ function readBody(req: IncomingMessage): Promise<Uint8Array | undefined> {
 function unverifiedEnvelope(body: Uint8Array): { type: string; id: string } {
   try {
     const value = JSON.parse(Buffer.from(body).toString("utf8")) as { type?: unknown; id?: unknown };
-    return { type: typeof value.type === "string" ? value.type : "?", id: typeof value.id === "string" ? value.id : "?" };
+    return {
+      type: typeof value.type === "string" ? value.type : "?",
+      id: typeof value.id === "string" ? value.id : "?",
+    };
   } catch {
     return { type: "?", id: "?" };
   }

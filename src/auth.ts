@@ -10,7 +10,10 @@ export function assertApiKey(apiKey: unknown): asserts apiKey is string {
     throw new InvalidInputError("apiKey", "apiKey is required: pass the partner API key as a non-empty string");
   }
   if (/[\r\n\0]/.test(apiKey) || apiKey !== apiKey.trim()) {
-    throw new InvalidInputError("apiKey", "apiKey must not contain line breaks or surrounding whitespace (value not shown)");
+    throw new InvalidInputError(
+      "apiKey",
+      "apiKey must not contain line breaks or surrounding whitespace (value not shown)",
+    );
   }
 }
 

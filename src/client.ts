@@ -9,9 +9,9 @@ import { apiKeyMiddleware, assertApiKey, companyMiddleware } from "./auth.ts";
 import { InvalidInputError, rememberRequest } from "./errors.ts";
 import { operationFor } from "./operations.ts";
 import { checkParameters } from "./params.ts";
-import { resolveRetry, withRetries, type RetryOptions } from "./retry.ts";
-import { resolveBaseUrl, type Environment } from "./servers.ts";
-import { assertTimeout, Deadline, DEFAULT_TIMEOUT_MS, timeoutErrorOr, withTimeout } from "./timeout.ts";
+import { type RetryOptions, resolveRetry, withRetries } from "./retry.ts";
+import { type Environment, resolveBaseUrl } from "./servers.ts";
+import { assertTimeout, DEFAULT_TIMEOUT_MS, Deadline, timeoutErrorOr, withTimeout } from "./timeout.ts";
 import type { CompanyClient, PartnerClient } from "./types.ts";
 import { assertUlid } from "./ulid.ts";
 
@@ -51,14 +51,24 @@ interface Settings {
 }
 
 function settingsOf(options: PartnerClientOptions): Settings {
-  if (!options || typeof options !== "object") throw new InvalidInputError("options", "createPartnerClient() takes an options object with at least apiKey and baseUrl");
+  if (!options || typeof options !== "object")
+    throw new InvalidInputError(
+      "options",
+      "createPartnerClient() takes an options object with at least apiKey and baseUrl",
+    );
   const unknown = Object.keys(options).filter((key) => !KNOWN_OPTIONS.has(key));
   if (unknown.length > 0) {
-    throw new InvalidInputError(unknown[0]!, `unknown option ${unknown.map((k) => `"${k}"`).join(", ")}; known: ${[...KNOWN_OPTIONS].join(", ")}`);
+    throw new InvalidInputError(
+      unknown[0]!,
+      `unknown option ${unknown.map((k) => `"${k}"`).join(", ")}; known: ${[...KNOWN_OPTIONS].join(", ")}`,
+    );
   }
   assertApiKey(options.apiKey);
   if (options.fetch !== undefined && typeof options.fetch !== "function") {
-    throw new InvalidInputError("fetch", `fetch must be a function (request: Request) => Promise<Response>, got ${typeof options.fetch}`);
+    throw new InvalidInputError(
+      "fetch",
+      `fetch must be a function (request: Request) => Promise<Response>, got ${typeof options.fetch}`,
+    );
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   assertTimeout(timeoutMs);
@@ -73,7 +83,8 @@ function settingsOf(options: PartnerClientOptions): Settings {
 
 /** Sends every call through the timeout and, for operations safe to repeat, the retry transport. */
 function withTransport(inner: Client<paths>, settings: Settings): Client<paths> {
-  const call = (method: (typeof METHODS)[number]) =>
+  const call =
+    (method: (typeof METHODS)[number]) =>
     async (url: string, init: Record<string, unknown> = {}) => {
       const operation = operationFor(method, url);
       // Bad input is caught before a request is even built.
@@ -82,11 +93,21 @@ function withTransport(inner: Client<paths>, settings: Settings): Client<paths> 
       const callerSignal = (init.signal as AbortSignal | null | undefined) ?? undefined;
       const deadline = new Deadline(settings.timeoutMs, callerSignal);
       let transport = withTimeout(base, deadline);
-      if (operation?.idempotent && settings.retry) transport = withRetries(transport, settings.retry, { signal: callerSignal ?? NEVER });
+      if (operation?.idempotent && settings.retry)
+        transport = withRetries(transport, settings.retry, { signal: callerSignal ?? NEVER });
       try {
         // The deadline's signal goes on the request openapi-fetch builds: no copy of the request per call.
-        const result = await (inner[method] as (url: string, init: unknown) => Promise<{ response: Response }>)(url, { ...init, signal: deadline.signal, fetch: transport });
-        rememberRequest(result.response, { method, url: deadline.url, operationId: operation?.operationId, secrets: [settings.apiKey] });
+        const result = await (inner[method] as (url: string, init: unknown) => Promise<{ response: Response }>)(url, {
+          ...init,
+          signal: deadline.signal,
+          fetch: transport,
+        });
+        rememberRequest(result.response, {
+          method,
+          url: deadline.url,
+          operationId: operation?.operationId,
+          secrets: [settings.apiKey],
+        });
         return result;
       } catch (error) {
         // The clock also runs while openapi-fetch reads the response body.
@@ -100,7 +121,11 @@ function withTransport(inner: Client<paths>, settings: Settings): Client<paths> 
     eject: inner.eject.bind(inner),
     request: (method: string, url: string, init?: Record<string, unknown>) => {
       const upper = method.toUpperCase() as (typeof METHODS)[number];
-      if (!METHODS.includes(upper)) throw new InvalidInputError("method", `method must be one of ${METHODS.join(", ")}, got ${JSON.stringify(method)}`);
+      if (!METHODS.includes(upper))
+        throw new InvalidInputError(
+          "method",
+          `method must be one of ${METHODS.join(", ")}, got ${JSON.stringify(method)}`,
+        );
       return call(upper)(url, init);
     },
   } as Record<string, unknown>;

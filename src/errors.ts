@@ -44,7 +44,9 @@ export function redact<T>(value: T, secrets: readonly string[]): T {
     if (typeof input === "string") return live.reduce((text, secret) => text.split(secret).join(REDACTED), input);
     if (depth > 50 || input === null || typeof input !== "object") return input;
     if (Array.isArray(input)) return input.map((item) => scrub(item, depth + 1));
-    return Object.fromEntries(Object.entries(input).map(([key, item]) => [scrub(key, depth + 1), scrub(item, depth + 1)]));
+    return Object.fromEntries(
+      Object.entries(input).map(([key, item]) => [scrub(key, depth + 1), scrub(item, depth + 1)]),
+    );
   };
   return scrub(value, 0) as T;
 }
@@ -73,13 +75,23 @@ export class ApiError extends Error {
   /** The server's request id (`X-Request-Id` or `Request-Id`) when the response carried one. */
   readonly requestId: string | undefined;
 
-  constructor(init: { status: number; body: unknown; method: string; path: string; operationId?: string; requestId?: string; secrets?: readonly string[] }) {
+  constructor(init: {
+    status: number;
+    body: unknown;
+    method: string;
+    path: string;
+    operationId?: string;
+    requestId?: string;
+    secrets?: readonly string[];
+  }) {
     const secrets = init.secrets ?? [];
     const body = redact(init.body, secrets);
     const requestId = init.requestId === undefined ? undefined : redact(init.requestId, secrets);
     const path = redact(init.path, secrets);
     const where = `${init.method} ${path}${init.operationId ? ` (${init.operationId})` : ""}`;
-    super(`${PREFIX}${where} answered ${init.status}${requestId ? ` [request id ${requestId}]` : ""}${summarize(body)}`);
+    super(
+      `${PREFIX}${where} answered ${init.status}${requestId ? ` [request id ${requestId}]` : ""}${summarize(body)}`,
+    );
     this.status = init.status;
     this.body = body;
     this.method = init.method;

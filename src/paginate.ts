@@ -12,7 +12,11 @@ import { InvalidInputError, unwrap } from "./errors.ts";
 /** The list operations that take `page`, from the contract. */
 export type PageablePath = keyof typeof pageable;
 
-type ItemsIn<Body, Key> = Key extends keyof Body ? (NonNullable<Body[Key]> extends readonly (infer Item)[] ? Item : never) : never;
+type ItemsIn<Body, Key> = Key extends keyof Body
+  ? NonNullable<Body[Key]> extends readonly (infer Item)[]
+    ? Item
+    : never
+  : never;
 
 /** The type of one item listed by a pageable path. */
 export type PageItem<Path extends PageablePath> = ItemsIn<
@@ -32,7 +36,7 @@ type OperationOf<PathItem> = PathItem extends { get: infer Operation } ? Operati
 /** The request options of the list operation (`params.query.page` is the first page, default 1), plus limits. */
 export type PaginateInit<PathItem> = FetchOptions<OperationOf<PathItem>> & PaginateLimits;
 
-type InitArgs<Init> = {} extends Init ? [init?: Init] : [init: Init];
+type InitArgs<Init> = Record<never, never> extends Init ? [init?: Init] : [init: Init];
 
 interface Pagination {
   currentPage?: number;
@@ -59,13 +63,21 @@ export function paginate<Paths extends {}, Path extends PageablePath & keyof Pat
   path: Path,
   ...args: InitArgs<PaginateInit<Paths[Path]>>
 ): AsyncGenerator<PageItem<Path>, void, undefined> {
-  const init = (args[0] ?? {}) as PaginateLimits & { params?: { query?: Record<string, unknown> } } & Record<string, unknown>;
+  const init = (args[0] ?? {}) as PaginateLimits & { params?: { query?: Record<string, unknown> } } & Record<
+      string,
+      unknown
+    >;
   if (!client || typeof (client as { GET?: unknown }).GET !== "function") {
     throw new InvalidInputError("client", "paginate() takes a client from createPartnerClient() as its first argument");
   }
   const facts = (pageable as Record<string, { itemsKey: string } | undefined>)[path];
   if (!facts) {
-    throw new InvalidInputError("path", `paginate() lists ${Object.keys(pageable).map((p) => `"${p}"`).join(" and ")}, got ${JSON.stringify(path)}`);
+    throw new InvalidInputError(
+      "path",
+      `paginate() lists ${Object.keys(pageable)
+        .map((p) => `"${p}"`)
+        .join(" and ")}, got ${JSON.stringify(path)}`,
+    );
   }
   const maxItems = checkLimit(init.maxItems, "maxItems", 0);
   const maxPages = checkLimit(init.maxPages, "maxPages", 1) ?? DEFAULT_MAX_PAGES;
@@ -73,7 +85,11 @@ export function paginate<Paths extends {}, Path extends PageablePath & keyof Pat
   const query = requestInit.params?.query ?? {};
   const firstPage = checkLimit(query.page, "params.query.page", 1) ?? 1;
   const limit = numberOr(query.limit);
-  const get = (client as unknown as { GET: (path: string, init: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }> }).GET;
+  const get = (
+    client as unknown as {
+      GET: (path: string, init: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    }
+  ).GET;
 
   return (async function* pages() {
     let yielded = 0;
@@ -81,9 +97,14 @@ export function paginate<Paths extends {}, Path extends PageablePath & keyof Pat
     let previousPage: number | undefined;
     for (let page = firstPage, fetched = 0; maxItems === undefined || yielded < maxItems; fetched++) {
       if (fetched >= maxPages) {
-        throw new InvalidInputError("maxPages", `paginate(${path}) read ${maxPages} pages without reaching the last one; raise maxPages or set maxItems`);
+        throw new InvalidInputError(
+          "maxPages",
+          `paginate(${path}) read ${maxPages} pages without reaching the last one; raise maxPages or set maxItems`,
+        );
       }
-      const data = unwrap(await get(path, { ...requestInit, params: { ...requestInit.params, query: { ...query, page } } })) as Record<string, unknown>;
+      const data = unwrap(
+        await get(path, { ...requestInit, params: { ...requestInit.params, query: { ...query, page } } }),
+      ) as Record<string, unknown>;
       const items = (Array.isArray(data?.[facts.itemsKey]) ? data[facts.itemsKey] : []) as PageItem<Path>[];
       const pagination = (data?.pagination ?? {}) as Pagination;
       const currentPage = numberOr(pagination.currentPage);

@@ -32,7 +32,10 @@ export interface RetryTools {
 
 function checkCount(value: unknown, name: string, min: number, max: number): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw new InvalidInputError(`retry.${name}`, `retry.${name} must be a whole number from ${min} to ${max}, got ${String(value)}`);
+    throw new InvalidInputError(
+      `retry.${name}`,
+      `retry.${name} must be a whole number from ${min} to ${max}, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -42,11 +45,18 @@ export function resolveRetry(option: RetryOptions | false | undefined): RetryPol
   if (option === false) return false;
   if (option === undefined) return DEFAULT_RETRY;
   if (typeof option !== "object" || option === null) {
-    throw new InvalidInputError("retry", `retry must be false or an object { attempts, baseDelayMs, maxDelayMs }, got ${String(option)}`);
+    throw new InvalidInputError(
+      "retry",
+      `retry must be false or an object { attempts, baseDelayMs, maxDelayMs }, got ${String(option)}`,
+    );
   }
   const policy = { ...DEFAULT_RETRY, ...Object.fromEntries(Object.entries(option).filter(([, v]) => v !== undefined)) };
   const unknown = Object.keys(option).filter((key) => !(key in DEFAULT_RETRY));
-  if (unknown.length > 0) throw new InvalidInputError("retry", `retry has unknown option ${unknown.map((k) => `"${k}"`).join(", ")}; known: attempts, baseDelayMs, maxDelayMs`);
+  if (unknown.length > 0)
+    throw new InvalidInputError(
+      "retry",
+      `retry has unknown option ${unknown.map((k) => `"${k}"`).join(", ")}; known: attempts, baseDelayMs, maxDelayMs`,
+    );
   return {
     attempts: checkCount(policy.attempts, "attempts", 1, 10),
     baseDelayMs: checkCount(policy.baseDelayMs, "baseDelayMs", 0, 60_000),

@@ -28,7 +28,10 @@ export class RequestTimeoutError extends Error {
 
 export function assertTimeout(timeoutMs: unknown): asserts timeoutMs is number {
   if (typeof timeoutMs !== "number" || !Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 2_147_483_647) {
-    throw new InvalidInputError("timeoutMs", `timeoutMs must be a whole number of milliseconds from 1 to 2147483647, got ${String(timeoutMs)}`);
+    throw new InvalidInputError(
+      "timeoutMs",
+      `timeoutMs must be a whole number of milliseconds from 1 to 2147483647, got ${String(timeoutMs)}`,
+    );
   }
 }
 

@@ -1,7 +1,7 @@
-import { readFile, writeFile, mkdir } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { bundle, loadConfig } from "@redocly/openapi-core";
 import { stringify } from "yaml";
-import path from "node:path";
 import { bundleJsonPath, bundleYamlPath, contractRoot, generatedDir, rel, repoRoot } from "./paths.ts";
 
 export const GENERATED_HEADER =

@@ -1,7 +1,7 @@
+import path from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { bundleJsonPath, generatedDir } from "./paths.ts";
-import path from "node:path";
 import { followRefs } from "./refs.ts";
 
 export const schemaTypesPath = path.join(generatedDir, "schema.d.ts");
@@ -90,22 +90,29 @@ export interface ContractFacts {
 export function contractFacts(document: Json): ContractFacts {
   const schemas = ((document.components as Json | undefined)?.schemas ?? {}) as Json;
   const ulidSchema = schemas.Ulid as Json | undefined;
-  if (!ulidSchema || typeof ulidSchema.pattern !== "string") throw new Error("components.schemas.Ulid with a pattern is missing");
+  if (!ulidSchema || typeof ulidSchema.pattern !== "string")
+    throw new Error("components.schemas.Ulid with a pattern is missing");
   const ulidExample = (ulidSchema.examples as unknown[] | undefined)?.[0] ?? ulidSchema.example;
   if (typeof ulidExample !== "string") throw new Error("components.schemas.Ulid has no example");
   const isUlid = (schema: unknown): boolean =>
-    (schema as Json | undefined)?.$ref === "#/components/schemas/Ulid" || resolveRef(document, schema)?.pattern === ulidSchema.pattern;
+    (schema as Json | undefined)?.$ref === "#/components/schemas/Ulid" ||
+    resolveRef(document, schema)?.pattern === ulidSchema.pattern;
 
   const servers = ((document.servers ?? []) as Json[]).map((server, index) => ({
     environment: environmentOf(server, index),
     url: String(server.url),
     variables: Object.fromEntries(
-      Object.entries((server.variables ?? {}) as Record<string, Json>).map(([name, variable]) => [name, { default: String(variable.default) }]),
+      Object.entries((server.variables ?? {}) as Record<string, Json>).map(([name, variable]) => [
+        name,
+        { default: String(variable.default) },
+      ]),
     ),
   }));
   for (const environment of ENVIRONMENTS) {
     if (servers.filter((server) => server.environment === environment).length !== 1) {
-      throw new Error(`expected exactly one server for environment "${environment}", found ${servers.map((s) => s.environment).join(", ") || "none"}`);
+      throw new Error(
+        `expected exactly one server for environment "${environment}", found ${servers.map((s) => s.environment).join(", ") || "none"}`,
+      );
     }
   }
 
@@ -116,9 +123,10 @@ export function contractFacts(document: Json): ContractFacts {
     for (const method of HTTP_METHODS) {
       const operation = item[method] as Json | undefined;
       if (!operation) continue;
-      const parameters = [...((item.parameters ?? []) as unknown[]), ...((operation.parameters ?? []) as unknown[])].map(
-        (parameter) => resolveRef(document, parameter),
-      );
+      const parameters = [
+        ...((item.parameters ?? []) as unknown[]),
+        ...((operation.parameters ?? []) as unknown[]),
+      ].map((parameter) => resolveRef(document, parameter));
       const key = `${method.toUpperCase()} ${pathName}`;
       operations[key] = {
         operationId: String(operation.operationId),
@@ -126,15 +134,22 @@ export function contractFacts(document: Json): ContractFacts {
         path: pathName,
         idempotent: operation["x-idempotent"] === true,
         companyScope: parameters.some((p) => p.in === "header" && p.name === "X-Company-Id" && p.required === true),
-        pathParameters: parameters.filter((p) => p.in === "path").map((p) => ({ name: String(p.name), ulid: isUlid(p.schema) })),
+        pathParameters: parameters
+          .filter((p) => p.in === "path")
+          .map((p) => ({ name: String(p.name), ulid: isUlid(p.schema) })),
       };
       if (method === "get" && parameters.some((p) => p.in === "query" && p.name === "page")) {
-        const content = ((resolveRef(document, (operation.responses as Json)?.["200"]).content ?? {}) as Json)["application/json"] as Json;
+        const content = ((resolveRef(document, (operation.responses as Json)?.["200"]).content ?? {}) as Json)[
+          "application/json"
+        ] as Json;
         const schema = resolveRef(document, content?.schema);
         const arrays = Object.entries((schema?.properties ?? {}) as Record<string, Json>).filter(
           ([, property]) => resolveRef(document, property).type === "array",
         );
-        if (arrays.length !== 1) throw new Error(`${key} takes \`page\` but its 200 response has ${arrays.length} array properties, expected 1`);
+        if (arrays.length !== 1)
+          throw new Error(
+            `${key} takes \`page\` but its 200 response has ${arrays.length} array properties, expected 1`,
+          );
         pageable[pathName] = { itemsKey: arrays[0]![0] };
       }
     }
@@ -142,7 +157,13 @@ export function contractFacts(document: Json): ContractFacts {
   const webhooks = document.webhooks;
   if (!webhooks || typeof webhooks !== "object") throw new Error("the bundled contract has no `webhooks` map");
   const webhookEventTypes = Object.keys(webhooks);
-  return { ulid: { pattern: ulidSchema.pattern, example: ulidExample }, servers, operations, pageable, webhookEventTypes };
+  return {
+    ulid: { pattern: ulidSchema.pattern, example: ulidExample },
+    servers,
+    operations,
+    pageable,
+    webhookEventTypes,
+  };
 }
 
 /** generated/contract.ts: the contract facts as `as const` data the client compiles with. */
@@ -156,7 +177,11 @@ export function generateContractModule(document: Json): string {
       constant("ulid", "`components.schemas.Ulid`: the form of every identifier the source calls a ULID.", facts.ulid),
       constant("servers", "`servers`, each named by the environment it stands for.", facts.servers),
       constant("operations", "Every operation, keyed by `METHOD /path` as openapi-fetch sees it.", facts.operations),
-      constant("pageable", "GET operations taking `page`, with the response property that holds the items.", facts.pageable),
+      constant(
+        "pageable",
+        "GET operations taking `page`, with the response property that holds the items.",
+        facts.pageable,
+      ),
       `/** The webhook event types: the keys of \`webhooks\`, in contract order. */
 export const webhookEventTypes = ${JSON.stringify(facts.webhookEventTypes, null, 2)} as const satisfies readonly (keyof webhooks)[];
 

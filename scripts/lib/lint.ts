@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { getLineColLocation, lint as redoclyLint, loadConfig } from "@redocly/openapi-core";
+import { getLineColLocation, loadConfig, lint as redoclyLint } from "@redocly/openapi-core";
 import spectralCore from "@stoplight/spectral-core";
 import spectralParsers from "@stoplight/spectral-parsers";
-import spectralRuntime from "@stoplight/spectral-runtime";
 import { bundleAndLoadRuleset } from "@stoplight/spectral-ruleset-bundler/with-loader";
+import spectralRuntime from "@stoplight/spectral-runtime";
 import type { BundleOutput } from "./bundle.ts";
 import { rel, repoRoot } from "./paths.ts";
 

@@ -2,10 +2,10 @@
  * Starts and stops a Prism mock server (the pinned @stoplight/prism-cli) for the bundled contract.
  * Used by `npm run mock` and by the contract tests' globalSetup.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import path from "node:path";
-import { existsSync } from "node:fs";
 import { bundleYamlPath, rel, repoRoot } from "./paths.ts";
 
 export const prismCliPath = path.join(repoRoot, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
@@ -57,7 +57,9 @@ const KEPT_LOG_LINES = 30;
  */
 const ORPHAN_GUARD =
   "data:text/javascript," +
-  encodeURIComponent("process.stdin.on('end',()=>process.exit(0));process.stdin.on('error',()=>process.exit(0));process.stdin.resume();");
+  encodeURIComponent(
+    "process.stdin.on('end',()=>process.exit(0));process.stdin.on('error',()=>process.exit(0));process.stdin.resume();",
+  );
 
 /** A port that was free a moment ago: bind port 0 on the host, read the port, release it. */
 export function findFreePort(host: string = DEFAULT_HOST): Promise<number> {
@@ -124,7 +126,7 @@ function installExitHooks(): void {
 }
 
 function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC
   return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "");
 }
 
@@ -143,7 +145,9 @@ export async function startPrism(options: PrismOptions = {}): Promise<PrismServe
     throw new Error(`cannot start Prism: the document ${rel(document)} does not exist (run \`npm run bundle\`)`);
   }
   if (options.logLevel !== undefined && !PRISM_LOG_LEVELS.includes(options.logLevel)) {
-    throw new Error(`cannot start Prism: logLevel must be one of ${PRISM_LOG_LEVELS.join(", ")}, got "${options.logLevel}"`);
+    throw new Error(
+      `cannot start Prism: logLevel must be one of ${PRISM_LOG_LEVELS.join(", ")}, got "${options.logLevel}"`,
+    );
   }
   if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 1 || options.port > 65_535)) {
     throw new Error(`cannot start Prism: port must be an integer from 1 to 65535, got ${options.port}`);
@@ -186,7 +190,19 @@ async function startOnce(host: string, port: number, document: string, options: 
   installExitHooks();
   const child = spawn(
     process.execPath,
-    ["--import", ORPHAN_GUARD, prismCliPath, "mock", document, "-h", host, "-p", String(port), "-v", options.logLevel ?? DEFAULT_PRISM_LOG_LEVEL],
+    [
+      "--import",
+      ORPHAN_GUARD,
+      prismCliPath,
+      "mock",
+      document,
+      "-h",
+      host,
+      "-p",
+      String(port),
+      "-v",
+      options.logLevel ?? DEFAULT_PRISM_LOG_LEVEL,
+    ],
     { cwd: repoRoot, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" } },
   );
   live.add(child);
@@ -238,13 +254,16 @@ async function startOnce(host: string, port: number, document: string, options: 
     return stopping;
   };
 
-  const lastLines = (): string => (recent.length > 0 ? `\nlast lines from Prism:\n  ${recent.slice(-15).join("\n  ")}` : "");
+  const lastLines = (): string =>
+    recent.length > 0 ? `\nlast lines from Prism:\n  ${recent.slice(-15).join("\n  ")}` : "";
   const deadline = performance.now() + startTimeoutMs;
   while (true) {
     if (exited) {
       const inUse = recent.some((line) => line.includes("EADDRINUSE"));
       throw new PrismStartError(
-        `Prism exited (${exitInfo}) before it was ready on ${url}` + (inUse ? ` (port ${port} is already in use)` : "") + lastLines(),
+        `Prism exited (${exitInfo}) before it was ready on ${url}` +
+          (inUse ? ` (port ${port} is already in use)` : "") +
+          lastLines(),
         inUse,
       );
     }
@@ -254,7 +273,10 @@ async function startOnce(host: string, port: number, document: string, options: 
     }
     if (performance.now() > deadline) {
       await stop();
-      throw new PrismStartError(`Prism did not answer on ${url} within ${startTimeoutMs / 1000} s${lastLines()}`, false);
+      throw new PrismStartError(
+        `Prism did not answer on ${url} within ${startTimeoutMs / 1000} s${lastLines()}`,
+        false,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -11,20 +11,24 @@ export default function bodyExamples(document) {
     if (!content || typeof content !== "object") return;
     for (const [mediaType, media] of Object.entries(content)) {
       if (!JSON_MEDIA.test(mediaType) || !media || typeof media !== "object") continue;
-      const schema = media.schema && media.schema.$ref ? resolveLocal(document, media.schema.$ref) : media.schema;
+      const schema = media.schema?.$ref ? resolveLocal(document, media.schema.$ref) : media.schema;
       if (schema && typeof schema === "object" && Object.keys(schema).length === 0) continue;
       const named = media.examples && typeof media.examples === "object" ? Object.keys(media.examples) : [];
       if (named.length === 0) {
-        results.push({ message: `${what} (${mediaType}) has no named example: add \`examples: { someName: { value: … } }\`.`, path: [...at, mediaType] });
+        results.push({
+          message: `${what} (${mediaType}) has no named example: add \`examples: { someName: { value: … } }\`.`,
+          path: [...at, mediaType],
+        });
       }
     }
   };
   for (const { kind, key, method, operation, path } of operations(document)) {
     const id = operation.operationId ?? `${method.toUpperCase()} ${key}`;
     let body = operation.requestBody;
-    let bodyAt = [...path, "requestBody"];
+    const bodyAt = [...path, "requestBody"];
     if (body?.$ref) body = resolveLocal(document, body.$ref);
-    if (body) check(body.content, [...bodyAt, "content"], `The ${kind === "webhooks" ? "webhook" : "request"} body of "${id}"`);
+    if (body)
+      check(body.content, [...bodyAt, "content"], `The ${kind === "webhooks" ? "webhook" : "request"} body of "${id}"`);
     for (const [status, raw] of Object.entries(operation.responses ?? {})) {
       const response = raw?.$ref ? resolveLocal(document, raw.$ref) : raw;
       const at = raw?.$ref ? raw.$ref.slice(2).split("/") : [...path, "responses", status];

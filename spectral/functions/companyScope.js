@@ -12,11 +12,16 @@ export default function companyScope(document, options) {
   }
   for (const { kind, key, method, pathItem, operation, path } of operations(document)) {
     if (kind !== "paths") continue;
-    const all = [...(pathItem.parameters ?? []).map((p, i) => ({ p, at: [kind, key, "parameters", i] })),
-      ...(operation.parameters ?? []).map((p, i) => ({ p, at: [...path, "parameters", i] }))];
+    const all = [
+      ...(pathItem.parameters ?? []).map((p, i) => ({ p, at: [kind, key, "parameters", i] })),
+      ...(operation.parameters ?? []).map((p, i) => ({ p, at: [...path, "parameters", i] })),
+    ];
     for (const { p, at } of all) {
       if (p && typeof p.name === "string" && p.name.toLowerCase() === headerName) {
-        results.push({ message: `Define ${options?.headerName ?? "X-Company-Id"} once: use \`$ref: '${parameterRef}'\` instead of an inline parameter.`, path: at });
+        results.push({
+          message: `Define ${options?.headerName ?? "X-Company-Id"} once: use \`$ref: '${parameterRef}'\` instead of an inline parameter.`,
+          path: at,
+        });
       }
     }
     const hasShared = all.some(({ p }) => p && p.$ref === parameterRef);
@@ -24,7 +29,10 @@ export default function companyScope(document, options) {
     if (unscoped.has(operation.operationId) && hasShared) {
       results.push({ message: `"${id}" has no company scope in the source, but carries '${parameterRef}'.`, path });
     } else if (!unscoped.has(operation.operationId) && !hasShared) {
-      results.push({ message: `"${id}" has company scope: add \`$ref: '${parameterRef}'\` to its parameters (or list it in unscopedOperations).`, path });
+      results.push({
+        message: `"${id}" has company scope: add \`$ref: '${parameterRef}'\` to its parameters (or list it in unscopedOperations).`,
+        path,
+      });
     }
   }
   return results;

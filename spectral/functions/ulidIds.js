@@ -21,10 +21,16 @@ export default function ulidIds(document, options) {
         const key = `${ownerName(path)}.${name}`;
         if (ID_NAME.test(name) && !notUlid.has(key) && !notUlid.has(name)) {
           if (!isUlidRef(schema)) {
-            results.push({ message: `"${key}" is an id the source calls a ULID: use \`$ref: '${ulidRef}'\` (or list it in notUlid).`, path: where });
+            results.push({
+              message: `"${key}" is an id the source calls a ULID: use \`$ref: '${ulidRef}'\` (or list it in notUlid).`,
+              path: where,
+            });
           }
         } else if (isUlidRef(schema)) {
-          results.push({ message: `"${key}" is not an id the source calls a ULID, but uses the shared ULID schema.`, path: where });
+          results.push({
+            message: `"${key}" is not an id the source calls a ULID, but uses the shared ULID schema.`,
+            path: where,
+          });
         }
       }
     }
@@ -33,15 +39,24 @@ export default function ulidIds(document, options) {
       const name = node.name;
       if (ID_NAME.test(name) && !notUlid.has(name)) {
         if (!isUlidRef(node.schema)) {
-          results.push({ message: `Parameter "${name}" is an id the source calls a ULID: its schema must be \`$ref: '${ulidRef}'\`.`, path: [...path, "schema"] });
+          results.push({
+            message: `Parameter "${name}" is an id the source calls a ULID: its schema must be \`$ref: '${ulidRef}'\`.`,
+            path: [...path, "schema"],
+          });
         }
       } else if (isUlidRef(node.schema)) {
-        results.push({ message: `Parameter "${name}" is not an id the source calls a ULID, but uses the shared ULID schema.`, path: [...path, "schema"] });
+        results.push({
+          message: `Parameter "${name}" is not an id the source calls a ULID, but uses the shared ULID schema.`,
+          path: [...path, "schema"],
+        });
       }
     }
     // Copies of the ULID pattern outside the shared schema.
     if (pattern && node.pattern === pattern && here !== ulidSchema.join(".")) {
-      results.push({ message: `A copy of the ULID pattern: reference '${ulidRef}' instead.`, path: [...path, "pattern"] });
+      results.push({
+        message: `A copy of the ULID pattern: reference '${ulidRef}' instead.`,
+        path: [...path, "pattern"],
+      });
     }
   }
   return results;
@@ -50,7 +65,10 @@ export default function ulidIds(document, options) {
 function ownerName(path) {
   const i = path.lastIndexOf("schemas");
   if (path[0] === "components" && i === 1 && typeof path[2] === "string") {
-    return [path[2], ...path.slice(3).filter((segment) => segment !== "properties" && typeof segment === "string")].join(".");
+    return [
+      path[2],
+      ...path.slice(3).filter((segment) => segment !== "properties" && typeof segment === "string"),
+    ].join(".");
   }
   return path.filter((segment) => typeof segment === "string").join(".");
 }

@@ -14,7 +14,10 @@ export default function webhookEnvelope(document, options) {
       continue;
     }
     if (!(post.parameters ?? []).some((p) => p?.$ref === signatureRef)) {
-      results.push({ message: `Webhook "${name}" lacks the signature header: add \`$ref: '${signatureRef}'\` to its parameters.`, path: [...at, "post"] });
+      results.push({
+        message: `Webhook "${name}" lacks the signature header: add \`$ref: '${signatureRef}'\` to its parameters.`,
+        path: [...at, "post"],
+      });
     }
     const media = post.requestBody?.content?.["application/json"];
     let schema = media?.schema;
@@ -24,9 +27,15 @@ export default function webhookEnvelope(document, options) {
     const typeConst = parts.map((part) => part?.properties?.type?.const).find((value) => value !== undefined);
     const requiresType = parts.some((part) => part?.properties?.type && (part.required ?? []).includes("type"));
     if (!usesEnvelope) {
-      results.push({ message: `Webhook "${name}" body is not the shared envelope: its schema must be allOf [\`$ref: '${envelopeRef}'\`, …].`, path: [...at, "post", "requestBody"] });
+      results.push({
+        message: `Webhook "${name}" body is not the shared envelope: its schema must be allOf [\`$ref: '${envelopeRef}'\`, …].`,
+        path: [...at, "post", "requestBody"],
+      });
     } else if (typeConst !== name || !requiresType) {
-      results.push({ message: `Webhook "${name}" envelope must fix a required \`type\` to const "${name}" (found ${JSON.stringify(typeConst)}).`, path: [...at, "post", "requestBody"] });
+      results.push({
+        message: `Webhook "${name}" envelope must fix a required \`type\` to const "${name}" (found ${JSON.stringify(typeConst)}).`,
+        path: [...at, "post", "requestBody"],
+      });
     }
   }
   return results;

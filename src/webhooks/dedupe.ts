@@ -12,7 +12,9 @@ export interface WebhookDedupeStore {
 }
 
 /** The default store: the most recently used `maxEntries` ids, in memory (one process, lost on restart). */
-export function createMemoryDedupeStore(options: { maxEntries?: number } = {}): WebhookDedupeStore & { readonly size: number } {
+export function createMemoryDedupeStore(
+  options: { maxEntries?: number } = {},
+): WebhookDedupeStore & { readonly size: number } {
   const maxEntries = options.maxEntries ?? 10_000;
   if (!Number.isInteger(maxEntries) || maxEntries < 1) {
     throw new WebhookError(`maxEntries must be a positive integer, got ${String(maxEntries)}`);
@@ -47,7 +49,9 @@ export interface WebhookDeduper {
 }
 
 /** Drops repeated deliveries of an event by its `id`; the source promises neither at-most-once nor order. */
-export function createWebhookDeduper(options: { store?: WebhookDedupeStore; maxEntries?: number } = {}): WebhookDeduper {
+export function createWebhookDeduper(
+  options: { store?: WebhookDedupeStore; maxEntries?: number } = {},
+): WebhookDeduper {
   if (options.store && options.maxEntries !== undefined) {
     throw new WebhookError("give either store or maxEntries (the size of the default in-memory store), not both");
   }

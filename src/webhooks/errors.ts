@@ -38,7 +38,7 @@ export class WebhookRawBodyError extends WebhookError {
       `${argument} must be the raw request body (a string or a Uint8Array/Buffer), but ${describe(received)} was given. ` +
         "The signature is an HMAC of the exact bytes that were sent; a parsed and re-serialised object can differ in " +
         "key order, spacing, escaping or number formatting, so it cannot be verified. Read the body before any JSON " +
-        "parser runs: `await request.text()` in fetch-style frameworks, `express.raw({ type: \"application/json\" })` " +
+        'parser runs: `await request.text()` in fetch-style frameworks, `express.raw({ type: "application/json" })` ' +
         "in Express, or the raw `data` chunks of a Node `http` request.",
     );
   }

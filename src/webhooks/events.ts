@@ -1,7 +1,7 @@
+import { webhookEventTypes } from "../../generated/contract.ts";
 import type { webhooks } from "../../generated/schema.d.ts";
 import { type RawBody, rawBodyBytes, rawBodyText } from "./encoding.ts";
 import { WebhookPayloadError } from "./errors.ts";
-import { webhookEventTypes } from "../../generated/contract.ts";
 
 export { webhookEventTypes };
 

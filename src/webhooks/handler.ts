@@ -2,10 +2,17 @@
  * A webhook receiver for Node `http` servers and fetch-style (Request → Response) frameworks. It uses only
  * Web Crypto and structural types, so it runs in Node as well as in edge runtimes.
  */
-import { type WebhookSecrets, secretList } from "./encoding.ts";
+
+import { createWebhookDeduper, type WebhookDeduper } from "./dedupe.ts";
+import { secretList, type WebhookSecrets } from "./encoding.ts";
 import { WebhookError, WebhookPayloadError, WebhookRawBodyError, WebhookSignatureError } from "./errors.ts";
-import { type WebhookDeduper, createWebhookDeduper } from "./dedupe.ts";
-import { type WebhookEvent, type WebhookEventOf, type WebhookEventType, isWebhookEventType, webhookEventTypes } from "./events.ts";
+import {
+  isWebhookEventType,
+  type WebhookEvent,
+  type WebhookEventOf,
+  type WebhookEventType,
+  webhookEventTypes,
+} from "./events.ts";
 import { constructWebhookEventAsync } from "./web.ts";
 
 /** The handlers, one per event type; an event without one is acknowledged and ignored. */
@@ -83,12 +90,16 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   if (!options || typeof options !== "object") throw new WebhookError("createWebhookHandler needs an options object");
   const secrets = secretList(options.secrets, "options.secrets");
   const on = options.on;
-  if (!on || typeof on !== "object") throw new WebhookError("options.on must be an object of handlers keyed by event type");
+  if (!on || typeof on !== "object")
+    throw new WebhookError("options.on must be an object of handlers keyed by event type");
   for (const [type, handler] of Object.entries(on)) {
     if (!isWebhookEventType(type)) {
-      throw new WebhookError(`options.on has a handler for unknown event type "${type}"; known: ${webhookEventTypes.join(", ")}`);
+      throw new WebhookError(
+        `options.on has a handler for unknown event type "${type}"; known: ${webhookEventTypes.join(", ")}`,
+      );
     }
-    if (typeof handler !== "function") throw new WebhookError(`options.on["${type}"] must be a function, got ${typeof handler}`);
+    if (typeof handler !== "function")
+      throw new WebhookError(`options.on["${type}"] must be a function, got ${typeof handler}`);
   }
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
@@ -105,7 +116,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return result;
   }
 
-  async function handle(rawBody: string | Uint8Array, signature: string | null | undefined): Promise<WebhookHandlerResult> {
+  async function handle(
+    rawBody: string | Uint8Array,
+    signature: string | null | undefined,
+  ): Promise<WebhookHandlerResult> {
     let event: WebhookEvent;
     try {
       event = await constructWebhookEventAsync(rawBody, signature, secrets);
@@ -116,8 +130,14 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
     const run = on[event.type] as ((event: WebhookEvent) => unknown) | undefined;
     try {
-      const work = async () => (run ? (await run(event), "handled" as const) : ("ignored" as const));
-      const outcome = deduper ? await deduper.process(event.id, work) : { duplicate: false as const, value: await work() };
+      const work = async () => {
+        if (!run) return "ignored" as const;
+        await run(event);
+        return "handled" as const;
+      };
+      const outcome = deduper
+        ? await deduper.process(event.id, work)
+        : { duplicate: false as const, value: await work() };
       return report({ status: 200, verdict: outcome.duplicate ? "duplicate" : outcome.value, event });
     } catch (error) {
       return report({ status: 500, verdict: "handler_failed", event, error });
@@ -138,7 +158,14 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       return new Response(body, { status, headers: { "content-type": "application/json", ...headers } });
     };
     if (request.method !== "POST") {
-      return reply(report({ status: 405, verdict: "method_not_allowed", error: new WebhookError(`webhooks are POSTed, got ${request.method}`) }), { allow: "POST" });
+      return reply(
+        report({
+          status: 405,
+          verdict: "method_not_allowed",
+          error: new WebhookError(`webhooks are POSTed, got ${request.method}`),
+        }),
+        { allow: "POST" },
+      );
     }
     const declared = Number(request.headers.get("content-length") ?? Number.NaN);
     if (declared > maxBodyBytes) return reply(tooLarge(maxBodyBytes));
@@ -157,14 +184,24 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     };
     if (req.method !== "POST") {
       req.resume();
-      return reply(report({ status: 405, verdict: "method_not_allowed", error: new WebhookError(`webhooks are POSTed, got ${req.method}`) }), { allow: "POST" });
+      return reply(
+        report({
+          status: 405,
+          verdict: "method_not_allowed",
+          error: new WebhookError(`webhooks are POSTed, got ${req.method}`),
+        }),
+        { allow: "POST" },
+      );
     }
     const header = req.headers["x-signature"];
     const signature = Array.isArray(header) ? undefined : header;
     if (req.body !== undefined) {
       // Body-parsing middleware ran first; only a raw body (express.raw, express.text) can be verified.
-      if (typeof req.body === "string" || req.body instanceof Uint8Array) return reply(await handle(req.body, signature));
-      return reply(report({ status: 500, verdict: "handler_failed", error: new WebhookRawBodyError("req.body", req.body) }));
+      if (typeof req.body === "string" || req.body instanceof Uint8Array)
+        return reply(await handle(req.body, signature));
+      return reply(
+        report({ status: 500, verdict: "handler_failed", error: new WebhookRawBodyError("req.body", req.body) }),
+      );
     }
     const declared = Number(req.headers["content-length"] ?? Number.NaN);
     if (declared > maxBodyBytes) {
@@ -177,7 +214,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   }
 
   function tooLarge(limit: number): WebhookHandlerResult {
-    return report({ status: 413, verdict: "too_large", error: new WebhookError(`the body is larger than maxBodyBytes (${limit} bytes)`) });
+    return report({
+      status: 413,
+      verdict: "too_large",
+      error: new WebhookError(`the body is larger than maxBodyBytes (${limit} bytes)`),
+    });
   }
 
   const handler = ((first: Request | NodeRequestLike, res?: NodeResponseLike) =>

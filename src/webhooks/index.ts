@@ -1,4 +1,13 @@
 /** The webhook kit: typed events, signature verification, deduplication and a receiver. */
+
+export {
+  createMemoryDedupeStore,
+  createWebhookDeduper,
+  type DedupeOutcome,
+  type WebhookDeduper,
+  type WebhookDedupeStore,
+} from "./dedupe.ts";
+export type { RawBody, WebhookSecrets } from "./encoding.ts";
 export {
   WEBHOOK_ERROR_PREFIX,
   WebhookError,
@@ -8,25 +17,15 @@ export {
   WebhookSignatureError,
   type WebhookSignatureFailure,
 } from "./errors.ts";
-export type { RawBody, WebhookSecrets } from "./encoding.ts";
 export {
   isWebhookEventType,
   parseWebhookEvent,
-  webhookEventTypes,
   type WebhookEvent,
   type WebhookEventOf,
   type WebhookEventType,
   type WebhookPayloadOf,
+  webhookEventTypes,
 } from "./events.ts";
-export { constructWebhookEvent, signWebhookPayload, verifyWebhookSignature } from "./node.ts";
-export { constructWebhookEventAsync, signWebhookPayloadAsync, verifyWebhookSignatureAsync } from "./web.ts";
-export {
-  createMemoryDedupeStore,
-  createWebhookDeduper,
-  type DedupeOutcome,
-  type WebhookDedupeStore,
-  type WebhookDeduper,
-} from "./dedupe.ts";
 export {
   createWebhookHandler,
   type NodeRequestLike,
@@ -37,3 +36,5 @@ export {
   type WebhookHandlers,
   type WebhookVerdict,
 } from "./handler.ts";
+export { constructWebhookEvent, signWebhookPayload, verifyWebhookSignature } from "./node.ts";
+export { constructWebhookEventAsync, signWebhookPayloadAsync, verifyWebhookSignatureAsync } from "./web.ts";

@@ -3,9 +3,9 @@
  * use the async variants in ./web.ts: they give the same answers.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { type RawBody, type WebhookSecrets, rawBodyBytes, secretList, signatureProblem } from "./encoding.ts";
+import { type RawBody, rawBodyBytes, secretList, signatureProblem, type WebhookSecrets } from "./encoding.ts";
 import { WebhookSignatureError } from "./errors.ts";
-import { type WebhookEvent, parseWebhookEvent } from "./events.ts";
+import { parseWebhookEvent, type WebhookEvent } from "./events.ts";
 
 // node:crypto hashes a string as UTF-8 itself, so a string body is never copied into a byte array first.
 function hmac(body: string | Uint8Array, secret: string): Buffer {

@@ -2,9 +2,17 @@
  * Signature functions for runtimes with only Web Crypto (`globalThis.crypto.subtle`): edge workers, browsers.
  * They are async, and give the same answers as ./node.ts. This module imports nothing from `node:`.
  */
-import { type RawBody, type WebhookSecrets, bytesToHex, hexToBytes, rawBodyBytes, secretList, signatureProblem } from "./encoding.ts";
+import {
+  bytesToHex,
+  hexToBytes,
+  type RawBody,
+  rawBodyBytes,
+  secretList,
+  signatureProblem,
+  type WebhookSecrets,
+} from "./encoding.ts";
 import { WebhookError, WebhookSignatureError } from "./errors.ts";
-import { type WebhookEvent, parseWebhookEvent } from "./events.ts";
+import { parseWebhookEvent, type WebhookEvent } from "./events.ts";
 
 const encoder = new TextEncoder();
 
@@ -17,14 +25,20 @@ const keys = new Map<string, Promise<CryptoKey>>();
 
 function subtle(): SubtleCrypto {
   const found = globalThis.crypto?.subtle;
-  if (!found) throw new WebhookError("Web Crypto (globalThis.crypto.subtle) is not available in this runtime; use the node:crypto functions");
+  if (!found)
+    throw new WebhookError(
+      "Web Crypto (globalThis.crypto.subtle) is not available in this runtime; use the node:crypto functions",
+    );
   return found;
 }
 
 function hmacKey(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret);
   if (!key) {
-    key = subtle().importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    key = subtle().importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+      "verify",
+    ]);
     // A few secrets live at a time (rotation); the cap only guards against callers passing ever-new ones.
     if (keys.size >= 16) keys.clear();
     keys.set(secret, key);

@@ -10,15 +10,23 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { assertSameRequests, makeCallers, stubFetch } from "../../bench/client.ts";
 import { makeSandbox, NESTED_ENV } from "../../bench/context.ts";
-import { compareAlternating, compareCommands, median, percentile, roundOrder, sinkCount, timeCommand } from "../../bench/harness.ts";
+import {
+  compareAlternating,
+  compareCommands,
+  median,
+  percentile,
+  roundOrder,
+  sinkCount,
+  timeCommand,
+} from "../../bench/harness.ts";
 import { BENCHMARKS, parseBenchArgs, runBenchmarks } from "../../bench/index.ts";
 import { machineInfo } from "../../bench/machine.ts";
 import { processMemoryMiB } from "../../bench/mock.ts";
-import { formatNumber, renderResults, scrubPaths, targetMet, type RunSummary } from "../../bench/results.ts";
+import { formatNumber, type RunSummary, renderResults, scrubPaths, targetMet } from "../../bench/results.ts";
 import { consumerSource, parseDiagnostics } from "../../bench/typecheck.ts";
 import { bareVerify, bareVerifyWithKitHex, kitVerifyWithBufferHex, webhookBody } from "../../bench/webhooks.ts";
-import { runScript } from "../helpers/run.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { runScript } from "../helpers/run.ts";
 
 const scratch: string[] = [];
 afterAll(async () => {
@@ -73,7 +81,11 @@ describe("compareAlternating", () => {
       return { x };
     };
     const before = sinkCount();
-    const result = await compareAlternating({ candidates: { fast: spin(1_000), slow: spin(20_000) }, rounds: 5, targetBatchMs: 2 });
+    const result = await compareAlternating({
+      candidates: { fast: spin(1_000), slow: spin(20_000) },
+      rounds: 5,
+      targetBatchMs: 2,
+    });
     expect(result.ratio("slow", "fast")).toBeLessThan(0.5);
     expect(result.stats.fast!.medianOpsPerSecond).toBeGreaterThan(result.stats.slow!.medianOpsPerSecond);
     expect(sinkCount()).toBeGreaterThan(before);
@@ -82,7 +94,13 @@ describe("compareAlternating", () => {
   it("awaits async candidates", async () => {
     let done = 0;
     await compareAlternating({
-      candidates: { wait: async () => { await new Promise((r) => setImmediate(r)); done++; return {}; } },
+      candidates: {
+        wait: async () => {
+          await new Promise((r) => setImmediate(r));
+          done++;
+          return {};
+        },
+      },
       rounds: 2,
       warmupRounds: 0,
       batch: 3,
@@ -92,7 +110,9 @@ describe("compareAlternating", () => {
   });
 
   it("rejects a bad round count", async () => {
-    await expect(compareAlternating({ candidates: { a: () => 1 }, rounds: 0 })).rejects.toThrow(/rounds must be a positive integer, got 0/);
+    await expect(compareAlternating({ candidates: { a: () => 1 }, rounds: 0 })).rejects.toThrow(
+      /rounds must be a positive integer, got 0/,
+    );
   });
 });
 
@@ -100,7 +120,10 @@ describe("command timing", () => {
   it("times commands in alternating rounds", async () => {
     const seen: string[] = [];
     const result = await compareCommands(
-      { one: { command: process.execPath, args: ["-e", ""], cwd: repoRoot }, two: { command: process.execPath, args: ["-e", ""], cwd: repoRoot } },
+      {
+        one: { command: process.execPath, args: ["-e", ""], cwd: repoRoot },
+        two: { command: process.execPath, args: ["-e", ""], cwd: repoRoot },
+      },
       2,
       (label) => seen.push(label),
     );
@@ -109,9 +132,13 @@ describe("command timing", () => {
   });
 
   it("fails with the command's last output when it exits non-zero", async () => {
-    await expect(timeCommand("broken", { command: process.execPath, args: ["-e", "console.error('boom here'); process.exit(3)"], cwd: repoRoot })).rejects.toThrow(
-      /broken .*exited with code 3; last output:\n\s+boom here/s,
-    );
+    await expect(
+      timeCommand("broken", {
+        command: process.execPath,
+        args: ["-e", "console.error('boom here'); process.exit(3)"],
+        cwd: repoRoot,
+      }),
+    ).rejects.toThrow(/broken .*exited with code 3; last output:\n\s+boom here/s);
   });
 });
 
@@ -121,13 +148,20 @@ describe("npm run bench arguments", () => {
   });
 
   it("reads --quick, --size, --only (both forms) and --out", () => {
-    expect(parseBenchArgs(["--quick", "--only", "client,webhooks", "--out=x.md"])).toEqual({ size: "quick", help: false, only: ["client", "webhooks"], out: "x.md" });
+    expect(parseBenchArgs(["--quick", "--only", "client,webhooks", "--out=x.md"])).toEqual({
+      size: "quick",
+      help: false,
+      only: ["client", "webhooks"],
+      out: "x.md",
+    });
     expect(parseBenchArgs(["--size", "tiny"]).size).toBe("tiny");
   });
 
   it("names a bad argument", () => {
     expect(() => parseBenchArgs(["--fast"])).toThrow('unknown argument "--fast"');
-    expect(() => parseBenchArgs(["--only", "client,nope"])).toThrow(/--only: unknown benchmark "nope"; known: client, webhooks/);
+    expect(() => parseBenchArgs(["--only", "client,nope"])).toThrow(
+      /--only: unknown benchmark "nope"; known: client, webhooks/,
+    );
     expect(() => parseBenchArgs(["--size", "huge"])).toThrow('--size must be one of tiny, quick, full, got "huge"');
     expect(() => parseBenchArgs(["--only"])).toThrow("--only needs a value");
   });
@@ -186,7 +220,10 @@ describe("RESULTS.md writer", () => {
 
   it("shows a benchmark's failed part beside its figures", () => {
     const outcome = summary.outcomes[0]!;
-    const withError = { ...summary, outcomes: [{ ...outcome, result: { ...outcome.result!, errors: ["test: npm test exited with code 1"] } }] };
+    const withError = {
+      ...summary,
+      outcomes: [{ ...outcome, result: { ...outcome.result!, errors: ["test: npm test exited with code 1"] } }],
+    };
     const text = renderResults(withError);
     expect(text).toContain("**Failed part:**\n\n```text\ntest: npm test exited with code 1\n```");
     expect(text).toContain("| ours \\| GET | 12,346 | calls/s |");
@@ -194,7 +231,8 @@ describe("RESULTS.md writer", () => {
   });
 
   it("takes this machine's paths out", () => {
-    const text = "sh -c redocly bundle -o /scratch/partner-bench-scratch-Ab12/x.yaml in /scratch/partner-bench-Zz9 (cwd /srv/repo/sub, /srv/repository, /home/u/.npm/x)";
+    const text =
+      "sh -c redocly bundle -o /scratch/partner-bench-scratch-Ab12/x.yaml in /scratch/partner-bench-Zz9 (cwd /srv/repo/sub, /srv/repository, /home/u/.npm/x)";
     expect(scrubPaths(text, "/srv/repo", "/scratch", "/home/u")).toBe(
       "sh -c redocly bundle -o <tmp>/x.yaml in <tmp> (cwd ./sub, /srv/repository, ~/.npm/x)",
     );
@@ -236,7 +274,9 @@ describe("benchmark fixtures", () => {
   it("the client, plain openapi-fetch and hand-written fetch send the same requests", async () => {
     await expect(assertSameRequests()).resolves.toBeUndefined();
     const seen: string[] = [];
-    const callers = makeCallers(stubFetch((request) => seen.push(`${request.method} ${request.url} ${request.companyId}`)));
+    const callers = makeCallers(
+      stubFetch((request) => seen.push(`${request.method} ${request.url} ${request.companyId}`)),
+    );
     await callers.get.ours();
     expect(seen).toEqual(["GET http://127.0.0.1:9/bench/v1/cards?page=2&limit=20 01JD8X4M6Q2V7R9T3W5Y0Z1A2B"]);
   });
@@ -251,8 +291,14 @@ describe("benchmark fixtures", () => {
   });
 
   it("reads tsc's extended diagnostics", () => {
-    const output = "Files:  10\nInstantiations:   66658\nMemory used:   118752K\nCheck time:   1.25s\nTotal time:   2.50s\n";
-    expect(parseDiagnostics(output)).toEqual({ checkMs: 1250, totalMs: 2500, instantiations: 66658, memoryKiB: 118752 });
+    const output =
+      "Files:  10\nInstantiations:   66658\nMemory used:   118752K\nCheck time:   1.25s\nTotal time:   2.50s\n";
+    expect(parseDiagnostics(output)).toEqual({
+      checkMs: 1250,
+      totalMs: 2500,
+      instantiations: 66658,
+      memoryKiB: 118752,
+    });
     expect(() => parseDiagnostics("nothing")).toThrow(/no "Check time" line/);
   });
 
@@ -282,7 +328,9 @@ describe.skipIf(process.env[NESTED_ENV])("every benchmark at tiny size", () => {
     const outFile = path.join(dir, "RESULTS.md");
     const progress: string[] = [];
     const summary = await runBenchmarks({ size: "tiny", repoRoot, outFile, progress: (m) => progress.push(m) });
-    const errors = summary.outcomes.flatMap((o) => (o.error ? [`${o.name}: ${o.error}`] : (o.result?.errors ?? []).map((e) => `${o.name}: ${e}`)));
+    const errors = summary.outcomes.flatMap((o) =>
+      o.error ? [`${o.name}: ${o.error}`] : (o.result?.errors ?? []).map((e) => `${o.name}: ${e}`),
+    );
     expect(errors).toEqual([]);
     expect(summary.outcomes.map((o) => o.name)).toEqual(BENCHMARKS.map((b) => b.name));
     for (const outcome of summary.outcomes) {
@@ -291,7 +339,8 @@ describe.skipIf(process.env[NESTED_ENV])("every benchmark at tiny size", () => {
         expect(Number.isFinite(figure.value), `${outcome.name}: ${figure.label}`).toBe(true);
         expect(figure.value, `${outcome.name}: ${figure.label}`).toBeGreaterThanOrEqual(0);
       }
-      for (const ratio of outcome.result!.ratios) expect(ratio.value, `${outcome.name}: ${ratio.label}`).toBeGreaterThan(0);
+      for (const ratio of outcome.result!.ratios)
+        expect(ratio.value, `${outcome.name}: ${ratio.label}`).toBeGreaterThan(0);
     }
     const targets = summary.outcomes.flatMap((o) => o.result!.ratios.filter((r) => r.target !== undefined));
     expect(targets.length).toBe(4 + 6); // client GET and POST, each bare and like for like; webhooks at 3 sizes × 1 and 2 secrets

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, test } from "vitest";
-import { createPartnerClient, paginate, unwrap, type CompanyClient, type PartnerClient } from "../../src/index.ts";
 import type { components } from "../../generated/schema.js";
+import { type CompanyClient, createPartnerClient, type PartnerClient, paginate, unwrap } from "../../src/index.ts";
 
 const fetch = async () => new Response("{}");
 const root = createPartnerClient({ apiKey: "k", baseUrl: "http://127.0.0.1:1", fetch });
@@ -11,14 +11,18 @@ const header = { "X-Company-Id": "01JD8X2K7P3M9Q4R6S8T0V2W4X" };
 describe("client types", () => {
   test("createPartnerClient returns a company client when given companyId", () => {
     expectTypeOf(root).toEqualTypeOf<PartnerClient>();
-    expectTypeOf(createPartnerClient({ apiKey: "k", baseUrl: "http://x", companyId: "01JD8X2K7P3M9Q4R6S8T0V2W4X" })).toEqualTypeOf<CompanyClient>();
+    expectTypeOf(
+      createPartnerClient({ apiKey: "k", baseUrl: "http://x", companyId: "01JD8X2K7P3M9Q4R6S8T0V2W4X" }),
+    ).toEqualTypeOf<CompanyClient>();
     expectTypeOf(company).toEqualTypeOf<CompanyClient>();
   });
 
   test("results are typed by the path", async () => {
     const { data } = await company.GET("/v1/cards", { params: { query: { limit: 10 } } });
     expectTypeOf(data).toEqualTypeOf<components["schemas"]["ListCardsResponse"] | undefined>();
-    const transaction = unwrap(await root.GET("/transactions/{transactionId}", { params: { path: { transactionId: cardId } } }));
+    const transaction = unwrap(
+      await root.GET("/transactions/{transactionId}", { params: { path: { transactionId: cardId } } }),
+    );
     expectTypeOf(transaction).toEqualTypeOf<components["schemas"]["GetTransactionResponse"]>();
   });
 
@@ -60,7 +64,9 @@ describe("client types", () => {
     for await (const card of paginate(company, "/v1/cards", { maxItems: 5 })) {
       expectTypeOf(card).toEqualTypeOf<components["schemas"]["Card"]>();
     }
-    for await (const entry of paginate(root, "/v1/card-spending-account/transactions", { params: { header, query: { type: "Debit" } } })) {
+    for await (const entry of paginate(root, "/v1/card-spending-account/transactions", {
+      params: { header, query: { type: "Debit" } },
+    })) {
       expectTypeOf(entry).toEqualTypeOf<components["schemas"]["LedgerEntry"]>();
     }
     // @ts-expect-error: the no-company client must pass the company header

@@ -16,7 +16,9 @@ describe("createPartnerClient", () => {
   test("forCompany sends X-Company-Id on company-scope operations only", async () => {
     const { company, sent } = testClient();
     await company.GET("/v1/card-bins");
-    await company.POST("/v1/cards", { body: { cardHolderId: CARD, name: "Travel", category: "TravelExpenses", bin: "489514" } });
+    await company.POST("/v1/cards", {
+      body: { cardHolderId: CARD, name: "Travel", category: "TravelExpenses", bin: "489514" },
+    });
     await company.GET("/v1/companies");
     expect(sent.map((s) => [s.method, s.path, s.headers.get("X-Company-Id")])).toEqual([
       ["GET", "/api/v1/card-bins", COMPANY],
@@ -45,7 +47,10 @@ describe("createPartnerClient", () => {
   test("bodies are sent as JSON, intact", async () => {
     const { company, sent } = testClient(() => json({ address: { address: "T9y", chain: "TRX" } }, 201));
     const body = { chain: "TRX" as const };
-    const { data } = await company.POST("/v1/wallets/{walletId}/addresses", { params: { path: { walletId: "wallet-usdt-main" } }, body });
+    const { data } = await company.POST("/v1/wallets/{walletId}/addresses", {
+      params: { path: { walletId: "wallet-usdt-main" } },
+      body,
+    });
     expect(data).toEqual({ address: { address: "T9y", chain: "TRX" } });
     expect(sent[0]!.headers.get("Content-Type")).toBe("application/json");
     expect(JSON.parse(sent[0]!.body)).toEqual(body);
@@ -79,7 +84,11 @@ describe("options are checked", () => {
     ["environment", { apiKey: API_KEY, environment: "staging" }, /environment must be one of "production", "sandbox"/],
     ["companyId", { apiKey: API_KEY, baseUrl: BASE_URL, companyId: "acme" }, /companyId must be a ULID .*got "acme"/],
     ["timeoutMs", { apiKey: API_KEY, baseUrl: BASE_URL, timeoutMs: 0 }, /timeoutMs must be a whole number/],
-    ["retry.attempts", { apiKey: API_KEY, baseUrl: BASE_URL, retry: { attempts: 0 } }, /retry.attempts must be a whole number from 1 to 10/],
+    [
+      "retry.attempts",
+      { apiKey: API_KEY, baseUrl: BASE_URL, retry: { attempts: 0 } },
+      /retry.attempts must be a whole number from 1 to 10/,
+    ],
     ["retry", { apiKey: API_KEY, baseUrl: BASE_URL, retry: { tries: 2 } }, /unknown option "tries"/],
     ["fetch", { apiKey: API_KEY, baseUrl: BASE_URL, fetch: "no" }, /fetch must be a function/],
     ["apikey", { apikey: API_KEY, baseUrl: BASE_URL }, /unknown option "apikey"/],
@@ -100,7 +109,9 @@ describe("options are checked", () => {
   test("an environment whose server is a .invalid placeholder is refused, pointing at baseUrl", () => {
     for (const environment of ["production", "sandbox"] as const) {
       expect(() => createPartnerClient({ apiKey: API_KEY, environment, fetch })).toThrow(
-        new RegExp(`environment "${environment}" resolves to https://${environment}\\.partner-api\\.invalid, a placeholder.*Pass baseUrl`),
+        new RegExp(
+          `environment "${environment}" resolves to https://${environment}\\.partner-api\\.invalid, a placeholder.*Pass baseUrl`,
+        ),
       );
     }
   });
@@ -124,9 +135,14 @@ describe("path parameters are checked before anything is sent", () => {
   ];
   test.each(bad)("cardId %s", async (_, cardId, got) => {
     const { company, sent } = testClient();
-    const call = company.PATCH("/v1/cards/{cardId}/unfreeze", { params: { path: { cardId: cardId as string } }, body: {} });
+    const call = company.PATCH("/v1/cards/{cardId}/unfreeze", {
+      params: { path: { cardId: cardId as string } },
+      body: {},
+    });
     await expect(call).rejects.toThrow(InvalidInputError);
-    await expect(call).rejects.toThrow(/unfreezeCard \(PATCH \/v1\/cards\/\{cardId\}\/unfreeze\): path parameter cardId must be a ULID \(26 characters of Crockford base32/);
+    await expect(call).rejects.toThrow(
+      /unfreezeCard \(PATCH \/v1\/cards\/\{cardId\}\/unfreeze\): path parameter cardId must be a ULID \(26 characters of Crockford base32/,
+    );
     await expect(call).rejects.toThrow(got);
     expect(sent).toHaveLength(0);
   });
@@ -137,7 +153,10 @@ describe("path parameters are checked before anything is sent", () => {
       ["transactionId", client.GET("/transactions/{transactionId}", { params: { path: { transactionId: "x" } } })],
       ["cardHolderId", company.GET("/v1/card-holders/{cardHolderId}", { params: { path: { cardHolderId: "x" } } })],
       ["routeId", company.GET("/v1/payment-routes/{routeId}", { params: { path: { routeId: "x" } } })],
-      ["routeId", company.GET("/v1/payment-routes/{routeId}/payment-instructions", { params: { path: { routeId: "x" } } })],
+      [
+        "routeId",
+        company.GET("/v1/payment-routes/{routeId}/payment-instructions", { params: { path: { routeId: "x" } } }),
+      ],
       ["cardId", company.POST("/v1/cards/{cardId}/details", { params: { path: { cardId: "x" } } })],
     ];
     for (const [name, call] of calls) await expect(call).rejects.toMatchObject({ input: name });
@@ -146,7 +165,9 @@ describe("path parameters are checked before anything is sent", () => {
 
   test("a wrong X-Company-Id header on a no-company client is caught", async () => {
     const { client, sent } = testClient();
-    await expect(client.GET("/v1/card-bins", { params: { header: { "X-Company-Id": "acme" } } })).rejects.toThrow(/header X-Company-Id must be a ULID/);
+    await expect(client.GET("/v1/card-bins", { params: { header: { "X-Company-Id": "acme" } } })).rejects.toThrow(
+      /header X-Company-Id must be a ULID/,
+    );
     expect(sent).toHaveLength(0);
   });
 
@@ -155,9 +176,9 @@ describe("path parameters are checked before anything is sent", () => {
     await company.POST("/v1/wallets/{walletId}/addresses", { params: { path: { walletId: "a/b?c#d e%" } }, body: {} });
     expect(sent[0]!.url).toBe(`${BASE_URL}/v1/wallets/a%2Fb%3Fc%23d%20e%25/addresses`);
     for (const walletId of ["", ".", ".."]) {
-      await expect(company.POST("/v1/wallets/{walletId}/addresses", { params: { path: { walletId } }, body: {} })).rejects.toThrow(
-        /path parameter walletId must be a non-empty string other than "\." and "\.\."/,
-      );
+      await expect(
+        company.POST("/v1/wallets/{walletId}/addresses", { params: { path: { walletId } }, body: {} }),
+      ).rejects.toThrow(/path parameter walletId must be a non-empty string other than "\." and "\.\."/);
     }
     expect(sent).toHaveLength(1);
   });

@@ -17,8 +17,17 @@ afterEach(() => vi.restoreAllMocks());
 
 /** Every way an error can be looked at. */
 function renderings(error: unknown): string[] {
-  const fields = Object.entries(error as object).map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
-  return [String(error), (error as Error).message, (error as Error).stack ?? "", JSON.stringify(error), inspect(error, { depth: 10 }), ...fields];
+  const fields = Object.entries(error as object).map(
+    ([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`,
+  );
+  return [
+    String(error),
+    (error as Error).message,
+    (error as Error).stack ?? "",
+    JSON.stringify(error),
+    inspect(error, { depth: 10 }),
+    ...fields,
+  ];
 }
 
 describe("unwrap", () => {
@@ -49,7 +58,9 @@ describe("unwrap", () => {
 
   test("an error answer with no body still throws", async () => {
     const { company } = testClient(() => new Response(null, { status: 422 }));
-    const result = await company.POST("/v1/cards", { body: { cardHolderId: CARD, name: "n", category: "Other", bin: "1" } });
+    const result = await company.POST("/v1/cards", {
+      body: { cardHolderId: CARD, name: "n", category: "Other", bin: "1" },
+    });
     expect(() => unwrap(result)).toThrow(/POST \/api\/v1\/cards \(createCard\) answered 422$/);
   });
 
@@ -67,17 +78,30 @@ describe("the API key never leaks", () => {
     const error = thrownBy(() => unwrap(result));
     expect(error).toBeInstanceOf(ApiError);
     for (const text of renderings(error)) expect(text).not.toContain(API_KEY);
-    expect((error as ApiError).body).toEqual({ message: "invalid key [REDACTED]", nested: [{ "[REDACTED]": "[REDACTED]" }] });
+    expect((error as ApiError).body).toEqual({
+      message: "invalid key [REDACTED]",
+      nested: [{ "[REDACTED]": "[REDACTED]" }],
+    });
   });
 
   test("not in option errors, not in the client object, and nothing is logged", async () => {
     const written: string[] = [];
     for (const method of ["log", "info", "warn", "error", "debug"] as const) {
-      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void written.push(args.map(String).join(" ")));
+      vi.spyOn(console, method).mockImplementation(
+        (...args: unknown[]) => void written.push(args.map(String).join(" ")),
+      );
     }
-    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (written.push(String(chunk)), true));
-    vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (written.push(String(chunk)), true));
-    const { client, company } = testClient((_, attempt) => (attempt < 3 ? json({}, 503) : json({ error: API_KEY }, 500)));
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const { client, company } = testClient((_, attempt) =>
+      attempt < 3 ? json({}, 503) : json({ error: API_KEY }, 500),
+    );
     const result = await company.GET("/v1/card-bins");
     const apiError = (() => {
       try {

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { operations, pageable, servers, ulid } from "../../generated/contract.ts";
 import { contractFacts, generateContractModule } from "../../scripts/lib/generate.ts";
 import { bundleJsonPath, repoRoot } from "../../scripts/lib/paths.ts";
-import { operations, pageable, servers, ulid } from "../../generated/contract.ts";
 import { runScript } from "../helpers/run.ts";
 
 const bundle = () => JSON.parse(readFileSync(bundleJsonPath, "utf8")) as Record<string, any>;
@@ -16,19 +16,41 @@ describe("generated files", () => {
   }, 60_000);
 
   test("generated/contract.ts is what the generator makes of the bundle", () => {
-    expect(readFileSync(path.join(repoRoot, "generated", "contract.ts"), "utf8")).toBe(generateContractModule(bundle()));
+    expect(readFileSync(path.join(repoRoot, "generated", "contract.ts"), "utf8")).toBe(
+      generateContractModule(bundle()),
+    );
   });
 
   test("the facts follow the contract", () => {
-    const idempotent = Object.values(operations).filter((o) => o.idempotent).map((o) => o.operationId).sort();
+    const idempotent = Object.values(operations)
+      .filter((o) => o.idempotent)
+      .map((o) => o.operationId)
+      .sort();
     expect(idempotent).toEqual([
-      "getCardHolder", "getPaymentInstructions", "getPaymentRoute", "getTransaction", "listCardBins", "listCards", "listCompanies",
-      "listSpendingAccountTransactions", "openWalletAddress",
+      "getCardHolder",
+      "getPaymentInstructions",
+      "getPaymentRoute",
+      "getTransaction",
+      "listCardBins",
+      "listCards",
+      "listCompanies",
+      "listSpendingAccountTransactions",
+      "openWalletAddress",
     ]);
-    expect(Object.values(operations).filter((o) => !o.companyScope).map((o) => o.operationId).sort()).toEqual(["getTransaction", "listCompanies", "onboardCompany"]);
+    expect(
+      Object.values(operations)
+        .filter((o) => !o.companyScope)
+        .map((o) => o.operationId)
+        .sort(),
+    ).toEqual(["getTransaction", "listCompanies", "onboardCompany"]);
     expect(Object.keys(operations)).toHaveLength(15);
-    expect(operations["POST /v1/wallets/{walletId}/addresses"].pathParameters).toEqual([{ name: "walletId", ulid: false }]);
-    expect(pageable).toEqual({ "/v1/cards": { itemsKey: "cards" }, "/v1/card-spending-account/transactions": { itemsKey: "transactions" } });
+    expect(operations["POST /v1/wallets/{walletId}/addresses"].pathParameters).toEqual([
+      { name: "walletId", ulid: false },
+    ]);
+    expect(pageable).toEqual({
+      "/v1/cards": { itemsKey: "cards" },
+      "/v1/card-spending-account/transactions": { itemsKey: "transactions" },
+    });
     expect(servers.map((s) => s.environment)).toEqual(["production", "sandbox"]);
     expect(new RegExp(ulid.pattern).test(ulid.example)).toBe(true);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { ApiError, InvalidInputError, paginate } from "../../src/index.ts";
-import { COMPANY, json, testClient, type Sent } from "./helpers.ts";
+import { COMPANY, json, type Sent, testClient } from "./helpers.ts";
 
 const card = (n: number) => ({ id: `card-${n}`, name: `Card ${n}` });
 
@@ -38,10 +38,19 @@ describe("paginate", () => {
   test("passes query, company header and signal; starts at params.query.page", async () => {
     const { client, sent } = testClient(cardServer(10));
     const cards = await collect(
-      paginate(client, "/v1/cards", { params: { header: { "X-Company-Id": COMPANY }, query: { limit: 4, keyword: "travel", page: 2 } } }),
+      paginate(client, "/v1/cards", {
+        params: { header: { "X-Company-Id": COMPANY }, query: { limit: 4, keyword: "travel", page: 2 } },
+      }),
     );
     expect(cards.map((c) => c.id)).toEqual(["card-5", "card-6", "card-7", "card-8", "card-9", "card-10"]);
-    expect(sent.map((s) => [s.query.get("page"), s.query.get("limit"), s.query.get("keyword"), s.headers.get("X-Company-Id")])).toEqual([
+    expect(
+      sent.map((s) => [
+        s.query.get("page"),
+        s.query.get("limit"),
+        s.query.get("keyword"),
+        s.headers.get("X-Company-Id"),
+      ]),
+    ).toEqual([
       ["2", "4", "travel", COMPANY],
       ["3", "4", "travel", COMPANY],
     ]);
@@ -60,7 +69,9 @@ describe("paginate", () => {
   });
 
   test("stops on a page shorter than perPage", async () => {
-    const { company, sent } = testClient((s) => json({ cards: s.query.get("page") === "1" ? [card(1), card(2)] : [card(3)], pagination: { perPage: 2 } }));
+    const { company, sent } = testClient((s) =>
+      json({ cards: s.query.get("page") === "1" ? [card(1), card(2)] : [card(3)], pagination: { perPage: 2 } }),
+    );
     expect((await collect(paginate(company, "/v1/cards"))).map((c) => c.id)).toEqual(["card-1", "card-2", "card-3"]);
     expect(sent).toHaveLength(2);
   });
@@ -73,14 +84,21 @@ describe("paginate", () => {
 
   test("stops when currentPage does not advance, even with different items", async () => {
     let n = 0;
-    const { company, sent } = testClient(() => json({ transactions: [{ type: "Account", n: n++ }], pagination: { currentPage: 1, totalPages: 9 } }));
+    const { company, sent } = testClient(() =>
+      json({ transactions: [{ type: "Account", n: n++ }], pagination: { currentPage: 1, totalPages: 9 } }),
+    );
     expect(await collect(paginate(company, "/v1/card-spending-account/transactions"))).toHaveLength(1);
     expect(sent).toHaveLength(2);
   });
 
   test("stops at maxItems without reading further pages", async () => {
     const { company, sent } = testClient(cardServer(100));
-    expect((await collect(paginate(company, "/v1/cards", { maxItems: 4 }))).map((c) => c.id)).toEqual(["card-1", "card-2", "card-3", "card-4"]);
+    expect((await collect(paginate(company, "/v1/cards", { maxItems: 4 }))).map((c) => c.id)).toEqual([
+      "card-1",
+      "card-2",
+      "card-3",
+      "card-4",
+    ]);
     expect(sent).toHaveLength(2);
     const none = testClient(cardServer(100));
     expect(await collect(paginate(none.company, "/v1/cards", { maxItems: 0 }))).toEqual([]);
@@ -90,7 +108,9 @@ describe("paginate", () => {
   test("an endless list ends with an error at maxPages", async () => {
     let n = 0;
     const { company, sent } = testClient(() => json({ cards: [card(n++)] }));
-    await expect(collect(paginate(company, "/v1/cards", { maxPages: 5 }))).rejects.toThrow(/read 5 pages without reaching the last one/);
+    await expect(collect(paginate(company, "/v1/cards", { maxPages: 5 }))).rejects.toThrow(
+      /read 5 pages without reaching the last one/,
+    );
     expect(sent).toHaveLength(5);
   });
 
@@ -101,9 +121,13 @@ describe("paginate", () => {
 
   test("bad arguments are named", () => {
     const { company } = testClient();
-    expect(() => paginate(company, "/v1/card-bins" as "/v1/cards")).toThrow(/paginate\(\) lists "\/v1\/cards" and "\/v1\/card-spending-account\/transactions", got "\/v1\/card-bins"/);
+    expect(() => paginate(company, "/v1/card-bins" as "/v1/cards")).toThrow(
+      /paginate\(\) lists "\/v1\/cards" and "\/v1\/card-spending-account\/transactions", got "\/v1\/card-bins"/,
+    );
     expect(() => paginate(company, "/v1/cards", { maxItems: -1 })).toThrow(InvalidInputError);
-    expect(() => paginate(company, "/v1/cards", { params: { query: { page: 0 } } })).toThrow(/params.query.page must be a whole number of at least 1/);
+    expect(() => paginate(company, "/v1/cards", { params: { query: { page: 0 } } })).toThrow(
+      /params.query.page must be a whole number of at least 1/,
+    );
     expect(() => paginate({} as typeof company, "/v1/cards")).toThrow(/takes a client from createPartnerClient/);
   });
 });

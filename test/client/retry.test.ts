@@ -5,7 +5,9 @@ import { CARD, json, recordingFetch, testClient } from "./helpers.ts";
 describe("retries through the client", () => {
   test("a GET (x-idempotent) is retried on 503 and 429 until it succeeds", async () => {
     const statuses = [503, 429, 200];
-    const { company, sent } = testClient((_, attempt) => json(attempt === 3 ? { cardBins: [] } : {}, statuses[attempt - 1]));
+    const { company, sent } = testClient((_, attempt) =>
+      json(attempt === 3 ? { cardBins: [] } : {}, statuses[attempt - 1]),
+    );
     const { data, response } = await company.GET("/v1/card-bins");
     expect(response.status).toBe(200);
     expect(data).toEqual({ cardBins: [] });
@@ -36,22 +38,33 @@ describe("retries through the client", () => {
 
   test("an operation not marked safe to repeat is sent once", async () => {
     const { company, sent } = testClient(() => json({}, 503));
-    const result = await company.POST("/v1/cards", { body: { cardHolderId: CARD, name: "n", category: "Other", bin: "489514" } });
+    const result = await company.POST("/v1/cards", {
+      body: { cardHolderId: CARD, name: "n", category: "Other", bin: "489514" },
+    });
     expect(result.response.status).toBe(503);
     expect(sent).toHaveLength(1);
     const failing = testClient(() => {
       throw new TypeError("fetch failed");
     });
-    await expect(failing.company.PATCH("/v1/cards/{cardId}/unfreeze", { params: { path: { cardId: CARD } }, body: {} })).rejects.toThrow();
+    await expect(
+      failing.company.PATCH("/v1/cards/{cardId}/unfreeze", { params: { path: { cardId: CARD } }, body: {} }),
+    ).rejects.toThrow();
     expect(failing.sent).toHaveLength(1);
   });
 
   test("a POST marked x-idempotent (openWalletAddress) is retried with its body intact", async () => {
-    const { company, sent } = testClient((_, attempt) => (attempt < 3 ? json({}, 500) : json({ address: { address: "0xabc", chain: "ETH" } }, 201)));
-    const { data } = await company.POST("/v1/wallets/{walletId}/addresses", { params: { path: { walletId: "w1" } }, body: { chain: "ETH" } });
+    const { company, sent } = testClient((_, attempt) =>
+      attempt < 3 ? json({}, 500) : json({ address: { address: "0xabc", chain: "ETH" } }, 201),
+    );
+    const { data } = await company.POST("/v1/wallets/{walletId}/addresses", {
+      params: { path: { walletId: "w1" } },
+      body: { chain: "ETH" },
+    });
     expect(data).toEqual({ address: { address: "0xabc", chain: "ETH" } });
     expect(sent.map((s) => s.body)).toEqual(['{"chain":"ETH"}', '{"chain":"ETH"}', '{"chain":"ETH"}']);
-    expect(sent.every((s) => s.headers.get("Content-Type") === "application/json" && s.headers.get("X-Company-Id"))).toBe(true);
+    expect(
+      sent.every((s) => s.headers.get("Content-Type") === "application/json" && s.headers.get("X-Company-Id")),
+    ).toBe(true);
   });
 
   test("4xx other than 429 is not retried", async () => {
@@ -68,11 +81,16 @@ describe("retries through the client", () => {
 
   test("the caller's abort ends the retries", async () => {
     const controller = new AbortController();
-    const { company, sent } = testClient(() => {
-      controller.abort();
-      return json({}, 503);
-    }, { retry: { attempts: 5, baseDelayMs: 50, maxDelayMs: 50 } });
-    await expect(company.GET("/v1/card-bins", { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+    const { company, sent } = testClient(
+      () => {
+        controller.abort();
+        return json({}, 503);
+      },
+      { retry: { attempts: 5, baseDelayMs: 50, maxDelayMs: 50 } },
+    );
+    await expect(company.GET("/v1/card-bins", { signal: controller.signal })).rejects.toMatchObject({
+      name: "AbortError",
+    });
     expect(sent).toHaveLength(1);
   });
 });
@@ -95,7 +113,11 @@ describe("withRetries", () => {
     const date = new Date(Date.now() + 900).toUTCString();
     const answers = [json({}, 429, { "Retry-After": "1" }), json({}, 503, { "Retry-After": date }), json({ ok: true })];
     const { fetch } = recordingFetch((_, attempt) => answers[attempt - 1]!);
-    const retrying = withRetries(fetch, { ...policy, maxDelayMs: 5_000 }, { sleep: async (ms) => void waits.push(ms), random: () => 0 });
+    const retrying = withRetries(
+      fetch,
+      { ...policy, maxDelayMs: 5_000 },
+      { sleep: async (ms) => void waits.push(ms), random: () => 0 },
+    );
     expect((await retrying(request())).status).toBe(200);
     expect(waits[0]).toBe(1_000);
     expect(waits[1]).toBeGreaterThan(0);

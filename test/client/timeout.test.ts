@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { DEFAULT_TIMEOUT_MS, RequestTimeoutError } from "../../src/index.ts";
 import { Deadline } from "../../src/timeout.ts";
-import { testClient, type Sent } from "./helpers.ts";
+import { type Sent, testClient } from "./helpers.ts";
 
 /** Answers only when the request is aborted: with the abort reason, as fetch does. */
 function hang(sent: Sent): Promise<Response> {
@@ -19,25 +19,35 @@ describe("timeouts", () => {
   test("a request that gets no answer in timeoutMs fails with a TimeoutError naming the call", async () => {
     const { company, sent } = testClient(hang, { timeoutMs: 30, retry: false });
     const started = performance.now();
-    const call = company.POST("/v1/cards", { body: { cardHolderId: "01JD8X5H3J7K9M1N3P5Q7R9S1T", name: "n", category: "Other", bin: "1" } });
+    const call = company.POST("/v1/cards", {
+      body: { cardHolderId: "01JD8X5H3J7K9M1N3P5Q7R9S1T", name: "n", category: "Other", bin: "1" },
+    });
     await expect(call).rejects.toBeInstanceOf(RequestTimeoutError);
-    await expect(call).rejects.toThrow("partner-api-client: POST /api/v1/cards got no response within 30 ms (timeoutMs)");
+    await expect(call).rejects.toThrow(
+      "partner-api-client: POST /api/v1/cards got no response within 30 ms (timeoutMs)",
+    );
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(sent).toHaveLength(1);
   });
 
   test("each attempt of an operation safe to repeat has its own timeout", async () => {
-    const { company, sent } = testClient(hang, { timeoutMs: 20, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } });
+    const { company, sent } = testClient(hang, {
+      timeoutMs: 20,
+      retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
+    });
     await expect(company.GET("/v1/card-bins")).rejects.toMatchObject({ name: "TimeoutError", timeoutMs: 20 });
     expect(sent).toHaveLength(2);
   });
 
   test("the caller's signal is combined with the timeout: aborting it aborts the request", async () => {
     const controller = new AbortController();
-    const { company, sent } = testClient((entry) => {
-      setTimeout(() => controller.abort(), 5);
-      return hang(entry);
-    }, { timeoutMs: 10_000 });
+    const { company, sent } = testClient(
+      (entry) => {
+        setTimeout(() => controller.abort(), 5);
+        return hang(entry);
+      },
+      { timeoutMs: 10_000 },
+    );
     const call = company.GET("/v1/card-bins", { signal: controller.signal });
     await expect(call).rejects.toMatchObject({ name: "AbortError" });
     await expect(call).rejects.not.toBeInstanceOf(RequestTimeoutError);
@@ -51,7 +61,16 @@ describe("timeouts", () => {
 
   test("a response body that does not arrive in time also fails with a TimeoutError", async () => {
     const { company } = testClient(
-      (sent) => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode("{")); sent.signal.addEventListener("abort", () => c.error(sent.signal.reason)); } }), { headers: { "Content-Type": "application/json" } }),
+      (sent) =>
+        new Response(
+          new ReadableStream({
+            start(c) {
+              c.enqueue(new TextEncoder().encode("{"));
+              sent.signal.addEventListener("abort", () => c.error(sent.signal.reason));
+            },
+          }),
+          { headers: { "Content-Type": "application/json" } },
+        ),
       { timeoutMs: 30, retry: false },
     );
     await expect(company.GET("/v1/card-bins")).rejects.toBeInstanceOf(RequestTimeoutError);

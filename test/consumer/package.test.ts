@@ -4,12 +4,12 @@
  * Prism mock of the contract.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { startPrism, type PrismServer } from "../../scripts/lib/prism.ts";
+import { type PrismServer, startPrism } from "../../scripts/lib/prism.ts";
 
 const tsx = path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs");
 const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
@@ -32,7 +32,11 @@ const npm = (args: string[], cwd: string) => run(process.platform === "win32" ? 
 
 function sourceModules(dir: string, prefix = ""): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceModules(path.join(dir, entry.name), `${prefix}${entry.name}/`) : entry.name.endsWith(".ts") ? [`${prefix}${entry.name.slice(0, -3)}`] : [],
+    entry.isDirectory()
+      ? sourceModules(path.join(dir, entry.name), `${prefix}${entry.name}/`)
+      : entry.name.endsWith(".ts")
+        ? [`${prefix}${entry.name.slice(0, -3)}`]
+        : [],
   );
 }
 
@@ -93,7 +97,10 @@ describe("the published package", () => {
   beforeAll(() => {
     work = mkdtempSync(path.join(os.tmpdir(), "partner-api-consumer-"));
     run(process.execPath, [tsx, "scripts/build.ts"], repoRoot);
-    const [result] = JSON.parse(npm(["pack", "--json", "--pack-destination", work], repoRoot)) as { filename: string; files: { path: string }[] }[];
+    const [result] = JSON.parse(npm(["pack", "--json", "--pack-destination", work], repoRoot)) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
     tarball = path.join(work, result!.filename);
     packed = result!.files;
   }, 120_000);
@@ -117,7 +124,9 @@ describe("the published package", () => {
     ].filter((file) => file !== "README.md" || existsSync(path.join(repoRoot, "README.md")));
     expect(packed.map((file) => file.path).sort()).toEqual(expected.sort());
     expect(modules).toContain("index");
-    const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
     expect(manifest.dependencies).toEqual({ "openapi-fetch": "0.17.0" });
   });
 
@@ -129,54 +138,77 @@ describe("the published package", () => {
     }
   });
 
-  test(
-    "another project installs the tarball, type-checks strictly and calls every operation against the mock",
-    async () => {
-      const project = path.join(work, "consumer");
-      const started = performance.now();
-      execFileSync("mkdir", ["-p", project]);
-      writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2));
-      writeFileSync(
-        path.join(project, "tsconfig.json"),
-        JSON.stringify({
-          compilerOptions: {
-            strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", lib: ["ES2023", "DOM", "DOM.Iterable"],
-            types: [], resolveJsonModule: true, skipLibCheck: false, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true,
-            outDir: "out",
-          },
-          files: ["main.ts", "env.d.ts"],
-        }),
-      );
-      writeFileSync(path.join(project, "env.d.ts"), "declare const process: { env: Record<string, string | undefined> };\n");
-      writeFileSync(path.join(project, "main.ts"), PROGRAM);
-      npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", tarball], project);
+  test("another project installs the tarball, type-checks strictly and calls every operation against the mock", async () => {
+    const project = path.join(work, "consumer");
+    const started = performance.now();
+    execFileSync("mkdir", ["-p", project]);
+    writeFileSync(
+      path.join(project, "package.json"),
+      JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2),
+    );
+    writeFileSync(
+      path.join(project, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          lib: ["ES2023", "DOM", "DOM.Iterable"],
+          types: [],
+          resolveJsonModule: true,
+          skipLibCheck: false,
+          noUncheckedIndexedAccess: true,
+          exactOptionalPropertyTypes: true,
+          outDir: "out",
+        },
+        files: ["main.ts", "env.d.ts"],
+      }),
+    );
+    writeFileSync(
+      path.join(project, "env.d.ts"),
+      "declare const process: { env: Record<string, string | undefined> };\n",
+    );
+    writeFileSync(path.join(project, "main.ts"), PROGRAM);
+    npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", tarball], project);
 
-      const tree = JSON.parse(npm(["ls", "--all", "--omit=dev", "--json"], project)) as { dependencies: Record<string, { dependencies?: Record<string, unknown> }> };
-      expect(Object.keys(tree.dependencies)).toEqual(["partner-api-client"]);
-      expect(Object.keys(tree.dependencies["partner-api-client"]!.dependencies ?? {})).toEqual(["openapi-fetch"]);
+    const tree = JSON.parse(npm(["ls", "--all", "--omit=dev", "--json"], project)) as {
+      dependencies: Record<string, { dependencies?: Record<string, unknown> }>;
+    };
+    expect(Object.keys(tree.dependencies)).toEqual(["partner-api-client"]);
+    expect(Object.keys(tree.dependencies["partner-api-client"]!.dependencies ?? {})).toEqual(["openapi-fetch"]);
 
-      run(process.execPath, [tsc, "-p", project], project);
+    run(process.execPath, [tsc, "-p", project], project);
 
-      // A wrong call fails to compile in the consumer too.
-      writeFileSync(path.join(project, "wrong.ts"), `import { createPartnerClient } from "partner-api-client";\nawait createPartnerClient({ apiKey: "k", baseUrl: "http://x" }).GET("/v1/cards");\n`);
-      writeFileSync(path.join(project, "tsconfig.wrong.json"), JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { noEmit: true }, files: ["wrong.ts"] }));
-      expect(() => run(process.execPath, [tsc, "-p", path.join(project, "tsconfig.wrong.json")], project)).toThrow(/wrong\.ts\(2,\d+\): error TS2554: Expected 2 arguments/);
+    // A wrong call fails to compile in the consumer too.
+    writeFileSync(
+      path.join(project, "wrong.ts"),
+      `import { createPartnerClient } from "partner-api-client";\nawait createPartnerClient({ apiKey: "k", baseUrl: "http://x" }).GET("/v1/cards");\n`,
+    );
+    writeFileSync(
+      path.join(project, "tsconfig.wrong.json"),
+      JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { noEmit: true }, files: ["wrong.ts"] }),
+    );
+    expect(() => run(process.execPath, [tsc, "-p", path.join(project, "tsconfig.wrong.json")], project)).toThrow(
+      /wrong\.ts\(2,\d+\): error TS2554: Expected 2 arguments/,
+    );
 
-      prism = await startPrism();
-      const output = execFileSync(process.execPath, [path.join(project, "out", "main.js")], {
-        cwd: project, env: { ...npmEnv, PARTNER_BASE_URL: prism.url }, encoding: "utf8", timeout: 60_000,
-      });
-      const summary = JSON.parse(output.trim().split("\n").at(-1)!) as Record<string, any>;
-      expect(Object.keys(summary.calls)).toHaveLength(15);
-      for (const [operation, value] of Object.entries(summary.calls)) expect(value, operation).not.toBeUndefined();
-      expect(summary.calls.createCardDetailsToken).toBe("string");
-      expect(summary.calls.getPaymentInstructions).toBe("string");
-      expect(summary.cards).toBeGreaterThan(0);
-      expect(summary.ledger).toBeGreaterThan(0);
-      expect(summary.badId).toBe("cardHolderId");
-      expect(summary.openapi).toBe("3.1.0");
-      console.info(`consumer project: installed, type-checked and ran in ${Math.round(performance.now() - started)} ms`);
-    },
-    120_000,
-  );
+    prism = await startPrism();
+    const output = execFileSync(process.execPath, [path.join(project, "out", "main.js")], {
+      cwd: project,
+      env: { ...npmEnv, PARTNER_BASE_URL: prism.url },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    const summary = JSON.parse(output.trim().split("\n").at(-1)!) as Record<string, any>;
+    expect(Object.keys(summary.calls)).toHaveLength(15);
+    for (const [operation, value] of Object.entries(summary.calls)) expect(value, operation).not.toBeUndefined();
+    expect(summary.calls.createCardDetailsToken).toBe("string");
+    expect(summary.calls.getPaymentInstructions).toBe("string");
+    expect(summary.cards).toBeGreaterThan(0);
+    expect(summary.ledger).toBeGreaterThan(0);
+    expect(summary.badId).toBe("cardHolderId");
+    expect(summary.openapi).toBe("3.1.0");
+    console.info(`consumer project: installed, type-checked and ran in ${Math.round(performance.now() - started)} ms`);
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, cpSync, writeFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -26,13 +26,19 @@ describe("the committed bundle", () => {
     cpSync(path.join(repoRoot, "openapi"), copy, { recursive: true });
     const file = path.join(copy, "components/schemas/cards/CardBin.yaml");
     writeFileSync(file, "type: object\nproperties:\n  bin:\n    type: string\n");
-    expect(await staleBundleFiles(await bundleContract(path.join(copy, "openapi.yaml")))).toEqual(["generated/openapi.yaml", "generated/openapi.json"]);
+    expect(await staleBundleFiles(await bundleContract(path.join(copy, "openapi.yaml")))).toEqual([
+      "generated/openapi.yaml",
+      "generated/openapi.json",
+    ]);
   });
 
   it("cannot be made from a contract with a broken reference, and the error names the file", async () => {
     const copy = path.join(scratch, "broken");
     cpSync(path.join(repoRoot, "openapi"), copy, { recursive: true });
-    writeFileSync(path.join(copy, "paths/cards/v1_card-bins.yaml"), "get:\n  operationId: listCardBins\n  responses:\n    '200':\n      $ref: ../../components/responses/Missing.yaml\n");
+    writeFileSync(
+      path.join(copy, "paths/cards/v1_card-bins.yaml"),
+      "get:\n  operationId: listCardBins\n  responses:\n    '200':\n      $ref: ../../components/responses/Missing.yaml\n",
+    );
     await expect(bundleContract(path.join(copy, "openapi.yaml"))).rejects.toThrow(/v1_card-bins\.yaml/);
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadDocument } from "../contract/support/contract.ts";
-import { createValidator, pointerSegment } from "../contract/support/contract.ts";
+import { createValidator, loadDocument, pointerSegment } from "../contract/support/contract.ts";
 
 /** Every example in the bundle, with the pointer of the schema it must satisfy. */
 function collectExamples(document: any) {
@@ -11,7 +10,8 @@ function collectExamples(document: any) {
       for (const [name, example] of Object.entries<any>(item.examples ?? {})) {
         found.push({ where: `${at}/${pointerSegment(type)}/examples/${name}`, schema, value: example.value });
       }
-      if ("example" in item) found.push({ where: `${at}/${pointerSegment(type)}/example`, schema, value: item.example });
+      if ("example" in item)
+        found.push({ where: `${at}/${pointerSegment(type)}/example`, schema, value: item.example });
     }
   };
   for (const kind of ["paths", "webhooks"]) {
@@ -30,12 +30,21 @@ function collectExamples(document: any) {
     media(response.content, `#/components/responses/${name}/content`);
   }
   for (const [name, parameter] of Object.entries<any>(document.components.parameters ?? {})) {
-    if ("example" in parameter) found.push({ where: `#/components/parameters/${name}/example`, schema: `#/components/parameters/${name}/schema`, value: parameter.example });
+    if ("example" in parameter)
+      found.push({
+        where: `#/components/parameters/${name}/example`,
+        schema: `#/components/parameters/${name}/schema`,
+        value: parameter.example,
+      });
   }
   for (const [name, schema] of Object.entries<any>(document.components.schemas ?? {})) {
-    (schema.examples ?? []).forEach((value: unknown, i: number) =>
-      found.push({ where: `#/components/schemas/${name}/examples/${i}`, schema: `#/components/schemas/${name}`, value }),
-    );
+    (schema.examples ?? []).forEach((value: unknown, i: number) => {
+      found.push({
+        where: `#/components/schemas/${name}/examples/${i}`,
+        schema: `#/components/schemas/${name}`,
+        value,
+      });
+    });
   }
   return found;
 }
@@ -47,7 +56,9 @@ describe("examples", () => {
 
   it("covers every operation, webhook and shared parameter", () => {
     // 15 operations have at least one JSON body or response example each, and the 6 webhooks one each.
-    const owners = new Set(examples.map((e) => e.where.split("/").slice(0, 4).join("/")).filter((w) => /^#\/(paths|webhooks)\//.test(w)));
+    const owners = new Set(
+      examples.map((e) => e.where.split("/").slice(0, 4).join("/")).filter((w) => /^#\/(paths|webhooks)\//.test(w)),
+    );
     expect(owners.size).toBe(15 + 6);
     expect(examples.length).toBeGreaterThanOrEqual(40);
   });
@@ -57,7 +68,9 @@ describe("examples", () => {
   });
 
   it("rejects an example that breaks its schema (the check can fail)", () => {
-    const broken = structuredClone(document.paths["/v1/cards"].post.requestBody.content["application/json"].examples.travelCard.value);
+    const broken = structuredClone(
+      document.paths["/v1/cards"].post.requestBody.content["application/json"].examples.travelCard.value,
+    );
     broken.category = "Groceries";
     delete broken.bin;
     const errors = validator.errors("#/paths/~1v1~1cards/post/requestBody/content/application~1json/schema", broken);

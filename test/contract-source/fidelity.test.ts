@@ -31,7 +31,12 @@ const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "tr
 
 function resolve(node: any): any {
   if (node && typeof node.$ref === "string") {
-    return resolve(node.$ref.slice(2).split("/").reduce((at: any, key: string) => at[key.replace(/~1/g, "/")], doc));
+    return resolve(
+      node.$ref
+        .slice(2)
+        .split("/")
+        .reduce((at: any, key: string) => at[key.replace(/~1/g, "/")], doc),
+    );
   }
   return node;
 }
@@ -66,17 +71,34 @@ describe("operations", () => {
 
   it("require the X-API-Key header everywhere, and nothing else", () => {
     expect(doc.security).toEqual([{ ApiKey: [] }]);
-    expect(doc.components.securitySchemes).toEqual({ ApiKey: expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }) });
+    expect(doc.components.securitySchemes).toEqual({
+      ApiKey: expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }),
+    });
   });
 
   it("use one shared, required X-Company-Id header holding a ULID", () => {
-    expect(doc.components.parameters.CompanyId).toMatchObject({ name: "X-Company-Id", in: "header", required: true, schema: { $ref: "#/components/schemas/Ulid" } });
+    expect(doc.components.parameters.CompanyId).toMatchObject({
+      name: "X-Company-Id",
+      in: "header",
+      required: true,
+      schema: { $ref: "#/components/schemas/Ulid" },
+    });
   });
 
   it("take the query parameters of the source", () => {
-    const names = (path: string) => doc.paths[path].get.parameters.map(resolve).filter((p: any) => p.in === "query").map((p: any) => p.name);
+    const names = (path: string) =>
+      doc.paths[path].get.parameters
+        .map(resolve)
+        .filter((p: any) => p.in === "query")
+        .map((p: any) => p.name);
     expect(names("/v1/cards")).toEqual(["page", "limit", "keyword"]);
-    expect(names("/v1/card-spending-account/transactions")).toEqual(["page", "limit", "type", "orderBy", "orderDirection"]);
+    expect(names("/v1/card-spending-account/transactions")).toEqual([
+      "page",
+      "limit",
+      "type",
+      "orderBy",
+      "orderDirection",
+    ]);
     const ledger = doc.paths["/v1/card-spending-account/transactions"].get.parameters.map(resolve);
     expect(resolve(ledger.find((p: any) => p.name === "type").schema).enum).toEqual(["Credit", "Debit"]);
     expect(ledger.find((p: any) => p.name === "orderBy").schema.enum).toEqual(["createdAt", "amount"]);
@@ -85,13 +107,29 @@ describe("operations", () => {
 });
 
 describe("request bodies", () => {
-  const body = (path: string, method: string) => resolve(doc.paths[path][method].requestBody?.content["application/json"].schema);
+  const body = (path: string, method: string) =>
+    resolve(doc.paths[path][method].requestBody?.content["application/json"].schema);
 
   it("have the source's required fields", () => {
     expect(body("/v1/cards", "post").required).toEqual(["cardHolderId", "name", "category", "bin"]);
-    expect(body("/v1/cards/{cardId}/spend-settings", "patch").required).toEqual(["isUnlimitedLimitPerTransaction", "isAllowedAllCurrencies"]);
-    expect(body("/v1/companies", "post").required).toEqual(["name", "countryCode", "directorName", "directorEmail", "directorPhone", "addressLine1", "city", "state", "postalCode"]);
-    expect(Object.keys(body("/v1/companies", "post").properties)).toEqual(expect.arrayContaining(["addressLine2", "products", "redirectUri"]));
+    expect(body("/v1/cards/{cardId}/spend-settings", "patch").required).toEqual([
+      "isUnlimitedLimitPerTransaction",
+      "isAllowedAllCurrencies",
+    ]);
+    expect(body("/v1/companies", "post").required).toEqual([
+      "name",
+      "countryCode",
+      "directorName",
+      "directorEmail",
+      "directorPhone",
+      "addressLine1",
+      "city",
+      "state",
+      "postalCode",
+    ]);
+    expect(Object.keys(body("/v1/companies", "post").properties)).toEqual(
+      expect.arrayContaining(["addressLine2", "products", "redirectUri"]),
+    );
     expect(body("/v1/kyb-profiles", "post").required).toHaveLength(11);
     expect(body("/v1/kyb-profiles", "post").properties.website).toEqual({ type: "string" });
     expect(body("/v1/wallets/{walletId}/addresses", "post").required).toBeUndefined();
@@ -105,8 +143,14 @@ describe("request bodies", () => {
   it("state the conditional, currency, default and chain rules", () => {
     const spend = body("/v1/cards/{cardId}/spend-settings", "patch");
     expect(spend.allOf).toEqual([
-      expect.objectContaining({ if: expect.objectContaining({ properties: { isUnlimitedLimitPerTransaction: { const: false } } }), then: expect.objectContaining({ required: ["limitPerTransaction"] }) }),
-      expect.objectContaining({ if: expect.objectContaining({ properties: { isAllowedAllCurrencies: { const: false } } }), then: expect.objectContaining({ required: ["allowedCurrencies"] }) }),
+      expect.objectContaining({
+        if: expect.objectContaining({ properties: { isUnlimitedLimitPerTransaction: { const: false } } }),
+        then: expect.objectContaining({ required: ["limitPerTransaction"] }),
+      }),
+      expect.objectContaining({
+        if: expect.objectContaining({ properties: { isAllowedAllCurrencies: { const: false } } }),
+        then: expect.objectContaining({ required: ["allowedCurrencies"] }),
+      }),
     ]);
     expect(resolve(spend.properties.allowedCurrencies.items).pattern).toBe("^[A-Z]{3}$");
     expect(body("/v1/companies", "post").properties.products.default).toEqual(["Card"]);
@@ -117,28 +161,62 @@ describe("request bodies", () => {
 
 describe("resources", () => {
   it("have every enum complete", () => {
-    expect(schemas.TransactionStatus.enum).toEqual(["NEW", "PENDING", "PROCESSING", "PAID", "SETTLED", "CANCELLED", "FAILED", "REVERSED", "REFUNDED"]);
-    expect(schemas.KycStatus.enum).toEqual(["not_started", "incomplete", "awaiting_questionnaire", "awaiting_ubo", "under_review", "approved", "rejected", "paused", "offboarded"]);
+    expect(schemas.TransactionStatus.enum).toEqual([
+      "NEW",
+      "PENDING",
+      "PROCESSING",
+      "PAID",
+      "SETTLED",
+      "CANCELLED",
+      "FAILED",
+      "REVERSED",
+      "REFUNDED",
+    ]);
+    expect(schemas.KycStatus.enum).toEqual([
+      "not_started",
+      "incomplete",
+      "awaiting_questionnaire",
+      "awaiting_ubo",
+      "under_review",
+      "approved",
+      "rejected",
+      "paused",
+      "offboarded",
+    ]);
     expect(schemas.CardCategory.enum).toHaveLength(9);
     expect(schemas.CardType.enum).toEqual(["employee", "company"]);
     expect(schemas.PaymentRouteType.enum).toEqual(["onramp", "offramp"]);
     expect(schemas.PaymentRoute.properties.status.enum).toEqual(["active", "inactive"]);
-    expect(schemas.KybProfile.properties.uboIdType.enum).toEqual(["PASSPORT", "DRIVERS_LICENSE", "HONG_KONG_ID", "CHINA_RESIDENT_ID", "GOVERNMENT_ISSUED_ID"]);
+    expect(schemas.KybProfile.properties.uboIdType.enum).toEqual([
+      "PASSPORT",
+      "DRIVERS_LICENSE",
+      "HONG_KONG_ID",
+      "CHINA_RESIDENT_ID",
+      "GOVERNMENT_ISSUED_ID",
+    ]);
     expect(schemas.Product.enum).toEqual(["Card", "Swap"]);
   });
 
   it("type the transaction and ledger amounts as the source does", () => {
     expect(schemas.Transaction.properties.amount).toMatchObject({ type: "number", format: "double" });
     expect(schemas.Transaction.properties.paymentMethod.type).toEqual(["string", "null"]);
-    for (const field of ["last4", "type", "country"]) expect(schemas.TransactionCardDetails.properties[field].type).toEqual(["string", "null"]);
+    for (const field of ["last4", "type", "country"])
+      expect(schemas.TransactionCardDetails.properties[field].type).toEqual(["string", "null"]);
     expect(schemas.LedgerTransaction.properties.amount).toEqual({ $ref: "#/components/schemas/DecimalString" });
     expect(schemas.LedgerEntry.discriminator.propertyName).toBe("type");
-    expect(schemas.LedgerEntry.oneOf.map((s: any) => resolve(s).properties.type.const)).toEqual(["Card", "PaymentAcceptance", "Account"]);
+    expect(schemas.LedgerEntry.oneOf.map((s: any) => resolve(s).properties.type.const)).toEqual([
+      "Card",
+      "PaymentAcceptance",
+      "Account",
+    ]);
     expect(Object.keys(schemas.Pagination.properties)).toEqual(["currentPage", "totalPages", "perPage"]);
   });
 
   it("keep the company's swap block nullable, 3.1 style", () => {
-    expect(schemas.Company.properties.swap.oneOf).toEqual([{ $ref: "#/components/schemas/CompanySwap" }, { type: "null" }]);
+    expect(schemas.Company.properties.swap.oneOf).toEqual([
+      { $ref: "#/components/schemas/CompanySwap" },
+      { type: "null" },
+    ]);
     expect(Object.keys(schemas.CompanySwap.properties)).toEqual(["kycUrl", "kycStatus", "tosUrl", "tosAccepted"]);
   });
 
@@ -149,7 +227,14 @@ describe("resources", () => {
   });
 
   it("never require a response field, except discriminators and the webhook envelope", () => {
-    const allowed = new Set(["CardLedgerEntry", "PaymentAcceptanceLedgerEntry", "AccountLedgerEntry", "OfframpTransactionData", "OnrampTransactionData", "WebhookEvent"]);
+    const allowed = new Set([
+      "CardLedgerEntry",
+      "PaymentAcceptanceLedgerEntry",
+      "AccountLedgerEntry",
+      "OfframpTransactionData",
+      "OnrampTransactionData",
+      "WebhookEvent",
+    ]);
     const requestSchemas = new Set(["CreateCardRequest", "SpendSettings", "OnboardCompanyRequest", "KybProfile"]);
     const offenders = [...allNodes(schemas)]
       .filter(([node, path]) => Array.isArray(node.required) && !path.includes("then") && !path.includes("if"))
@@ -159,14 +244,23 @@ describe("resources", () => {
   });
 
   it("mark timestamps as date-time", () => {
-    const createdAt = [...allNodes(schemas)].filter(([node]) => node.properties?.createdAt).map(([node]) => node.properties.createdAt.format);
+    const createdAt = [...allNodes(schemas)]
+      .filter(([node]) => node.properties?.createdAt)
+      .map(([node]) => node.properties.createdAt.format);
     expect(createdAt.length).toBe(7); // Transaction, ledger transaction, Card, CardHolder, Company, PaymentRoute, webhook envelope
     expect(new Set(createdAt)).toEqual(new Set(["date-time"]));
   });
 });
 
 describe("webhooks", () => {
-  const EVENTS = ["company.onboarding_status_changed", "company.kyc_link.issued", "company.kyc_status_changed", "payment_route.created", "payment_route.transaction.created", "company.kyb_status_changed"];
+  const EVENTS = [
+    "company.onboarding_status_changed",
+    "company.kyc_link.issued",
+    "company.kyc_status_changed",
+    "payment_route.created",
+    "payment_route.transaction.created",
+    "company.kyb_status_changed",
+  ];
 
   it("are the 6 events of the source", () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENTS].sort());
@@ -185,7 +279,12 @@ describe("webhooks", () => {
   });
 
   it("sign with 64 lowercase hex characters", () => {
-    expect(doc.components.parameters.WebhookSignature).toMatchObject({ name: "X-Signature", in: "header", required: true, schema: { pattern: "^[0-9a-f]{64}$" } });
+    expect(doc.components.parameters.WebhookSignature).toMatchObject({
+      name: "X-Signature",
+      in: "header",
+      required: true,
+      schema: { pattern: "^[0-9a-f]{64}$" },
+    });
   });
 
   it("keep the payloads the source does not show open", () => {
@@ -207,7 +306,8 @@ describe("servers", () => {
   it("are production and sandbox with no invented host", () => {
     expect(doc.servers.map((s: any) => s.url)).toEqual(["{base_url}", "{staging_base_url}"]);
     for (const server of doc.servers) {
-      for (const variable of Object.values<any>(server.variables)) expect(new URL(variable.default).hostname).toMatch(/\.invalid$/);
+      for (const variable of Object.values<any>(server.variables))
+        expect(new URL(variable.default).hostname).toMatch(/\.invalid$/);
     }
   });
 });

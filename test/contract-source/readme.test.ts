@@ -9,7 +9,9 @@ const doc = loadDocument();
 
 describe("README", () => {
   it("maps every path of the contract to its file, and every file it names exists", () => {
-    const rows = [...readme.matchAll(/^\| [^|]+ \| `(?:[A-Z]+(?:`, `[A-Z]+)? )?([^`]+)` \| `(openapi\/paths\/[^`]+\.yaml)` \|$/gm)].map((m) => [m[1]!, m[2]!] as const);
+    const rows = [
+      ...readme.matchAll(/^\| [^|]+ \| `(?:[A-Z]+(?:`, `[A-Z]+)? )?([^`]+)` \| `(openapi\/paths\/[^`]+\.yaml)` \|$/gm),
+    ].map((m) => [m[1]!, m[2]!] as const);
     expect(rows.map(([apiPath]) => apiPath).sort()).toEqual(Object.keys(doc.paths).sort());
     for (const [apiPath, file] of rows) {
       expect(existsSync(path.join(repoRoot, file)), `${file} (for ${apiPath})`).toBe(true);
@@ -20,7 +22,8 @@ describe("README", () => {
 
   it("lists every npm script and shows the test command", () => {
     const scripts = Object.keys(JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")).scripts);
-    for (const script of scripts) expect(readme, `npm script "${script}"`).toMatch(new RegExp(`npm (run )?${script.replace(":", "\\:")}\\b`));
+    for (const script of scripts)
+      expect(readme, `npm script "${script}"`).toMatch(new RegExp(`npm (run )?${script.replace(":", "\\:")}\\b`));
     expect(readme).toContain("npm ci\nnpm test");
   });
 

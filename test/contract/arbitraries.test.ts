@@ -15,7 +15,9 @@ const operations = listOperations(document);
 const SAMPLES = 150;
 const SEED = 7;
 
-const bodies = operations.flatMap((op) => (op.requestBody ? [[op.operationId, op.requestBody.schemaPointer] as const] : []));
+const bodies = operations.flatMap((op) =>
+  op.requestBody ? [[op.operationId, op.requestBody.schemaPointer] as const] : [],
+);
 const schemaNames = Object.keys(document.components.schemas as object).filter((name) => !/Event$|Payload$/.test(name));
 
 describe("validValue", () => {
@@ -35,15 +37,22 @@ describe("validValue", () => {
 
   it("honours if/then: a false switch brings the field it makes required", () => {
     const pointer = "#/components/schemas/SpendSettings";
-    const samples = fc.sample(validValue(document, { $ref: pointer }, pointer), { seed: SEED, numRuns: SAMPLES }) as Record<string, unknown>[];
+    const samples = fc.sample(validValue(document, { $ref: pointer }, pointer), {
+      seed: SEED,
+      numRuns: SAMPLES,
+    }) as Record<string, unknown>[];
     const limited = samples.filter((s) => s.isUnlimitedLimitPerTransaction === false);
     expect(limited.length).toBeGreaterThan(10);
     expect(limited.every((s) => "limitPerTransaction" in s)).toBe(true);
   });
 
   it("refuses a keyword outside its subset, naming it and where it is", () => {
-    expect(() => validValue(document, { type: "string", not: { const: "x" } }, "#/made/up")).toThrow(UnsupportedSchemaError);
-    expect(() => validValue(document, { type: "string", not: { const: "x" } }, "#/made/up")).toThrow(/#\/made\/up.*"not"/);
+    expect(() => validValue(document, { type: "string", not: { const: "x" } }, "#/made/up")).toThrow(
+      UnsupportedSchemaError,
+    );
+    expect(() => validValue(document, { type: "string", not: { const: "x" } }, "#/made/up")).toThrow(
+      /#\/made\/up.*"not"/,
+    );
     expect(() => validValue(document, { type: "string", format: "ipv6" }, "#/x")).toThrow(/format "ipv6"/);
   });
 });
@@ -63,25 +72,34 @@ describe("invalidValue", () => {
 });
 
 describe("generated requests", () => {
-  it.each(operations.filter(hasInput).map((op) => [op.operationId, op] as const))("%s: invalid requests break every part that can be broken", (_, op) => {
-    const arb = invalidRequest(document, validator, op);
-    expect(arb).toBeDefined();
-    const broken = new Set(fc.sample(arb!, { seed: SEED, numRuns: 300 }).map((r) => r.broken.replace(/ missing$/, "")));
-    const expected = new Set<string>();
-    if (op.requestBody) expected.add("body");
-    for (const p of op.parameters) {
-      const schema = JSON.stringify(p.schema);
-      if (p.in === "header" || schema.includes("$ref") || schema.includes("integer") || schema.includes("enum")) expected.add(`${p.in} ${p.name}`);
-    }
-    expect([...broken].sort()).toEqual([...expected].sort());
-  });
-
-  it.each(operations.filter(hasInput).map((op) => [op.operationId, op] as const))("%s: valid requests carry every required parameter", (_, op) => {
-    for (const { input } of fc.sample(validRequest(document, validator, op), { seed: SEED, numRuns: 50 })) {
-      for (const p of op.parameters.filter((x) => x.required)) {
-        if (p.in === "path") expect(input.pathParams?.[p.name]).toBeTypeOf("string");
-        if (p.name === "X-Company-Id") expect(input.companyId).toMatch(/^[0-7][0-9A-HJKMNP-TV-Z]{25}$/);
+  it.each(operations.filter(hasInput).map((op) => [op.operationId, op] as const))(
+    "%s: invalid requests break every part that can be broken",
+    (_, op) => {
+      const arb = invalidRequest(document, validator, op);
+      expect(arb).toBeDefined();
+      const broken = new Set(
+        fc.sample(arb!, { seed: SEED, numRuns: 300 }).map((r) => r.broken.replace(/ missing$/, "")),
+      );
+      const expected = new Set<string>();
+      if (op.requestBody) expected.add("body");
+      for (const p of op.parameters) {
+        const schema = JSON.stringify(p.schema);
+        if (p.in === "header" || schema.includes("$ref") || schema.includes("integer") || schema.includes("enum"))
+          expected.add(`${p.in} ${p.name}`);
       }
-    }
-  });
+      expect([...broken].sort()).toEqual([...expected].sort());
+    },
+  );
+
+  it.each(operations.filter(hasInput).map((op) => [op.operationId, op] as const))(
+    "%s: valid requests carry every required parameter",
+    (_, op) => {
+      for (const { input } of fc.sample(validRequest(document, validator, op), { seed: SEED, numRuns: 50 })) {
+        for (const p of op.parameters.filter((x) => x.required)) {
+          if (p.in === "path") expect(input.pathParams?.[p.name]).toBeTypeOf("string");
+          if (p.name === "X-Company-Id") expect(input.companyId).toMatch(/^[0-7][0-9A-HJKMNP-TV-Z]{25}$/);
+        }
+      }
+    },
+  );
 });

@@ -12,7 +12,14 @@ const baseUrl = inject("prismUrl");
 const cases = operations.flatMap((op) =>
   [...op.responses].flatMap(([status, contents]) =>
     contents.flatMap((content) =>
-      Object.entries(content.examples).map(([name, value]) => ({ id: `${op.operationId} ${status} ${name}`, op, status, content, name, value })),
+      Object.entries(content.examples).map(([name, value]) => ({
+        id: `${op.operationId} ${status} ${name}`,
+        op,
+        status,
+        content,
+        name,
+        value,
+      })),
     ),
   ),
 );
@@ -26,7 +33,10 @@ it("every operation has at least one named response example", () => {
 });
 
 it.each(cases.map((c) => [c.id, c] as const))("%s is returned as written", async (_, c) => {
-  const result = await call(baseUrl, c.op, { body: bodies[c.op.operationId], prefer: `code=${c.status}, example=${c.name}` });
+  const result = await call(baseUrl, c.op, {
+    body: bodies[c.op.operationId],
+    prefer: `code=${c.status}, example=${c.name}`,
+  });
   expect(result.status, explain(result)).toBe(Number(c.status));
   expect(result.mediaType).toBe(c.content.mediaType);
   expect(result.body).toEqual(c.value);

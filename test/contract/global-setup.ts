@@ -21,7 +21,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (written.length > 0) process.stderr.write(`[contract] bundle was stale: wrote ${written.join(" and ")}\n`);
   const echo = process.env.CONTRACT_PRISM_LOG === "1";
   const prism = await startPrism({ onLog: echo ? (line) => process.stderr.write(`[prism] ${line}\n`) : undefined });
-  process.stderr.write(`[contract] Prism ${prism.url} (pid ${prism.pid}) ready in ${formatDuration(performance.now() - started)}\n`);
+  process.stderr.write(
+    `[contract] Prism ${prism.url} (pid ${prism.pid}) ready in ${formatDuration(performance.now() - started)}\n`,
+  );
   project.provide("prismUrl", prism.url);
   return async () => {
     await prism.stop();

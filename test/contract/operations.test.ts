@@ -4,10 +4,10 @@
  * the API key, 422 without X-Company-Id, and 422 for each rule a request body or parameter states.
  */
 import { describe, expect, inject, it } from "vitest";
-import { createValidator, listOperations, loadDocument, resolvePointer, type Operation } from "./support/contract.ts";
+import { clientOperationIds, successCall } from "./support/client.ts";
+import { createValidator, listOperations, loadDocument, type Operation, resolvePointer } from "./support/contract.ts";
 import { call, conformanceProblems, explain } from "./support/http.ts";
 import { ruleViolations } from "./support/rules.ts";
-import { clientOperationIds, successCall } from "./support/client.ts";
 
 const document = loadDocument();
 const operations = listOperations(document);
@@ -101,7 +101,8 @@ describe.each(operations.map((op) => [op.operationId, op] as const))("%s", (_, o
 
   for (const parameter of op.parameters.filter((p) => p.in === "query")) {
     const schema = parameter.schema;
-    const bad = schema.type === "integer" ? "1.5" : schema.enum || schema.$ref ? "NOT_ONE_OF_THE_ENUM_VALUES" : undefined;
+    const bad =
+      schema.type === "integer" ? "1.5" : schema.enum || schema.$ref ? "NOT_ONE_OF_THE_ENUM_VALUES" : undefined;
     if (bad === undefined) continue;
     it(`422 with query ${parameter.name}=${bad}`, async () => {
       expectRejected(op, await call(baseUrl, op, { body, query: { [parameter.name]: bad } }));

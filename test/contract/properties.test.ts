@@ -17,7 +17,9 @@ const validator = createValidator(document);
 const operations = listOperations(document).filter(hasInput);
 const baseUrl = inject("prismUrl");
 
-console.log(`[contract] fast-check seed ${SEED}, ${RUNS} valid and ${RUNS} invalid requests for each of ${operations.length} operations with input (CONTRACT_SEED / CONTRACT_RUNS override)`);
+console.log(
+  `[contract] fast-check seed ${SEED}, ${RUNS} valid and ${RUNS} invalid requests for each of ${operations.length} operations with input (CONTRACT_SEED / CONTRACT_RUNS override)`,
+);
 
 describe.each(operations.map((op) => [op.operationId, op] as const))("%s", (_, op) => {
   it(`${RUNS} generated valid requests get a conforming 2xx`, async () => {
@@ -45,11 +47,14 @@ describe.each(operations.map((op) => [op.operationId, op] as const))("%s", (_, o
         expect(result.status, `${request.broken} broken: ${explain(result)}`).toBeGreaterThanOrEqual(400);
         expect(result.status, `${request.broken} broken: ${explain(result)}`).toBeLessThan(500);
         // Where the contract documents the status, the answer must conform to it too.
-        if (op.responses.has(String(result.status))) expect(conformanceProblems(validator, op, result), explain(result)).toEqual([]);
+        if (op.responses.has(String(result.status)))
+          expect(conformanceProblems(validator, op, result), explain(result)).toEqual([]);
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
-    console.log(`[contract] ${op.operationId} invalid requests by broken part: ${[...broken].map(([part, n]) => `${part} ${n}`).join(", ")}`);
+    console.log(
+      `[contract] ${op.operationId} invalid requests by broken part: ${[...broken].map(([part, n]) => `${part} ${n}`).join(", ")}`,
+    );
     expect([...broken.values()].reduce((a, b) => a + b, 0)).toBe(RUNS);
   });
 });

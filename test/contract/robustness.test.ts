@@ -41,7 +41,11 @@ describe("bad input gets a 4xx within 1 s, and the mock still answers afterwards
 
   it.each(withBody.map((op) => [op.operationId, op] as const))("a wrong content type to %s", async (_, op) => {
     const body = Object.values(op.requestBody!.examples)[0];
-    const result = await call(baseUrl, op, { rawBody: JSON.stringify(body), contentType: "text/plain", timeoutMs: ANSWER_WITHIN_MS * 2 });
+    const result = await call(baseUrl, op, {
+      rawBody: JSON.stringify(body),
+      contentType: "text/plain",
+      timeoutMs: ANSWER_WITHIN_MS * 2,
+    });
     expectQuick4xx(result);
     // Prism answers with the contract's own 422 where the operation documents one, else its 415.
     expect(result.status).toBe(op.responses.has("422") ? 422 : 415);
@@ -80,7 +84,7 @@ describe("bad input gets a 4xx within 1 s, and the mock still answers afterwards
   // At log level info Prism 5.14.2 dies on this one (see DEFAULT_PRISM_LOG_LEVEL in scripts/lib/prism.ts).
   it.each([
     ["arrays", "[".repeat(50_000) + "]".repeat(50_000)],
-    ["objects", '{"a":'.repeat(50_000) + "1" + "}".repeat(50_000)],
+    ["objects", `${'{"a":'.repeat(50_000)}1${"}".repeat(50_000)}`],
   ])("a body of deeply nested %s (50,000 levels) to createCard", async (_, rawBody) => {
     const result = await call(baseUrl, byId("createCard"), { rawBody, timeoutMs: ANSWER_WITHIN_MS * 2 });
     expectQuick4xx(result);
@@ -118,7 +122,8 @@ describe("load", () => {
     await Promise.all(Array.from({ length: BURST_CONCURRENCY }, worker));
     const seconds = (performance.now() - started) / 1000;
     durations.sort((a, b) => a - b);
-    const p = (q: number): number => durations[Math.min(durations.length - 1, Math.floor(q * durations.length))] ?? Number.NaN;
+    const p = (q: number): number =>
+      durations[Math.min(durations.length - 1, Math.floor(q * durations.length))] ?? Number.NaN;
     console.log(
       `[contract] burst: ${durations.length}/${BURST_REQUESTS} answered at ${BURST_CONCURRENCY} concurrent in ${seconds.toFixed(2)} s ` +
         `(${Math.round(durations.length / seconds)} req/s; p50 ${p(0.5).toFixed(1)} ms, p99 ${p(0.99).toFixed(1)} ms, max ${p(1).toFixed(1)} ms)`,

@@ -46,12 +46,23 @@ describe("the gate on bundled files", () => {
   });
 
   it("passes an optional field with a changelog line, and says what it compared and how long it took", () => {
-    const run = diff(["--base", fixture("base.yaml"), "--head", fixture("head-add-optional-field.yaml"), "--format", "markdown"]);
+    const run = diff([
+      "--base",
+      fixture("base.yaml"),
+      "--head",
+      fixture("head-add-optional-field.yaml"),
+      "--format",
+      "markdown",
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("## API changes: 1.0.0 → 1.1.0");
-    expect(run.stdout).toContain("### Compatible\n\n- `#/components/schemas/CreateWidgetRequest .note`: optional field `note` added (affects `POST /widgets`).");
+    expect(run.stdout).toContain(
+      "### Compatible\n\n- `#/components/schemas/CreateWidgetRequest .note`: optional field `note` added (affects `POST /widgets`).",
+    );
     expect(run.stdout).not.toContain("### Breaking");
-    expect(run.stderr).toMatch(/compared file .*base\.yaml with file .*head-add-optional-field\.yaml: 2 changes: 0 breaking, 1 compatible, 1 documentation-only \(\d+(\.\d+)? m?s\)/);
+    expect(run.stderr).toMatch(
+      /compared file .*base\.yaml with file .*head-add-optional-field\.yaml: 2 changes: 0 breaking, 1 compatible, 1 documentation-only \(\d+(\.\d+)? m?s\)/,
+    );
   });
 
   it("passes documentation-only changes", () => {
@@ -62,7 +73,14 @@ describe("the gate on bundled files", () => {
   });
 
   it("accepts breaking changes with a major bump of info.version", () => {
-    const run = diff(["--base", fixture("base.yaml"), "--head", fixture("head-major-bump.yaml"), "--format", "markdown"]);
+    const run = diff([
+      "--base",
+      fixture("base.yaml"),
+      "--head",
+      fixture("head-major-bump.yaml"),
+      "--format",
+      "markdown",
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("### Breaking");
     expect(run.stdout).toContain("Acknowledged: major version bump 1.0.0 → 2.0.0.");
@@ -80,7 +98,14 @@ describe("the gate on bundled files", () => {
         "    reason: Left from an earlier change.",
       ].join("\n"),
     );
-    const run = diff(["--base", fixture("base.yaml"), "--head", fixture("head-remove-response-field.yaml"), "--allow", allow]);
+    const run = diff([
+      "--base",
+      fixture("base.yaml"),
+      "--head",
+      fixture("head-remove-response-field.yaml"),
+      "--allow",
+      allow,
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("[acknowledged] #/components/schemas/Widget .colour");
     expect(run.stdout).toContain("acknowledged by allowlist: No partner ever received a colour.");
@@ -90,7 +115,14 @@ describe("the gate on bundled files", () => {
   it("rejects an allowlist entry without a reason (exit 2, naming the entry)", () => {
     const allow = path.join(scratch, "no-reason.yaml");
     writeFileSync(allow, 'acknowledged:\n  - change: "field-removed #/components/schemas/Widget .colour"\n');
-    const run = diff(["--base", fixture("base.yaml"), "--head", fixture("head-remove-response-field.yaml"), "--allow", allow]);
+    const run = diff([
+      "--base",
+      fixture("base.yaml"),
+      "--head",
+      fixture("head-remove-response-field.yaml"),
+      "--allow",
+      allow,
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('entry 1 ("field-removed #/components/schemas/Widget .colour") has no `reason`');
   });
@@ -104,7 +136,10 @@ describe("bad input", () => {
     [["--base", "HEAD", "--format", "html"], '--format "html" is not one of text, markdown'],
     [["--base", "no-such-ref-or-file"], '--base "no-such-ref-or-file" is neither a file nor a git ref'],
     [["--base", fixture("base.yaml"), "--head", "missing.yaml"], '--head "missing.yaml" cannot be read: ENOENT'],
-    [["--base", fixture("base.yaml"), "--allow", "missing-allow.yaml"], 'allowlist "missing-allow.yaml" cannot be read: ENOENT'],
+    [
+      ["--base", fixture("base.yaml"), "--allow", "missing-allow.yaml"],
+      'allowlist "missing-allow.yaml" cannot be read: ENOENT',
+    ],
   ])("%j exits 2 with a clear message", (args, message) => {
     const run = diff(args);
     expect(run.code).toBe(2);
@@ -128,7 +163,10 @@ describe("bad input", () => {
 describe("a git ref as base", () => {
   let repo: string;
   const git = (...args: string[]) => {
-    const result = spawnSync("git", ["-c", "user.email=test@example.invalid", "-c", "user.name=test", ...args], { cwd: repo, encoding: "utf8" });
+    const result = spawnSync("git", ["-c", "user.email=test@example.invalid", "-c", "user.name=test", ...args], {
+      cwd: repo,
+      encoding: "utf8",
+    });
     if (result.status !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`);
     return result.stdout;
   };

@@ -1,11 +1,16 @@
 /** The diff library's smaller public functions: acknowledgement, loading, reporting, merging. */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parse } from "yaml";
-import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { acknowledge, isMajorBump, majorOf, parseAllowlist, readAllowlist } from "../../scripts/lib/diff/acknowledge.ts";
+import { parse } from "yaml";
+import {
+  acknowledge,
+  isMajorBump,
+  majorOf,
+  parseAllowlist,
+  readAllowlist,
+} from "../../scripts/lib/diff/acknowledge.ts";
 import { ChangeSink, mergeChanges } from "../../scripts/lib/diff/changes.ts";
 import { DiffInputError, loadBundledFile } from "../../scripts/lib/diff/load.ts";
 import { diffContracts, formatMarkdown, formatText, summarise } from "../../scripts/lib/diff/report.ts";
@@ -50,8 +55,12 @@ describe("acknowledgement", () => {
 
   it("parses an allowlist and rejects entries without change or reason", () => {
     expect(parseAllowlist("acknowledged: []\n", "a.yaml")).toEqual([]);
-    expect(parseAllowlist('acknowledged:\n  - change: "x y"\n    reason: " because "\n', "a.yaml")).toEqual([{ change: "x y", reason: "because" }]);
-    expect(() => parseAllowlist("acknowledged:\n  - reason: r\n", "a.yaml")).toThrow(/allowlist "a.yaml" entry 1 has no `change`/);
+    expect(parseAllowlist('acknowledged:\n  - change: "x y"\n    reason: " because "\n', "a.yaml")).toEqual([
+      { change: "x y", reason: "because" },
+    ]);
+    expect(() => parseAllowlist("acknowledged:\n  - reason: r\n", "a.yaml")).toThrow(
+      /allowlist "a.yaml" entry 1 has no `change`/,
+    );
     expect(() => parseAllowlist("- change: x\n", "a.yaml")).toThrow(/must be a mapping with an `acknowledged:` list/);
     expect(() => parseAllowlist("acknowledged: [\n", "a.yaml")).toThrow(DiffInputError);
   });
@@ -59,7 +68,9 @@ describe("acknowledgement", () => {
   it("treats a missing default allowlist as empty but a missing explicit one as an error", async () => {
     const missing = path.join(scratch, "nope.yaml");
     await expect(readAllowlist(missing, "nope.yaml")).resolves.toEqual([]);
-    await expect(readAllowlist(missing, "nope.yaml", true)).rejects.toThrow(/allowlist "nope.yaml" cannot be read: ENOENT/);
+    await expect(readAllowlist(missing, "nope.yaml", true)).rejects.toThrow(
+      /allowlist "nope.yaml" cannot be read: ENOENT/,
+    );
   });
 
   it("acknowledges only the listed breaking change and reports unused entries", () => {
@@ -82,7 +93,12 @@ describe("loadBundledFile", () => {
     writeFileSync(json, JSON.stringify(fixture("base.yaml")));
     const loaded = await loadBundledFile(json, "--base");
     expect(loaded.label).toBe("file b.json");
-    expect(summarise(loaded.document, loaded.label)).toEqual({ label: "file b.json", version: "1.0.0", operations: 2, webhooks: 1 });
+    expect(summarise(loaded.document, loaded.label)).toEqual({
+      label: "file b.json",
+      version: "1.0.0",
+      operations: 2,
+      webhooks: 1,
+    });
   });
 
   it("rejects a document with references to other files", async () => {
@@ -104,7 +120,9 @@ describe("report", () => {
 
   it("formats the readable list grouped by class with ids and users", () => {
     const text = formatText(report);
-    expect(text).toContain("Breaking (1)\n  - [NOT ACKNOWLEDGED] #/components/schemas/Widget .colour: field `colour` removed\n      used by: GET /widgets/{widgetId}; POST /widgets; webhook widget.created POST");
+    expect(text).toContain(
+      "Breaking (1)\n  - [NOT ACKNOWLEDGED] #/components/schemas/Widget .colour: field `colour` removed\n      used by: GET /widgets/{widgetId}; POST /widgets; webhook widget.created POST",
+    );
   });
 
   it("formats a Markdown changelog section", () => {

@@ -9,15 +9,22 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDocs, SCHEMAS_TAG, type DocsBuildResult } from "../../scripts/lib/docs/build.ts";
-import { serveStatic, type StaticServer } from "../../scripts/lib/docs/server.ts";
+import { buildDocs, type DocsBuildResult, SCHEMAS_TAG } from "../../scripts/lib/docs/build.ts";
+import { type StaticServer, serveStatic } from "../../scripts/lib/docs/server.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 
 const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const chromiumFlags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const chromiumFlags = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const hasChromium = existsSync(chromiumPath);
 const screenshotDir = path.join(repoRoot, "test-output", "docs");
 
@@ -31,9 +38,15 @@ if (!hasChromium) {
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 const contract = loadDocument();
 const operations = Object.values<any>(contract.paths).flatMap((item) =>
-  METHODS.filter((m) => item[m]).map((m) => ({ operationId: item[m].operationId as string, summary: item[m].summary as string })),
+  METHODS.filter((m) => item[m]).map((m) => ({
+    operationId: item[m].operationId as string,
+    summary: item[m].summary as string,
+  })),
 );
-const webhooks = Object.values<any>(contract.webhooks).map((item) => ({ operationId: item.post.operationId as string, summary: item.post.summary as string }));
+const webhooks = Object.values<any>(contract.webhooks).map((item) => ({
+  operationId: item.post.operationId as string,
+  summary: item.post.summary as string,
+}));
 const schemaNames = Object.keys(contract.components.schemas);
 const tags = [...contract.tags.map((t: any) => t.name as string), SCHEMAS_TAG];
 
@@ -119,10 +132,16 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
     for (const tag of tags) {
       await page.getByRole("link", { name: tag, exact: true }).first().click();
       await page.waitForTimeout(150);
-      for (const href of await page.locator("a[href^='#/']").evaluateAll((links) => links.map((a) => a.getAttribute("href")!))) hrefs.add(href);
+      for (const href of await page
+        .locator("a[href^='#/']")
+        .evaluateAll((links) => links.map((a) => a.getAttribute("href")!)))
+        hrefs.add(href);
     }
-    const hrefFor = (id: string) => [...hrefs].find((href) => /^#\/[^/#]+\/[^/#]+$/.test(href) && href.endsWith(`/${id.toLowerCase()}`));
-    const missing = [...operations, ...webhooks].filter(({ operationId }) => !hrefFor(operationId)).map((o) => o.operationId);
+    const hrefFor = (id: string) =>
+      [...hrefs].find((href) => /^#\/[^/#]+\/[^/#]+$/.test(href) && href.endsWith(`/${id.toLowerCase()}`));
+    const missing = [...operations, ...webhooks]
+      .filter(({ operationId }) => !hrefFor(operationId))
+      .map((o) => o.operationId);
     expect(missing, "operations and webhooks without an entry").toEqual([]);
     const missingSchemas = schemaNames.filter((name) => !hrefFor(name));
     expect(missingSchemas, "schemas without an entry").toEqual([]);
@@ -137,7 +156,10 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
   it("navigates by clicking into an operation and shows its TypeScript sample first", async () => {
     await page.evaluate(() => (window.location.hash = ""));
     await page.getByRole("link", { name: "Cards", exact: true }).first().click();
-    await page.getByRole("link", { name: /^Create a card/ }).first().click();
+    await page
+      .getByRole("link", { name: /^Create a card/ })
+      .first()
+      .click();
     await page.waitForURL(/#\/cards\/createcard$/);
     await page.locator("h2", { hasText: "Create a card" }).first().waitFor({ state: "visible" });
     const companyId = contract.components.parameters.CompanyId.example as string;
@@ -154,7 +176,10 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
       const fileWatch = await watchNetwork(filePage, "file://");
       await filePage.goto(pathToFileURL(built.indexPath).href, { waitUntil: "networkidle" });
       await filePage.getByRole("link", { name: "Companies", exact: true }).first().click();
-      await filePage.getByRole("link", { name: /^Onboard a company/ }).first().click();
+      await filePage
+        .getByRole("link", { name: /^Onboard a company/ })
+        .first()
+        .click();
       await filePage.waitForURL(/#\/companies\/onboardcompany$/);
       await filePage.getByText('client.POST("/v1/companies"').first().waitFor({ state: "visible" });
       expect(fileWatch).toEqual({ consoleErrors: [], failedRequests: [], blockedRequests: [], badResponses: [] });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ASSET_REPLACEMENTS, findExternalLoads, replaceRemoteAssets } from "../../scripts/lib/docs/build.ts";
 import { bundleJsonPath } from "../../scripts/lib/paths.ts";
 import { loadDocument } from "../contract/support/contract.ts";
-import { runScript, type RunResult } from "../helpers/run.ts";
+import { type RunResult, runScript } from "../helpers/run.ts";
 
 describe("findExternalLoads()", () => {
   it("reports scripts, styles, images, CSS and module imports from other hosts", () => {
@@ -29,7 +29,8 @@ describe("findExternalLoads()", () => {
   });
 
   it("does not count links, local assets and data: URLs as loads", () => {
-    const html = '<a href="https://redocly.com/redoc/">docs by</a><img src="data:image/svg+xml,x"><script src="app.js"></script><link href="openapi.yaml">';
+    const html =
+      '<a href="https://redocly.com/redoc/">docs by</a><img src="data:image/svg+xml,x"><script src="app.js"></script><link href="openapi.yaml">';
     expect(findExternalLoads(html)).toEqual([]);
   });
 });
@@ -46,7 +47,9 @@ describe("replaceRemoteAssets()", () => {
   });
 
   it("fails, naming the asset, when Redoc no longer references one (its page changed)", () => {
-    expect(() => replaceRemoteAssets("<html></html>")).toThrow(/Redoc no longer references https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini-full\.svg/);
+    expect(() => replaceRemoteAssets("<html></html>")).toThrow(
+      /Redoc no longer references https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini-full\.svg/,
+    );
   });
 });
 
@@ -65,7 +68,9 @@ describe("npm run docs", () => {
 
   it("exits 0 and says what it built and how long it took", () => {
     expect(run.status, run.output).toBe(0);
-    expect(run.stdout).toMatch(/wrote .*index\.html \(\d+\.\d\d MiB, self-contained\) with 15 operations, 30 code samples and 6 webhooks, plus openapi\.yaml and openapi\.json \((\d+ ms|\d+\.\d\d s)\)/);
+    expect(run.stdout).toMatch(
+      /wrote .*index\.html \(\d+\.\d\d MiB, self-contained\) with 15 operations, 30 code samples and 6 webhooks, plus openapi\.yaml and openapi\.json \((\d+ ms|\d+\.\d\d s)\)/,
+    );
     expect(run.stderr).toContain("added TypeScript and curl samples to 15 operations");
     expect(run.stderr).toMatch(/✓ build the API reference into .* \((\d+ ms|\d+\.\d\d s)\)/);
   });
@@ -84,13 +89,22 @@ describe("npm run docs", () => {
     const contract = loadDocument();
     const definition = JSON.parse(html.match(/const __redoc_definition = (.*);\n/)![1]!);
     const operationIds = (doc: any) =>
-      Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item).filter((op) => op?.operationId).map((op) => op.operationId)).sort();
+      Object.values<any>(doc.paths)
+        .flatMap((item) =>
+          Object.values<any>(item)
+            .filter((op) => op?.operationId)
+            .map((op) => op.operationId),
+        )
+        .sort();
     expect(operationIds(definition)).toEqual(operationIds(contract));
     expect(Object.keys(definition.webhooks)).toEqual(Object.keys(contract.webhooks));
     expect(Object.keys(definition.components.schemas)).toEqual(Object.keys(contract.components.schemas));
     for (const item of Object.values<any>(definition.paths)) {
       for (const op of Object.values<any>(item).filter((o) => o?.operationId)) {
-        expect(op["x-codeSamples"].map((s: any) => s.label), op.operationId).toEqual(["TypeScript", "curl"]);
+        expect(
+          op["x-codeSamples"].map((s: any) => s.label),
+          op.operationId,
+        ).toEqual(["TypeScript", "curl"]);
       }
     }
     // The prerendered HTML already shows the descriptions of what the source leaves open.

@@ -16,10 +16,14 @@ describe("parsePort() and parseHost()", () => {
     expect(parseHost("localhost", "DOCS_HOST")).toBe("localhost");
   });
   it("names the setting and the bad value", () => {
-    expect(() => parsePort("http", "DOCS_PORT")).toThrow('DOCS_PORT must be a port number from 0 to 65535 (0 picks a free port), got "http"');
+    expect(() => parsePort("http", "DOCS_PORT")).toThrow(
+      'DOCS_PORT must be a port number from 0 to 65535 (0 picks a free port), got "http"',
+    );
     expect(() => parsePort("70000", "--port")).toThrow(/--port must be a port number/);
     expect(() => parsePort("-1", "--port")).toThrow(/--port must be a port number/);
-    expect(() => parseHost("example.com", "DOCS_HOST")).toThrow('DOCS_HOST must be an IP address or "localhost", got "example.com"');
+    expect(() => parseHost("example.com", "DOCS_HOST")).toThrow(
+      'DOCS_HOST must be an IP address or "localhost", got "example.com"',
+    );
   });
 });
 
@@ -32,11 +36,20 @@ describe("npm run docs:preview", () => {
   it("builds the docs when they are missing, serves them, prints the URL and stops cleanly", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "docs-preview-test-"));
     dirs.push(dir);
-    const child = spawn(process.execPath, [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), path.join(repoRoot, "scripts/docs-preview.ts"), "--dir", dir], {
-      cwd: repoRoot,
-      env: { ...process.env, DOCS_PORT: "0" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"),
+        path.join(repoRoot, "scripts/docs-preview.ts"),
+        "--dir",
+        dir,
+      ],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, DOCS_PORT: "0" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -52,7 +65,9 @@ describe("npm run docs:preview", () => {
             resolve(match[1]!);
           }
         });
-        void exited.then((code) => reject(new Error(`preview exited with ${code} before printing a URL:\n${stdout}${stderr}`)));
+        void exited.then((code) =>
+          reject(new Error(`preview exited with ${code} before printing a URL:\n${stdout}${stderr}`)),
+        );
       });
       expect(stderr).toContain(`build the docs (${path.relative(repoRoot, path.join(dir, "index.html"))} is missing)`);
       const response = await fetch(url);
@@ -71,7 +86,9 @@ describe("npm run docs:preview", () => {
   it("exits 2 naming a bad DOCS_PORT or argument", () => {
     const badPort = runScript("docs-preview.ts", [], { env: { DOCS_PORT: "abc" } });
     expect(badPort.status).toBe(2);
-    expect(badPort.stderr).toContain('DOCS_PORT must be a port number from 0 to 65535 (0 picks a free port), got "abc"');
+    expect(badPort.stderr).toContain(
+      'DOCS_PORT must be a port number from 0 to 65535 (0 picks a free port), got "abc"',
+    );
     const badArg = runScript("docs-preview.ts", ["--open"]);
     expect(badArg.status).toBe(2);
     expect(badArg.stderr).toContain('unknown argument "--open"');

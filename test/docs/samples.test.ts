@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   addCodeSamples,
   curlSample,
+  type OperationExample,
   operationExamples,
   toTsLiteral,
   typescriptSample,
-  type OperationExample,
 } from "../../scripts/lib/docs/samples.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 
@@ -25,7 +25,9 @@ describe("operationExamples()", () => {
   const byId = new Map(examples.map((example) => [example.operationId, example]));
 
   it("covers every operation of the contract, once", () => {
-    const expected = contractOperations(document).map(({ operation }) => operation.operationId).sort();
+    const expected = contractOperations(document)
+      .map(({ operation }) => operation.operationId)
+      .sort();
     expect(expected).toHaveLength(15);
     expect(examples.map((example) => example.operationId).sort()).toEqual(expected);
   });
@@ -34,17 +36,30 @@ describe("operationExamples()", () => {
     const companyExample = document.components.parameters.CompanyId.example;
     for (const { operation } of contractOperations(document)) {
       const scoped = (operation.parameters ?? []).some((p: any) => p.$ref === "#/components/parameters/CompanyId");
-      expect(byId.get(operation.operationId)!.companyId, operation.operationId).toBe(scoped ? companyExample : undefined);
+      expect(byId.get(operation.operationId)!.companyId, operation.operationId).toBe(
+        scoped ? companyExample : undefined,
+      );
     }
-    expect(["getTransaction", "onboardCompany", "listCompanies"].map((id) => byId.get(id)!.companyId)).toEqual([undefined, undefined, undefined]);
+    expect(["getTransaction", "onboardCompany", "listCompanies"].map((id) => byId.get(id)!.companyId)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it("fills every path parameter from the contract's parameter examples", () => {
-    expect(byId.get("updateCardSpendSettings")!.pathParams).toEqual([["cardId", document.components.parameters.CardId.example]]);
-    expect(byId.get("openWalletAddress")!.pathParams).toEqual([["walletId", document.components.parameters.WalletId.example]]);
+    expect(byId.get("updateCardSpendSettings")!.pathParams).toEqual([
+      ["cardId", document.components.parameters.CardId.example],
+    ]);
+    expect(byId.get("openWalletAddress")!.pathParams).toEqual([
+      ["walletId", document.components.parameters.WalletId.example],
+    ]);
     for (const example of examples) {
       const names = [...example.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-      expect(example.pathParams.map(([name]) => name), example.operationId).toEqual(names);
+      expect(
+        example.pathParams.map(([name]) => name),
+        example.operationId,
+      ).toEqual(names);
     }
   });
 
@@ -68,20 +83,26 @@ describe("operationExamples()", () => {
     delete broken.components.parameters.CardId.example;
     delete broken.components.schemas.Ulid.example;
     delete broken.components.schemas.Ulid.examples;
-    expect(() => operationExamples(broken)).toThrow(/\(updateCardSpendSettings\): path parameter "cardId" has no example/);
+    expect(() => operationExamples(broken)).toThrow(
+      /\(updateCardSpendSettings\): path parameter "cardId" has no example/,
+    );
   });
 
   it("names the operation when a request body has no example", () => {
     const broken = loadDocument();
     delete broken.paths["/v1/companies"].post.requestBody.content["application/json"].examples;
-    expect(() => operationExamples(broken)).toThrow(/POST \/v1\/companies \(onboardCompany\): the request body has no named example/);
+    expect(() => operationExamples(broken)).toThrow(
+      /POST \/v1\/companies \(onboardCompany\): the request body has no named example/,
+    );
   });
 
   it("rejects a document without paths and an unresolvable $ref, naming them", () => {
     expect(() => operationExamples({ openapi: "3.1.0" })).toThrow(/no `paths` object/);
     const broken = loadDocument();
     broken.paths["/v1/cards"].get.parameters[0] = { $ref: "#/components/parameters/Nope" };
-    expect(() => operationExamples(broken)).toThrow(/\(listCards\).*"#\/components\/parameters\/Nope" does not resolve/);
+    expect(() => operationExamples(broken)).toThrow(
+      /\(listCards\).*"#\/components\/parameters\/Nope" does not resolve/,
+    );
   });
 });
 
@@ -110,7 +131,14 @@ describe("typescriptSample() and curlSample()", () => {
   });
 
   it("calls the plain client when the operation has no company scope, and passes no init when nothing is needed", () => {
-    const source = typescriptSample({ ...example, companyId: undefined, pathParams: [], body: undefined, method: "get", path: "/v1/companies" });
+    const source = typescriptSample({
+      ...example,
+      companyId: undefined,
+      pathParams: [],
+      body: undefined,
+      method: "get",
+      path: "/v1/companies",
+    });
     expect(source).not.toContain("forCompany");
     expect(source).toContain('await client.GET("/v1/companies");');
   });
@@ -129,7 +157,17 @@ describe("typescriptSample() and curlSample()", () => {
   });
 
   it("puts query parameters in the curl URL, encoded", () => {
-    const source = curlSample({ ...example, method: "get", body: undefined, pathParams: [], path: "/v1/cards", queryParams: [["keyword", "a b&c"], ["page", 2]] });
+    const source = curlSample({
+      ...example,
+      method: "get",
+      body: undefined,
+      pathParams: [],
+      path: "/v1/cards",
+      queryParams: [
+        ["keyword", "a b&c"],
+        ["page", 2],
+      ],
+    });
     expect(source.split("\n")[0]).toBe('curl -X GET "$PARTNER_API_BASE_URL/v1/cards?keyword=a%20b%26c&page=2" \\');
     expect(source).not.toContain("Content-Type");
   });
@@ -154,7 +192,10 @@ describe("addCodeSamples()", () => {
     expect(operations).toHaveLength(15);
     for (const { operation } of contractOperations(document)) {
       const samples = operation["x-codeSamples"];
-      expect(samples.map((s: any) => s.label), operation.operationId).toEqual(["TypeScript", "curl"]);
+      expect(
+        samples.map((s: any) => s.label),
+        operation.operationId,
+      ).toEqual(["TypeScript", "curl"]);
       expect(samples[0].source).toContain("createPartnerClient");
       expect(samples[1].source).toMatch(/^curl -X [A-Z]+ "\$PARTNER_API_BASE_URL\//);
     }

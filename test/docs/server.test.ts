@@ -1,8 +1,8 @@
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveInside, serveStatic, type StaticServer } from "../../scripts/lib/docs/server.ts";
+import { resolveInside, type StaticServer, serveStatic } from "../../scripts/lib/docs/server.ts";
 
 describe("resolveInside()", () => {
   const root = path.resolve("/srv/docs");
@@ -31,7 +31,9 @@ describe("serveStatic()", () => {
     await writeFile(path.join(dir, "site", "index.html"), "<h1>hello</h1>");
     await writeFile(path.join(dir, "site", "openapi.json"), "{}");
     await writeFile(path.join(dir, "outside.txt"), "secret");
-    server = await serveStatic(path.join(dir, "site"), { onRequest: (r) => seen.push(`${r.status} ${r.method} ${r.path}`) });
+    server = await serveStatic(path.join(dir, "site"), {
+      onRequest: (r) => seen.push(`${r.status} ${r.method} ${r.path}`),
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -55,13 +57,15 @@ describe("serveStatic()", () => {
   it("answers 404 for missing files, 405 for other methods, and never serves outside its folder", async () => {
     expect((await fetch(`${server.url}nope.html`)).status).toBe(404);
     expect((await fetch(server.url, { method: "POST" })).status).toBe(405);
-    const escape = await fetch(`${server.url}..%2foutside.txt`);
-    expect(escape.status).not.toBe(200);
-    expect(await escape.text()).not.toContain("secret");
+    const escaped = await fetch(`${server.url}..%2foutside.txt`);
+    expect(escaped.status).not.toBe(200);
+    expect(await escaped.text()).not.toContain("secret");
     expect(seen).toContain("404 GET /nope.html");
   });
 
   it("refuses to serve a folder that does not exist, naming it", async () => {
-    await expect(serveStatic(path.join(dir, "missing"))).rejects.toThrow(/cannot serve .*missing: it is not a directory/);
+    await expect(serveStatic(path.join(dir, "missing"))).rejects.toThrow(
+      /cannot serve .*missing: it is not a directory/,
+    );
   });
 });

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import spectralCore from "@stoplight/spectral-core";
 import spectralParsers from "@stoplight/spectral-parsers";
-import spectralRuntime from "@stoplight/spectral-runtime";
 import { bundleAndLoadRuleset } from "@stoplight/spectral-ruleset-bundler/with-loader";
+import spectralRuntime from "@stoplight/spectral-runtime";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 
 const { Spectral, Document } = spectralCore;

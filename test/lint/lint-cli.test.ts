@@ -22,11 +22,18 @@ describe("npm run lint", () => {
     cpSync(path.join(repoRoot, "openapi"), copy, { recursive: true });
     const file = path.join(copy, "paths/companies/v1_companies.yaml");
     // a GET whose operationId starts with "fetch", and a summary removed
-    writeFileSync(file, readFileSync(file, "utf8").replace("operationId: listCompanies", "operationId: fetchCompanies").replace("  summary: List companies\n", ""));
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8")
+        .replace("operationId: listCompanies", "operationId: fetchCompanies")
+        .replace("  summary: List companies\n", ""),
+    );
     const run = runScript("lint.ts", ["--root", path.join(copy, "openapi.yaml")], { timeout: 120_000 });
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(/v1_companies\.yaml:\d+:\d+ +error +redocly\/operation-summary/);
-    expect(run.stdout).toMatch(/bundle-of-.*openapi\.yaml:\d+:\d+ +error +spectral\/partner-operation-id-verb +operationId "fetchCompanies"/);
+    expect(run.stdout).toMatch(
+      /bundle-of-.*openapi\.yaml:\d+:\d+ +error +spectral\/partner-operation-id-verb +operationId "fetchCompanies"/,
+    );
     // the company-scope rule knows unscoped operations by id, so the rename trips it too
     expect(run.stdout).toMatch(/spectral\/partner-company-scope +"fetchCompanies" has company scope/);
     expect(run.stderr).toMatch(/lint failed: 3 errors, 0 warnings/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { linterForRule } from "../helpers/spectral.ts";
 import { loadDocument } from "../contract/support/contract.ts";
+import { linterForRule } from "../helpers/spectral.ts";
 
 const ULID_REF = { $ref: "#/components/schemas/Ulid" };
 const COMPANY_REF = { $ref: "#/components/parameters/CompanyId" };
@@ -52,7 +52,9 @@ describe("partner-company-scope", async () => {
 
   it("fires when a company-scope operation lacks the shared parameter", async () => {
     const doc = loadDocument();
-    doc.paths["/v1/cards"].get.parameters = doc.paths["/v1/cards"].get.parameters.filter((p: any) => p.$ref !== COMPANY_REF.$ref);
+    doc.paths["/v1/cards"].get.parameters = doc.paths["/v1/cards"].get.parameters.filter(
+      (p: any) => p.$ref !== COMPANY_REF.$ref,
+    );
     const results = await lint(doc);
     expect(results).toHaveLength(1);
     expect(results[0]!.message).toContain('"listCards" has company scope');
@@ -68,7 +70,9 @@ describe("partner-company-scope", async () => {
 
   it("fires when the header is defined inline instead of shared", async () => {
     const doc = loadDocument();
-    doc.paths["/v1/card-bins"].get.parameters = [{ name: "X-Company-Id", in: "header", required: true, schema: ULID_REF }];
+    doc.paths["/v1/card-bins"].get.parameters = [
+      { name: "X-Company-Id", in: "header", required: true, schema: ULID_REF },
+    ];
     const messages = (await lint(doc)).map((r) => r.message);
     expect(messages.some((m) => m.includes("Define X-Company-Id once"))).toBe(true);
   });
@@ -135,7 +139,9 @@ describe("partner-webhook-envelope", async () => {
 
   it("fires when the body is not the envelope, or its type is not the webhook's name", async () => {
     const doc = loadDocument();
-    doc.webhooks["payment_route.created"].post.requestBody.content["application/json"].schema = { $ref: "#/components/schemas/PaymentRouteCreatedPayload" };
+    doc.webhooks["payment_route.created"].post.requestBody.content["application/json"].schema = {
+      $ref: "#/components/schemas/PaymentRouteCreatedPayload",
+    };
     doc.components.schemas.CompanyKycStatusChangedEvent.allOf[1].properties.type.const = "company.kyc_status.changed";
     const messages = (await lint(doc)).map((r) => r.message);
     expect(messages).toHaveLength(2);

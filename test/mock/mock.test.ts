@@ -2,7 +2,7 @@
  * `npm run mock` (scripts/mock.ts): serves the bundle on MOCK_HOST:MOCK_PORT, says where, how many operations
  * and how long it took, enforces the contract's rules, stops cleanly on Ctrl-C, and names a bad setting.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -10,7 +10,7 @@ import { repoRoot } from "../../scripts/lib/paths.ts";
 import { findFreePort } from "../../scripts/lib/prism.ts";
 import { alive } from "../helpers/process.ts";
 
-const tsxCli = path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs");
+const _tsxCli = path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs");
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -51,12 +51,15 @@ async function waitFor(run: Run, pattern: RegExp, ms: number): Promise<RegExpExe
   throw new Error(`mock did not print ${pattern} within ${ms} ms:\n${run.output().stdout}\n${run.output().stderr}`);
 }
 
-
 describe("npm run mock", () => {
   it("serves on MOCK_PORT, enforces the rules, and stops cleanly on Ctrl-C", async () => {
     const port = await findFreePort();
     const run = runMock({ MOCK_PORT: String(port) });
-    const match = await waitFor(run, /Mock serving (\d+) operations of generated\/openapi\.yaml on (\S+) \(Prism pid (\d+), started in ([\d.]+ m?s)\)/, 45_000);
+    const match = await waitFor(
+      run,
+      /Mock serving (\d+) operations of generated\/openapi\.yaml on (\S+) \(Prism pid (\d+), started in ([\d.]+ m?s)\)/,
+      45_000,
+    );
     expect(match[1]).toBe("15");
     const url = match[2]!;
     expect(url).toBe(`http://127.0.0.1:${port}`);
@@ -68,7 +71,9 @@ describe("npm run mock", () => {
     expect((await ok.json()).companies.length).toBeGreaterThan(0);
     const noKey = await fetch(`${url}/v1/companies`);
     expect(noKey.status).toBe(401);
-    const notFound = await fetch(`${url}/transactions/01JD8Y0A1B2C3D4E5F6G7H8J9K`, { headers: { "X-API-Key": "any", Prefer: "code=404" } });
+    const notFound = await fetch(`${url}/transactions/01JD8Y0A1B2C3D4E5F6G7H8J9K`, {
+      headers: { "X-API-Key": "any", Prefer: "code=404" },
+    });
     expect(notFound.status).toBe(404);
     const rule = await fetch(`${url}/v1/cards/01JD8X9N4E2R6T8V0W2Y4Z6A8C/spend-settings`, {
       method: "PATCH",
@@ -97,15 +102,25 @@ describe("npm run mock", () => {
   it.each([
     [{ MOCK_PORT: "99999" }, 'MOCK_PORT must be a port number from 1 to 65535, got "99999"'],
     [{ MOCK_PORT: "http" }, 'MOCK_PORT must be a port number from 1 to 65535, got "http"'],
-    [{ MOCK_HOST: "not a host" }, 'MOCK_HOST must be an IP address or a host name (e.g. 127.0.0.1 or localhost), got "not a host"'],
-    [{ MOCK_LOG_LEVEL: "loud" }, 'MOCK_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"'],
-  ])("refuses %j, naming the variable", async (env, message) => {
-    const run = runMock(env);
-    const { code } = await run.exited;
-    expect(code).toBe(2);
-    expect(run.output().stderr).toContain(`error: ${message}`);
-    expect(run.output().stdout).toBe("");
-  }, 30_000);
+    [
+      { MOCK_HOST: "not a host" },
+      'MOCK_HOST must be an IP address or a host name (e.g. 127.0.0.1 or localhost), got "not a host"',
+    ],
+    [
+      { MOCK_LOG_LEVEL: "loud" },
+      'MOCK_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"',
+    ],
+  ])(
+    "refuses %j, naming the variable",
+    async (env, message) => {
+      const run = runMock(env);
+      const { code } = await run.exited;
+      expect(code).toBe(2);
+      expect(run.output().stderr).toContain(`error: ${message}`);
+      expect(run.output().stdout).toBe("");
+    },
+    30_000,
+  );
 
   it("refuses an unknown argument", async () => {
     const run = runMock({}, ["--port=1"]);
@@ -115,7 +130,9 @@ describe("npm run mock", () => {
 
   it("says which port is taken and how to choose another", async () => {
     const blocker = createServer();
-    const port = await new Promise<number>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve((blocker.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      blocker.listen(0, "127.0.0.1", () => resolve((blocker.address() as { port: number }).port)),
+    );
     try {
       const run = runMock({ MOCK_PORT: String(port) });
       expect((await run.exited).code).toBe(1);

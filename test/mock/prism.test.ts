@@ -9,14 +9,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { findFreePort, parsePort, startPrism, type PrismServer } from "../../scripts/lib/prism.ts";
+import { findFreePort, type PrismServer, parsePort, startPrism } from "../../scripts/lib/prism.ts";
 import { alive } from "../helpers/process.ts";
 
 const started: PrismServer[] = [];
 afterAll(async () => {
   await Promise.all(started.map((server) => server.stop()));
 });
-
 
 async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
@@ -40,6 +39,7 @@ describe("startPrism", () => {
     const rejected = await fetch(`${server.url}/v1/card-bins`, { headers: { "X-API-Key": "k" } });
     expect(rejected.status).toBe(422);
     expect(await waitUntil(() => lines.some((line) => /x-company-id/i.test(line)), 2_000)).toBe(true);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC
     expect(lines.join("\n")).not.toMatch(/\u001b\[/); // colours removed
 
     await server.stop();
@@ -59,7 +59,9 @@ describe("startPrism", () => {
 
   it("says the port is in use when it is", async () => {
     const blocker: Server = createServer();
-    const port = await new Promise<number>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve((blocker.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      blocker.listen(0, "127.0.0.1", () => resolve((blocker.address() as { port: number }).port)),
+    );
     try {
       await expect(startPrism({ port })).rejects.toThrow(new RegExp(`port ${port} is already in use`));
     } finally {
@@ -68,7 +70,9 @@ describe("startPrism", () => {
   });
 
   it("names a missing document, a bad port and a bad log level", async () => {
-    await expect(startPrism({ document: "generated/no-such-file.yaml" })).rejects.toThrow(/generated\/no-such-file\.yaml does not exist/);
+    await expect(startPrism({ document: "generated/no-such-file.yaml" })).rejects.toThrow(
+      /generated\/no-such-file\.yaml does not exist/,
+    );
     await expect(startPrism({ port: 70_000 })).rejects.toThrow(/port must be an integer from 1 to 65535, got 70000/);
     await expect(startPrism({ logLevel: "loud" as never })).rejects.toThrow(/logLevel must be one of .*got "loud"/);
   });
@@ -78,7 +82,9 @@ describe("startPrism", () => {
     try {
       const document = path.join(dir, "empty.yaml");
       writeFileSync(document, "openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths: {}\n");
-      await expect(startPrism({ document, startTimeoutMs: 20_000 })).rejects.toThrow(/Prism exited[\s\S]*last lines from Prism:[\s\S]*No operations found/);
+      await expect(startPrism({ document, startTimeoutMs: 20_000 })).rejects.toThrow(
+        /Prism exited[\s\S]*last lines from Prism:[\s\S]*No operations found/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -91,10 +97,14 @@ describe("startPrism", () => {
       "console.log(String(server.pid));",
       "setInterval(() => {}, 1000);",
     ].join("\n");
-    const parent = spawn(process.execPath, [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), "--input-type=module", "-e", script], {
-      cwd: repoRoot,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const parent = spawn(
+      process.execPath,
+      [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), "--input-type=module", "-e", script],
+      {
+        cwd: repoRoot,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     parent.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     parent.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -102,7 +112,9 @@ describe("startPrism", () => {
     const prismPid = Number(/^(\d+)$/m.exec(output)![1]);
     expect(alive(prismPid)).toBe(true);
     // Kill the whole tsx process tree's leaf that owns Prism: the process whose child Prism is.
-    const owner = Number((await import("node:fs")).readFileSync(`/proc/${prismPid}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+    const owner = Number(
+      (await import("node:fs")).readFileSync(`/proc/${prismPid}/stat`, "utf8").split(") ")[1]!.split(" ")[1],
+    );
     process.kill(owner, "SIGKILL");
     parent.kill("SIGKILL");
     expect(await waitUntil(() => !alive(prismPid), 5_000)).toBe(true);
@@ -114,7 +126,9 @@ describe("parsePort / findFreePort", () => {
     expect(parsePort(text, "MOCK_PORT")).toBe(Number(text.trim()));
   });
   it.each(["0", "65536", "abc", "40.5", "-1", ""])("rejects %j, naming the variable", (text) => {
-    expect(() => parsePort(text, "MOCK_PORT")).toThrow(`MOCK_PORT must be a port number from 1 to 65535, got "${text}"`);
+    expect(() => parsePort(text, "MOCK_PORT")).toThrow(
+      `MOCK_PORT must be a port number from 1 to 65535, got "${text}"`,
+    );
   });
   it("finds a port that can be bound", async () => {
     const port = await findFreePort();

@@ -3,7 +3,11 @@ import { followRefs, isObject, lookup } from "../../scripts/lib/refs.ts";
 
 const doc = {
   components: {
-    schemas: { "a/b": { type: "string" }, Alias: { $ref: "#/components/schemas/a~1b" }, Loop: { $ref: "#/components/schemas/Loop" } },
+    schemas: {
+      "a/b": { type: "string" },
+      Alias: { $ref: "#/components/schemas/a~1b" },
+      Loop: { $ref: "#/components/schemas/Loop" },
+    },
     list: [{ name: "first" }],
   },
 };

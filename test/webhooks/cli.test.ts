@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -24,7 +24,10 @@ interface Run {
 function runCli(args: string[], { direct = false, timeoutMs = 30_000 } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const [command, prefix] = direct ? [process.execPath, ["--import", "tsx"]] : ["npx", ["tsx"]];
-    const child = spawn(command, [...prefix, "scripts/webhooks.ts", ...args], { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(command, [...prefix, "scripts/webhooks.ts", ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -48,7 +51,9 @@ interface Delivery {
 }
 
 /** A loopback receiver answering `statuses[i]` to the i-th delivery (the last one forever after). */
-async function receiver(statuses: number[]): Promise<{ url: string; deliveries: Delivery[]; close: () => Promise<void> }> {
+async function receiver(
+  statuses: number[],
+): Promise<{ url: string; deliveries: Delivery[]; close: () => Promise<void> }> {
   const deliveries: Delivery[] = [];
   const server: Server = createServer(async (req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
@@ -86,7 +91,16 @@ describe("webhooks trigger over loopback", () => {
   it("retries a receiver that fails twice: three deliveries, one event id, same bytes, every signature valid", async () => {
     const flaky = await receiver([500, 503, 204]);
     servers.push(flaky);
-    const run = await runCli(["trigger", "company.kyc_status_changed", "--url", flaky.url, "--secret", SECRET, "--speed", "1000"]);
+    const run = await runCli([
+      "trigger",
+      "company.kyc_status_changed",
+      "--url",
+      flaky.url,
+      "--secret",
+      SECRET,
+      "--speed",
+      "1000",
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(flaky.deliveries).toHaveLength(3);
     const ids = new Set(flaky.deliveries.map((d) => JSON.parse(d.body).id));
@@ -115,13 +129,24 @@ describe("webhooks trigger over loopback", () => {
   it("gives up on a receiver that never recovers: six deliveries on the schedule, non-zero exit", async () => {
     const broken = await receiver([500]);
     servers.push(broken);
-    const run = await runCli(["trigger", "payment_route.created", "--url", broken.url, "--secret", SECRET, "--speed", "1000", "--id", "evt_fixed"]);
+    const run = await runCli([
+      "trigger",
+      "payment_route.created",
+      "--url",
+      broken.url,
+      "--secret",
+      SECRET,
+      "--speed",
+      "1000",
+      "--id",
+      "evt_fixed",
+    ]);
     expect(run.code).toBe(1);
     expect(broken.deliveries).toHaveLength(6);
     expect(new Set(broken.deliveries.map((d) => JSON.parse(d.body).id))).toEqual(new Set(["evt_fixed"]));
     expect(broken.deliveries.every((d) => verifyWebhookSignature(d.body, d.signature, SECRET))).toBe(true);
     const measured = gaps(broken.deliveries);
-    [10, 30, 60, 120, 300].forEach((wait, i) => expect(measured[i]).toBeGreaterThanOrEqual(wait - 1));
+    for (const [i, wait] of [10, 30, 60, 120, 300].entries()) expect(measured[i]).toBeGreaterThanOrEqual(wait - 1);
     expect(run.stdout.match(/^attempt \d\/6: ✗ 500/gm)).toHaveLength(6);
     expect(run.stderr).toMatch(/error: not delivered: all 6 attempts failed for evt_fixed/);
   });
@@ -129,7 +154,16 @@ describe("webhooks trigger over loopback", () => {
   it("counts an unreachable receiver as a failed attempt", async () => {
     const gone = await receiver([200]);
     await gone.close();
-    const run = await runCli(["trigger", "company.kyb_status_changed", "--url", gone.url, "--secret", SECRET, "--speed", "100000"]);
+    const run = await runCli([
+      "trigger",
+      "company.kyb_status_changed",
+      "--url",
+      gone.url,
+      "--secret",
+      SECRET,
+      "--speed",
+      "100000",
+    ]);
     expect(run.code).toBe(1);
     expect(run.stdout.match(/^attempt \d\/6: ✗ unreachable \(ECONNREFUSED\)/gm)).toHaveLength(6);
   });
@@ -140,7 +174,16 @@ describe("webhooks trigger over loopback", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "webhooks-cli-"));
     const file = path.join(dir, "payload.json");
     writeFileSync(file, JSON.stringify({ companyId: "01JD8X2K7P3M9Q4R6S8T0V2W4X", kycStatus: "rejected" }));
-    const run = await runCli(["trigger", "company.kyc_status_changed", "--url", ok.url, "--secret", SECRET, "--payload", file]);
+    const run = await runCli([
+      "trigger",
+      "company.kyc_status_changed",
+      "--url",
+      ok.url,
+      "--secret",
+      SECRET,
+      "--payload",
+      file,
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const event = JSON.parse(ok.deliveries[0]!.body);
     expect(event.payload).toEqual({ companyId: "01JD8X2K7P3M9Q4R6S8T0V2W4X", kycStatus: "rejected" });
@@ -154,27 +197,63 @@ describe.concurrent("webhooks bad input exits 2 with an error naming it", () => 
   writeFileSync(path.join(dir, "broken.json"), "{ not json");
   writeFileSync(path.join(dir, "array.json"), "[1, 2]");
   const url = "http://127.0.0.1:1/webhooks";
-  const trigger = (...extra: string[]) => ["trigger", "company.kyc_status_changed", "--url", url, "--secret", SECRET, ...extra];
+  const trigger = (...extra: string[]) => [
+    "trigger",
+    "company.kyc_status_changed",
+    "--url",
+    url,
+    "--secret",
+    SECRET,
+    ...extra,
+  ];
 
   it.each([
     ["no command", [], /missing command/],
     ["an unknown command", ["replay"], /unknown command "replay"/],
     ["list with arguments", ["list", "extra"], /list takes no arguments/],
     ["no event type", ["trigger", "--url", url, "--secret", SECRET], /missing the event type/],
-    ["an unknown event type", ["trigger", "card.created", "--url", url, "--secret", SECRET], /unknown event type "card\.created"; known: company\.onboarding_status_changed/],
+    [
+      "an unknown event type",
+      ["trigger", "card.created", "--url", url, "--secret", SECRET],
+      /unknown event type "card\.created"; known: company\.onboarding_status_changed/,
+    ],
     ["a missing --url", ["trigger", "payment_route.created", "--secret", SECRET], /missing --url/],
-    ["a bad --url", ["trigger", "payment_route.created", "--url", "localhost", "--secret", SECRET], /--url "localhost" is not a URL/],
-    ["a non-http --url", ["trigger", "payment_route.created", "--url", "ftp://127.0.0.1/", "--secret", SECRET], /must be http: or https:/],
+    [
+      "a bad --url",
+      ["trigger", "payment_route.created", "--url", "localhost", "--secret", SECRET],
+      /--url "localhost" is not a URL/,
+    ],
+    [
+      "a non-http --url",
+      ["trigger", "payment_route.created", "--url", "ftp://127.0.0.1/", "--secret", SECRET],
+      /must be http: or https:/,
+    ],
     ["a missing --secret", ["trigger", "payment_route.created", "--url", url], /missing --secret/],
     ["--speed 0", trigger("--speed", "0"), /--speed "0" must be a positive number/],
     ["--speed -5", trigger("--speed=-5"), /--speed "-5" must be a positive number/],
     ["--speed fast", trigger("--speed", "fast"), /--speed "fast" must be a positive number/],
-    ["an unreadable --payload", trigger("--payload", path.join(dir, "missing.json")), /cannot read --payload .*missing\.json: ENOENT/],
-    ["a non-JSON --payload", trigger("--payload", path.join(dir, "broken.json")), /--payload .*broken\.json is not JSON/],
-    ["a --payload that is not an object", trigger("--payload", path.join(dir, "array.json")), /must hold a JSON object .*got an array/],
+    [
+      "an unreadable --payload",
+      trigger("--payload", path.join(dir, "missing.json")),
+      /cannot read --payload .*missing\.json: ENOENT/,
+    ],
+    [
+      "a non-JSON --payload",
+      trigger("--payload", path.join(dir, "broken.json")),
+      /--payload .*broken\.json is not JSON/,
+    ],
+    [
+      "a --payload that is not an object",
+      trigger("--payload", path.join(dir, "array.json")),
+      /must hold a JSON object .*got an array/,
+    ],
     ["an unknown option", trigger("--retries", "3"), /Unknown option '--retries'/],
     ["listen without --port", ["listen", "--secret", SECRET], /missing --port/],
-    ["listen with a bad --port", ["listen", "--port", "70000", "--secret", SECRET], /--port "70000" must be an integer from 0 to 65535/],
+    [
+      "listen with a bad --port",
+      ["listen", "--port", "70000", "--secret", SECRET],
+      /--port "70000" must be an integer from 0 to 65535/,
+    ],
     ["listen without --secret", ["listen", "--port", "0"], /listen: missing --secret/],
   ])("%s", async (_, args, message) => {
     const run = await runCli(args, { direct: true });
@@ -190,7 +269,11 @@ describe("webhooks listen", () => {
 
   it("verifies deliveries, prints type, id and verdict, and answers 2xx or 4xx", async () => {
     // One process (no npx wrapper), so the test can stop it with a signal.
-    child = spawn(process.execPath, ["--import", "tsx", "scripts/webhooks.ts", "listen", "--port", "0", "--secret", SECRET], { cwd: repoRoot });
+    child = spawn(
+      process.execPath,
+      ["--import", "tsx", "scripts/webhooks.ts", "listen", "--port", "0", "--secret", SECRET],
+      { cwd: repoRoot },
+    );
     let stdout = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
     const waitFor = async (pattern: RegExp) => {
@@ -200,7 +283,12 @@ describe("webhooks listen", () => {
     };
     const port = Number((await waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)\//))[1]);
     const url = `http://127.0.0.1:${port}/`;
-    const body = JSON.stringify({ id: "evt_listen_1", type: "payment_route.created", payload: {}, createdAt: "2026-11-21T09:12:44Z" });
+    const body = JSON.stringify({
+      id: "evt_listen_1",
+      type: "payment_route.created",
+      payload: {},
+      createdAt: "2026-11-21T09:12:44Z",
+    });
     const post = (signature: string) => fetch(url, { method: "POST", headers: { "x-signature": signature }, body });
 
     expect((await post(signWebhookPayload(body, SECRET))).status).toBe(200);
@@ -211,7 +299,16 @@ describe("webhooks listen", () => {
     await waitFor(/401 bad_signature payment_route\.created evt_listen_1 \[unverified\] \(mismatch\)/);
 
     // The two halves together, as the README shows them.
-    const run = await runCli(["trigger", "company.kyc_link.issued", "--url", url, "--secret", SECRET, "--id", "evt_listen_2"]);
+    const run = await runCli([
+      "trigger",
+      "company.kyc_link.issued",
+      "--url",
+      url,
+      "--secret",
+      SECRET,
+      "--id",
+      "evt_listen_2",
+    ]);
     expect(run.code, run.stderr).toBe(0);
     await waitFor(/200 handled company\.kyc_link\.issued evt_listen_2\n/);
 

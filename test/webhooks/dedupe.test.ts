@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { WebhookError, createMemoryDedupeStore, createWebhookDeduper, type WebhookDedupeStore } from "../../src/webhooks/index.ts";
+import {
+  createMemoryDedupeStore,
+  createWebhookDeduper,
+  type WebhookDedupeStore,
+  WebhookError,
+} from "../../src/webhooks/index.ts";
 
 describe("createMemoryDedupeStore", () => {
   it("claims an id once", () => {
@@ -38,7 +43,12 @@ describe("createWebhookDeduper", () => {
   it("runs the work once per event id and reports duplicates", async () => {
     const deduper = createWebhookDeduper();
     const runs: string[] = [];
-    expect(await deduper.process("evt_1", () => (runs.push("evt_1"), "ok"))).toEqual({ duplicate: false, value: "ok" });
+    expect(
+      await deduper.process("evt_1", () => {
+        runs.push("evt_1");
+        return "ok";
+      }),
+    ).toEqual({ duplicate: false, value: "ok" });
     expect(await deduper.process("evt_1", () => runs.push("again"))).toEqual({ duplicate: true });
     expect(await deduper.process("evt_2", () => runs.push("evt_2"))).toMatchObject({ duplicate: false });
     expect(runs).toEqual(["evt_1", "evt_2"]);
@@ -47,7 +57,10 @@ describe("createWebhookDeduper", () => {
   it("forgets an id whose work failed, so the retry is processed", async () => {
     const deduper = createWebhookDeduper();
     await expect(deduper.process("evt_1", () => Promise.reject(new Error("db down")))).rejects.toThrow("db down");
-    expect(await deduper.process("evt_1", () => "processed on retry")).toEqual({ duplicate: false, value: "processed on retry" });
+    expect(await deduper.process("evt_1", () => "processed on retry")).toEqual({
+      duplicate: false,
+      value: "processed on retry",
+    });
     expect(await deduper.process("evt_1", () => "third")).toEqual({ duplicate: true });
   });
 
@@ -79,14 +92,18 @@ describe("createWebhookDeduper", () => {
     const deduper = createWebhookDeduper({ store });
     await deduper.process("evt_1", () => undefined);
     await deduper.process("evt_1", () => undefined);
-    await deduper.process("evt_2", () => {
-      throw new Error("boom");
-    }).catch(() => undefined);
+    await deduper
+      .process("evt_2", () => {
+        throw new Error("boom");
+      })
+      .catch(() => undefined);
     expect(calls).toEqual(["add evt_1", "add evt_1", "add evt_2", "delete evt_2"]);
   });
 
   it("refuses bad input, naming it", async () => {
-    expect(() => createWebhookDeduper({ store: createMemoryDedupeStore(), maxEntries: 5 })).toThrow(/either store or maxEntries/);
+    expect(() => createWebhookDeduper({ store: createMemoryDedupeStore(), maxEntries: 5 })).toThrow(
+      /either store or maxEntries/,
+    );
     await expect(createWebhookDeduper().process("", () => 1)).rejects.toThrow(WebhookError);
     await expect(createWebhookDeduper().process("", () => 1)).rejects.toThrow(/eventId must be a non-empty string/);
   });

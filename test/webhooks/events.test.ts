@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { isWebhookEventType, parseWebhookEvent, webhookEventTypes } from "../../src/webhooks/index.ts";
-import { bundleJsonPath } from "../../scripts/lib/paths.ts";
 import { generateContractModule } from "../../scripts/lib/generate.ts";
+import { bundleJsonPath } from "../../scripts/lib/paths.ts";
 import { readContractWebhooks } from "../../scripts/lib/webhooks/contract.ts";
+import { isWebhookEventType, parseWebhookEvent, webhookEventTypes } from "../../src/webhooks/index.ts";
 
 const contract = JSON.parse(readFileSync(bundleJsonPath, "utf8")) as { webhooks: Record<string, unknown> };
 
@@ -42,7 +42,10 @@ describe("the package entry", () => {
   it("exports the webhook kit", async () => {
     const entry = await import("../../src/index.ts");
     const kit = await import("../../src/webhooks/index.ts");
-    for (const name of Object.keys(kit)) expect(entry[name as keyof typeof entry], name).toBe(kit[name as keyof typeof kit]);
-    expect(Object.keys(kit)).toEqual(expect.arrayContaining(["createWebhookHandler", "constructWebhookEvent", "verifyWebhookSignatureAsync"]));
+    for (const name of Object.keys(kit))
+      expect(entry[name as keyof typeof entry], name).toBe(kit[name as keyof typeof kit]);
+    expect(Object.keys(kit)).toEqual(
+      expect.arrayContaining(["createWebhookHandler", "constructWebhookEvent", "verifyWebhookSignatureAsync"]),
+    );
   });
 });

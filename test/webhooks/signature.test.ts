@@ -1,17 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  WEBHOOK_ERROR_PREFIX,
-  WebhookPayloadError,
-  WebhookRawBodyError,
-  WebhookSecretError,
-  WebhookSignatureError,
   constructWebhookEvent,
   constructWebhookEventAsync,
   signWebhookPayload,
   signWebhookPayloadAsync,
   verifyWebhookSignature,
   verifyWebhookSignatureAsync,
+  WEBHOOK_ERROR_PREFIX,
+  WebhookPayloadError,
+  WebhookRawBodyError,
+  WebhookSecretError,
+  WebhookSignatureError,
 } from "../../src/webhooks/index.ts";
 
 // Digests computed independently with `printf '%s' BODY | openssl dgst -sha256 -hmac SECRET`.
@@ -21,7 +21,11 @@ const BODY =
 const BODY_DIGEST = "699a3fd456eff9424ec2f6197d1ca354e2cd7d8fd9bdc22a0937db2ef6b0f264";
 const KNOWN_ANSWERS = [
   // RFC 4231 test case 2.
-  { body: "what do ya want for nothing?", secret: "Jefe", digest: "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843" },
+  {
+    body: "what do ya want for nothing?",
+    secret: "Jefe",
+    digest: "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+  },
   { body: BODY, secret: SECRET, digest: BODY_DIGEST },
   // Non-ASCII text is signed as its UTF-8 bytes.
   { body: "héllo wörld ✓", secret: SECRET, digest: "742f37b927b6e4b2a506ee49f4f02f3b714aebd6be6b44c7038591676ea60692" },
@@ -29,7 +33,11 @@ const KNOWN_ANSWERS = [
 
 /** Runs a check against both implementations, so every case proves they agree. */
 const variants = [
-  { name: "node:crypto", sign: async (b: string | Uint8Array, s: string) => signWebhookPayload(b, s), verify: async (...a: Parameters<typeof verifyWebhookSignature>) => verifyWebhookSignature(...a) },
+  {
+    name: "node:crypto",
+    sign: async (b: string | Uint8Array, s: string) => signWebhookPayload(b, s),
+    verify: async (...a: Parameters<typeof verifyWebhookSignature>) => verifyWebhookSignature(...a),
+  },
   { name: "Web Crypto", sign: signWebhookPayloadAsync, verify: verifyWebhookSignatureAsync },
 ] as const;
 
@@ -98,7 +106,11 @@ describe("node:crypto and Web Crypto agree", () => {
           const nodeDigest = signWebhookPayload(body, secret);
           expect(await signWebhookPayloadAsync(body, secret)).toBe(nodeDigest);
           const signature =
-            mode === "valid" ? nodeDigest : mode === "flip" ? `${nodeDigest.slice(0, -1)}${nodeDigest.endsWith("0") ? "1" : "0"}` : mode;
+            mode === "valid"
+              ? nodeDigest
+              : mode === "flip"
+                ? `${nodeDigest.slice(0, -1)}${nodeDigest.endsWith("0") ? "1" : "0"}`
+                : mode;
           const expected = signature === nodeDigest;
           expect(verifyWebhookSignature(body, signature, secret)).toBe(expected);
           expect(await verifyWebhookSignatureAsync(body, signature, secret)).toBe(expected);
@@ -110,7 +122,10 @@ describe("node:crypto and Web Crypto agree", () => {
 });
 
 describe.each([
-  { name: "constructWebhookEvent", construct: async (...a: Parameters<typeof constructWebhookEvent>) => constructWebhookEvent(...a) },
+  {
+    name: "constructWebhookEvent",
+    construct: async (...a: Parameters<typeof constructWebhookEvent>) => constructWebhookEvent(...a),
+  },
   { name: "constructWebhookEventAsync", construct: constructWebhookEventAsync },
 ])("$name", ({ construct }) => {
   const sign = (body: string) => signWebhookPayload(body, SECRET);
@@ -122,7 +137,9 @@ describe.each([
   });
 
   it("accepts a rotated secret", async () => {
-    expect((await construct(Buffer.from(BODY), BODY_DIGEST, ["whsec_new", SECRET])).id).toBe("evt_01JD8Z2C4D6E8F0G2H4J6K8M0N");
+    expect((await construct(Buffer.from(BODY), BODY_DIGEST, ["whsec_new", SECRET])).id).toBe(
+      "evt_01JD8Z2C4D6E8F0G2H4J6K8M0N",
+    );
   });
 
   it.each([
@@ -143,9 +160,21 @@ describe.each([
   it.each([
     ["not JSON", "{oops", /not JSON/],
     ["a JSON array", "[]", /expected an object, got an array/],
-    ["missing id", JSON.stringify({ type: "payment_route.created", payload: {}, createdAt: "2026-01-01T00:00:00Z" }), /"id" must be a non-empty string, got nothing/],
-    ["a payload that is not an object", JSON.stringify({ id: "evt_1", type: "payment_route.created", payload: [], createdAt: "x" }), /"payload" must be an object/],
-    ["an unknown type", JSON.stringify({ id: "evt_1", type: "card.created", payload: {}, createdAt: "x" }), /unknown event type "card.created"; the contract knows company\.onboarding_status_changed/],
+    [
+      "missing id",
+      JSON.stringify({ type: "payment_route.created", payload: {}, createdAt: "2026-01-01T00:00:00Z" }),
+      /"id" must be a non-empty string, got nothing/,
+    ],
+    [
+      "a payload that is not an object",
+      JSON.stringify({ id: "evt_1", type: "payment_route.created", payload: [], createdAt: "x" }),
+      /"payload" must be an object/,
+    ],
+    [
+      "an unknown type",
+      JSON.stringify({ id: "evt_1", type: "card.created", payload: {}, createdAt: "x" }),
+      /unknown event type "card.created"; the contract knows company\.onboarding_status_changed/,
+    ],
   ])("throws WebhookPayloadError, distinct from a signature error, for %s", async (_, body, message) => {
     const error = await construct(body, sign(body), SECRET).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WebhookPayloadError);

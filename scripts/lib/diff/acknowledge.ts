@@ -23,7 +23,9 @@ export async function readAllowlist(file: string, shown: string, required = fals
     text = await readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT" && !required) return [];
-    throw new DiffInputError(`allowlist "${shown}" cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new DiffInputError(
+      `allowlist "${shown}" cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   return parseAllowlist(text, shown);
 }
@@ -45,10 +47,14 @@ export function parseAllowlist(text: string, shown: string): AllowEntry[] {
     const where = `allowlist "${shown}" entry ${index + 1}`;
     if (!isObject(entry)) throw new DiffInputError(`${where} must be a mapping with \`change\` and \`reason\``);
     if (typeof entry.change !== "string" || entry.change.trim() === "") {
-      throw new DiffInputError(`${where} has no \`change\`: copy the change id the diff prints (for example "field-removed #/components/schemas/Card .last4")`);
+      throw new DiffInputError(
+        `${where} has no \`change\`: copy the change id the diff prints (for example "field-removed #/components/schemas/Card .last4")`,
+      );
     }
     if (typeof entry.reason !== "string" || entry.reason.trim() === "") {
-      throw new DiffInputError(`${where} ("${entry.change}") has no \`reason\`: say why partners can live with this breaking change`);
+      throw new DiffInputError(
+        `${where} ("${entry.change}") has no \`reason\`: say why partners can live with this breaking change`,
+      );
     }
     return { change: entry.change.trim(), reason: entry.reason.trim() };
   });
@@ -73,8 +79,15 @@ export interface Acknowledgement {
 }
 
 /** Marks breaking changes as acknowledged by a major bump or an allowlist entry. */
-export function acknowledge(changes: readonly Change[], baseVersion: unknown, headVersion: unknown, allowlist: readonly AllowEntry[]): Acknowledgement {
-  const bump = isMajorBump(baseVersion, headVersion) ? `major version bump ${String(baseVersion)} → ${String(headVersion)}` : undefined;
+export function acknowledge(
+  changes: readonly Change[],
+  baseVersion: unknown,
+  headVersion: unknown,
+  allowlist: readonly AllowEntry[],
+): Acknowledgement {
+  const bump = isMajorBump(baseVersion, headVersion)
+    ? `major version bump ${String(baseVersion)} → ${String(headVersion)}`
+    : undefined;
   const used = new Set<AllowEntry>();
   const result = changes.map((change) => {
     if (change.class !== "breaking") return change;

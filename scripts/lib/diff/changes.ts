@@ -1,5 +1,5 @@
 /** The change record every comparison module produces, and how records of shared components are merged. */
-import { classify, CLASS_ORDER, type ChangeClass, type ChangeKind, type Flow } from "./rules.ts";
+import { type ChangeClass, type ChangeKind, CLASS_ORDER, classify, type Flow } from "./rules.ts";
 
 export interface Change {
   /** Stable identifier, `<kind> <location>`: what an allowlist entry names. */

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import { rel, repoRoot } from "../paths.ts";
-import { isObject, type Document } from "./resolve.ts";
+import { type Document, isObject } from "./resolve.ts";
 
 /** Bad input from the user (a missing file, an unknown ref): the CLI exits 2 with this message. */
 export class DiffInputError extends Error {}
@@ -48,19 +48,25 @@ export function gitRefHasContract(ref: string, repoDir: string): boolean {
 /** Extracts openapi/ (and redocly.yaml) at `ref` into a temporary directory and bundles it there. */
 export async function bundleGitRef(ref: string, repoDir: string): Promise<LoadedContract> {
   if (!gitRefExists(ref, repoDir)) {
-    throw new DiffInputError(`git ref "${ref}" does not exist in this repository; give a commit, branch or tag (for example HEAD~1), or a bundled file`);
+    throw new DiffInputError(
+      `git ref "${ref}" does not exist in this repository; give a commit, branch or tag (for example HEAD~1), or a bundled file`,
+    );
   }
   if (!gitRefHasContract(ref, repoDir)) {
     throw new DiffInputError(`git ref "${ref}" has no contract: ${CONTRACT_ROOT} is not in that commit`);
   }
-  const commit = git(["rev-parse", "--short", `${ref}^{commit}`], repoDir).stdout.toString().trim();
+  const commit = git(["rev-parse", "--short", `${ref}^{commit}`], repoDir)
+    .stdout.toString()
+    .trim();
   const hasConfig = git(["cat-file", "-e", `${ref}:redocly.yaml`], repoDir).status === 0;
   const dir = await mkdtemp(path.join(tmpdir(), "contract-diff-"));
   try {
     const archive = git(["archive", "--format=tar", ref, "openapi", ...(hasConfig ? ["redocly.yaml"] : [])], repoDir);
-    if (archive.status !== 0) throw new DiffInputError(`git archive of "${ref}" failed: ${archive.stderr.toString().trim()}`);
+    if (archive.status !== 0)
+      throw new DiffInputError(`git archive of "${ref}" failed: ${archive.stderr.toString().trim()}`);
     const untar = spawnSync("tar", ["-x", "-C", dir], { input: archive.stdout });
-    if (untar.status !== 0) throw new Error(`cannot unpack the contract of "${ref}": ${untar.stderr.toString().trim()}`);
+    if (untar.status !== 0)
+      throw new Error(`cannot unpack the contract of "${ref}": ${untar.stderr.toString().trim()}`);
     const config = hasConfig ? path.join(dir, "redocly.yaml") : path.join(repoRoot, "redocly.yaml");
     try {
       const { bundleContract } = await loadBundler();
@@ -80,7 +86,9 @@ export async function bundleGitRef(ref: string, repoDir: string): Promise<Loaded
 export async function bundleWorkingTree(repoDir: string): Promise<LoadedContract> {
   const root = path.join(repoDir, CONTRACT_ROOT);
   if (!existsSync(root)) throw new DiffInputError(`no contract in the working tree: ${CONTRACT_ROOT} is missing`);
-  const config = existsSync(path.join(repoDir, "redocly.yaml")) ? path.join(repoDir, "redocly.yaml") : path.join(repoRoot, "redocly.yaml");
+  const config = existsSync(path.join(repoDir, "redocly.yaml"))
+    ? path.join(repoDir, "redocly.yaml")
+    : path.join(repoRoot, "redocly.yaml");
   try {
     const { bundleContract } = await loadBundler();
     const { document } = await bundleContract(root, config);
@@ -97,13 +105,17 @@ export async function loadBundledFile(file: string, option = "file"): Promise<Lo
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new DiffInputError(`${option} "${shown}" cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new DiffInputError(
+      `${option} "${shown}" cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   let document: unknown;
   try {
     document = parse(text);
   } catch (error) {
-    throw new DiffInputError(`${option} "${shown}" is not valid YAML or JSON: ${(error as Error).message.split("\n")[0]}`);
+    throw new DiffInputError(
+      `${option} "${shown}" is not valid YAML or JSON: ${(error as Error).message.split("\n")[0]}`,
+    );
   }
   if (!isObject(document) || typeof document.openapi !== "string" || !document.openapi.startsWith("3.")) {
     throw new DiffInputError(`${option} "${shown}" is not an OpenAPI 3.x document (no "openapi: 3.x" at its top)`);
@@ -112,7 +124,9 @@ export async function loadBundledFile(file: string, option = "file"): Promise<Lo
     throw new DiffInputError(`${option} "${shown}" has neither paths nor webhooks`);
   }
   if (/"\$ref":"(?!#)/.test(JSON.stringify(document))) {
-    throw new DiffInputError(`${option} "${shown}" has references to other files: give a bundled document (npm run bundle)`);
+    throw new DiffInputError(
+      `${option} "${shown}" has references to other files: give a bundled document (npm run bundle)`,
+    );
   }
   return { document, label: `file ${shown}` };
 }
@@ -123,7 +137,10 @@ export async function loadBundledFile(file: string, option = "file"): Promise<Lo
  */
 export async function loadBase(value: string, repoDir: string | undefined): Promise<LoadedContract> {
   if (existsSync(value)) return loadBundledFile(value, "--base");
-  if (!repoDir) throw new DiffInputError(`--base "${value}" is not a file, and the current directory is not in a git repository to look it up as a ref`);
+  if (!repoDir)
+    throw new DiffInputError(
+      `--base "${value}" is not a file, and the current directory is not in a git repository to look it up as a ref`,
+    );
   if (!gitRefExists(value, repoDir)) {
     throw new DiffInputError(`--base "${value}" is neither a file nor a git ref of this repository`);
   }

@@ -1,8 +1,8 @@
 /** The result of comparing two contracts, and its two outputs: a readable list and a Markdown changelog. */
-import { acknowledge, type AllowEntry } from "./acknowledge.ts";
+import { type AllowEntry, acknowledge } from "./acknowledge.ts";
 import type { Change } from "./changes.ts";
 import { compareDocuments } from "./operations.ts";
-import { isObject, type Document } from "./resolve.ts";
+import { type Document, isObject } from "./resolve.ts";
 import { CLASS_ORDER, CLASS_TITLES } from "./rules.ts";
 
 export interface ContractSummary {
@@ -25,9 +25,17 @@ const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "tr
 
 export function summarise(document: Document, label: string): ContractSummary {
   const count = (items: unknown) =>
-    Object.values(isObject(items) ? items : {}).reduce<number>((sum, item) => sum + (isObject(item) ? METHODS.filter((m) => m in item).length : 0), 0);
+    Object.values(isObject(items) ? items : {}).reduce<number>(
+      (sum, item) => sum + (isObject(item) ? METHODS.filter((m) => m in item).length : 0),
+      0,
+    );
   const info = isObject(document.info) ? document.info : {};
-  return { label, version: String(info.version ?? "unversioned"), operations: count(document.paths), webhooks: count(document.webhooks) };
+  return {
+    label,
+    version: String(info.version ?? "unversioned"),
+    operations: count(document.paths),
+    webhooks: count(document.webhooks),
+  };
 }
 
 /** Compares `base` with `head` and applies the acknowledgements (major bump, allowlist). */
@@ -79,7 +87,10 @@ export function formatText(report: DiffReport): string {
     }
     lines.push("");
   }
-  for (const entry of report.unusedAllowEntries) lines.push(`note: allowlist entry "${entry.change}" matches no breaking change; remove it once it is no longer needed`);
+  for (const entry of report.unusedAllowEntries)
+    lines.push(
+      `note: allowlist entry "${entry.change}" matches no breaking change; remove it once it is no longer needed`,
+    );
   lines.push(countLine(report));
   if (report.unacknowledged.length > 0) {
     lines.push(
@@ -99,7 +110,8 @@ export function formatMarkdown(report: DiffReport): string {
     if (group.length === 0) continue;
     lines.push(`### ${CLASS_TITLES[cls]}`, "");
     for (const change of group) {
-      const users = change.usedBy.length > 0 ? ` (affects ${change.usedBy.map((user) => `\`${user}\``).join(", ")})` : "";
+      const users =
+        change.usedBy.length > 0 ? ` (affects ${change.usedBy.map((user) => `\`${user}\``).join(", ")})` : "";
       const why = cls === "breaking" && change.acknowledged ? ` Acknowledged: ${change.acknowledged}.` : "";
       lines.push(`- \`${change.location}\`: ${change.message}${users}.${why}`);
     }

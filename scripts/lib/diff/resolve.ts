@@ -3,9 +3,9 @@
  * works on (allOf members merged, so a field moved between members is not reported as a change).
  */
 
-import { isObject, lookup, type Json, type JsonObject } from "../refs.ts";
+import { isObject, type Json, type JsonObject, lookup } from "../refs.ts";
 
-export { isObject, lookup, type Json, type JsonObject };
+export { isObject, type Json, type JsonObject, lookup };
 export type Document = JsonObject;
 
 /** Where a schema sits: `origin` is a component pointer or an operation-level place; `path` the field path in it. */
@@ -40,7 +40,16 @@ export function resolveNode(document: Document, node: SchemaNode): SchemaNode {
 }
 
 /** Keywords that carry documentation only. */
-export const DOC_KEYWORDS = new Set(["description", "summary", "title", "examples", "example", "externalDocs", "deprecated", "$comment"]);
+export const DOC_KEYWORDS = new Set([
+  "description",
+  "summary",
+  "title",
+  "examples",
+  "example",
+  "externalDocs",
+  "deprecated",
+  "$comment",
+]);
 
 const MIN_KEYWORDS = ["minLength", "minimum", "exclusiveMinimum", "minItems", "minProperties"] as const;
 const MAX_KEYWORDS = ["maxLength", "maximum", "exclusiveMaximum", "maxItems", "maxProperties"] as const;
@@ -48,9 +57,28 @@ export const BOUND_KEYWORDS = { min: MIN_KEYWORDS, max: MAX_KEYWORDS };
 
 /** Keywords the schema comparison understands; any other keyword is compared as a whole. */
 export const HANDLED_KEYWORDS = new Set([
-  "$ref", "type", "properties", "required", "enum", "const", "pattern", "format", "multipleOf", "uniqueItems",
-  "items", "additionalProperties", "oneOf", "anyOf", "allOf", "if", "then", "else", "default",
-  ...MIN_KEYWORDS, ...MAX_KEYWORDS, ...DOC_KEYWORDS,
+  "$ref",
+  "type",
+  "properties",
+  "required",
+  "enum",
+  "const",
+  "pattern",
+  "format",
+  "multipleOf",
+  "uniqueItems",
+  "items",
+  "additionalProperties",
+  "oneOf",
+  "anyOf",
+  "allOf",
+  "if",
+  "then",
+  "else",
+  "default",
+  ...MIN_KEYWORDS,
+  ...MAX_KEYWORDS,
+  ...DOC_KEYWORDS,
 ]);
 
 export interface Conditional {
@@ -119,7 +147,12 @@ function fold(document: Document, node: SchemaNode, view: SchemaView, depth: num
     for (const [name, property] of Object.entries(schema.properties)) {
       const incoming = child(node, property, `.${name}`);
       const seen = view.properties.get(name);
-      view.properties.set(name, seen ? { schema: null, origin: seen.origin, path: seen.path, members: [...(seen.members ?? [seen]), incoming] } : incoming);
+      view.properties.set(
+        name,
+        seen
+          ? { schema: null, origin: seen.origin, path: seen.path, members: [...(seen.members ?? [seen]), incoming] }
+          : incoming,
+      );
     }
   }
   if (Array.isArray(schema.required)) for (const name of schema.required) view.required.add(String(name));
@@ -130,7 +163,11 @@ function fold(document: Document, node: SchemaNode, view: SchemaView, depth: num
   for (const keyword of ["oneOf", "anyOf"] as const) {
     const list = schema[keyword];
     if (Array.isArray(list)) {
-      view.variants.push({ keyword, at: node, nodes: list.map((variant, i) => child(node, variant, `<${keyword} ${variantName(variant, i)}>`)) });
+      view.variants.push({
+        keyword,
+        at: node,
+        nodes: list.map((variant, i) => child(node, variant, `<${keyword} ${variantName(variant, i)}>`)),
+      });
     }
   }
   if (schema.if !== undefined || schema.then !== undefined || schema.else !== undefined) {
@@ -143,7 +180,23 @@ function fold(document: Document, node: SchemaNode, view: SchemaView, depth: num
     });
   }
   for (const [key, value] of Object.entries(schema)) {
-    if (["type", "properties", "required", "items", "additionalProperties", "oneOf", "anyOf", "allOf", "if", "then", "else", "$ref"].includes(key)) continue;
+    if (
+      [
+        "type",
+        "properties",
+        "required",
+        "items",
+        "additionalProperties",
+        "oneOf",
+        "anyOf",
+        "allOf",
+        "if",
+        "then",
+        "else",
+        "$ref",
+      ].includes(key)
+    )
+      continue;
     if (DOC_KEYWORDS.has(key)) continue;
     if (!view.keywords.has(key)) view.keywords.set(key, { value, at: node });
   }

@@ -8,7 +8,7 @@
  * replaced by a local wordmark. The build fails when the output still names an asset CDN.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -53,7 +53,14 @@ export const ASSET_REPLACEMENTS: ReadonlyArray<{ remote: string; local: string }
 ];
 
 /** Hosts the page must never load from; the build fails when one is still named in the output. */
-export const FORBIDDEN_ASSET_HOSTS = ["cdn.redoc.ly", "cdn.redocly.com", "fonts.googleapis.com", "fonts.gstatic.com", "unpkg.com", "cdn.jsdelivr.net"];
+export const FORBIDDEN_ASSET_HOSTS = [
+  "cdn.redoc.ly",
+  "cdn.redocly.com",
+  "fonts.googleapis.com",
+  "fonts.gstatic.com",
+  "unpkg.com",
+  "cdn.jsdelivr.net",
+];
 
 /**
  * Third-party references that would make the browser load something: script/link/img/iframe sources,
@@ -71,7 +78,8 @@ export function findExternalLoads(html: string): string[] {
   ];
   for (const pattern of patterns) for (const match of html.matchAll(pattern)) found.add(match[1]!);
   for (const host of FORBIDDEN_ASSET_HOSTS) {
-    for (const match of html.matchAll(new RegExp(`(?:https?:)?//${host.replace(/\./g, "\\.")}[^"'\`\\s)]*`, "g"))) found.add(match[0]);
+    for (const match of html.matchAll(new RegExp(`(?:https?:)?//${host.replace(/\./g, "\\.")}[^"'\`\\s)]*`, "g")))
+      found.add(match[0]);
   }
   return [...found].sort();
 }
@@ -81,7 +89,9 @@ export function replaceRemoteAssets(html: string): string {
   let result = html;
   for (const { remote } of ASSET_REPLACEMENTS) {
     if (!result.includes(remote)) {
-      throw new Error(`Redoc no longer references ${remote}; check the page for new remote assets and update ASSET_REPLACEMENTS in scripts/lib/docs/build.ts`);
+      throw new Error(
+        `Redoc no longer references ${remote}; check the page for new remote assets and update ASSET_REPLACEMENTS in scripts/lib/docs/build.ts`,
+      );
     }
   }
   for (const { remote, local } of ASSET_REPLACEMENTS) result = result.split(remote).join(local);
@@ -186,7 +196,8 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
       throw new Error(`the built page would load from other hosts: ${external.join(", ")}; it must be self-contained`);
     }
     if (!/"disableTelemetry":\s*true/.test(html)) throw new Error("the built page does not turn Redoc's telemetry off");
-    if (!html.includes("Content-Security-Policy")) throw new Error(`the built page has no Content-Security-Policy: is ${rel(templatePath)} used?`);
+    if (!html.includes("Content-Security-Policy"))
+      throw new Error(`the built page has no Content-Security-Policy: is ${rel(templatePath)} used?`);
 
     await mkdir(outDir, { recursive: true });
     const indexPath = path.join(outDir, "index.html");

@@ -6,9 +6,11 @@ export const DEFAULT_DOCS_HOST = "127.0.0.1";
 export const DEFAULT_DOCS_PORT = 4020;
 
 export function parsePort(value: string, name: string): number {
-  if (!/^\d+$/.test(value.trim())) throw new Error(`${name} must be a port number from 0 to 65535 (0 picks a free port), got "${value}"`);
+  if (!/^\d+$/.test(value.trim()))
+    throw new Error(`${name} must be a port number from 0 to 65535 (0 picks a free port), got "${value}"`);
   const port = Number(value.trim());
-  if (port > 65535) throw new Error(`${name} must be a port number from 0 to 65535 (0 picks a free port), got "${value}"`);
+  if (port > 65535)
+    throw new Error(`${name} must be a port number from 0 to 65535 (0 picks a free port), got "${value}"`);
   return port;
 }
 

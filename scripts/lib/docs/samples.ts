@@ -80,7 +80,9 @@ function requestBodyExample(document: JsonObject, operation: JsonObject, where: 
     }
   }
   if (media.example !== undefined) return { name: "example", value: media.example };
-  throw new Error(`${where}: the request body has no named example (content.application/json.examples); add one to the contract so the samples can show a valid body`);
+  throw new Error(
+    `${where}: the request body has no named example (content.application/json.examples); add one to the contract so the samples can show a valid body`,
+  );
 }
 
 /** Collects, per operation, the examples the samples are made of. Throws naming the operation and parameter when one is missing. */
@@ -121,19 +123,22 @@ export function operationExamples(document: Record<string, unknown>): OperationE
         const parameter = parameters.get(`path:${name.toLowerCase()}`);
         if (!parameter) throw new Error(`${where}: path parameter "${name}" is not declared`);
         const value = exampleOf(doc, parameter, where);
-        if (value === undefined) throw new Error(`${where}: path parameter "${name}" has no example; add one to the contract`);
+        if (value === undefined)
+          throw new Error(`${where}: path parameter "${name}" has no example; add one to the contract`);
         example.pathParams.push([name, value]);
       }
       for (const parameter of parameters.values()) {
         const name = parameter.name as string;
         if (parameter.in === "header" && name.toLowerCase() === COMPANY_HEADER.toLowerCase()) {
           const value = exampleOf(doc, parameter, where);
-          if (typeof value !== "string") throw new Error(`${where}: header "${COMPANY_HEADER}" has no string example; add one to the contract`);
+          if (typeof value !== "string")
+            throw new Error(`${where}: header "${COMPANY_HEADER}" has no string example; add one to the contract`);
           example.companyId = value;
         } else if (parameter.in === "query") {
           const value = exampleOf(doc, parameter, where);
           if (value !== undefined) example.queryParams.push([name, value]);
-          else if (parameter.required === true) throw new Error(`${where}: required query parameter "${name}" has no example`);
+          else if (parameter.required === true)
+            throw new Error(`${where}: required query parameter "${name}" has no example`);
         } else if (parameter.in === "header" && parameter.required === true) {
           const value = exampleOf(doc, parameter, where);
           if (value === undefined) throw new Error(`${where}: required header "${name}" has no example`);
@@ -155,13 +160,16 @@ export function toTsLiteral(value: Json, indent = 0): string {
   const inner = " ".repeat(indent + 2);
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
-    if (value.every((item) => item === null || typeof item !== "object")) return `[${value.map((item) => toTsLiteral(item)).join(", ")}]`;
+    if (value.every((item) => item === null || typeof item !== "object"))
+      return `[${value.map((item) => toTsLiteral(item)).join(", ")}]`;
     return `[\n${value.map((item) => `${inner}${toTsLiteral(item, indent + 2)},`).join("\n")}\n${pad}]`;
   }
   if (isObject(value)) {
     const entries = Object.entries(value);
     if (entries.length === 0) return "{}";
-    const lines = entries.map(([key, item]) => `${inner}${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${toTsLiteral(item, indent + 2)},`);
+    const lines = entries.map(
+      ([key, item]) => `${inner}${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${toTsLiteral(item, indent + 2)},`,
+    );
     return `{\n${lines.join("\n")}\n${pad}}`;
   }
   return JSON.stringify(value);
@@ -196,7 +204,13 @@ export function typescriptSample(operation: OperationExample): string {
   if (operation.companyId !== undefined) {
     lines.push(`const company = client.forCompany(${JSON.stringify(operation.companyId)});`);
   }
-  lines.push("", `const { data, error } = await ${caller}.${method}(${args.join(", ")});`, "if (error) throw error;", "console.log(data);", "");
+  lines.push(
+    "",
+    `const { data, error } = await ${caller}.${method}(${args.join(", ")});`,
+    "if (error) throw error;",
+    "console.log(data);",
+    "",
+  );
   return lines.join("\n");
 }
 
@@ -217,11 +231,17 @@ export function curlSample(operation: OperationExample): string {
   if (operation.queryParams.length > 0) {
     url += `?${operation.queryParams.map(([name, value]) => `${encodeURIComponent(name)}=${queryValue(value)}`).join("&")}`;
   }
-  const lines = [`curl -X ${operation.method.toUpperCase()} "$${BASE_URL_VARIABLE}${url}"`, `-H "X-API-Key: $${API_KEY_VARIABLE}"`];
+  const lines = [
+    `curl -X ${operation.method.toUpperCase()} "$${BASE_URL_VARIABLE}${url}"`,
+    `-H "X-API-Key: $${API_KEY_VARIABLE}"`,
+  ];
   if (operation.companyId !== undefined) lines.push(`-H "${COMPANY_HEADER}: ${operation.companyId}"`);
   for (const [name, value] of operation.headerParams) lines.push(`-H ${shellQuote(`${name}: ${String(value)}`)}`);
   if (operation.body) {
-    lines.push(`-H "Content-Type: application/json"`, `-d ${shellQuote(JSON.stringify(operation.body.value, null, 2))}`);
+    lines.push(
+      `-H "Content-Type: application/json"`,
+      `-d ${shellQuote(JSON.stringify(operation.body.value, null, 2))}`,
+    );
   }
   return `${lines.join(" \\\n  ")}\n`;
 }
@@ -251,7 +271,10 @@ export function codeSamplesFor(operation: OperationExample): CodeSample[] {
  * Returns a copy of the bundled document with `x-codeSamples` on every operation (samples already
  * there are kept, ours replace any with the same label). The input is not changed.
  */
-export function addCodeSamples(document: Record<string, unknown>): { document: Record<string, unknown>; operations: OperationExample[] } {
+export function addCodeSamples(document: Record<string, unknown>): {
+  document: Record<string, unknown>;
+  operations: OperationExample[];
+} {
   const operations = operationExamples(document);
   const copy = structuredClone(document) as JsonObject;
   const paths = copy.paths as JsonObject;

@@ -2,8 +2,9 @@
  * A small static file server for the built docs: `npm run docs:preview` and the browser test use it.
  * It serves one folder, read-only, and never a file outside it.
  */
-import { createServer, type Server } from "node:http";
+
 import { readFile, stat } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 

@@ -27,7 +27,8 @@ export interface SampleDiagnostic {
 function compilerOptions(): ts.CompilerOptions {
   const configPath = path.join(repoRoot, "tsconfig.json");
   const read = ts.readConfigFile(configPath, (file) => ts.sys.readFile(file));
-  if (read.error) throw new Error(`cannot read tsconfig.json: ${ts.flattenDiagnosticMessageText(read.error.messageText, "\n")}`);
+  if (read.error)
+    throw new Error(`cannot read tsconfig.json: ${ts.flattenDiagnosticMessageText(read.error.messageText, "\n")}`);
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, repoRoot);
   return {
     ...parsed.options,
@@ -43,7 +44,8 @@ export async function typecheckSamples(samples: SampleSource[]): Promise<SampleD
   if (samples.length === 0) throw new Error("typecheckSamples() needs at least one sample");
   const names = new Set<string>();
   for (const { name } of samples) {
-    if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`sample name "${name}" must use letters, digits, "-" and "_" only`);
+    if (!/^[A-Za-z0-9_-]+$/.test(name))
+      throw new Error(`sample name "${name}" must use letters, digits, "-" and "_" only`);
     if (names.has(name)) throw new Error(`two samples are named "${name}"`);
     names.add(name);
   }
@@ -57,16 +59,28 @@ export async function typecheckSamples(samples: SampleSource[]): Promise<SampleD
       files.set(path.resolve(file), name);
     }
     const program = ts.createProgram({ rootNames: [...files.keys()], options: compilerOptions() });
-    const diagnostics = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(), ...program.getSemanticDiagnostics(), ...program.getSyntacticDiagnostics()];
+    const diagnostics = [
+      ...program.getOptionsDiagnostics(),
+      ...program.getGlobalDiagnostics(),
+      ...program.getSemanticDiagnostics(),
+      ...program.getSyntacticDiagnostics(),
+    ];
     const result: SampleDiagnostic[] = [];
     for (const diagnostic of diagnostics) {
       if (diagnostic.category !== ts.DiagnosticCategory.Error) continue;
       const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
       const fileName = diagnostic.file ? path.resolve(diagnostic.file.fileName) : undefined;
       const sample = fileName ? files.get(fileName) : undefined;
-      const line = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1 : 0;
+      const line =
+        diagnostic.file && diagnostic.start !== undefined
+          ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1
+          : 0;
       // Errors outside the samples (the client's own sources, options) are reported too: they break every sample.
-      result.push({ sample: sample ?? (fileName ? path.relative(repoRoot, fileName) : "(compiler options)"), line, message });
+      result.push({
+        sample: sample ?? (fileName ? path.relative(repoRoot, fileName) : "(compiler options)"),
+        line,
+        message,
+      });
     }
     return result;
   } finally {

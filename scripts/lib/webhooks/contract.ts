@@ -17,11 +17,15 @@ export async function readContractWebhooks(file: string = bundleJsonPath): Promi
   const webhooks = (document.webhooks ?? {}) as Record<string, Json>;
   return Object.entries(webhooks).map(([type, item]) => {
     const post = item.post as Json | undefined;
-    const media = ((post?.requestBody as Json | undefined)?.content as Json | undefined)?.["application/json"] as Json | undefined;
+    const media = ((post?.requestBody as Json | undefined)?.content as Json | undefined)?.["application/json"] as
+      | Json
+      | undefined;
     const examples = (media?.examples ?? {}) as Record<string, { value?: ContractWebhook["example"] }>;
     const [exampleName, example] = Object.entries(examples)[0] ?? [];
     if (!exampleName || !example?.value) {
-      throw new Error(`${rel(file)}: webhook "${type}" has no named example under post.requestBody.content["application/json"].examples`);
+      throw new Error(
+        `${rel(file)}: webhook "${type}" has no named example under post.requestBody.content["application/json"].examples`,
+      );
     }
     return { type, summary: String(post?.summary ?? ""), exampleName, example: example.value };
   });

@@ -56,7 +56,11 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
     try {
       const response = await fetch(options.url, {
         method: "POST",
-        headers: { "content-type": "application/json", "x-signature": signature, "user-agent": "partner-api-webhooks-trigger" },
+        headers: {
+          "content-type": "application/json",
+          "x-signature": signature,
+          "user-agent": "partner-api-webhooks-trigger",
+        },
         body: options.body,
         signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       });

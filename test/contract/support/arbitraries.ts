@@ -12,13 +12,45 @@ import { deref, type Schema } from "./contract.ts";
 
 /** Keywords that only describe: they constrain nothing a generator must honour. */
 const ANNOTATIONS = new Set([
-  "title", "description", "examples", "example", "default", "deprecated", "readOnly", "writeOnly",
-  "discriminator", "$comment", "externalDocs", "xml", "contentMediaType", "contentEncoding",
+  "title",
+  "description",
+  "examples",
+  "example",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "discriminator",
+  "$comment",
+  "externalDocs",
+  "xml",
+  "contentMediaType",
+  "contentEncoding",
 ]);
 const SUPPORTED = new Set([
-  "$ref", "type", "enum", "const", "pattern", "format", "minLength", "maxLength", "minimum", "maximum",
-  "required", "properties", "additionalProperties", "items", "minItems", "maxItems", "maxProperties",
-  "allOf", "oneOf", "anyOf", "if", "then", "dependentSchemas",
+  "$ref",
+  "type",
+  "enum",
+  "const",
+  "pattern",
+  "format",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "required",
+  "properties",
+  "additionalProperties",
+  "items",
+  "minItems",
+  "maxItems",
+  "maxProperties",
+  "allOf",
+  "oneOf",
+  "anyOf",
+  "if",
+  "then",
+  "dependentSchemas",
 ]);
 const SUPPORTED_FORMATS = new Set(["date", "date-time", "email", "uri", "double", "float", "int32", "int64"]);
 
@@ -52,12 +84,17 @@ const label = fc.stringMatching(/^[a-z][a-z0-9]{0,9}$/);
 const FORMATS: Record<string, fc.Arbitrary<string>> = {
   date: dateArb.map((iso) => iso.slice(0, 10)),
   "date-time": dateArb,
-  email: fc.tuple(fc.stringMatching(/^[a-z0-9][a-z0-9._-]{0,10}[a-z0-9]$/), label, fc.constantFrom("com", "io", "example")).map(
-    ([local, host, tld]) => `${local.replace(/\.\.+/g, ".")}@${host}.${tld}`,
-  ),
-  uri: fc.tuple(fc.constantFrom("https", "http"), label, fc.constantFrom("com", "io", "example"), fc.array(label, { maxLength: 3 })).map(
-    ([scheme, host, tld, segments]) => `${scheme}://${host}.${tld}/${segments.join("/")}`,
-  ),
+  email: fc
+    .tuple(fc.stringMatching(/^[a-z0-9][a-z0-9._-]{0,10}[a-z0-9]$/), label, fc.constantFrom("com", "io", "example"))
+    .map(([local, host, tld]) => `${local.replace(/\.\.+/g, ".")}@${host}.${tld}`),
+  uri: fc
+    .tuple(
+      fc.constantFrom("https", "http"),
+      label,
+      fc.constantFrom("com", "io", "example"),
+      fc.array(label, { maxLength: 3 }),
+    )
+    .map(([scheme, host, tld, segments]) => `${scheme}://${host}.${tld}/${segments.join("/")}`),
 };
 
 /** A string arbitrary for a schema of type string. */
@@ -84,12 +121,18 @@ function meetsCondition(condition: Schema, value: Record<string, unknown>): bool
   return true;
 }
 
-function objectArb(document: unknown, schema: Schema, where: string, depth: number): fc.Arbitrary<Record<string, unknown>> {
+function objectArb(
+  document: unknown,
+  schema: Schema,
+  where: string,
+  depth: number,
+): fc.Arbitrary<Record<string, unknown>> {
   if (schema.maxProperties === 0) return fc.constant({});
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   const required = (schema.required ?? []) as string[];
   const model: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const [name, property] of Object.entries(properties)) model[name] = validValue(document, property, `${where}/properties/${name}`, depth + 1);
+  for (const [name, property] of Object.entries(properties))
+    model[name] = validValue(document, property, `${where}/properties/${name}`, depth + 1);
   for (const name of required) model[name] ??= fc.jsonValue({ maxDepth: 1 });
   const conditionals = ((schema.allOf ?? []) as Schema[]).filter((part) => part.if && part.then);
   const dependents = Object.entries((schema.dependentSchemas ?? {}) as Record<string, Schema>);
@@ -126,7 +169,10 @@ export function validValue(document: unknown, raw: Schema, where = "#", depth = 
   const parts = ((schema.allOf ?? []) as Schema[]).filter((part) => !(part.if && part.then));
   if (parts.length > 0) {
     // allOf of object schemas: merge their properties and required lists.
-    const merged: Schema = { ...schema, allOf: ((schema.allOf ?? []) as Schema[]).filter((part) => part.if && part.then) };
+    const merged: Schema = {
+      ...schema,
+      allOf: ((schema.allOf ?? []) as Schema[]).filter((part) => part.if && part.then),
+    };
     for (const part of parts) {
       const resolved = deref(document, part, at).value as Schema;
       merged.type ??= resolved.type;
@@ -147,14 +193,22 @@ export function validValue(document: unknown, raw: Schema, where = "#", depth = 
         case "integer":
           return fc.integer({ min: schema.minimum ?? -1_000_000, max: schema.maximum ?? 1_000_000 });
         case "number":
-          return fc.double({ noNaN: true, noDefaultInfinity: true, min: schema.minimum ?? -1e9, max: schema.maximum ?? 1e9 });
+          return fc.double({
+            noNaN: true,
+            noDefaultInfinity: true,
+            min: schema.minimum ?? -1e9,
+            max: schema.maximum ?? 1e9,
+          });
         case "string":
           return stringArb(schema);
         case "array":
-          return fc.array(schema.items ? validValue(document, schema.items, `${at}/items`, depth + 1) : fc.jsonValue({ maxDepth: 1 }), {
-            minLength: schema.minItems ?? 0,
-            maxLength: Math.min(schema.maxItems ?? 4, 4),
-          });
+          return fc.array(
+            schema.items ? validValue(document, schema.items, `${at}/items`, depth + 1) : fc.jsonValue({ maxDepth: 1 }),
+            {
+              minLength: schema.minItems ?? 0,
+              maxLength: Math.min(schema.maxItems ?? 4, 4),
+            },
+          );
         case "object":
           return objectArb(document, schema, at, depth);
         default:
@@ -171,14 +225,18 @@ function wrongType(schema: Schema): fc.Arbitrary<unknown> | undefined {
   const all: Record<string, fc.Arbitrary<unknown>> = {
     null: fc.constant(null),
     boolean: fc.boolean(),
-    number: fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }).filter((n) => !Number.isInteger(n)),
+    number: fc
+      .double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 })
+      .filter((n) => !Number.isInteger(n)),
     integer: fc.integer({ min: -1000, max: 1000 }),
     string: fc.string({ maxLength: 12 }),
     array: fc.array(fc.integer(), { maxLength: 3 }),
     object: fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.integer(), { maxKeys: 2 }),
   };
   const allowed = new Set(types.flatMap((t) => (t === "number" ? ["number", "integer"] : [t])));
-  const others = Object.entries(all).filter(([type]) => !allowed.has(type)).map(([, arb]) => arb);
+  const others = Object.entries(all)
+    .filter(([type]) => !allowed.has(type))
+    .map(([, arb]) => arb);
   return others.length > 0 ? fc.oneof(...others) : undefined;
 }
 
@@ -189,7 +247,8 @@ function invalidLeaf(document: unknown, raw: Schema, where: string): fc.Arbitrar
   const wrong = wrongType(schema);
   if (wrong) options.push(wrong);
   if (schema.enum) options.push(fc.string({ maxLength: 12 }).filter((s) => !(schema.enum as unknown[]).includes(s)));
-  if (schema.const !== undefined) options.push(fc.constantFrom("not-the-const", 0, false).filter((v) => v !== schema.const));
+  if (schema.const !== undefined)
+    options.push(fc.constantFrom("not-the-const", 0, false).filter((v) => v !== schema.const));
   if (typeof schema.pattern === "string") {
     const regex = new RegExp(schema.pattern);
     options.push(fc.string({ maxLength: 30 }).filter((s) => !regex.test(s)));
@@ -197,7 +256,10 @@ function invalidLeaf(document: unknown, raw: Schema, where: string): fc.Arbitrar
   if (typeof schema.format === "string" && FORMATS[schema.format]) {
     options.push(fc.constantFrom("", "not valid", "2024-13-45", "12:00", "@", "no spaces allowed@x"));
   }
-  const items = typesOf(schema).includes("array") && schema.items ? invalidLeaf(document, schema.items, `${where}/items`) : undefined;
+  const items =
+    typesOf(schema).includes("array") && schema.items
+      ? invalidLeaf(document, schema.items, `${where}/items`)
+      : undefined;
   if (items) options.push(fc.array(items, { minLength: 1, maxLength: 2 }));
   return options.length > 0 ? fc.oneof(...options) : undefined;
 }
@@ -213,7 +275,10 @@ export function invalidValue(document: unknown, raw: Schema, where = "#"): fc.Ar
   const options: fc.Arbitrary<unknown>[] = [];
   const wrong = wrongType(schema);
   if (wrong) options.push(wrong);
-  if (schema.maxProperties === 0) options.push(fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.jsonValue({ maxDepth: 1 }), { minKeys: 1, maxKeys: 3 }));
+  if (schema.maxProperties === 0)
+    options.push(
+      fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.jsonValue({ maxDepth: 1 }), { minKeys: 1, maxKeys: 3 }),
+    );
   const required = (schema.required ?? []) as string[];
   if (required.length > 0) {
     options.push(

@@ -3,9 +3,9 @@
  * per operationId, so a change of the contract that the client's types no longer accept fails `npm run
  * typecheck`, and an operation this map does not know fails the contract tests.
  */
-import { createPartnerClient, type CompanyClient, type components, type PartnerClient } from "../../../src/index.ts";
+import { type CompanyClient, type components, createPartnerClient, type PartnerClient } from "../../../src/index.ts";
 import type { Operation } from "./contract.ts";
-import { companyIdExample, examplePathParams, TEST_API_KEY, type CallResult } from "./http.ts";
+import { type CallResult, companyIdExample, examplePathParams, TEST_API_KEY } from "./http.ts";
 
 type Schemas = components["schemas"];
 type Answer = { response: Response; data?: unknown; error?: unknown };
@@ -43,7 +43,8 @@ const calls: Record<string, (c: Context) => Promise<Answer>> = {
       params: { path: { walletId: path.walletId! } },
       body: body as Schemas["OpenWalletAddressRequest"],
     }),
-  onboardCompany: ({ partner, body }) => partner.POST("/v1/companies", { body: body as Schemas["OnboardCompanyRequest"] }),
+  onboardCompany: ({ partner, body }) =>
+    partner.POST("/v1/companies", { body: body as Schemas["OnboardCompanyRequest"] }),
   listCompanies: ({ partner }) => partner.GET("/v1/companies"),
   submitKybProfile: ({ company, body }) => company.POST("/v1/kyb-profiles", { body: body as Schemas["KybProfile"] }),
   getPaymentRoute: ({ company, path }) =>
@@ -57,7 +58,8 @@ export const clientOperationIds = Object.keys(calls);
 /** Calls the operation through the typed client, with the contract's examples for its inputs. */
 export async function successCall(baseUrl: string, op: Operation, body: unknown): Promise<CallResult> {
   const run = calls[op.operationId];
-  if (!run) throw new Error(`no typed client call for operation ${op.operationId}: add one to test/contract/support/client.ts`);
+  if (!run)
+    throw new Error(`no typed client call for operation ${op.operationId}: add one to test/contract/support/client.ts`);
   const partner: PartnerClient = createPartnerClient({ apiKey: TEST_API_KEY, baseUrl, retry: false, timeoutMs: 5_000 });
   // Any ULID serves for operations that are not company-scope: that client is not used for them.
   const company = partner.forCompany(companyIdExample(op) ?? "01JD8X2K7P3M9Q4R6S8T0V2W4X");

@@ -3,9 +3,9 @@
  * and a JSON Schema 2020-12 validator (Ajv) that compiles any schema of the document by pointer.
  */
 import { readFileSync } from "node:fs";
+import type { ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import type { ValidateFunction } from "ajv";
 import { bundleJsonPath } from "../../../scripts/lib/paths.ts";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -27,9 +27,13 @@ export function pointerSegment(segment: string): string {
 export function resolvePointer(document: unknown, pointer: string): any {
   if (!pointer.startsWith("#")) throw new Error(`only local references are supported, got "${pointer}"`);
   let node: any = document;
-  for (const raw of pointer.slice(1).split("/").filter((part) => part !== "")) {
+  for (const raw of pointer
+    .slice(1)
+    .split("/")
+    .filter((part) => part !== "")) {
     const part = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (node === null || typeof node !== "object" || !(part in node)) throw new Error(`unresolved reference "${pointer}"`);
+    if (node === null || typeof node !== "object" || !(part in node))
+      throw new Error(`unresolved reference "${pointer}"`);
     node = node[part];
   }
   return node;
@@ -95,7 +99,10 @@ export function listOperations(document: Record<string, any>): Operation[] {
       if (!op) continue;
       const opPointer = `#/paths/${pointerSegment(path)}/${method}`;
       const rawParameters = [
-        ...((item.parameters ?? []) as unknown[]).map((p, i) => ({ p, at: `#/paths/${pointerSegment(path)}/parameters/${i}` })),
+        ...((item.parameters ?? []) as unknown[]).map((p, i) => ({
+          p,
+          at: `#/paths/${pointerSegment(path)}/parameters/${i}`,
+        })),
         ...((op.parameters ?? []) as unknown[]).map((p, i) => ({ p, at: `${opPointer}/parameters/${i}` })),
       ];
       let companyScoped = false;

@@ -111,14 +111,20 @@ export async function call(baseUrl: string, op: Operation, input: CallInput = {}
 export function conformanceProblems(validator: ContractValidator, op: Operation, result: CallResult): string[] {
   const contents = op.responses.get(String(result.status)) ?? op.responses.get(`${String(result.status)[0]}XX`);
   if (!contents) {
-    return [`status ${result.status} is not documented for ${op.operationId} (documented: ${[...op.responses.keys()].join(", ")})`];
+    return [
+      `status ${result.status} is not documented for ${op.operationId} (documented: ${[...op.responses.keys()].join(", ")})`,
+    ];
   }
-  if (contents.length === 0) return result.text === "" ? [] : [`status ${result.status} documents no body, got "${result.text.slice(0, 80)}"`];
+  if (contents.length === 0)
+    return result.text === "" ? [] : [`status ${result.status} documents no body, got "${result.text.slice(0, 80)}"`];
   const content = contents.find((c) => c.mediaType.toLowerCase() === result.mediaType);
   if (!content) {
-    return [`content type "${result.mediaType}" is not documented for ${result.status} (documented: ${contents.map((c) => c.mediaType).join(", ")})`];
+    return [
+      `content type "${result.mediaType}" is not documented for ${result.status} (documented: ${contents.map((c) => c.mediaType).join(", ")})`,
+    ];
   }
-  if (result.body === result.text && result.text !== "" && /json$/.test(result.mediaType)) return [`body is not JSON: ${result.text.slice(0, 80)}`];
+  if (result.body === result.text && result.text !== "" && /json$/.test(result.mediaType))
+    return [`body is not JSON: ${result.text.slice(0, 80)}`];
   return validator.errors(content.schemaPointer, result.body).map((e) => `body: ${e}`);
 }
 

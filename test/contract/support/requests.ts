@@ -3,7 +3,7 @@
  * valid) and invalid ones (exactly one part broken: the body, one parameter, or a required header missing).
  */
 import fc from "fast-check";
-import { validValue, invalidValue } from "./arbitraries.ts";
+import { invalidValue, validValue } from "./arbitraries.ts";
 import type { ContractValidator, Operation, Parameter, Schema } from "./contract.ts";
 import { deref } from "./contract.ts";
 import type { CallInput } from "./http.ts";
@@ -39,11 +39,14 @@ function validParameter(document: unknown, parameter: Parameter): fc.Arbitrary<s
 function invalidParameter(document: unknown, parameter: Parameter): fc.Arbitrary<string> | undefined {
   const schema = resolved(document, parameter);
   // Header values keep no surrounding spaces on the wire, so draw visible ASCII only.
-  const text = parameter.in === "header" ? fc.stringMatching(/^[!-~]{1,30}$/) : fc.string({ minLength: 1, maxLength: 30 });
+  const text =
+    parameter.in === "header" ? fc.stringMatching(/^[!-~]{1,30}$/) : fc.string({ minLength: 1, maxLength: 30 });
   if (schema.type === "integer" || schema.type === "number") {
     return fc.oneof(
       fc.stringMatching(/^[A-Za-z][A-Za-z0-9]{0,8}$/),
-      ...(schema.type === "integer" ? [fc.tuple(fc.integer({ min: -999, max: 999 }), fc.integer({ min: 1, max: 9 })).map(([i, f]) => `${i}.${f}`)] : []),
+      ...(schema.type === "integer"
+        ? [fc.tuple(fc.integer({ min: -999, max: 999 }), fc.integer({ min: 1, max: 9 })).map(([i, f]) => `${i}.${f}`)]
+        : []),
     );
   }
   if (schema.enum) return text.filter((s) => !(schema.enum as unknown[]).includes(s));
@@ -65,7 +68,7 @@ function parametersArb(document: unknown, op: Operation): fc.Arbitrary<Record<st
   return fc.record(model, { requiredKeys: required }) as fc.Arbitrary<Record<string, string>>;
 }
 
-function toInput(op: Operation, values: Record<string, string>, body: { value: unknown } | undefined): CallInput {
+function toInput(_op: Operation, values: Record<string, string>, body: { value: unknown } | undefined): CallInput {
   const input: CallInput = { pathParams: {}, query: {}, headers: {}, companyId: null };
   for (const [key, value] of Object.entries(values)) {
     const [where, name] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
@@ -82,16 +85,26 @@ export function hasInput(op: Operation): boolean {
   return op.parameters.length > 0 || op.requestBody !== undefined;
 }
 
-export function validRequest(document: unknown, validator: ContractValidator, op: Operation): fc.Arbitrary<GeneratedRequest> {
+export function validRequest(
+  document: unknown,
+  validator: ContractValidator,
+  op: Operation,
+): fc.Arbitrary<GeneratedRequest> {
   const body = op.requestBody
     ? validValue(document, { $ref: op.requestBody.schemaPointer }, op.requestBody.schemaPointer)
         .filter((value) => validator.at(op.requestBody!.schemaPointer)(value))
         .map((value) => ({ value }))
     : fc.constant(undefined);
-  return fc.tuple(parametersArb(document, op), body).map(([values, b]) => ({ input: toInput(op, values, b), broken: "" }));
+  return fc
+    .tuple(parametersArb(document, op), body)
+    .map(([values, b]) => ({ input: toInput(op, values, b), broken: "" }));
 }
 
-export function invalidRequest(document: unknown, validator: ContractValidator, op: Operation): fc.Arbitrary<GeneratedRequest> | undefined {
+export function invalidRequest(
+  document: unknown,
+  validator: ContractValidator,
+  op: Operation,
+): fc.Arbitrary<GeneratedRequest> | undefined {
   const valid = validRequest(document, validator, op);
   const options: fc.WeightedArbitrary<GeneratedRequest>[] = [];
   let bodyOption: fc.Arbitrary<GeneratedRequest> | undefined;
@@ -99,10 +112,15 @@ export function invalidRequest(document: unknown, validator: ContractValidator, 
     const pointer = op.requestBody.schemaPointer;
     const bad = invalidValue(document, { $ref: pointer }, pointer);
     if (bad) {
-      bodyOption = fc.tuple(valid, bad.filter((value) => !validator.at(pointer)(value))).map(([request, value]) => ({
-        input: { ...request.input, body: value },
-        broken: "body",
-      }));
+      bodyOption = fc
+        .tuple(
+          valid,
+          bad.filter((value) => !validator.at(pointer)(value)),
+        )
+        .map(([request, value]) => ({
+          input: { ...request.input, body: value },
+          broken: "body",
+        }));
     }
   }
   for (const parameter of op.parameters) {
@@ -112,7 +130,11 @@ export function invalidRequest(document: unknown, validator: ContractValidator, 
       options.push({
         weight: 1,
         arbitrary: fc.tuple(valid, bad).map(([request, value]) => {
-          const input: CallInput = { ...request.input, pathParams: { ...request.input.pathParams }, query: { ...request.input.query } };
+          const input: CallInput = {
+            ...request.input,
+            pathParams: { ...request.input.pathParams },
+            query: { ...request.input.query },
+          };
           if (parameter.in === "path") input.pathParams![key] = value;
           else if (parameter.in === "query") input.query![key] = value;
           else if (parameter.name === "X-Company-Id") input.companyId = value;

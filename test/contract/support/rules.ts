@@ -21,7 +21,8 @@ const BAD_FORMAT: Record<string, string> = {
 /** A string that misses `pattern` (tried in order). */
 function stringMissing(pattern: string): string {
   const regex = new RegExp(pattern);
-  for (const candidate of ["", "!", "not valid", "ab", "0", "lowercase", "🙂"]) if (!regex.test(candidate)) return candidate;
+  for (const candidate of ["", "!", "not valid", "ab", "0", "lowercase", "🙂"])
+    if (!regex.test(candidate)) return candidate;
   throw new Error(`no sample string misses pattern ${pattern}`);
 }
 
@@ -31,10 +32,13 @@ function violationsOfValue(document: unknown, raw: Schema, where: string): { rul
   const out: { rule: string; value: unknown }[] = [];
   const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
   if (schema.enum) out.push({ rule: `enum: ${where}`, value: "NOT_ONE_OF_THE_ENUM_VALUES" });
-  if (schema.const !== undefined) out.push({ rule: `const: ${where}`, value: typeof schema.const === "boolean" ? !schema.const : "NOT_THE_CONST" });
+  if (schema.const !== undefined)
+    out.push({ rule: `const: ${where}`, value: typeof schema.const === "boolean" ? !schema.const : "NOT_THE_CONST" });
   if (typeof schema.pattern === "string") out.push({ rule: `pattern: ${where}`, value: stringMissing(schema.pattern) });
-  if (typeof schema.format === "string" && BAD_FORMAT[schema.format]) out.push({ rule: `format ${schema.format}: ${where}`, value: BAD_FORMAT[schema.format] });
-  if (types.length > 0 && !types.includes("object")) out.push({ rule: `type ${types.join("|")}: ${where}`, value: { wrong: "type" } });
+  if (typeof schema.format === "string" && BAD_FORMAT[schema.format])
+    out.push({ rule: `format ${schema.format}: ${where}`, value: BAD_FORMAT[schema.format] });
+  if (types.length > 0 && !types.includes("object"))
+    out.push({ rule: `type ${types.join("|")}: ${where}`, value: { wrong: "type" } });
   else if (types.includes("object")) out.push({ rule: `type object: ${where}`, value: "not an object" });
   if (types.includes("array") && schema.items) {
     for (const inner of violationsOfValue(document, schema.items, `${where}[]`)) {
@@ -45,7 +49,11 @@ function violationsOfValue(document: unknown, raw: Schema, where: string): { rul
 }
 
 /** One violation per rule of an object body schema, each derived from `validBody`. */
-export function ruleViolations(document: unknown, bodySchema: Schema, validBody: Record<string, unknown>): RuleViolation[] {
+export function ruleViolations(
+  document: unknown,
+  bodySchema: Schema,
+  validBody: Record<string, unknown>,
+): RuleViolation[] {
   const schema = deref(document, bodySchema, "").value as Schema;
   const out: RuleViolation[] = [];
   if (schema.type === "object") out.push({ rule: "type object: (body)", body: ["not", "an", "object"] });
@@ -55,7 +63,8 @@ export function ruleViolations(document: unknown, bodySchema: Schema, validBody:
     out.push({ rule: `required: ${name}`, body: rest });
   }
   for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
-    for (const { rule, value } of violationsOfValue(document, property, name)) out.push({ rule, body: { ...validBody, [name]: value } });
+    for (const { rule, value } of violationsOfValue(document, property, name))
+      out.push({ rule, body: { ...validBody, [name]: value } });
   }
   for (const part of (schema.allOf ?? []) as Schema[]) {
     if (!part.if || !part.then) continue;
@@ -67,7 +76,9 @@ export function ruleViolations(document: unknown, bodySchema: Schema, validBody:
     for (const name of (part.then.required ?? []) as string[]) {
       const body: Record<string, unknown> = { ...validBody, ...trigger };
       delete body[name];
-      const condition = Object.entries(trigger).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ");
+      const condition = Object.entries(trigger)
+        .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+        .join(", ");
       out.push({ rule: `if ${condition} then required: ${name}`, body });
     }
   }
