@@ -1,0 +1,233 @@
+/**
+ * The one CLI runner. A command is a handler plus its `node:util` `parseArgs` options; `runCommand()` parses
+ * the arguments, prints `--help`, times the work, prints what went wrong, and maps the outcome to one exit
+ * code each: 0 done, 1 the job's own "no" (a failed gate, a failed lint), 2 bad input, 3 a bug.
+ * Handlers never call `process.exit`, so tests call them in-process.
+ */
+import { type ParseArgsConfig, parseArgs } from "node:util";
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig["options"]>;
+import { formatDuration } from "./log.ts";
+
+export const EXIT = { ok: 0, failed: 1, badInput: 2, internal: 3 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Bad input (an unknown option, a malformed value, a missing file): exit 2. The message names the input. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** The job ran and its answer is "no" (a failed gate, lint errors, an undelivered event): exit 1. */
+export class JobFailure extends Error {
+  override name = "JobFailure";
+}
+
+/** Where a command writes: results to `out` (stdout), progress and the summary to `err` (stderr). */
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const processIO: CliIO = {
+  out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
+  err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+};
+
+/** What a handler receives: the parsed options and positionals, the output channels and an abort signal. */
+export interface CommandContext<Options extends ParseArgsOptionsConfig> {
+  values: ParsedValues<Options>;
+  positionals: string[];
+  io: CliIO;
+  /** Aborted on Ctrl-C / SIGTERM when run through `main()`; long-running commands stop when it fires. */
+  signal: AbortSignal;
+}
+
+type ParsedValues<Options extends ParseArgsOptionsConfig> = {
+  [K in keyof Options]?: Options[K] extends { type: "boolean" }
+    ? Options[K] extends { multiple: true }
+      ? boolean[]
+      : boolean
+    : Options[K] extends { multiple: true }
+      ? string[]
+      : string;
+};
+
+export interface Command<Options extends ParseArgsOptionsConfig = ParseArgsOptionsConfig> {
+  /** How the user invokes it, e.g. `npm run diff --` or `partner-api webhooks trigger`. */
+  name: string;
+  /** One line: what it does. */
+  summary: string;
+  /** The usage text printed by `--help` (after the name and summary). */
+  usage: string;
+  options: Options;
+  /** How many positionals it takes (default none). */
+  positionals?: { min?: number; max?: number };
+  /**
+   * Does the job. Returns nothing (done), or a short summary line; throws `UsageError` for bad input and
+   * `JobFailure` for the job's own "no". Anything else is a bug (exit 3).
+   */
+  run(context: CommandContext<Options>): Promise<string | undefined> | string | undefined;
+  /** Leaves the closing "done in …" line out (for servers that print their own stop line). */
+  quiet?: boolean;
+}
+
+export interface CommandGroup {
+  name: string;
+  summary: string;
+  commands: Record<string, Command | CommandGroup>;
+  /** Shown by `--version`. */
+  version?: string;
+}
+
+/** Declares a command with its option types inferred. */
+export function defineCommand<const Options extends ParseArgsOptionsConfig>(
+  command: Command<Options>,
+): Command<Options> {
+  return command;
+}
+
+function isGroup(entry: Command | CommandGroup): entry is CommandGroup {
+  return "commands" in entry;
+}
+
+function helpOf(command: Command): string {
+  return `${command.name}: ${command.summary}\n\n${command.usage.trimEnd()}\n`;
+}
+
+function groupHelp(group: CommandGroup): string {
+  const width = Math.max(...Object.keys(group.commands).map((name) => name.length));
+  const lines = Object.entries(group.commands).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`);
+  return `${group.name}: ${group.summary}\n\nUsage: ${group.name} <command> [options]\n\nCommands:\n${lines.join("\n")}\n\nRun "${group.name} <command> --help" for a command's options.\n`;
+}
+
+/** Describes a value for an error message without letting a long one flood it. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  const text = typeof value === "string" ? JSON.stringify(value) : String(value);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+/** A whole number option from `min` to `max`; throws `UsageError` naming the option otherwise. */
+export function parseInteger(value: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const number = Number(value);
+  if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number < min || number > max) {
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got ${describeValue(value)}`);
+  }
+  return number;
+}
+
+/** A positive number option (decimals allowed) up to `max`; throws `UsageError` naming the option otherwise. */
+export function parsePositiveNumber(value: string | undefined, name: string, max: number): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isFinite(number) || number <= 0 || number > max) {
+    throw new UsageError(`${name} must be a number greater than 0 and at most ${max}, got ${describeValue(value)}`);
+  }
+  return number;
+}
+
+/**
+ * Runs a command (or a group of subcommands) on `argv` and returns the exit code. Never throws and never
+ * exits the process.
+ */
+export async function runCommand(
+  entry: Command | CommandGroup,
+  argv: readonly string[],
+  io: CliIO = processIO,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<ExitCode> {
+  if (isGroup(entry)) {
+    const [first, ...rest] = argv;
+    if (first === undefined || first === "--help" || first === "-h" || first === "help") {
+      (first === undefined ? io.err : io.out)(groupHelp(entry));
+      return first === undefined ? EXIT.badInput : EXIT.ok;
+    }
+    if (first === "--version" || first === "-v") {
+      io.out(entry.version ?? "unknown");
+      return EXIT.ok;
+    }
+    const sub = Object.hasOwn(entry.commands, first) ? entry.commands[first] : undefined;
+    if (!sub) {
+      io.err(
+        `error: unknown command ${describeValue(first)}; expected one of ${Object.keys(entry.commands).join(", ")} (${entry.name} --help)`,
+      );
+      return EXIT.badInput;
+    }
+    return runCommand(sub, rest, io, signal);
+  }
+  const command = entry;
+  const started = performance.now();
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: { ...command.options, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    io.err(`error: ${(error as Error).message} (${command.name} --help)`);
+    return EXIT.badInput;
+  }
+  if (parsed.values.help) {
+    io.out(helpOf(command));
+    return EXIT.ok;
+  }
+  const { min = 0, max = 0 } = command.positionals ?? {};
+  if (parsed.positionals.length < min || parsed.positionals.length > max) {
+    const extra = parsed.positionals.length > max;
+    io.err(
+      `error: ${extra ? `unexpected argument ${describeValue(parsed.positionals[max])}` : "missing argument"} (${command.name} --help)`,
+    );
+    return EXIT.badInput;
+  }
+  try {
+    const summary = await command.run({
+      values: parsed.values as never,
+      positionals: parsed.positionals,
+      io,
+      signal,
+    });
+    if (!command.quiet) io.err(`${summary ?? "done"} in ${formatDuration(performance.now() - started)}`);
+    return EXIT.ok;
+  } catch (error) {
+    const took = formatDuration(performance.now() - started);
+    if (error instanceof UsageError) {
+      io.err(`error: ${error.message}`);
+      return EXIT.badInput;
+    }
+    if (error instanceof JobFailure) {
+      io.err(`FAILED: ${error.message} (after ${took})`);
+      return EXIT.failed;
+    }
+    io.err(`internal error (a bug, not a verdict) after ${took}: ${(error as Error)?.stack ?? String(error)}`);
+    return EXIT.internal;
+  }
+}
+
+/**
+ * The entry point of a CLI file: runs the command on `process.argv`, aborts its signal on Ctrl-C / SIGTERM
+ * (a second signal exits at once), and sets `process.exitCode`.
+ */
+export async function main(entry: Command | CommandGroup): Promise<void> {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write(`\n${signal === "SIGINT" ? "Ctrl-C" : signal}: stopping…\n`);
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  process.exitCode = await runCommand(entry, process.argv.slice(2), processIO, controller.signal);
+  process.off("SIGINT", onSignal);
+  process.off("SIGTERM", onSignal);
+}
+
+/** Resolves when `signal` aborts: a server command awaits it, then stops its server. */
+export function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
