@@ -39,7 +39,8 @@ try {
     await copyFile(path.join(repoRoot, "generated", "schema.d.ts"), path.join(distDir, "generated", "schema.d.ts"));
   });
   const { files, bytes } = await sizeOf(distDir);
-  console.log(
+  // stderr: `npm pack --json` runs this as prepack and its stdout must stay JSON.
+  console.error(
     `built ${rel(distDir)}/: ${files} files, ${(bytes / 1024).toFixed(1)} KiB (${formatDuration(performance.now() - started)})`,
   );
 } catch (error) {
