@@ -1,0 +1,12 @@
+/**
+ * The HTTP methods an OpenAPI path item can hold as operations, lowercase as they appear as its keys. The one
+ * list in the project: the client, the scripts, the benchmarks and the tests all import it from here.
+ */
+export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** Whether a path-item key is an operation's method (and not `parameters`, `summary`, an extension…). */
+export function isHttpMethod(key: string): key is HttpMethod {
+  return (HTTP_METHODS as readonly string[]).includes(key);
+}
