@@ -1,20 +1,36 @@
 /**
- * The client's errors. `ApiError` is what `unwrap()` throws for a non-2xx answer; `InvalidInputError` is
- * thrown before anything is sent when an option or a request parameter is wrong. Neither ever holds the
- * API key: errors keep only what they print, and text from the server is scrubbed of the key.
+ * The client's errors, all under `PartnerApiError`: `ApiError` for a non-2xx answer, `InvalidInputError`
+ * for a wrong option or request parameter (thrown before anything is sent), `RequestTimeoutError` and
+ * `PageLimitError` (in their modules), and the webhook kit's errors. None ever holds the API key: errors
+ * keep only what they print, and text from the server is scrubbed of the key.
  */
 
-const PREFIX = "partner-api-client: ";
+/** Every message of the package's errors starts with this, so logs can tell them apart. */
+export const ERROR_PREFIX = "partner-api-client: ";
 const REDACTED = "[REDACTED]";
 
+/**
+ * The base class of every error this package throws: `catch (e) { if (e instanceof PartnerApiError) … }`.
+ * Each subclass sets `name` as a string literal field rather than from `new.target.name`, because
+ * minifiers rename classes (esbuild turns `class ApiError` into `class n`) and `name` must survive a
+ * partner's bundler; the literal type also lets `error.name` narrow.
+ */
+export class PartnerApiError extends Error {
+  override readonly name: string = "PartnerApiError";
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(ERROR_PREFIX + message, options);
+  }
+}
+
 /** Bad input caught before anything is sent: names the input and the form it must take. */
-export class InvalidInputError extends TypeError {
+export class InvalidInputError extends PartnerApiError {
   override readonly name = "InvalidInputError";
   /** The option or parameter that was wrong, e.g. `cardId` or `companyId`. */
   readonly input: string;
 
   constructor(input: string, message: string) {
-    super(PREFIX + message);
+    super(message);
     this.input = input;
   }
 }
@@ -37,7 +53,7 @@ export function rememberRequest(response: Response, info: RequestInfo): void {
 }
 
 /** Replaces every occurrence of a secret in a string, or in the strings of a JSON value, with a marker. */
-export function redact<T>(value: T, secrets: readonly string[]): T {
+function redact<T>(value: T, secrets: readonly string[]): T {
   const live = secrets.filter((secret) => secret.length > 0);
   if (live.length === 0) return value;
   const scrub = (input: unknown, depth: number): unknown => {
@@ -63,7 +79,7 @@ function summarize(body: unknown): string {
 }
 
 /** A non-2xx answer from the API, thrown by `unwrap()`. */
-export class ApiError extends Error {
+export class ApiError extends PartnerApiError {
   override readonly name = "ApiError";
   readonly status: number;
   /** The parsed error body as openapi-fetch gave it (JSON, or text when it is not JSON). */
@@ -89,9 +105,7 @@ export class ApiError extends Error {
     const requestId = init.requestId === undefined ? undefined : redact(init.requestId, secrets);
     const path = redact(init.path, secrets);
     const where = `${init.method} ${path}${init.operationId ? ` (${init.operationId})` : ""}`;
-    super(
-      `${PREFIX}${where} answered ${init.status}${requestId ? ` [request id ${requestId}]` : ""}${summarize(body)}`,
-    );
+    super(`${where} answered ${init.status}${requestId ? ` [request id ${requestId}]` : ""}${summarize(body)}`);
     this.status = init.status;
     this.body = body;
     this.method = init.method;

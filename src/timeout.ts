@@ -4,22 +4,25 @@
  * `signal` aborts it too. Plain AbortController and setTimeout, cleared when the call ends: on Node 20,
  * `AbortSignal.timeout` joined through `AbortSignal.any` stays alive until its timer fires (nodejs/node#54614).
  */
-import { InvalidInputError } from "./errors.ts";
+import { InvalidInputError, PartnerApiError } from "./errors.ts";
 
 /** Default time one request may take before it is aborted: 30 seconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 type Fetch = (request: Request, requestInitExt?: unknown) => Promise<Response>;
 
-/** Thrown when a request got no response in time. The caller's own abort stays an `AbortError`. */
-export class RequestTimeoutError extends Error {
+/**
+ * Thrown when a request got no response in time. The caller's own abort stays an `AbortError`.
+ * Its `name` is "TimeoutError", as for `AbortSignal.timeout()`, so one `name` check covers both.
+ */
+export class RequestTimeoutError extends PartnerApiError {
   override readonly name = "TimeoutError";
   readonly method: string;
   readonly path: string;
   readonly timeoutMs: number;
 
   constructor(method: string, path: string, timeoutMs: number) {
-    super(`partner-api-client: ${method} ${path} got no response within ${timeoutMs} ms (timeoutMs)`);
+    super(`${method} ${path} got no response within ${timeoutMs} ms (timeoutMs)`);
     this.method = method;
     this.path = path;
     this.timeoutMs = timeoutMs;

@@ -1,6 +1,7 @@
 import { inspect } from "node:util";
+import { build } from "esbuild";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { ApiError, InvalidInputError, unwrap } from "../../src/index.ts";
+import { ApiError, InvalidInputError, PartnerApiError, RequestTimeoutError, unwrap } from "../../src/index.ts";
 import { API_KEY, CARD, json, testClient } from "./helpers.ts";
 
 /** What `run` throws (undefined when it does not throw). */
@@ -123,5 +124,47 @@ describe("the API key never leaks", () => {
     expect(written).toEqual([]);
     expect(inspect(client, { depth: 5, showHidden: true })).not.toContain(API_KEY);
     for (const text of [...renderings(apiError), ...renderings(optionError)]) expect(text).not.toContain(API_KEY);
+  });
+});
+
+describe("one error base class", () => {
+  const errors = (): [string, Error][] => [
+    ["InvalidInputError", new InvalidInputError("cardId", "cardId must be a ULID")],
+    ["ApiError", new ApiError({ status: 404, body: "", method: "GET", path: "/v1/cards" })],
+    ["TimeoutError", new RequestTimeoutError("GET", "/v1/cards", 30)],
+  ];
+
+  test.each(errors())("%s is a PartnerApiError with the one message prefix", (name, error) => {
+    expect(error).toBeInstanceOf(PartnerApiError);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe(name);
+    expect(error.message.startsWith("partner-api-client: ")).toBe(true);
+    expect(error.message.startsWith("partner-api-client: partner-api-client:")).toBe(false);
+  });
+
+  test("names survive a minifying bundler (esbuild renames the classes)", async () => {
+    const bundled = await build({
+      stdin: {
+        contents: 'export { ApiError, InvalidInputError, RequestTimeoutError } from "./src/index.ts";',
+        resolveDir: new URL("../../", import.meta.url).pathname,
+        loader: "ts",
+      },
+      bundle: true,
+      minify: true,
+      format: "esm",
+      platform: "node",
+      write: false,
+      logLevel: "silent",
+    });
+    const code = bundled.outputFiles[0]!.text;
+    expect(code).not.toContain("class ApiError"); // the classes were renamed
+    const mod = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as {
+      ApiError: typeof ApiError;
+      InvalidInputError: typeof InvalidInputError;
+      RequestTimeoutError: typeof RequestTimeoutError;
+    };
+    expect(new mod.InvalidInputError("x", "y").name).toBe("InvalidInputError");
+    expect(new mod.ApiError({ status: 500, body: "", method: "GET", path: "/" }).name).toBe("ApiError");
+    expect(new mod.RequestTimeoutError("GET", "/", 1).name).toBe("TimeoutError");
   });
 });
