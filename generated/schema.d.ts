@@ -1038,7 +1038,7 @@ export interface components {
          */
         CompanyOnboardingStatusChangedPayload: Record<string, unknown>;
         /** @description The envelope of `company.onboarding_status_changed`. */
-        CompanyOnboardingStatusChangedEvent: components["schemas"]["WebhookEvent"] & {
+        CompanyOnboardingStatusChangedEvent: Omit<components["schemas"]["WebhookEvent"], "type" | "payload"> & {
             /** @constant */
             type: "company.onboarding_status_changed";
             payload: components["schemas"]["CompanyOnboardingStatusChangedPayload"];
@@ -1051,7 +1051,7 @@ export interface components {
             companyId?: components["schemas"]["Ulid"];
         } & components["schemas"]["CompanySwap"];
         /** @description The envelope of `company.kyc_link.issued`. */
-        CompanyKycLinkIssuedEvent: components["schemas"]["WebhookEvent"] & {
+        CompanyKycLinkIssuedEvent: Omit<components["schemas"]["WebhookEvent"], "type" | "payload"> & {
             /** @constant */
             type: "company.kyc_link.issued";
             payload: components["schemas"]["CompanyKycLinkIssuedPayload"];
@@ -1061,7 +1061,7 @@ export interface components {
             kycStatus?: components["schemas"]["KycStatus"];
         };
         /** @description The envelope of `company.kyc_status_changed`. */
-        CompanyKycStatusChangedEvent: components["schemas"]["WebhookEvent"] & {
+        CompanyKycStatusChangedEvent: Omit<components["schemas"]["WebhookEvent"], "type" | "payload"> & {
             /** @constant */
             type: "company.kyc_status_changed";
             payload: components["schemas"]["CompanyKycStatusChangedPayload"];
@@ -1072,7 +1072,7 @@ export interface components {
             paymentRoute?: components["schemas"]["PaymentRoute"];
         };
         /** @description The envelope of `payment_route.created`. */
-        PaymentRouteCreatedEvent: components["schemas"]["WebhookEvent"] & {
+        PaymentRouteCreatedEvent: Omit<components["schemas"]["WebhookEvent"], "type" | "payload"> & {
             /** @constant */
             type: "payment_route.created";
             payload: components["schemas"]["PaymentRouteCreatedPayload"];
@@ -1130,7 +1130,7 @@ export interface components {
             data?: components["schemas"]["OfframpTransactionData"] | components["schemas"]["OnrampTransactionData"];
         };
         /** @description The envelope of `payment_route.transaction.created`. */
-        PaymentRouteTransactionCreatedEvent: components["schemas"]["WebhookEvent"] & {
+        PaymentRouteTransactionCreatedEvent: Omit<components["schemas"]["WebhookEvent"], "type" | "payload"> & {
             /** @constant */
             type: "payment_route.transaction.created";
             payload: components["schemas"]["PaymentRouteTransactionCreatedPayload"];
@@ -1141,7 +1141,7 @@ export interface components {
          */
         CompanyKybStatusChangedPayload: Record<string, unknown>;
         /** @description The envelope of `company.kyb_status_changed`. */
-        CompanyKybStatusChangedEvent: components["schemas"]["WebhookEvent"] & {
+        CompanyKybStatusChangedEvent: Omit<components["schemas"]["WebhookEvent"], "type" | "payload"> & {
             /** @constant */
             type: "company.kyb_status_changed";
             payload: components["schemas"]["CompanyKybStatusChangedPayload"];

@@ -1,8 +1,8 @@
 import path from "node:path";
-import openapiTS, { astToString } from "openapi-typescript";
+import openapiTS, { astToString, tsOmit } from "openapi-typescript";
 import ts from "typescript";
 import { bundleJsonPath, generatedDir } from "./paths.ts";
-import { followRefs } from "./refs.ts";
+import { followRefs, isObject, lookup } from "./refs.ts";
 
 export const schemaTypesPath = path.join(generatedDir, "schema.d.ts");
 
@@ -30,9 +30,52 @@ export async function generateSchemaTypes(document: Record<string, unknown>): Pr
       }
       return undefined;
     },
+    postTransform(type, options) {
+      return options.path ? withOverriddenBaseProperties(document, options.path, type) : undefined;
+    },
     cwd: new URL(`file://${path.dirname(bundleJsonPath)}/`),
   });
   return TYPES_HEADER + astToString(ast);
+}
+
+/**
+ * An `allOf` that refs a base schema and redeclares some of its properties (every webhook event: the
+ * `WebhookEvent` envelope, then `type` and `payload` of that one event) means "the base, with these properties
+ * narrowed". openapi-typescript intersects the two, so the envelope's open `payload` (`Record<string, unknown>`)
+ * would open every event's payload and let `event.payload.anyField` compile. Here the base's redeclared
+ * properties are omitted instead: `Omit<Base, "type" | "payload"> & { type: …; payload: … }`.
+ */
+function withOverriddenBaseProperties(document: unknown, pointer: string, type: ts.TypeNode): ts.TypeNode | undefined {
+  let schema: unknown;
+  try {
+    schema = lookup(document, pointer);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(schema) || !Array.isArray(schema.allOf) || !ts.isIntersectionTypeNode(type)) return undefined;
+  const members = schema.allOf.filter(isObject);
+  const declared = (member: unknown) => Object.keys((followRefs<Json>(document, member)?.properties ?? {}) as Json);
+  const overridden = new Map<string, string[]>();
+  members.forEach((member, index) => {
+    if (typeof member.$ref !== "string") return;
+    const later = new Set(members.slice(index + 1).flatMap(declared));
+    const keys = declared(member).filter((key) => later.has(key));
+    if (keys.length > 0) overridden.set(member.$ref, keys);
+  });
+  if (overridden.size === 0) return undefined;
+  const refTypeText = (ref: string) => `components["schemas"]["${ref.split("/").pop()}"]`;
+  const printer = ts.createPrinter();
+  const source = ts.createSourceFile("type.ts", "", ts.ScriptTarget.Latest);
+  return ts.factory.updateIntersectionTypeNode(
+    type,
+    ts.factory.createNodeArray(
+      type.types.map((member) => {
+        const text = printer.printNode(ts.EmitHint.Unspecified, member, source);
+        for (const [ref, keys] of overridden) if (text === refTypeText(ref)) return tsOmit(member, keys);
+        return member;
+      }),
+    ),
+  );
 }
 
 export const contractModulePath = path.join(generatedDir, "contract.ts");

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { operations, pageable, servers, ulid } from "../../generated/contract.ts";
-import { contractFacts, generateContractModule } from "../../scripts/lib/generate.ts";
+import { contractFacts, generateContractModule, generateSchemaTypes } from "../../scripts/lib/generate.ts";
 import { bundleJsonPath, repoRoot } from "../../scripts/lib/paths.ts";
 import { runScript } from "../helpers/run.ts";
 
@@ -69,5 +69,25 @@ describe("generated files", () => {
     const noSandbox = bundle();
     noSandbox.servers = [noSandbox.servers[0]];
     expect(() => contractFacts(noSandbox)).toThrow(/exactly one server for environment "sandbox"/);
+  });
+
+  test("an allOf that redeclares its base's properties omits them from the base instead of intersecting", async () => {
+    const object = (properties: Record<string, unknown>) => ({ type: "object", properties });
+    const types = await generateSchemaTypes({
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: {},
+      components: {
+        schemas: {
+          Envelope: object({ id: { type: "string" }, body: { type: "object" } }),
+          Narrowed: {
+            allOf: [{ $ref: "#/components/schemas/Envelope" }, object({ body: object({ n: { type: "number" } }) })],
+          },
+          Extended: { allOf: [{ $ref: "#/components/schemas/Envelope" }, object({ extra: { type: "string" } })] },
+        },
+      },
+    });
+    expect(types).toMatch(/Narrowed: Omit<components\["schemas"\]\["Envelope"\], "body"> & \{/);
+    expect(types).toMatch(/Extended: components\["schemas"\]\["Envelope"\] & \{/);
   });
 });

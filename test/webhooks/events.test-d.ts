@@ -4,6 +4,7 @@ import {
   constructWebhookEvent,
   createWebhookHandler,
   type WebhookEvent,
+  type WebhookEventOf,
   type WebhookEventType,
   type WebhookPayloadOf,
 } from "../../src/webhooks/index.ts";
@@ -36,6 +37,30 @@ describe("WebhookEvent", () => {
       default:
         expectTypeOf(event.type).not.toEqualTypeOf<"company.kyc_link.issued">();
     }
+  });
+
+  it("types each payload as exactly its own, open only where the source shows no fields", () => {
+    expectTypeOf<WebhookPayloadOf<"payment_route.created">>().toEqualTypeOf<
+      components["schemas"]["PaymentRouteCreatedPayload"]
+    >();
+    expectTypeOf<WebhookPayloadOf<"company.kyc_status_changed">>().toEqualTypeOf<{
+      companyId?: components["schemas"]["Ulid"];
+      kycStatus?: components["schemas"]["KycStatus"];
+    }>();
+    expectTypeOf<WebhookPayloadOf<"company.onboarding_status_changed">>().toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf<WebhookPayloadOf<"company.kyb_status_changed">>().toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf<WebhookEventOf<"payment_route.created">["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<WebhookEventOf<"payment_route.created">["createdAt"]>().toEqualTypeOf<string>();
+
+    const routeCreated = {} as WebhookEventOf<"payment_route.created">;
+    // @ts-expect-error kycStatus belongs to company.kyc_status_changed, not to payment_route.created
+    routeCreated.payload.kycStatus;
+    const kycChanged = {} as WebhookEventOf<"company.kyc_status_changed">;
+    // @ts-expect-error paymentRoute belongs to payment_route.created
+    kycChanged.payload.paymentRoute;
+    // The two payloads the source does not show stay open records.
+    const kybChanged = {} as WebhookEventOf<"company.kyb_status_changed">;
+    expectTypeOf(kybChanged.payload.anyField).toEqualTypeOf<unknown>();
   });
 
   it("is derived from the generated components, not a copy", () => {
