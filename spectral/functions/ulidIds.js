@@ -1,6 +1,6 @@
 // Rule partner-ulid-ids: every identifier the source calls a ULID uses the one shared ULID schema,
 // by reference, and nothing else uses it. Runs on the unresolved bundle, where shared schemas are $refs.
-import { nodes } from "./walk.js";
+import { nodes, resolveLocal } from "./walk.js";
 
 const ID_NAME = /^(id|[a-z][A-Za-z0-9]*Id|X-Company-Id)$/;
 
@@ -10,7 +10,8 @@ export default function ulidIds(document, options) {
   const notUlid = new Set(options?.notUlid ?? []);
   const results = [];
   const isUlidRef = (schema) => schema && typeof schema === "object" && schema.$ref === ulidRef;
-  const pattern = resolvePattern(document, ulidSchema);
+  const shared = resolveLocal(document, ulidRef);
+  const pattern = typeof shared?.pattern === "string" ? shared.pattern : undefined;
 
   for (const { node, path } of nodes(document)) {
     const here = path.join(".");
@@ -71,10 +72,4 @@ function ownerName(path) {
     ].join(".");
   }
   return path.filter((segment) => typeof segment === "string").join(".");
-}
-
-function resolvePattern(document, segments) {
-  let node = document;
-  for (const segment of segments) node = node?.[segment];
-  return typeof node?.pattern === "string" ? node.pattern : undefined;
 }

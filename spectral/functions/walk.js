@@ -1,17 +1,25 @@
 // Helpers shared by this API's Spectral functions: walking an unresolved (bundled) OpenAPI document.
+//
+// Plain JavaScript on purpose: Spectral's ruleset bundler (ours in `npm run lint`, and the stock
+// `spectral lint` that editors and the pipeline benchmark load .spectral.yaml with) bundles these files with
+// Rollup and cannot load TypeScript, so they cannot import src/http-methods.ts or scripts/lib/refs.ts.
+// Hence no list of HTTP methods here (an operation is told by its shape, below) and this one small
+// `resolveLocal` serves every Spectral function.
 
-export const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-
-/** Every operation of `paths` and `webhooks`: { kind, key, method, pathItem, operation, path }. */
+/**
+ * Every operation of `paths` and `webhooks`: { kind, key, method, pathItem, operation, path }. In a path
+ * item the operations are the only members that are plain objects (`summary`, `description` and `$ref` are
+ * strings, `parameters` and `servers` arrays), extensions (`x-…`) aside; Spectral's own `oas3-schema` rule
+ * reports a key that is not a method.
+ */
 export function* operations(document) {
   for (const kind of ["paths", "webhooks"]) {
     const items = document?.[kind];
     if (!items || typeof items !== "object") continue;
     for (const [key, pathItem] of Object.entries(items)) {
       if (!pathItem || typeof pathItem !== "object") continue;
-      for (const method of METHODS) {
-        const operation = pathItem[method];
-        if (operation && typeof operation === "object") {
+      for (const [method, operation] of Object.entries(pathItem)) {
+        if (operation && typeof operation === "object" && !Array.isArray(operation) && !method.startsWith("x-")) {
           yield { kind, key, method, pathItem, operation, path: [kind, key, method] };
         }
       }

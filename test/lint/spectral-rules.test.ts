@@ -120,6 +120,19 @@ describe("partner-operation-id-verb", async () => {
     expect(messages.join("\n")).toMatch(/"list_card_bins" is not camelCase/);
     expect(messages.join("\n")).toMatch(/webhook payment_route.created: use one of receive/);
   });
+
+  it("tells operations by shape: every method is checked, path-item fields and extensions are not", async () => {
+    const doc = loadDocument();
+    const item = doc.paths["/v1/cards"];
+    item.trace = { operationId: "getCardsTrace", responses: {} };
+    item.options = { operationId: "listCardOptions", responses: {} };
+    item["x-internal"] = { operationId: "whatever" };
+    item.summary = "Cards";
+    const messages = (await lint(doc)).map((r) => r.message);
+    expect(messages).toHaveLength(2);
+    expect(messages.join("\n")).toMatch(/"getCardsTrace".*TRACE \/v1\/cards/);
+    expect(messages.join("\n")).toMatch(/"listCardOptions".*OPTIONS \/v1\/cards/);
+  });
 });
 
 describe("partner-webhook-envelope", async () => {
