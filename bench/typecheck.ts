@@ -5,12 +5,12 @@
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { followRefs } from "../scripts/lib/refs.ts";
+import { HTTP_METHODS } from "../src/http-methods.ts";
 import type { Benchmark } from "./context.ts";
 import { median, roundOrder, timeCommand } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
 
 type Json = Record<string, unknown>;
-const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
 function resolve(document: Json, value: unknown): Json {
   return followRefs<Json>(document, value);
@@ -29,7 +29,7 @@ export function consumerSource(document: Json, packageName: string): { source: s
   ];
   let operations = 0;
   for (const [route, item] of Object.entries((document.paths ?? {}) as Record<string, Json>)) {
-    for (const method of METHODS) {
+    for (const method of HTTP_METHODS) {
       const operation = item[method] as Json | undefined;
       if (!operation) continue;
       operations++;

@@ -3,6 +3,7 @@
  * below are transcribed from the source's Endpoints, Resources, States and Events sections.
  */
 import { describe, expect, it } from "vitest";
+import { HTTP_METHODS } from "../../src/http-methods.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 
 const doc = loadDocument();
@@ -27,8 +28,6 @@ const OPERATIONS: [string, string, string, string[], string[], boolean, boolean]
   ["get", "/v1/payment-routes/{routeId}/payment-instructions", "getPaymentInstructions", ["200"], [], true, true],
 ];
 
-const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
-
 function resolve(node: any): any {
   if (node && typeof node.$ref === "string") {
     return resolve(
@@ -50,7 +49,7 @@ function* allNodes(node: any, path: string[] = []): Generator<[any, string[]]> {
 describe("operations", () => {
   it("are exactly the 15 of the source", () => {
     const found = Object.entries<any>(doc.paths).flatMap(([path, item]) =>
-      METHODS.filter((m) => m in item).map((m) => `${m.toUpperCase()} ${path} ${item[m].operationId}`),
+      HTTP_METHODS.filter((m) => m in item).map((m) => `${m.toUpperCase()} ${path} ${item[m].operationId}`),
     );
     expect(found.sort()).toEqual(OPERATIONS.map(([m, p, id]) => `${m.toUpperCase()} ${p} ${id}`).sort());
   });

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDocs, type DocsBuildResult, SCHEMAS_TAG } from "../../scripts/lib/docs/build.ts";
 import { type StaticServer, serveStatic } from "../../scripts/lib/docs/server.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { HTTP_METHODS } from "../../src/http-methods.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 
 const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -35,10 +36,9 @@ if (!hasChromium) {
   );
 }
 
-const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 const contract = loadDocument();
 const operations = Object.values<any>(contract.paths).flatMap((item) =>
-  METHODS.filter((m) => item[m]).map((m) => ({
+  HTTP_METHODS.filter((m) => item[m]).map((m) => ({
     operationId: item[m].operationId as string,
     summary: item[m].summary as string,
   })),

@@ -2,16 +2,15 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { addCodeSamples, type OperationExample, typescriptSample } from "../../scripts/lib/docs/samples.ts";
 import { clientEntryPath, typecheckSamples } from "../../scripts/lib/docs/typecheck.ts";
+import { HTTP_METHODS } from "../../src/http-methods.ts";
 import { loadDocument } from "../contract/support/contract.ts";
-
-const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
 /** Every generated TypeScript sample, by operationId, read back from the decorated document as Redoc gets it. */
 function generatedTypeScriptSamples(): Array<{ name: string; source: string }> {
   const { document } = addCodeSamples(loadDocument()) as { document: any };
   const samples: Array<{ name: string; source: string }> = [];
   for (const item of Object.values<any>(document.paths)) {
-    for (const method of METHODS) {
+    for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!operation) continue;
       const sample = operation["x-codeSamples"].find((s: any) => s.label === "TypeScript");

@@ -7,14 +7,13 @@ import {
   toTsLiteral,
   typescriptSample,
 } from "../../scripts/lib/docs/samples.ts";
+import { HTTP_METHODS } from "../../src/http-methods.ts";
 import { loadDocument } from "../contract/support/contract.ts";
-
-const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
 function contractOperations(document: any) {
   const found: Array<{ method: string; path: string; operation: any }> = [];
   for (const [path, item] of Object.entries<any>(document.paths)) {
-    for (const method of METHODS) if (item[method]) found.push({ method, path, operation: item[method] });
+    for (const method of HTTP_METHODS) if (item[method]) found.push({ method, path, operation: item[method] });
   }
   return found;
 }

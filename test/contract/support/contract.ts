@@ -7,12 +7,12 @@ import type { ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { bundleJsonPath } from "../../../scripts/lib/paths.ts";
+import { HTTP_METHODS, type HttpMethod } from "../../../src/http-methods.ts";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Schema = Record<string, any>;
 
 export const DOCUMENT_ID = "https://contract-tests.invalid/openapi.json";
-export const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
 
 export function loadDocument(): Record<string, any> {
   return JSON.parse(readFileSync(bundleJsonPath, "utf8"));
@@ -69,7 +69,7 @@ export interface ResponseContent {
 
 export interface Operation {
   operationId: string;
-  method: (typeof HTTP_METHODS)[number];
+  method: HttpMethod;
   path: string;
   parameters: Parameter[];
   /** Whether the operation carries the shared X-Company-Id header parameter. */
