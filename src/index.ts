@@ -26,7 +26,6 @@ export {
   signWebhookPayloadAsync,
   verifyWebhookSignature,
   verifyWebhookSignatureAsync,
-  WEBHOOK_ERROR_PREFIX,
   type WebhookDeduper,
   type WebhookDedupeStore,
   WebhookError,

@@ -1,18 +1,18 @@
-/** Every error of the webhook kit starts with this, so logs and tests can tell them apart. */
-export const WEBHOOK_ERROR_PREFIX = "partner-api webhooks:";
+import { PartnerApiError } from "../errors.ts";
 
-/** Base class of the webhook kit's errors. */
-export class WebhookError extends Error {
-  constructor(message: string) {
-    super(`${WEBHOOK_ERROR_PREFIX} ${message}`);
-    this.name = new.target.name;
-  }
+/**
+ * Base class of the webhook kit's errors, itself a PartnerApiError: the package's one message prefix, and `name`
+ * set as a literal field in each class (see PartnerApiError) so it survives minification.
+ */
+export class WebhookError extends PartnerApiError {
+  override readonly name: string = "WebhookError";
 }
 
 export type WebhookSignatureFailure = "missing" | "malformed" | "mismatch";
 
 /** The `X-Signature` header is absent, not 64 lowercase hex digits, or matches none of the secrets. */
 export class WebhookSignatureError extends WebhookError {
+  override readonly name = "WebhookSignatureError";
   readonly reason: WebhookSignatureFailure;
   constructor(reason: WebhookSignatureFailure) {
     const detail: Record<WebhookSignatureFailure, string> = {
@@ -20,19 +20,22 @@ export class WebhookSignatureError extends WebhookError {
       malformed: "the X-Signature header is not 64 lowercase hex digits (an HMAC-SHA256 digest)",
       mismatch: "the X-Signature header matches none of the signing secrets (wrong secret, or the body was changed)",
     };
-    super(`signature verification failed: ${detail[reason]}`);
+    super(`webhook signature verification failed: ${detail[reason]}`);
     this.reason = reason;
   }
 }
 
 /** The body is signed correctly but is not JSON, or not an envelope of a known event type. */
-export class WebhookPayloadError extends WebhookError {}
+export class WebhookPayloadError extends WebhookError {
+  override readonly name = "WebhookPayloadError";
+}
 
 /**
  * A parsed object (or anything other than a string or bytes) was passed where the raw request body
  * is needed: the most common mistake with webhook signatures.
  */
 export class WebhookRawBodyError extends WebhookError {
+  override readonly name = "WebhookRawBodyError";
   constructor(argument: string, received: unknown) {
     super(
       `${argument} must be the raw request body (a string or a Uint8Array/Buffer), but ${describe(received)} was given. ` +
@@ -53,4 +56,6 @@ function describe(value: unknown): string {
 }
 
 /** A secret argument that cannot sign anything (empty, or not a string). */
-export class WebhookSecretError extends WebhookError {}
+export class WebhookSecretError extends WebhookError {
+  override readonly name = "WebhookSecretError";
+}

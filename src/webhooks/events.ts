@@ -37,10 +37,12 @@ export function parseWebhookEvent(rawBody: RawBody): WebhookEvent {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new WebhookPayloadError(`the body is not JSON (${(error as Error).message})`);
+    throw new WebhookPayloadError(`the webhook body is not JSON (${(error as Error).message})`);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new WebhookPayloadError(`the body is JSON but not an event envelope: expected an object, got ${kind(value)}`);
+    throw new WebhookPayloadError(
+      `the webhook body is JSON but not an event envelope: expected an object, got ${kind(value)}`,
+    );
   }
   const envelope = value as Record<string, unknown>;
   for (const field of ["id", "type", "createdAt"] as const) {

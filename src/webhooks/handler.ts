@@ -58,7 +58,6 @@ export interface NodeRequestLike {
   headers: Record<string, string | string[] | undefined>;
   /** Set by body-parsing middleware: must then be the raw body (string or Buffer), never a parsed object. */
   body?: unknown;
-  readableEnded?: boolean;
   on(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
   on(event: "end" | "error", listener: (error?: Error) => void): unknown;
   removeAllListeners(event: string): unknown;

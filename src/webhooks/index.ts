@@ -9,7 +9,6 @@ export {
 } from "./dedupe.ts";
 export type { RawBody, WebhookSecrets } from "./encoding.ts";
 export {
-  WEBHOOK_ERROR_PREFIX,
   WebhookError,
   WebhookPayloadError,
   WebhookRawBodyError,

@@ -1,44 +1,31 @@
 /**
- * Signature functions for runtimes with only Web Crypto (`globalThis.crypto.subtle`): edge workers, browsers.
- * They are async, and give the same answers as ./node.ts. This module imports nothing from `node:`.
+ * The signature functions over Web Crypto (`globalThis.crypto.subtle`): browsers, workers, edge runtimes, and Node
+ * too. Async, because Web Crypto is; they run the one algorithm of ./signature.ts and give the same answers as the
+ * node:crypto functions of ./node.ts. Nothing here imports from `node:`.
  */
-import {
-  bytesToHex,
-  hexToBytes,
-  type RawBody,
-  rawBodyBytes,
-  secretList,
-  signatureProblem,
-  type WebhookSecrets,
-} from "./encoding.ts";
-import { WebhookError, WebhookSignatureError } from "./errors.ts";
-import { parseWebhookEvent, type WebhookEvent } from "./events.ts";
+import { bytesToHex, type RawBody, type WebhookSecrets } from "./encoding.ts";
+import { WebhookError } from "./errors.ts";
+import type { WebhookEvent } from "./events.ts";
+import { type HmacSha256Provider, signatureFailureAsync, signingInput, verifiedEvent } from "./signature.ts";
 
 const encoder = new TextEncoder();
-
-/** Web Crypto takes only ArrayBuffer-backed views; a view of a SharedArrayBuffer is copied. */
-function bufferSource(rawBody: RawBody): Uint8Array<ArrayBuffer> {
-  const bytes = rawBodyBytes(rawBody);
-  return bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
-}
 const keys = new Map<string, Promise<CryptoKey>>();
 
 function subtle(): SubtleCrypto {
   const found = globalThis.crypto?.subtle;
-  if (!found)
+  if (!found) {
     throw new WebhookError(
-      "Web Crypto (globalThis.crypto.subtle) is not available in this runtime; use the node:crypto functions",
+      "Web Crypto (globalThis.crypto.subtle) is not available in this runtime (browsers expose it only on https:// " +
+        "and localhost pages); on Node use constructWebhookEvent, which uses node:crypto",
     );
+  }
   return found;
 }
 
 function hmacKey(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret);
   if (!key) {
-    key = subtle().importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-      "sign",
-      "verify",
-    ]);
+    key = subtle().importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
     // A few secrets live at a time (rotation); the cap only guards against callers passing ever-new ones.
     if (keys.size >= 16) keys.clear();
     keys.set(secret, key);
@@ -46,41 +33,38 @@ function hmacKey(secret: string): Promise<CryptoKey> {
   return key;
 }
 
-/** The `X-Signature` value of a body, computed with Web Crypto. */
-export async function signWebhookPayloadAsync(rawBody: RawBody, secret: string): Promise<string> {
-  const bytes = bufferSource(rawBody);
-  const [key] = secretList(secret, "secret");
-  return bytesToHex(new Uint8Array(await subtle().sign("HMAC", await hmacKey(key!), bytes)));
+/** Web Crypto takes only ArrayBuffer-backed views; text is encoded and a view of a SharedArrayBuffer copied. */
+function bufferSource(body: string | Uint8Array): Uint8Array<ArrayBuffer> {
+  if (typeof body === "string") return encoder.encode(body);
+  return body.buffer instanceof ArrayBuffer ? (body as Uint8Array<ArrayBuffer>) : new Uint8Array(body);
 }
 
-/** verifyWebhookSignature for Web Crypto runtimes; `crypto.subtle.verify` compares in constant time. */
+const webCrypto: HmacSha256Provider<Promise<string>> = {
+  async hmacSha256Hex(body, secret) {
+    return bytesToHex(new Uint8Array(await subtle().sign("HMAC", await hmacKey(secret), bufferSource(body))));
+  },
+};
+
+/** The `X-Signature` value of a body, computed with Web Crypto. */
+export async function signWebhookPayloadAsync(rawBody: RawBody, secret: string): Promise<string> {
+  const input = signingInput(rawBody, secret);
+  return webCrypto.hmacSha256Hex(input.body, input.secret);
+}
+
+/** verifyWebhookSignature over Web Crypto: same answers, same errors. */
 export async function verifyWebhookSignatureAsync(
   rawBody: RawBody,
   signature: string | null | undefined,
   secretOrSecrets: WebhookSecrets,
 ): Promise<boolean> {
-  return (await signatureFailureAsync(rawBody, signature, secretOrSecrets)) === undefined;
+  return (await signatureFailureAsync(webCrypto, rawBody, signature, secretOrSecrets)) === undefined;
 }
 
-async function signatureFailureAsync(rawBody: RawBody, signature: unknown, secrets: WebhookSecrets) {
-  const bytes = bufferSource(rawBody);
-  const list = secretList(secrets, "secretOrSecrets");
-  const problem = signatureProblem(signature);
-  if (problem) return problem;
-  const received = hexToBytes(signature as string);
-  const results = await Promise.all(
-    list.map(async (secret) => subtle().verify("HMAC", await hmacKey(secret), received, bytes)),
-  );
-  return results.includes(true) ? undefined : "mismatch";
-}
-
-/** constructWebhookEvent for Web Crypto runtimes: same checks, same errors. */
+/** constructWebhookEvent over Web Crypto: same checks, same errors. */
 export async function constructWebhookEventAsync(
   rawBody: RawBody,
   signature: string | null | undefined,
   secrets: WebhookSecrets,
 ): Promise<WebhookEvent> {
-  const failure = await signatureFailureAsync(rawBody, signature, secrets);
-  if (failure) throw new WebhookSignatureError(failure);
-  return parseWebhookEvent(rawBody);
+  return verifiedEvent(rawBody, await signatureFailureAsync(webCrypto, rawBody, signature, secrets));
 }

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ERROR_PREFIX, PartnerApiError } from "../../src/errors.ts";
 import {
   constructWebhookEvent,
   constructWebhookEventAsync,
@@ -7,12 +8,13 @@ import {
   signWebhookPayloadAsync,
   verifyWebhookSignature,
   verifyWebhookSignatureAsync,
-  WEBHOOK_ERROR_PREFIX,
+  WebhookError,
   WebhookPayloadError,
   WebhookRawBodyError,
   WebhookSecretError,
   WebhookSignatureError,
 } from "../../src/webhooks/index.ts";
+import { type HmacSha256Provider, signatureFailure, signatureFailureAsync } from "../../src/webhooks/signature.ts";
 
 // Digests computed independently with `printf '%s' BODY | openssl dgst -sha256 -hmac SECRET`.
 const SECRET = "whsec_test_secret";
@@ -150,7 +152,9 @@ describe.each([
     const error = await construct(BODY, signature, SECRET).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WebhookSignatureError);
     expect((error as WebhookSignatureError).reason).toBe(reason);
-    expect((error as Error).message.startsWith(`${WEBHOOK_ERROR_PREFIX} signature verification failed`)).toBe(true);
+    expect((error as Error).message.startsWith(`${ERROR_PREFIX}webhook signature verification failed`)).toBe(true);
+    expect(error).toBeInstanceOf(PartnerApiError);
+    expect((error as Error).name).toBe("WebhookSignatureError");
   });
 
   it("checks the signature before the body, so an unsigned bad body is a signature error", async () => {
@@ -180,7 +184,8 @@ describe.each([
     expect(error).toBeInstanceOf(WebhookPayloadError);
     expect(error).not.toBeInstanceOf(WebhookSignatureError);
     expect((error as Error).message).toMatch(message);
-    expect((error as Error).message.startsWith(WEBHOOK_ERROR_PREFIX)).toBe(true);
+    expect((error as Error).message.startsWith(ERROR_PREFIX)).toBe(true);
+    expect((error as Error).name).toBe("WebhookPayloadError");
   });
 
   it("says the raw body is needed, and why, when handed a parsed object", async () => {
@@ -190,5 +195,55 @@ describe.each([
     expect((error as Error).message).toContain("rawBody must be the raw request body");
     expect((error as Error).message).toContain("key order, spacing");
     expect((error as Error).message).toContain("request.text()");
+  });
+});
+
+describe("the one verification algorithm", () => {
+  /** A backend whose digest of (body, secret) is `secret` repeated to 64 hex digits, recording every call. */
+  const recorded = () => {
+    const calls: string[] = [];
+    const digest = (secret: string) => secret.repeat(64).slice(0, 64);
+    const sync: HmacSha256Provider<string> = {
+      hmacSha256Hex: (_, secret) => {
+        calls.push(secret);
+        return digest(secret);
+      },
+    };
+    const async: HmacSha256Provider<Promise<string>> = {
+      hmacSha256Hex: async (body, secret) => sync.hmacSha256Hex(body, secret),
+    };
+    return { calls, sync, async, digest };
+  };
+
+  it.each(["sync", "async"] as const)("hashes with every secret even after a match (%s backend)", async (kind) => {
+    const backend = recorded();
+    const run = (signature: unknown, secrets: string[]) =>
+      kind === "sync"
+        ? signatureFailure(backend.sync, BODY, signature, secrets)
+        : signatureFailureAsync(backend.async, BODY, signature, secrets);
+    expect(await run(backend.digest("a"), ["a", "b", "c"])).toBeUndefined();
+    expect(backend.calls).toEqual(["a", "b", "c"]);
+    expect(await run(backend.digest("d"), ["a", "b"])).toBe("mismatch");
+    // A signature of the wrong form is refused before anything is hashed.
+    backend.calls.length = 0;
+    expect(await run("A".repeat(64), ["a"])).toBe("malformed");
+    expect(await run(undefined, ["a"])).toBe("missing");
+    expect(backend.calls).toEqual([]);
+  });
+
+  it("gives every error of the kit the package's base class, prefix and a name that is its class", () => {
+    const errors = [
+      new WebhookSignatureError("mismatch"),
+      new WebhookPayloadError("p"),
+      new WebhookRawBodyError("rawBody", {}),
+      new WebhookSecretError("s"),
+      new WebhookError("w"),
+    ];
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(PartnerApiError);
+      expect(error).toBeInstanceOf(WebhookError);
+      expect(error.message.startsWith(ERROR_PREFIX)).toBe(true);
+      expect(error.name).toBe(error.constructor.name);
+    }
   });
 });
