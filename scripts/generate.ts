@@ -1,11 +1,19 @@
 /**
  * `npm run generate`: bundles the contract when the bundle is stale, then writes generated/schema.d.ts
- * (openapi-typescript) and generated/contract.ts (the runtime facts the client and the webhook kit need).
+ * (openapi-typescript), generated/contract.ts (the runtime facts the client and the webhook kit need) and
+ * generated/sandbox.d.ts (the sandbox control API's types).
  * `--check` writes nothing and exits 1 when a generated file is stale.
  */
 import { writeFile } from "node:fs/promises";
 import { bundleContract, ensureBundle, readOrEmpty, staleBundleFiles } from "./lib/bundle.ts";
-import { contractModulePath, generateContractModule, generateSchemaTypes, schemaTypesPath } from "./lib/generate.ts";
+import {
+  contractModulePath,
+  generateContractModule,
+  generateSandboxTypes,
+  generateSchemaTypes,
+  sandboxTypesPath,
+  schemaTypesPath,
+} from "./lib/generate.ts";
 import { fail, formatDuration } from "./lib/log.ts";
 import { rel } from "./lib/paths.ts";
 
@@ -20,6 +28,7 @@ try {
   const bundle = check ? await bundleContract() : (await ensureBundle()).output;
   const outputs = new Map<string, string>([
     [schemaTypesPath, await generateSchemaTypes(bundle.document)],
+    [sandboxTypesPath, await generateSandboxTypes()],
     [contractModulePath, generateContractModule(bundle.document)],
   ]);
   const stale: string[] = check ? await staleBundleFiles(bundle) : [];

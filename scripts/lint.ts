@@ -1,12 +1,13 @@
 /**
  * `npm run lint`: Redocly's rules on the split contract, then Spectral's (spectral:oas and this API's own
- * rules) on its bundle. Fails on any error or warning, so the contract stays at 0 of both.
+ * rules) on its bundle; without --root, the sandbox's control contract (openapi/sandbox/) too. Fails on any
+ * error or warning, so the contracts stay at 0 of both.
  *   npm run lint [-- --root <path/to/openapi.yaml>]
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { bundleContract } from "./lib/bundle.ts";
-import { type Finding, lintWithRedocly, lintWithSpectral } from "./lib/lint.ts";
+import { type Finding, lintSandboxContract, lintWithRedocly, lintWithSpectral } from "./lib/lint.ts";
 import { fail, formatDuration, step } from "./lib/log.ts";
 import { contractRoot, rel } from "./lib/paths.ts";
 
@@ -24,11 +25,13 @@ try {
   const bundle = await step("bundle", () => bundleContract(root));
   const bundleName = root === contractRoot ? "generated/openapi.yaml" : `bundle-of-${rel(root)}`;
   const spectral = await step("Spectral lint of the bundle", () => lintWithSpectral(bundle, bundleName));
-  const findings = [...redocly, ...spectral];
+  const sandbox =
+    root === contractRoot ? await step("lint of the sandbox control contract", () => lintSandboxContract()) : [];
+  const findings = [...redocly, ...spectral, ...sandbox];
   for (const finding of findings) print(finding);
   const count = (severity: Finding["severity"]) => findings.filter((f) => f.severity === severity).length;
   const took = formatDuration(performance.now() - started);
-  const summary = `${count("error")} errors, ${count("warning")} warnings, ${count("info") + count("hint")} notes (Redocly ${redocly.length}, Spectral ${spectral.length}) in ${took}`;
+  const summary = `${count("error")} errors, ${count("warning")} warnings, ${count("info") + count("hint")} notes (Redocly ${redocly.length}, Spectral ${spectral.length}, sandbox ${sandbox.length}) in ${took}`;
   if (count("error") + count("warning") > 0) fail(`lint failed: ${summary}`);
   console.log(`lint passed: ${summary}`);
 } catch (error) {

@@ -5,8 +5,8 @@ import spectralCore from "@stoplight/spectral-core";
 import spectralParsers from "@stoplight/spectral-parsers";
 import { bundleAndLoadRuleset } from "@stoplight/spectral-ruleset-bundler/with-loader";
 import spectralRuntime from "@stoplight/spectral-runtime";
-import type { BundleOutput } from "./bundle.ts";
-import { rel, repoRoot } from "./paths.ts";
+import { type BundleOutput, bundleSandboxContract } from "./bundle.ts";
+import { rel, repoRoot, sandboxContractRoot } from "./paths.ts";
 
 const { Spectral, Document } = spectralCore;
 const Parsers = spectralParsers;
@@ -51,9 +51,16 @@ export async function lintWithRedocly(root: string): Promise<Finding[]> {
 
 const SPECTRAL_SEVERITY: Severity[] = ["error", "warning", "info", "hint"];
 
-/** Spectral's rules (.spectral.yaml) on the bundle, where shared components are local $refs. */
-export async function lintWithSpectral(bundle: BundleOutput, source = "generated/openapi.yaml"): Promise<Finding[]> {
-  const ruleset = await bundleAndLoadRuleset(path.join(repoRoot, ".spectral.yaml"), { fs, fetch });
+/** The Spectral ruleset of the sandbox's control contract: spectral:oas and the rules that are not partner-only. */
+export const sandboxSpectralRuleset = path.join(repoRoot, "spectral", "sandbox.yaml");
+
+/** Spectral's rules (.spectral.yaml unless told) on the bundle, where shared components are local $refs. */
+export async function lintWithSpectral(
+  bundle: BundleOutput,
+  source = "generated/openapi.yaml",
+  rulesetPath: string = path.join(repoRoot, ".spectral.yaml"),
+): Promise<Finding[]> {
+  const ruleset = await bundleAndLoadRuleset(rulesetPath, { fs, fetch });
   const spectral = new Spectral();
   spectral.setRuleset(ruleset);
   const results = await spectral.run(new Document(bundle.yaml, Parsers.Yaml, source));
@@ -65,4 +72,15 @@ export async function lintWithSpectral(bundle: BundleOutput, source = "generated
     where: `${source}:${result.range.start.line + 1}:${result.range.start.character + 1}`,
     pointer: `#/${result.path.map((segment) => String(segment).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`,
   }));
+}
+
+/** The sandbox's control contract: Redocly on its files, Spectral (spectral/sandbox.yaml) on its bundle. */
+export async function lintSandboxContract(): Promise<Finding[]> {
+  const redocly = await lintWithRedocly(sandboxContractRoot);
+  const spectral = await lintWithSpectral(
+    await bundleSandboxContract(),
+    "generated/sandbox.yaml",
+    sandboxSpectralRuleset,
+  );
+  return [...redocly, ...spectral];
 }

@@ -9,6 +9,11 @@ export const generatedDir = path.join(repoRoot, "generated");
 export const bundleYamlPath = path.join(generatedDir, "openapi.yaml");
 export const bundleJsonPath = path.join(generatedDir, "openapi.json");
 
+/** The sandbox's control contract (`/_sandbox/…`), linted, bundled and typed beside the partner contract. */
+export const sandboxContractRoot = path.join(repoRoot, "openapi", "sandbox", "openapi.yaml");
+export const sandboxBundleYamlPath = path.join(generatedDir, "sandbox.yaml");
+export const sandboxBundleJsonPath = path.join(generatedDir, "sandbox.json");
+
 /** A path relative to the repository root, for messages: never print this machine's paths. */
 export function rel(file: string): string {
   return path.relative(repoRoot, file) || ".";
