@@ -215,7 +215,8 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The wallet's identifier. The source does not say it is a ULID, nor the fields of the wallet record.
+                 * @description The wallet's identifier: a string, not specified as a ULID. The fields of the wallet record are not
+                 *     specified.
                  * @example wallet-usdt-main
                  */
                 walletId: components["parameters"]["WalletId"];
@@ -326,8 +327,8 @@ export interface paths {
         };
         /**
          * Payment instructions PDF
-         * @description Returns a short-lived link to a PDF telling the payer how to fund the route. The PDF is
-         *     generated on demand and not stored; the link's exact lifetime is not shown in the source.
+         * @description Returns a short-lived link to a PDF telling the payer how to fund the route. The PDF is fetched
+         *     on demand and not stored; the link's exact lifetime is not specified.
          */
         get: operations["getPaymentInstructions"];
         put?: never;
@@ -353,12 +354,12 @@ export interface webhooks {
          * Company onboarding status changed
          * @description Fires when a company's onboarding status changes. The payload's fields are not shown in the source, so it is an open object.
          *
-         *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the lowercase hex
-         *     HMAC-SHA256 of the raw request body, keyed by the endpoint's signing secret. Recompute it over
+         *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the hex digest of an
+         *     HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret. Recompute it over
          *     the exact bytes received and compare in constant time. When the endpoint does not answer 2xx, the
-         *     delivery is retried with exponential backoff: we read the source as the first delivery plus up to
-         *     5 retries, after 10 s, 30 s, 1 min, 2 min and 5 min. Every retry carries the same event `id`.
-         *     Ordering and duplicate-delivery guarantees are not shown in the source: deduplicate by `id`.
+         *     delivery is retried with exponential backoff, at most 5 attempts, after 10 s, 30 s, 1 min, 2 min
+         *     and 5 min. Not specified: whether a retry carries the same event `id`, the order of deliveries,
+         *     and whether an event can arrive more than once. Deduplicate by `id` and make handling idempotent.
          */
         post: operations["receiveCompanyOnboardingStatusChanged"];
         delete?: never;
@@ -380,12 +381,12 @@ export interface webhooks {
          * Company KYC link issued
          * @description Fires when a company's verification link becomes available: once a company onboarded with Swap is provisioned for swap. The link is first announced as `not_started`.
          *
-         *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the lowercase hex
-         *     HMAC-SHA256 of the raw request body, keyed by the endpoint's signing secret. Recompute it over
+         *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the hex digest of an
+         *     HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret. Recompute it over
          *     the exact bytes received and compare in constant time. When the endpoint does not answer 2xx, the
-         *     delivery is retried with exponential backoff: we read the source as the first delivery plus up to
-         *     5 retries, after 10 s, 30 s, 1 min, 2 min and 5 min. Every retry carries the same event `id`.
-         *     Ordering and duplicate-delivery guarantees are not shown in the source: deduplicate by `id`.
+         *     delivery is retried with exponential backoff, at most 5 attempts, after 10 s, 30 s, 1 min, 2 min
+         *     and 5 min. Not specified: whether a retry carries the same event `id`, the order of deliveries,
+         *     and whether an event can arrive more than once. Deduplicate by `id` and make handling idempotent.
          */
         post: operations["receiveCompanyKycLinkIssued"];
         delete?: never;
@@ -407,12 +408,12 @@ export interface webhooks {
          * Company KYC status changed
          * @description Fires when identity verification moves on: every change of `kycStatus` is announced by this event.
          *
-         *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the lowercase hex
-         *     HMAC-SHA256 of the raw request body, keyed by the endpoint's signing secret. Recompute it over
+         *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the hex digest of an
+         *     HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret. Recompute it over
          *     the exact bytes received and compare in constant time. When the endpoint does not answer 2xx, the
-         *     delivery is retried with exponential backoff: we read the source as the first delivery plus up to
-         *     5 retries, after 10 s, 30 s, 1 min, 2 min and 5 min. Every retry carries the same event `id`.
-         *     Ordering and duplicate-delivery guarantees are not shown in the source: deduplicate by `id`.
+         *     delivery is retried with exponential backoff, at most 5 attempts, after 10 s, 30 s, 1 min, 2 min
+         *     and 5 min. Not specified: whether a retry carries the same event `id`, the order of deliveries,
+         *     and whether an event can arrive more than once. Deduplicate by `id` and make handling idempotent.
          */
         post: operations["receiveCompanyKycStatusChanged"];
         delete?: never;
@@ -434,12 +435,12 @@ export interface webhooks {
          * Payment route created
          * @description Fires when a payment route is opened, also for routes opened outside the API, in the service's own app.
          *
-         *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the lowercase hex
-         *     HMAC-SHA256 of the raw request body, keyed by the endpoint's signing secret. Recompute it over
+         *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the hex digest of an
+         *     HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret. Recompute it over
          *     the exact bytes received and compare in constant time. When the endpoint does not answer 2xx, the
-         *     delivery is retried with exponential backoff: we read the source as the first delivery plus up to
-         *     5 retries, after 10 s, 30 s, 1 min, 2 min and 5 min. Every retry carries the same event `id`.
-         *     Ordering and duplicate-delivery guarantees are not shown in the source: deduplicate by `id`.
+         *     delivery is retried with exponential backoff, at most 5 attempts, after 10 s, 30 s, 1 min, 2 min
+         *     and 5 min. Not specified: whether a retry carries the same event `id`, the order of deliveries,
+         *     and whether an event can arrive more than once. Deduplicate by `id` and make handling idempotent.
          */
         post: operations["receivePaymentRouteCreated"];
         delete?: never;
@@ -461,12 +462,12 @@ export interface webhooks {
          * Payment route transaction created
          * @description Fires when money lands on a payment route. `data` depends on the route kind, told by `data.routeType`.
          *
-         *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the lowercase hex
-         *     HMAC-SHA256 of the raw request body, keyed by the endpoint's signing secret. Recompute it over
+         *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the hex digest of an
+         *     HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret. Recompute it over
          *     the exact bytes received and compare in constant time. When the endpoint does not answer 2xx, the
-         *     delivery is retried with exponential backoff: we read the source as the first delivery plus up to
-         *     5 retries, after 10 s, 30 s, 1 min, 2 min and 5 min. Every retry carries the same event `id`.
-         *     Ordering and duplicate-delivery guarantees are not shown in the source: deduplicate by `id`.
+         *     delivery is retried with exponential backoff, at most 5 attempts, after 10 s, 30 s, 1 min, 2 min
+         *     and 5 min. Not specified: whether a retry carries the same event `id`, the order of deliveries,
+         *     and whether an event can arrive more than once. Deduplicate by `id` and make handling idempotent.
          */
         post: operations["receivePaymentRouteTransactionCreated"];
         delete?: never;
@@ -488,12 +489,12 @@ export interface webhooks {
          * Company KYB status changed
          * @description Fires when the result of a KYB submission changes (the event is named with the KYB operation). The payload's fields are not shown in the source, so it is an open object.
          *
-         *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the lowercase hex
-         *     HMAC-SHA256 of the raw request body, keyed by the endpoint's signing secret. Recompute it over
+         *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the hex digest of an
+         *     HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret. Recompute it over
          *     the exact bytes received and compare in constant time. When the endpoint does not answer 2xx, the
-         *     delivery is retried with exponential backoff: we read the source as the first delivery plus up to
-         *     5 retries, after 10 s, 30 s, 1 min, 2 min and 5 min. Every retry carries the same event `id`.
-         *     Ordering and duplicate-delivery guarantees are not shown in the source: deduplicate by `id`.
+         *     delivery is retried with exponential backoff, at most 5 attempts, after 10 s, 30 s, 1 min, 2 min
+         *     and 5 min. Not specified: whether a retry carries the same event `id`, the order of deliveries,
+         *     and whether an event can arrive more than once. Deduplicate by `id` and make handling idempotent.
          */
         post: operations["receiveCompanyKybStatusChanged"];
         delete?: never;
@@ -726,13 +727,13 @@ export interface components {
             /** Format: date-time */
             createdAt?: string;
         };
-        /** @description A card payment on the spending account. `type` is always present: it tells how to read `data`. */
+        /**
+         * @description A card payment on the spending account. `type` tells how to read `data`; like every
+         *     response field, it may be absent.
+         */
         CardLedgerEntry: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "Card";
+            /** @constant */
+            type?: "Card";
             transaction?: components["schemas"]["LedgerTransaction"];
             /** @description Card entry details. Foreign-exchange fields beyond `isFx` exist but are not shown in the source. */
             data?: {
@@ -758,13 +759,13 @@ export interface components {
                 isFx?: boolean;
             };
         };
-        /** @description An accepted payment on the spending account. `type` is always present: it tells how to read `data`. */
+        /**
+         * @description An accepted payment on the spending account. `type` tells how to read `data`; like every
+         *     response field, it may be absent.
+         */
         PaymentAcceptanceLedgerEntry: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "PaymentAcceptance";
+            /** @constant */
+            type?: "PaymentAcceptance";
             transaction?: components["schemas"]["LedgerTransaction"];
             data?: {
                 /** @description Entry status. The full value set is not shown in the source. */
@@ -775,13 +776,13 @@ export interface components {
                 paymentDetails?: unknown;
             };
         };
-        /** @description An account movement on the spending account. `type` is always present: it tells how to read `data`. */
+        /**
+         * @description An account movement on the spending account. `type` tells how to read `data`; like every
+         *     response field, it may be absent.
+         */
         AccountLedgerEntry: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "Account";
+            /** @constant */
+            type?: "Account";
             transaction?: components["schemas"]["LedgerTransaction"];
             data?: {
                 /** @description Entry status. The full value set is not shown in the source. */
@@ -1018,8 +1019,8 @@ export interface components {
          */
         WebhookEvent: {
             /**
-             * @description Unique event id. Retries of a delivery carry the same id; use it to drop duplicates (the
-             *     source does not promise at-most-once delivery).
+             * @description Unique event id. Use it to drop repeated deliveries. Not specified: whether a retried delivery
+             *     keeps the same id, and whether an event can arrive more than once; make handling idempotent too.
              */
             id: string;
             /** @description The event kind. */
@@ -1234,7 +1235,8 @@ export interface components {
         /** @description The order direction. Default ordering is newest first. */
         LedgerOrderDirection: "ASC" | "DESC";
         /**
-         * @description The wallet's identifier. The source does not say it is a ULID, nor the fields of the wallet record.
+         * @description The wallet's identifier: a string, not specified as a ULID. The fields of the wallet record are not
+         *     specified.
          * @example wallet-usdt-main
          */
         WalletId: string;
@@ -1244,9 +1246,9 @@ export interface components {
          */
         RouteId: components["schemas"]["Ulid"];
         /**
-         * @description The lowercase hex digest of an HMAC-SHA256 over the raw request body, keyed by the endpoint's
-         *     signing secret. Recompute it over the exact bytes received (before any JSON parsing) and compare in
-         *     constant time.
+         * @description The hex digest of an HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret
+         *     (64 hex digits; the letter case is not specified, so accept either). Recompute it over the exact
+         *     bytes received (before any JSON parsing) and compare in constant time.
          * @example 5d1f0b8f7a0f4c5e2d3b9a8c7e6f5d4c3b2a19087f6e5d4c3b2a1908f7e6d5c4
          */
         WebhookSignature: string;
@@ -1563,7 +1565,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The wallet's identifier. The source does not say it is a ULID, nor the fields of the wallet record.
+                 * @description The wallet's identifier: a string, not specified as a ULID. The fields of the wallet record are not
+                 *     specified.
                  * @example wallet-usdt-main
                  */
                 walletId: components["parameters"]["WalletId"];
@@ -1739,9 +1742,9 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description The lowercase hex digest of an HMAC-SHA256 over the raw request body, keyed by the endpoint's
-                 *     signing secret. Recompute it over the exact bytes received (before any JSON parsing) and compare in
-                 *     constant time.
+                 * @description The hex digest of an HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret
+                 *     (64 hex digits; the letter case is not specified, so accept either). Recompute it over the exact
+                 *     bytes received (before any JSON parsing) and compare in constant time.
                  * @example 5d1f0b8f7a0f4c5e2d3b9a8c7e6f5d4c3b2a19087f6e5d4c3b2a1908f7e6d5c4
                  */
                 "X-Signature": components["parameters"]["WebhookSignature"];
@@ -1759,7 +1762,7 @@ export interface operations {
              * @description Any 2xx status acknowledges the delivery; any other status, or no answer, makes the service
              *     retry on the schedule above.
              */
-            200: {
+            "2XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1772,9 +1775,9 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description The lowercase hex digest of an HMAC-SHA256 over the raw request body, keyed by the endpoint's
-                 *     signing secret. Recompute it over the exact bytes received (before any JSON parsing) and compare in
-                 *     constant time.
+                 * @description The hex digest of an HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret
+                 *     (64 hex digits; the letter case is not specified, so accept either). Recompute it over the exact
+                 *     bytes received (before any JSON parsing) and compare in constant time.
                  * @example 5d1f0b8f7a0f4c5e2d3b9a8c7e6f5d4c3b2a19087f6e5d4c3b2a1908f7e6d5c4
                  */
                 "X-Signature": components["parameters"]["WebhookSignature"];
@@ -1792,7 +1795,7 @@ export interface operations {
              * @description Any 2xx status acknowledges the delivery; any other status, or no answer, makes the service
              *     retry on the schedule above.
              */
-            200: {
+            "2XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1805,9 +1808,9 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description The lowercase hex digest of an HMAC-SHA256 over the raw request body, keyed by the endpoint's
-                 *     signing secret. Recompute it over the exact bytes received (before any JSON parsing) and compare in
-                 *     constant time.
+                 * @description The hex digest of an HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret
+                 *     (64 hex digits; the letter case is not specified, so accept either). Recompute it over the exact
+                 *     bytes received (before any JSON parsing) and compare in constant time.
                  * @example 5d1f0b8f7a0f4c5e2d3b9a8c7e6f5d4c3b2a19087f6e5d4c3b2a1908f7e6d5c4
                  */
                 "X-Signature": components["parameters"]["WebhookSignature"];
@@ -1825,7 +1828,7 @@ export interface operations {
              * @description Any 2xx status acknowledges the delivery; any other status, or no answer, makes the service
              *     retry on the schedule above.
              */
-            200: {
+            "2XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1838,9 +1841,9 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description The lowercase hex digest of an HMAC-SHA256 over the raw request body, keyed by the endpoint's
-                 *     signing secret. Recompute it over the exact bytes received (before any JSON parsing) and compare in
-                 *     constant time.
+                 * @description The hex digest of an HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret
+                 *     (64 hex digits; the letter case is not specified, so accept either). Recompute it over the exact
+                 *     bytes received (before any JSON parsing) and compare in constant time.
                  * @example 5d1f0b8f7a0f4c5e2d3b9a8c7e6f5d4c3b2a19087f6e5d4c3b2a1908f7e6d5c4
                  */
                 "X-Signature": components["parameters"]["WebhookSignature"];
@@ -1858,7 +1861,7 @@ export interface operations {
              * @description Any 2xx status acknowledges the delivery; any other status, or no answer, makes the service
              *     retry on the schedule above.
              */
-            200: {
+            "2XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1871,9 +1874,9 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description The lowercase hex digest of an HMAC-SHA256 over the raw request body, keyed by the endpoint's
-                 *     signing secret. Recompute it over the exact bytes received (before any JSON parsing) and compare in
-                 *     constant time.
+                 * @description The hex digest of an HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret
+                 *     (64 hex digits; the letter case is not specified, so accept either). Recompute it over the exact
+                 *     bytes received (before any JSON parsing) and compare in constant time.
                  * @example 5d1f0b8f7a0f4c5e2d3b9a8c7e6f5d4c3b2a19087f6e5d4c3b2a1908f7e6d5c4
                  */
                 "X-Signature": components["parameters"]["WebhookSignature"];
@@ -1891,7 +1894,7 @@ export interface operations {
              * @description Any 2xx status acknowledges the delivery; any other status, or no answer, makes the service
              *     retry on the schedule above.
              */
-            200: {
+            "2XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1904,9 +1907,9 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description The lowercase hex digest of an HMAC-SHA256 over the raw request body, keyed by the endpoint's
-                 *     signing secret. Recompute it over the exact bytes received (before any JSON parsing) and compare in
-                 *     constant time.
+                 * @description The hex digest of an HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret
+                 *     (64 hex digits; the letter case is not specified, so accept either). Recompute it over the exact
+                 *     bytes received (before any JSON parsing) and compare in constant time.
                  * @example 5d1f0b8f7a0f4c5e2d3b9a8c7e6f5d4c3b2a19087f6e5d4c3b2a1908f7e6d5c4
                  */
                 "X-Signature": components["parameters"]["WebhookSignature"];
@@ -1924,7 +1927,7 @@ export interface operations {
              * @description Any 2xx status acknowledges the delivery; any other status, or no answer, makes the service
              *     retry on the schedule above.
              */
-            200: {
+            "2XX": {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -135,6 +135,10 @@ describe("request bodies", () => {
     expect(doc.paths["/v1/cards/{cardId}/details"].post.requestBody).toBeUndefined(); // "No body."
   });
 
+  it("constrain walletId no further than a string (the source gives no length or form)", () => {
+    expect(doc.components.parameters.WalletId.schema).toEqual({ type: "string" });
+  });
+
   it("leave the create-card body open for the limit fields the source does not name", () => {
     expect(body("/v1/cards", "post").additionalProperties).toBeUndefined();
   });
@@ -159,6 +163,12 @@ describe("request bodies", () => {
 });
 
 describe("resources", () => {
+  it("say the instructions PDF is fetched on demand and not stored, not generated", () => {
+    const description = doc.paths["/v1/payment-routes/{routeId}/payment-instructions"].get.description;
+    expect(description).toMatch(/fetched\s+on demand and not stored/);
+    expect(description).not.toMatch(/generated/);
+  });
+
   it("have every enum complete", () => {
     expect(schemas.TransactionStatus.enum).toEqual([
       "NEW",
@@ -203,11 +213,11 @@ describe("resources", () => {
       expect(schemas.TransactionCardDetails.properties[field].type).toEqual(["string", "null"]);
     expect(schemas.LedgerTransaction.properties.amount).toEqual({ $ref: "#/components/schemas/DecimalString" });
     expect(schemas.LedgerEntry.discriminator.propertyName).toBe("type");
-    expect(schemas.LedgerEntry.oneOf.map((s: any) => resolve(s).properties.type.const)).toEqual([
-      "Card",
-      "PaymentAcceptance",
-      "Account",
-    ]);
+    // anyOf: an entry without `type` (every response field may be absent) matches all three kinds.
+    expect(schemas.LedgerEntry.oneOf).toBeUndefined();
+    const kinds = schemas.LedgerEntry.anyOf.map(resolve);
+    expect(kinds.map((kind: any) => kind.properties.type.const)).toEqual(["Card", "PaymentAcceptance", "Account"]);
+    for (const kind of kinds) expect(kind.required).toBeUndefined();
     expect(Object.keys(schemas.Pagination.properties)).toEqual(["currentPage", "totalPages", "perPage"]);
   });
 
@@ -225,15 +235,9 @@ describe("resources", () => {
     expect(doc.jsonSchemaDialect).toBe("https://json-schema.org/draft/2020-12/schema");
   });
 
-  it("never require a response field, except discriminators and the webhook envelope", () => {
-    const allowed = new Set([
-      "CardLedgerEntry",
-      "PaymentAcceptanceLedgerEntry",
-      "AccountLedgerEntry",
-      "OfframpTransactionData",
-      "OnrampTransactionData",
-      "WebhookEvent",
-    ]);
+  it("never require a response field, except the route data discriminator and the webhook envelope", () => {
+    // Ledger entries' `type` is a response field like any other: the source says every listed one may be absent.
+    const allowed = new Set(["OfframpTransactionData", "OnrampTransactionData", "WebhookEvent"]);
     const requestSchemas = new Set(["CreateCardRequest", "SpendSettings", "OnboardCompanyRequest", "KybProfile"]);
     const offenders = [...allNodes(schemas)]
       .filter(([node, path]) => Array.isArray(node.required) && !path.includes("then") && !path.includes("if"))
@@ -274,16 +278,34 @@ describe("webhooks", () => {
     expect(event.allOf[1].properties.type.const).toBe(name);
     expect(post.description).toMatch(/HMAC-SHA256/);
     expect(post.description).toMatch(/constant time/);
-    expect(post.description).toMatch(/10 s, 30 s, 1 min, 2 min and 5 min/);
+    expect(post.description).toMatch(/10 s, 30 s, 1 min, 2 min\s+and 5 min/);
   });
 
-  it("sign with 64 lowercase hex characters", () => {
-    expect(doc.components.parameters.WebhookSignature).toMatchObject({
-      name: "X-Signature",
-      in: "header",
-      required: true,
-      schema: { pattern: "^[0-9a-f]{64}$" },
-    });
+  it("sign with a 64-digit hex digest in either letter case (the source gives no case)", () => {
+    const signature = doc.components.parameters.WebhookSignature;
+    expect(signature).toMatchObject({ name: "X-Signature", in: "header", required: true });
+    const pattern = new RegExp(signature.schema.pattern);
+    expect(pattern.test("ab".repeat(32))).toBe(true);
+    expect(pattern.test("AB".repeat(32))).toBe(true);
+    expect(pattern.test("ab".repeat(31))).toBe(false);
+    expect(pattern.test("zz".repeat(32))).toBe(false);
+    expect(signature.description).not.toMatch(/lower-?case/i);
+  });
+
+  it.each(EVENTS)("%s: any 2xx acknowledges a delivery, not only 200", (name) => {
+    expect(Object.keys(doc.webhooks[name].post.responses)).toEqual(["2XX"]);
+  });
+
+  it("promise nothing about the event id on a retry", () => {
+    const sameIdPromise = /\b(?:every retry|retries)\b[^.]*\bcarr(?:y|ies) the same\b/i;
+    const descriptions = [
+      ...EVENTS.map((name) => doc.webhooks[name].post.description as string),
+      schemas.WebhookEvent.properties.id.description as string,
+    ];
+    for (const description of descriptions) expect(description).not.toMatch(sameIdPromise);
+    expect(sameIdPromise.test("Every retry carries the same event `id`.")).toBe(true);
+    for (const name of EVENTS)
+      expect(doc.webhooks[name].post.description).toMatch(/whether a retry carries the same event `id`/);
   });
 
   it("keep the payloads the source does not show open", () => {
