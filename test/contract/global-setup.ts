@@ -1,12 +1,12 @@
 /**
  * globalSetup of the "contract" vitest project: bundles the contract when stale, starts one Prism on a free
  * loopback port, hands its URL to the tests (`inject("prismUrl")`) and stops it whatever the outcome.
- * Interrupts are covered by scripts/lib/prism.ts (signal and exit hooks, and Prism exits when its stdin closes).
+ * Interrupts are covered by devkit/src/prism.ts (signal and exit hooks, and Prism exits when its stdin closes).
  */
 import type { TestProject } from "vitest/node";
 import { ensureBundle } from "../../scripts/lib/bundle.ts";
 import { formatDuration } from "../../scripts/lib/log.ts";
-import { startPrism } from "../../scripts/lib/prism.ts";
+import { startPrism } from "../../devkit/src/prism.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -81,7 +81,7 @@ describe("bad input gets a 4xx within 1 s, and the mock still answers afterwards
     await expectStillAnswers();
   });
 
-  // At log level info Prism 5.14.2 dies on this one (see DEFAULT_PRISM_LOG_LEVEL in scripts/lib/prism.ts).
+  // At log level info Prism 5.14.2 dies on this one (see DEFAULT_PRISM_LOG_LEVEL in devkit/src/prism.ts).
   it.each([
     ["arrays", "[".repeat(50_000) + "]".repeat(50_000)],
     ["objects", `${'{"a":'.repeat(50_000)}1${"}".repeat(50_000)}`],

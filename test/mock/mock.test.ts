@@ -1,16 +1,16 @@
 /**
- * `npm run mock` (scripts/mock.ts): serves the bundle on MOCK_HOST:MOCK_PORT, says where, how many operations
- * and how long it took, enforces the contract's rules, stops cleanly on Ctrl-C, and names a bad setting.
+ * `npm run mock` (scripts/mock.ts, calling the devkit's `partner-api mock` handler): serves the bundle on
+ * MOCK_HOST:MOCK_PORT (or --host/--port), says where, how many operations and how long it took, enforces the
+ * contract's rules, stops cleanly on Ctrl-C, and names a bad setting.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { findFreePort } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { findFreePort } from "../../scripts/lib/prism.ts";
 import { alive } from "../helpers/process.ts";
 
-const _tsxCli = path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs");
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -85,14 +85,14 @@ describe("npm run mock", () => {
     run.child.kill("SIGINT");
     const { code } = await run.exited;
     expect(code).toBe(0);
-    expect(run.output().stderr).toMatch(/Ctrl-C: stopping the mock…[\s\S]*✓ mock stopped \(\d+ ms\)/);
+    expect(run.output().stderr).toMatch(/Ctrl-C: stopping…[\s\S]*✓ mock stopped \(\d+ ms\)/);
     expect(alive(prismPid)).toBe(false);
     await expect(fetch(`${url}/v1/companies`)).rejects.toThrow();
   }, 90_000);
 
-  it("listens on MOCK_HOST", async () => {
+  it("listens on MOCK_HOST, and --port wins over MOCK_PORT", async () => {
     const port = await findFreePort();
-    const run = runMock({ MOCK_PORT: String(port), MOCK_HOST: "localhost" });
+    const run = runMock({ MOCK_PORT: "1", MOCK_HOST: "localhost" }, ["--port", String(port)]);
     const match = await waitFor(run, /on (http:\/\/localhost:\d+) /, 45_000);
     expect(match[1]).toBe(`http://localhost:${port}`);
     run.child.kill("SIGTERM");
@@ -122,11 +122,20 @@ describe("npm run mock", () => {
     30_000,
   );
 
-  it("refuses an unknown argument", async () => {
-    const run = runMock({}, ["--port=1"]);
-    expect((await run.exited).code).toBe(2);
-    expect(run.output().stderr).toContain('unknown argument "--port=1"');
-  }, 30_000);
+  it.each([
+    [["--retries=1"], "Unknown option '--retries'"],
+    [["--port", "http"], '--port must be a port number from 1 to 65535, got "http"'],
+    [["--log-level", "loud"], '--log-level must be one of trace, debug, info, warn, error, fatal, silent, got "loud"'],
+    [["extra"], 'unexpected argument "extra"'],
+  ])(
+    "refuses %j, naming it",
+    async (args, message) => {
+      const run = runMock({}, args);
+      expect((await run.exited).code).toBe(2);
+      expect(run.output().stderr).toContain(message);
+    },
+    30_000,
+  );
 
   it("says which port is taken and how to choose another", async () => {
     const blocker = createServer();
@@ -137,7 +146,7 @@ describe("npm run mock", () => {
       const run = runMock({ MOCK_PORT: String(port) });
       expect((await run.exited).code).toBe(1);
       expect(run.output().stderr).toContain(`port ${port} is already in use`);
-      expect(run.output().stderr).toContain("set MOCK_PORT to a free port");
+      expect(run.output().stderr).toContain("set --port (or MOCK_PORT) to a free port");
     } finally {
       blocker.close();
     }

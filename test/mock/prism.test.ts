@@ -1,5 +1,5 @@
 /**
- * scripts/lib/prism.ts: starting Prism on a free port, stopping it for good, and clear errors when it
+ * devkit/src/prism.ts: starting Prism on a free port, stopping it for good, and clear errors when it
  * cannot start. Each test starts its own Prism on a port of its own.
  */
 import { spawn } from "node:child_process";
@@ -8,8 +8,8 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { findFreePort, type PrismServer, parsePort, startPrism } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { findFreePort, type PrismServer, parsePort, startPrism } from "../../scripts/lib/prism.ts";
 import { alive } from "../helpers/process.ts";
 
 const started: PrismServer[] = [];
@@ -92,7 +92,7 @@ describe("startPrism", () => {
 
   it("does not outlive a parent killed with SIGKILL", async () => {
     const script = [
-      'import { startPrism } from "./scripts/lib/prism.ts";',
+      'import { startPrism } from "./devkit/src/prism.ts";',
       "const server = await startPrism();",
       "console.log(String(server.pid));",
       "setInterval(() => {}, 1000);",

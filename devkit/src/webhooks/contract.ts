@@ -1,6 +1,6 @@
-/** Reads the webhook events and their named examples from the bundled contract (generated/openapi.json). */
+/** Reads the webhook events and their named examples from the bundled contract (the devkit's openapi.json). */
 import { readFile } from "node:fs/promises";
-import { bundleJsonPath, rel } from "../paths.ts";
+import { contractJsonPath, displayPath } from "../paths.ts";
 
 export interface ContractWebhook {
   type: string;
@@ -12,7 +12,7 @@ export interface ContractWebhook {
 
 type Json = Record<string, unknown>;
 
-export async function readContractWebhooks(file: string = bundleJsonPath): Promise<ContractWebhook[]> {
+export async function readContractWebhooks(file: string = contractJsonPath): Promise<ContractWebhook[]> {
   const document = JSON.parse(await readFile(file, "utf8")) as Json;
   const webhooks = (document.webhooks ?? {}) as Record<string, Json>;
   return Object.entries(webhooks).map(([type, item]) => {
@@ -24,7 +24,7 @@ export async function readContractWebhooks(file: string = bundleJsonPath): Promi
     const [exampleName, example] = Object.entries(examples)[0] ?? [];
     if (!exampleName || !example?.value) {
       throw new Error(
-        `${rel(file)}: webhook "${type}" has no named example under post.requestBody.content["application/json"].examples`,
+        `${displayPath(file)}: webhook "${type}" has no named example under post.requestBody.content["application/json"].examples`,
       );
     }
     return { type, summary: String(post?.summary ?? ""), exampleName, example: example.value };

@@ -1,14 +1,23 @@
 /**
  * Starts and stops a Prism mock server (the pinned @stoplight/prism-cli) for the bundled contract.
- * Used by `npm run mock` and by the contract tests' globalSetup.
+ * Used by `partner-api mock` (and `npm run mock`), the contract tests' globalSetup and the benchmarks.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { connect, createServer } from "node:net";
 import path from "node:path";
-import { bundleYamlPath, rel, repoRoot } from "./paths.ts";
+import { contractJsonPath, displayPath } from "./paths.ts";
 
-export const prismCliPath = path.join(repoRoot, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
+/** Prism's CLI, found the way Node finds the devkit's dependency (hoisted or nested, in a repo or an app). */
+function prismCli(): string | undefined {
+  try {
+    const manifest = createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json");
+    return path.join(path.dirname(manifest), "dist", "index.js");
+  } catch {
+    return undefined;
+  }
+}
 
 export const PRISM_LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 export type PrismLogLevel = (typeof PRISM_LOG_LEVELS)[number];
@@ -25,7 +34,7 @@ export interface PrismOptions {
   host?: string;
   /** Port to listen on; a free port chosen by the system when omitted. */
   port?: number;
-  /** The contract to serve; generated/openapi.yaml when omitted. */
+  /** The contract to serve (relative to the working directory); the bundled contract when omitted. */
   document?: string;
   /** Receives each line Prism prints (ANSI colours removed). */
   onLog?: (line: string) => void;
@@ -137,12 +146,15 @@ function describeHost(host: string): string {
 /** Starts Prism and resolves once it answers HTTP requests. */
 export async function startPrism(options: PrismOptions = {}): Promise<PrismServer> {
   const host = options.host ?? DEFAULT_HOST;
-  const document = path.resolve(repoRoot, options.document ?? bundleYamlPath);
-  if (!existsSync(prismCliPath)) {
-    throw new Error(`Prism is not installed (${rel(prismCliPath)} is missing); run \`npm ci\``);
+  const document = path.resolve(options.document ?? contractJsonPath);
+  const cli = prismCli();
+  if (cli === undefined || !existsSync(cli)) {
+    throw new Error("Prism is not installed (@stoplight/prism-cli, a dependency of partner-api-devkit); run `npm ci`");
   }
   if (!existsSync(document)) {
-    throw new Error(`cannot start Prism: the document ${rel(document)} does not exist (run \`npm run bundle\`)`);
+    throw new Error(
+      `cannot start Prism: the document ${displayPath(document)} does not exist (run \`npm run bundle\`)`,
+    );
   }
   if (options.logLevel !== undefined && !PRISM_LOG_LEVELS.includes(options.logLevel)) {
     throw new Error(
@@ -158,7 +170,7 @@ export async function startPrism(options: PrismOptions = {}): Promise<PrismServe
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const port = options.port ?? (await findFreePort(host));
     try {
-      return await startOnce(host, port, document, options);
+      return await startOnce(cli, host, port, document, options);
     } catch (error) {
       lastError = error;
       if (!(error instanceof PrismStartError && error.addressInUse)) break;
@@ -177,7 +189,13 @@ class PrismStartError extends Error {
   }
 }
 
-async function startOnce(host: string, port: number, document: string, options: PrismOptions): Promise<PrismServer> {
+async function startOnce(
+  cli: string,
+  host: string,
+  port: number,
+  document: string,
+  options: PrismOptions,
+): Promise<PrismServer> {
   const url = `http://${describeHost(host)}:${port}`;
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   const stopGraceMs = options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
@@ -193,7 +211,7 @@ async function startOnce(host: string, port: number, document: string, options: 
     [
       "--import",
       ORPHAN_GUARD,
-      prismCliPath,
+      cli,
       "mock",
       document,
       "-h",
@@ -203,7 +221,11 @@ async function startOnce(host: string, port: number, document: string, options: 
       "-v",
       options.logLevel ?? DEFAULT_PRISM_LOG_LEVEL,
     ],
-    { cwd: repoRoot, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" } },
+    {
+      cwd: path.dirname(document),
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+    },
   );
   live.add(child);
   let exited = false;

@@ -1,0 +1,21 @@
+/**
+ * The `partner-api` command of partner-api-devkit: `partner-api <sandbox|mock|webhooks> …`. Each command is a
+ * handler run by the one CLI runner (scripts/lib/cli.ts, bundled into the package); this repository's
+ * `npm run mock`, `npm run webhooks` and `npm run sandbox` call the same handlers.
+ */
+import type { CommandGroup } from "../../../scripts/lib/cli.ts";
+import { devkitVersion } from "../paths.ts";
+import { mockCommand } from "./mock.ts";
+import { webhooksCommands } from "./webhooks.ts";
+
+export const CLI_NAME = "partner-api";
+
+export const partnerApiCli: CommandGroup = {
+  name: CLI_NAME,
+  summary: "develop against the partner API offline: a stateful sandbox, a Prism mock, webhook tools",
+  version: devkitVersion,
+  commands: {
+    mock: mockCommand({ name: `${CLI_NAME} mock` }),
+    webhooks: webhooksCommands(`${CLI_NAME} webhooks`),
+  },
+};

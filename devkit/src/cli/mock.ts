@@ -1,0 +1,104 @@
+/**
+ * `partner-api mock` (and `npm run mock` in this repository): serves the bundled contract with Prism on
+ * 127.0.0.1:4010 unless --host/--port (or MOCK_HOST/MOCK_PORT) say otherwise, until Ctrl-C.
+ * Prism logs rejected requests (level warn); --log-level info logs every request, but see
+ * DEFAULT_PRISM_LOG_LEVEL in ../prism.ts for the crash that level exposes.
+ */
+import { readFile } from "node:fs/promises";
+import { type CliIO, defineCommand, JobFailure, UsageError, untilAborted } from "../../../scripts/lib/cli.ts";
+import { formatDuration } from "../../../scripts/lib/log.ts";
+import { isHttpMethod } from "../../../src/http-methods.ts";
+import { contractJsonPath, displayPath } from "../paths.ts";
+import { DEFAULT_PRISM_LOG_LEVEL, PRISM_LOG_LEVELS, type PrismLogLevel, startPrism } from "../prism.ts";
+import { optionOrEnv, parseHostOption, parsePortOption, step } from "./progress.ts";
+
+export const DEFAULT_MOCK_HOST = "127.0.0.1";
+export const DEFAULT_MOCK_PORT = 4010;
+
+export interface MockCommandOptions {
+  /** How the user invokes it: `partner-api mock` or `npm run mock --`. */
+  name: string;
+  /** The contract Prism serves; the devkit's bundled contract by default. */
+  document?: string;
+  /** Work before Prism starts (the repository bundles the contract when stale); returns the document's text. */
+  prepare?: (io: CliIO) => Promise<Record<string, unknown>>;
+}
+
+export function mockCommand({ name, document = contractJsonPath, prepare }: MockCommandOptions) {
+  return defineCommand({
+    name,
+    summary: "serves the partner API contract with a Prism mock (stateless examples, contract rules enforced)",
+    usage: `Usage: ${name} [--port <port>] [--host <host>] [--log-level <level>]
+
+Options:
+  --port <port>        port to listen on (default ${DEFAULT_MOCK_PORT}; env MOCK_PORT)
+  --host <host>        interface to listen on (default ${DEFAULT_MOCK_HOST}; env MOCK_HOST)
+  --log-level <level>  Prism's log level: ${PRISM_LOG_LEVELS.join(", ")} (default ${DEFAULT_PRISM_LOG_LEVEL}; env MOCK_LOG_LEVEL)
+  -h, --help           this text
+
+Ctrl-C stops the mock. Exit codes: 0 stopped, 1 Prism could not start, 2 bad option.`,
+    options: { port: { type: "string" }, host: { type: "string" }, "log-level": { type: "string" } },
+    quiet: true,
+    async run({ values, io, signal }) {
+      const started = performance.now();
+      const port = parsePortOption(values.port, "--port", "MOCK_PORT") ?? DEFAULT_MOCK_PORT;
+      const host = parseHostOption(values.host, "--host", "MOCK_HOST") ?? DEFAULT_MOCK_HOST;
+      const logLevel = parseLogLevel(values["log-level"]);
+      const contract = prepare ? await prepare(io) : await readContract(document);
+      let ready = false;
+      const server = await step(io, `start Prism on ${host}:${port}`, () =>
+        startPrism({
+          host,
+          port,
+          document,
+          logLevel,
+          // Prism lists every route before it listens; after that, forward its request log.
+          onLog: (line) => {
+            if (ready) io.err(line);
+          },
+        }),
+      ).catch((error: Error) => {
+        const hint = /already in use|EADDRINUSE/.test(error.message)
+          ? `\nset --port (or MOCK_PORT) to a free port, e.g. ${name} --port ${port === 4011 ? 4012 : 4011}`
+          : "";
+        throw new JobFailure(`${error.message}${hint}`);
+      });
+      ready = true;
+      io.out(
+        `Mock serving ${countOperations(contract)} operations of ${displayPath(document)} on ${server.url} ` +
+          `(Prism pid ${server.pid}, started in ${formatDuration(performance.now() - started)}). Ctrl-C stops it.`,
+      );
+      io.out(`Try: curl -H 'X-API-Key: any' ${server.url}/v1/companies`);
+      await untilAborted(signal);
+      const stopStarted = performance.now();
+      await server.stop();
+      io.err(`✓ mock stopped (${formatDuration(performance.now() - stopStarted)})`);
+      return undefined;
+    },
+  });
+}
+
+async function readContract(file: string): Promise<Record<string, unknown>> {
+  try {
+    return JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+  } catch (error) {
+    throw new JobFailure(
+      `cannot read the contract ${displayPath(file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+}
+
+function parseLogLevel(value: string | undefined): PrismLogLevel {
+  const [text, from] = optionOrEnv(value, "MOCK_LOG_LEVEL");
+  if (text === undefined) return DEFAULT_PRISM_LOG_LEVEL;
+  const level = text.trim().toLowerCase();
+  if (!(PRISM_LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new UsageError(`${from || "--log-level"} must be one of ${PRISM_LOG_LEVELS.join(", ")}, got "${text}"`);
+  }
+  return level as PrismLogLevel;
+}
+
+function countOperations(document: Record<string, unknown>): number {
+  const paths = Object.values((document.paths ?? {}) as Record<string, Record<string, unknown>>);
+  return paths.reduce((sum, item) => sum + Object.keys(item).filter(isHttpMethod).length, 0);
+}
