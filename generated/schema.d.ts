@@ -19,8 +19,8 @@ export interface paths {
         };
         /**
          * Get transaction by ID
-         * @description Reads one transaction by its ULID. No company header is listed for this operation. The path has
-         *     no `/v1` prefix; the source gives this operation's machine-readable description version 1.0.0.
+         * @description Reads one transaction by its ULID. This operation takes no company header. The path has no
+         *     `/v1` prefix; this operation's own description is versioned 1.0.0.
          */
         get: operations["getTransaction"];
         put?: never;
@@ -50,7 +50,7 @@ export interface paths {
          *     the card is returned with status `Creating`.
          *
          *     The card limit fields are optional but must be provided together; their names and types are not
-         *     shown in the source.
+         *     specified.
          */
         post: operations["createCard"];
         delete?: never;
@@ -109,7 +109,7 @@ export interface paths {
         /**
          * Unfreeze a card
          * @description Unfreezes a card. The body is an empty JSON object. The effect of unfreezing on the card's
-         *     status is not shown in the source.
+         *     status is not specified.
          */
         patch: operations["unfreezeCard"];
         trace?: never;
@@ -133,7 +133,7 @@ export interface paths {
          * Get card sensitive-details token
          * @description Returns a short-lived token that the partner's front-end card widget renders to reveal the card
          *     number, expiry and security code. Raw card data never passes through the partner's servers. No
-         *     request body. The token's exact lifetime is not shown in the source.
+         *     request body. The token's exact lifetime is not specified.
          */
         post: operations["createCardDetailsToken"];
         delete?: never;
@@ -352,7 +352,7 @@ export interface webhooks {
         put?: never;
         /**
          * Company onboarding status changed
-         * @description Fires when a company's onboarding status changes. The payload's fields are not shown in the source, so it is an open object.
+         * @description Fires when a company's onboarding status changes. The payload's fields are not specified, so it is an open object.
          *
          *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the hex digest of an
          *     HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret. Recompute it over
@@ -487,7 +487,7 @@ export interface webhooks {
         put?: never;
         /**
          * Company KYB status changed
-         * @description Fires when the result of a KYB submission changes (the event is named with the KYB operation). The payload's fields are not shown in the source, so it is an open object.
+         * @description Fires when the result of a KYB submission changes (the event is named with the KYB operation). The payload's fields are not specified, so it is an open object.
          *
          *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the hex digest of an
          *     HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret. Recompute it over
@@ -509,7 +509,7 @@ export interface components {
         /**
          * ULID
          * @description A ULID: 26 characters of Crockford base32 (digits and upper-case letters without I, L, O and U),
-         *     the first at most `7`. The source states that all identifiers of companies, cards, card holders,
+         *     the first at most `7`. All identifiers of companies, cards, card holders,
          *     payment routes and transactions are ULID strings.
          * @example 01JD8X4M6Q2V7R9T3W5Y0Z1A2B
          */
@@ -526,7 +526,7 @@ export interface components {
          */
         CurrencyCode: string;
         /**
-         * @description A transaction's status. Transitions between statuses are not shown in the source.
+         * @description A transaction's status. Transitions between statuses are not specified.
          * @enum {string}
          */
         TransactionStatus: "NEW" | "PENDING" | "PROCESSING" | "PAID" | "SETTLED" | "CANCELLED" | "FAILED" | "REVERSED" | "REFUNDED";
@@ -579,8 +579,8 @@ export interface components {
         CardType: "employee" | "company";
         /**
          * @description A free string. A card created through create card is returned with status `Creating` (issuing
-         *     continues asynchronously); `Active` is also observed. Other values, transitions and the effect of
-         *     unfreezing on status are not shown in the source.
+         *     continues asynchronously); `Active` is another value. Other values, transitions and the effect
+         *     of unfreezing on status are not specified: expect other values.
          * @example Creating
          * @example Active
          */
@@ -606,7 +606,7 @@ export interface components {
         };
         /**
          * @description Where a list response stands among its pages. Default and maximum values of `page` and `limit`
-         *     are not shown in the source.
+         *     are not specified.
          */
         Pagination: {
             /** @description The page this response holds. */
@@ -619,9 +619,8 @@ export interface components {
         ListCardsResponse: {
             cards?: components["schemas"]["Card"][];
             /**
-             * @description The list-cards response table names only `cards`; the source's Limits section says the list
-             *     operations' responses report `currentPage`, `totalPages` and `perPage`, so a `pagination`
-             *     object may be present here too.
+             * @description The list operations' responses report `currentPage`, `totalPages` and `perPage`; for list
+             *     cards, whether `pagination` is present is not specified: it may be absent.
              */
             pagination?: components["schemas"]["Pagination"];
         };
@@ -634,7 +633,7 @@ export interface components {
          * @description A new virtual card for a card holder on an approved BIN.
          *
          *     The card limit fields are optional but must be provided together. Their names and types are not
-         *     shown in the source, so this schema does not list them and accepts properties beyond those listed.
+         *     specified, so this schema does not list them and accepts properties beyond those listed.
          */
         CreateCardRequest: {
             cardHolderId: components["schemas"]["Ulid"];
@@ -671,7 +670,7 @@ export interface components {
         /**
          * @description A short-lived access token that the partner's front-end card widget renders to reveal the card
          *     number, expiry and security code, so raw card data never passes through the partner's servers.
-         *     The token's exact lifetime is not shown in the source.
+         *     The token's exact lifetime is not specified.
          */
         CardDetailsToken: {
             type?: string;
@@ -685,7 +684,7 @@ export interface components {
             name?: string;
             /** Format: email */
             email?: string;
-            /** @description A string; `ACTIVE` is observed. The complete value set and transitions are not shown in the source. */
+            /** @description A string, for example `ACTIVE`. The complete value set and transitions are not specified. */
             status?: string;
             /** Format: date-time */
             createdAt?: string;
@@ -735,24 +734,24 @@ export interface components {
             /** @constant */
             type?: "Card";
             transaction?: components["schemas"]["LedgerTransaction"];
-            /** @description Card entry details. Foreign-exchange fields beyond `isFx` exist but are not shown in the source. */
+            /** @description Card entry details. Foreign-exchange fields beyond `isFx` exist but are not specified. */
             data?: {
-                /** @description Entry status; `Closed` is observed. The full value set is not shown in the source. */
+                /** @description Entry status, for example `Closed`. The full value set is not specified. */
                 status?: string;
                 card?: {
                     id?: components["schemas"]["Ulid"];
                     name?: string;
                     last4?: string;
                 };
-                /** @description The merchant. The types of its fields are not shown in the source. */
+                /** @description The merchant. The types of its fields are not specified. */
                 merchant?: {
-                    /** @description Merchant name (type not shown). */
+                    /** @description Merchant name (type not specified). */
                     name?: unknown;
-                    /** @description Merchant code (type not shown). */
+                    /** @description Merchant code (type not specified). */
                     code?: unknown;
-                    /** @description Merchant city (type not shown). */
+                    /** @description Merchant city (type not specified). */
                     city?: unknown;
-                    /** @description Merchant country (type not shown). */
+                    /** @description Merchant country (type not specified). */
                     country?: unknown;
                 };
                 /** @description Whether the payment involved a foreign-exchange conversion. */
@@ -768,11 +767,11 @@ export interface components {
             type?: "PaymentAcceptance";
             transaction?: components["schemas"]["LedgerTransaction"];
             data?: {
-                /** @description Entry status. The full value set is not shown in the source. */
+                /** @description Entry status. The full value set is not specified. */
                 status?: string;
-                /** @description Payment method (type not shown in the source). */
+                /** @description Payment method (type not specified). */
                 paymentMethod?: unknown;
-                /** @description Payment details (type not shown in the source). */
+                /** @description Payment details (type not specified). */
                 paymentDetails?: unknown;
             };
         };
@@ -785,14 +784,14 @@ export interface components {
             type?: "Account";
             transaction?: components["schemas"]["LedgerTransaction"];
             data?: {
-                /** @description Entry status. The full value set is not shown in the source. */
+                /** @description Entry status. The full value set is not specified. */
                 status?: string;
             };
         };
         /**
          * @description An entry of the card spending account ledger: top-ups as credits, card spending as debits. What
          *     `data` holds depends on `type`. The full set of `data` sub-field types and status values is not
-         *     shown in the source; `data` accepts fields beyond those listed.
+         *     specified; `data` accepts fields beyond those listed.
          */
         LedgerEntry: components["schemas"]["CardLedgerEntry"] | components["schemas"]["PaymentAcceptanceLedgerEntry"] | components["schemas"]["AccountLedgerEntry"];
         ListSpendingAccountTransactionsResponse: {
@@ -809,7 +808,7 @@ export interface components {
         OpenWalletAddressRequest: {
             chain?: components["schemas"]["Chain"];
         };
-        /** @description A deposit address. The fields of the wallet record itself are not shown in the source. */
+        /** @description A deposit address. The fields of the wallet record itself are not specified. */
         WalletAddress: {
             address?: string;
             chain?: string;
@@ -818,7 +817,7 @@ export interface components {
             address?: components["schemas"]["WalletAddress"];
         };
         /**
-         * @description Identity-verification status. Transitions are not shown in the source; every change is announced
+         * @description Identity-verification status. Transitions are not specified; every change is announced
          *     by `company.kyc_status_changed`, and a link is first announced as `not_started` by
          *     `company.kyc_link.issued`.
          *
@@ -861,8 +860,8 @@ export interface components {
             name?: string;
             countryCode?: string;
             /**
-             * @description Onboarding status, a free string; `Pending` is observed on a newly onboarded company. The
-             *     complete value set and transitions are not shown in the source.
+             * @description Onboarding status, a free string; a newly onboarded company is `Pending`. The complete value
+             *     set and the transitions are not specified: expect other values.
              */
             status?: string;
             /** Format: date-time */
@@ -942,7 +941,7 @@ export interface components {
          *     `company.kyb_status_changed` webhook.
          */
         KybSubmission: {
-            /** @description A status string; `SUBMITTED` is observed. The complete value set is not shown in the source. */
+            /** @description A status string, for example `SUBMITTED`. The complete value set is not specified; expect other values. */
             status?: string;
         };
         /**
@@ -952,7 +951,7 @@ export interface components {
         PaymentRouteType: "onramp" | "offramp";
         /**
          * @description Where money enters the route. A crypto side also carries `address`. The allowed values of `type`
-         *     and `paymentRail` are not shown in the source.
+         *     and `paymentRail` are not specified: treat them as free strings.
          */
         PaymentRouteSource: {
             type?: string;
@@ -963,7 +962,8 @@ export interface components {
         };
         /**
          * @description Where money leaves the route. A crypto side also carries `address`; a bank destination also
-         *     carries the bank fields. The allowed values of `type` and `paymentRail` are not shown in the source.
+         *     carries the bank fields. The allowed values of `type` and `paymentRail` are not specified:
+         *     treat them as free strings.
          */
         PaymentRouteDestination: {
             type?: string;
@@ -981,7 +981,7 @@ export interface components {
             id?: components["schemas"]["Ulid"];
             type?: components["schemas"]["PaymentRouteType"];
             /**
-             * @description Whether the route can currently accept money. Transitions are not shown in the source.
+             * @description Whether the route can currently accept money. Transitions are not specified.
              * @enum {string}
              */
             status?: "active" | "inactive";
@@ -1008,8 +1008,8 @@ export interface components {
         PaymentInstructions: {
             /**
              * Format: uri
-             * @description A short-lived link to a generated PDF telling the payer how to fund the route. It is fetched
-             *     on demand and not stored; its exact lifetime is not shown in the source.
+             * @description A short-lived link to a PDF telling the payer how to fund the route. The PDF is fetched on
+             *     demand and not stored; the link's exact lifetime is not specified.
              */
             url?: string;
         };
@@ -1034,8 +1034,8 @@ export interface components {
             createdAt: string;
         };
         /**
-         * @description The payload of `company.onboarding_status_changed`. Its fields are not shown in the source, so
-         *     this is an open object.
+         * @description The payload of `company.onboarding_status_changed`. Its fields are not specified, so
+         *     this is an open object: any fields may appear, and they may change.
          */
         CompanyOnboardingStatusChangedPayload: Record<string, unknown>;
         /** @description The envelope of `company.onboarding_status_changed`. */
@@ -1137,8 +1137,8 @@ export interface components {
             payload: components["schemas"]["PaymentRouteTransactionCreatedPayload"];
         };
         /**
-         * @description The payload of `company.kyb_status_changed`. Its fields are not shown in the source, so this is an
-         *     open object.
+         * @description The payload of `company.kyb_status_changed`. Its fields are not specified, so this is an open
+         *     object: any fields may appear, and they may change.
          */
         CompanyKybStatusChangedPayload: Record<string, unknown>;
         /** @description The envelope of `company.kyb_status_changed`. */
@@ -1150,7 +1150,7 @@ export interface components {
     };
     responses: {
         /**
-         * @description Forbidden. The shape of error bodies and error codes is not shown in the source: the body is JSON
+         * @description Forbidden. The shape of error bodies and error codes is not specified: the body is JSON
          *     (as every body of this API) of any shape.
          */
         Forbidden: {
@@ -1162,7 +1162,7 @@ export interface components {
             };
         };
         /**
-         * @description Not found. The shape of error bodies and error codes is not shown in the source: the body is JSON
+         * @description Not found. The shape of error bodies and error codes is not specified: the body is JSON
          *     (as every body of this API) of any shape.
          */
         NotFound: {
@@ -1175,7 +1175,7 @@ export interface components {
         };
         /**
          * @description Unprocessable Entity: the request is rejected. The shape of error bodies and error codes is not
-         *     shown in the source: the body is JSON (as every body of this API) of any shape.
+         *     specified: the body is JSON (as every body of this API) of any shape.
          */
         UnprocessableEntity: {
             headers: {
@@ -1207,12 +1207,12 @@ export interface components {
          */
         CompanyId: components["schemas"]["Ulid"];
         /**
-         * @description The page to return. The default value is not shown in the source.
+         * @description The page to return. The default value is not specified.
          * @example 1
          */
         Page: number;
         /**
-         * @description How many items a page holds. The default and maximum values are not shown in the source.
+         * @description How many items a page holds. The default and maximum values are not specified.
          * @example 20
          */
         Limit: number;
@@ -1283,9 +1283,9 @@ export interface operations {
                     "application/json": components["schemas"]["GetTransactionResponse"];
                 };
             };
-            /** @description The transaction does not belong to the caller's account. The error body's shape is not shown in the source. */
+            /** @description The transaction does not belong to the caller's account. The error body's shape is not specified. */
             403: components["responses"]["Forbidden"];
-            /** @description The transaction was not found. The error body's shape is not shown in the source. */
+            /** @description The transaction was not found. The error body's shape is not specified. */
             404: components["responses"]["NotFound"];
         };
     };
@@ -1293,12 +1293,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The page to return. The default value is not shown in the source.
+                 * @description The page to return. The default value is not specified.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description How many items a page holds. The default and maximum values are not shown in the source.
+                 * @description How many items a page holds. The default and maximum values are not specified.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
@@ -1359,7 +1359,7 @@ export interface operations {
             /**
              * @description Unprocessable Entity: the request is rejected. Conditions such as an unapproved `bin` or
              *     incomplete limit fields are implied by the operation's rules. The error body's shape is not
-             *     shown in the source.
+             *     specified.
              */
             422: components["responses"]["UnprocessableEntity"];
         };
@@ -1514,12 +1514,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The page to return. The default value is not shown in the source.
+                 * @description The page to return. The default value is not specified.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description How many items a page holds. The default and maximum values are not shown in the source.
+                 * @description How many items a page holds. The default and maximum values are not specified.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
