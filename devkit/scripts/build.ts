@@ -1,0 +1,148 @@
+/**
+ * `npm run build -w devkit` (and the devkit's prepack): bundles devkit/src with esbuild into dist/ so the
+ * published package runs on plain `node`, with no TypeScript loader and no access to this repository:
+ *   dist/cli.js      the `partner-api` executable
+ *   dist/sandbox.js  `startSandbox()` for `import … from "partner-api-devkit/sandbox"`, with dist/sandbox.d.ts
+ *   dist/*.json      the bundled contracts the tools serve (copied from generated/)
+ * The few client modules the tools use (webhook signing and the receiver kit) and the CLI runner are bundled
+ * in; npm packages stay imports, and every one of them must be a declared dependency of the devkit.
+ */
+import { spawnSync } from "node:child_process";
+import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { builtinModules } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build, type Metafile } from "esbuild";
+import { defineCommand, JobFailure, main } from "../../scripts/lib/cli.ts";
+import { step } from "../src/cli/progress.ts";
+
+const devkitRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const repoRoot = path.resolve(devkitRoot, "..");
+const distDir = path.join(devkitRoot, "dist");
+
+/** The bundled contracts copied into dist/ (the sandbox's control contract once it is bundled). */
+const CONTRACTS = ["openapi.json", "sandbox.json"];
+
+interface Entry {
+  name: string;
+  source: string;
+  executable: boolean;
+}
+
+const ENTRIES: Entry[] = [
+  { name: "cli", source: "src/cli/main.ts", executable: true },
+  { name: "sandbox", source: "src/sandbox/index.ts", executable: false },
+];
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The npm packages a bundle imports (node: builtins aside). */
+function packagesImported(metafile: Metafile): string[] {
+  const names = new Set<string>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const { path: specifier, external } of output.imports) {
+      if (!external || specifier.startsWith("node:") || builtinModules.includes(specifier)) continue;
+      const parts = specifier.split("/");
+      names.add(specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!);
+    }
+  }
+  return [...names].sort();
+}
+
+export const buildCommand = defineCommand({
+  name: "npm run build -w devkit --",
+  summary: "bundles the devkit (the partner-api command and startSandbox) into devkit/dist/ for plain node",
+  usage: "Usage: npm run build -w devkit",
+  options: {},
+  async run({ io }) {
+    const manifest = JSON.parse(await readFile(path.join(devkitRoot, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
+    await rm(distDir, { recursive: true, force: true });
+    await mkdir(distDir, { recursive: true });
+    const entries: Entry[] = [];
+    for (const entry of ENTRIES) {
+      if (await exists(path.join(devkitRoot, entry.source))) entries.push(entry);
+      else io.err(`  skipped dist/${entry.name}.js: ${entry.source} does not exist yet`);
+    }
+    const imported = new Set<string>();
+    for (const entry of entries) {
+      const result = await step(io, `bundle ${entry.source} → dist/${entry.name}.js`, () =>
+        build({
+          absWorkingDir: devkitRoot,
+          entryPoints: { [entry.name]: entry.source },
+          outdir: distDir,
+          bundle: true,
+          platform: "node",
+          format: "esm",
+          target: "node20",
+          packages: "external",
+          metafile: true,
+          legalComments: "none",
+          logLevel: "error",
+          banner: entry.executable ? { js: "#!/usr/bin/env node" } : {},
+        }),
+      );
+      for (const name of packagesImported(result.metafile!)) imported.add(name);
+    }
+    const undeclared = [...imported].filter((name) => !(name in (manifest.dependencies ?? {})));
+    if (undeclared.length > 0) {
+      throw new JobFailure(
+        `the bundles import ${undeclared.join(", ")}, not dependencies of partner-api-devkit (devkit/package.json)`,
+      );
+    }
+    await step(io, `copy ${CONTRACTS.join(", ")} from generated/`, async () => {
+      for (const file of CONTRACTS) {
+        const source = path.join(repoRoot, "generated", file);
+        if (await exists(source)) await copyFile(source, path.join(distDir, file));
+        else if (file === "openapi.json") throw new JobFailure(`generated/${file} is missing: run \`npm run bundle\``);
+      }
+    });
+    if (entries.some((entry) => entry.name === "sandbox")) {
+      await step(io, "declarations for partner-api-devkit/sandbox", () => declarations());
+    }
+    let files = 0;
+    let bytes = 0;
+    for (const entry of await readdir(distDir, { withFileTypes: true, recursive: true })) {
+      if (!entry.isFile()) continue;
+      files++;
+      bytes += (await stat(path.join(entry.parentPath, entry.name))).size;
+    }
+    return `built devkit/dist/: ${files} files, ${(bytes / 1024).toFixed(1)} KiB, importing ${[...imported].join(", ") || "no packages"}`;
+  },
+});
+
+/**
+ * tsc writes the declarations of src/sandbox/index.ts and what it reaches (the client's types among them) under
+ * dist/types/; dist/sandbox.d.ts re-exports them, so `partner-api-devkit/sandbox` is typed without the repo.
+ */
+async function declarations(): Promise<void> {
+  const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+  const config = path.join(distDir, "tsconfig.types.json");
+  await writeFile(
+    config,
+    JSON.stringify({
+      extends: path.join(repoRoot, "tsconfig.json"),
+      compilerOptions: {
+        noEmit: false,
+        declaration: true,
+        emitDeclarationOnly: true,
+        rootDir: repoRoot,
+        outDir: path.join(distDir, "types"),
+      },
+      include: [],
+      files: [path.join(devkitRoot, "src", "sandbox", "index.ts"), path.join(repoRoot, "generated", "schema.d.ts")],
+    }),
+  );
+  const result = spawnSync(process.execPath, [tsc, "-p", config], { cwd: repoRoot, encoding: "utf8" });
+  await rm(config);
+  if (result.status !== 0) throw new JobFailure(`tsc (declarations) failed:\n${result.stdout}${result.stderr}`);
+  await writeFile(path.join(distDir, "sandbox.d.ts"), 'export * from "./types/devkit/src/sandbox/index.js";\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main(buildCommand);
