@@ -6,11 +6,8 @@
 
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import createClient from "openapi-fetch";
-import type { paths } from "../generated/schema.js";
-import { apiKeyMiddleware, companyMiddleware } from "../src/auth.ts";
-import { createPartnerClient } from "../src/index.ts";
-import { DEFAULT_TIMEOUT_MS } from "../src/timeout.ts";
+import createClient, { type Middleware } from "openapi-fetch";
+import { createPartnerClient, DEFAULT_TIMEOUT_MS, type paths } from "../src/index.ts";
 import type { Benchmark } from "./context.ts";
 import { compareAlternating } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
@@ -106,9 +103,17 @@ export function makeCallers(fetch: (request: Request) => Promise<Response>) {
     if (!response.ok) throw new Error(`client benchmark: hand-written POST got ${response.status}`);
     return response.json() as Promise<object>;
   };
-  // Diagnostics: plain openapi-fetch plus one of the client's layers each, to see where its cost is.
+  // Diagnostics: plain openapi-fetch plus one layer of the kind the client adds each, to see where its cost is.
+  // The client's own middleware is internal (the benchmarks use the package's public entry only), so this is one
+  // middleware setting the same two headers: what openapi-fetch's middleware hook costs.
+  const headerMiddleware: Middleware = {
+    onRequest({ request }) {
+      request.headers.set("X-API-Key", API_KEY);
+      request.headers.set("X-Company-Id", COMPANY_ID);
+    },
+  };
   const plainWithMiddleware = createClient<paths>({ baseUrl: BASE_URL, fetch });
-  plainWithMiddleware.use(apiKeyMiddleware(API_KEY), companyMiddleware(COMPANY_ID));
+  plainWithMiddleware.use(headerMiddleware);
   // What a user of plain openapi-fetch writes for a per-request timeout that is cleared when the call ends.
   const withControllerTimeout = async <T>(call: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     const controller = new AbortController();
@@ -126,7 +131,7 @@ export function makeCallers(fetch: (request: Request) => Promise<Response>) {
       "plain openapi-fetch": async () =>
         check(await plain.GET("/v1/cards", { params: { header: companyHeader, query } })),
       "hand-written fetch": handGet,
-      "plain + the client's middleware": async () =>
+      "plain + a header middleware": async () =>
         check(
           await plainWithMiddleware.GET("/v1/cards", {
             params: { query } as { query: typeof query; header: typeof companyHeader },
@@ -225,7 +230,7 @@ export const clientBenchmark: Benchmark = {
           "ours",
           "ours, retry: false",
           "plain openapi-fetch",
-          "plain + the client's middleware",
+          "plain + a header middleware",
           "plain + a cleared AbortController timeout",
           "plain + signal: AbortSignal.timeout(30 s)",
           "hand-written fetch",
@@ -278,8 +283,8 @@ export const clientBenchmark: Benchmark = {
           value: result.ratio("ours, retry: false", "plain openapi-fetch"),
         });
         ratios.push({
-          label: "plain + the client's middleware ÷ plain, GET",
-          value: result.ratio("plain + the client's middleware", "plain openapi-fetch"),
+          label: "plain + a header middleware ÷ plain, GET",
+          value: result.ratio("plain + a header middleware", "plain openapi-fetch"),
         });
         ratios.push({
           label: "plain + AbortSignal.timeout ÷ plain, GET",
@@ -307,7 +312,7 @@ export const clientBenchmark: Benchmark = {
         `plain (GET) and ${ratioOf("plain + a cleared AbortController timeout ÷ plain, POST")}x (POST) against this stub, which answers in ` +
         "microseconds; against a real network call the difference vanishes. So the like-for-like target is ours ÷ plain " +
         "openapi-fetch with the same per-request timeout; ours ÷ bare plain is reported beside it. The client's other layers: " +
-        `its two middleware (API key, company) run as one hook (${ratioOf("plain + the client's middleware")}x plain on their own), parameters are checked before the request is built, and GETs are not ` +
+        `its two middleware (API key, company) run as one hook (one header middleware on plain openapi-fetch: ${ratioOf("plain + a header middleware")}x plain), parameters are checked before the request is built, and GETs are not ` +
         `cloned for retries (ours with \`retry: false\`: ${ratioOf("ours with retry: false")}x plain). The floor: a CPU profile ` +
         "of 100,000 GETs of this client on the stub puts about 17% of its time in creating the per-call AbortController " +
         "(Node 20's `createAbortSignal` and `makeTransferable`) and 6% in undici's Request linking that signal; plain " +

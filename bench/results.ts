@@ -1,6 +1,8 @@
 /**
  * What each benchmark reports, and bench/RESULTS.md written from it.
  */
+
+import { formatDuration } from "../scripts/lib/log.ts";
 import type { BenchSize } from "./harness.ts";
 import type { MachineInfo } from "./machine.ts";
 
@@ -67,14 +69,6 @@ function cell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
 
-function formatDurationMs(ms: number): string {
-  return ms < 1000
-    ? `${Math.round(ms)} ms`
-    : ms < 60_000
-      ? `${(ms / 1000).toFixed(1)} s`
-      : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
-
 /**
  * Takes this machine's paths out of a text meant to be committed: the repository becomes `.`, the run's
  * temporary folders `<tmp>/…`, and the user's home `~`.
@@ -92,7 +86,7 @@ export function renderResults(summary: RunSummary): string {
   const { machine } = summary;
   const lines: string[] = [];
   lines.push("# Benchmark results", "");
-  lines.push("Written by `npm run bench` (bench/ and scripts/bench.ts); do not edit by hand. Figures are medians over");
+  lines.push("Written by `npm run bench` (bench/cli.ts); do not edit by hand. Figures are medians over");
   lines.push("alternating rounds in one process; ratios compare candidates measured side by side.", "");
   if (summary.size !== "full" || summary.only) {
     const why = [
@@ -116,7 +110,7 @@ export function renderResults(summary: RunSummary): string {
   lines.push(`| Date | ${machine.date} |`);
   lines.push(`| Load average at start (1, 5, 15 min) | ${machine.loadAverage.map((v) => v.toFixed(2)).join(", ")} |`);
   lines.push(`| Size | ${summary.size} |`);
-  lines.push(`| Total time | ${formatDurationMs(summary.totalMs)} |`);
+  lines.push(`| Total time | ${formatDuration(summary.totalMs)} |`);
   lines.push("");
 
   const targets = summary.outcomes.flatMap((o) =>
@@ -141,7 +135,7 @@ export function renderResults(summary: RunSummary): string {
   lines.push("");
 
   for (const outcome of summary.outcomes) {
-    lines.push(`## ${outcome.title} (\`${outcome.name}\`, ${formatDurationMs(outcome.ms)})`, "");
+    lines.push(`## ${outcome.title} (\`${outcome.name}\`, ${formatDuration(outcome.ms)})`, "");
     if (outcome.error || !outcome.result) {
       lines.push("**Failed to run:**", "", "```text", outcome.error ?? "no result", "```", "");
       continue;

@@ -4,8 +4,8 @@
  */
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { contractFacts } from "../scripts/lib/generate.ts";
 import { followRefs } from "../scripts/lib/refs.ts";
-import { HTTP_METHODS } from "../src/http-methods.ts";
 import type { Benchmark } from "./context.ts";
 import { median, roundOrder, timeCommand } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
@@ -27,41 +27,37 @@ export function consumerSource(document: Json, packageName: string): { source: s
     "export async function callEveryOperation(): Promise<unknown[]> {",
     "  const results: unknown[] = [];",
   ];
-  let operations = 0;
-  for (const [route, item] of Object.entries((document.paths ?? {}) as Record<string, Json>)) {
-    for (const method of HTTP_METHODS) {
-      const operation = item[method] as Json | undefined;
-      if (!operation) continue;
-      operations++;
-      const parameters = [
-        ...((item.parameters as unknown[]) ?? []),
-        ...((operation.parameters as unknown[]) ?? []),
-      ].map((p) => resolve(document, p));
-      const companyScope = parameters.some((p) => p.in === "header" && p.name === "X-Company-Id");
-      const pathParams = Object.fromEntries(
-        parameters
-          .filter((p) => p.in === "path")
-          .map((p) => [
-            p.name as string,
-            (resolve(document, p.schema).example as string | undefined) ?? "01JD8X9N4E2R6T8V0W2Y4Z6A8C",
-          ]),
-      );
-      const init: string[] = [];
-      if (Object.keys(pathParams).length > 0) init.push(`params: { path: ${JSON.stringify(pathParams)} }`);
-      const content = operation.requestBody
-        ? (resolve(document, operation.requestBody).content as Record<string, Json> | undefined)
-        : undefined;
-      const examples = content?.["application/json"]?.examples as Record<string, unknown> | undefined;
-      const example = examples ? resolve(document, Object.values(examples)[0]).value : undefined;
-      if (example !== undefined) init.push(`body: ${JSON.stringify(example)}`);
-      const caller = companyScope ? "company" : "client";
-      const args = init.length > 0 ? `, { ${init.join(", ")} }` : "";
-      lines.push(`  // ${String(operation.operationId)}`);
-      lines.push(`  results.push(unwrap(await ${caller}.${method.toUpperCase()}(${JSON.stringify(route)}${args})));`);
-    }
+  // The operations as the generator reads them for the client (scripts/lib/generate.ts), in document order.
+  const facts = Object.values(contractFacts(document).operations);
+  for (const { method, path: route, companyScope } of facts) {
+    const item = resolve(document, (document.paths as Record<string, Json>)[route]);
+    const operation = item[method.toLowerCase()] as Json;
+    const parameters = [...((item.parameters as unknown[]) ?? []), ...((operation.parameters as unknown[]) ?? [])].map(
+      (p) => resolve(document, p),
+    );
+    const pathParams = Object.fromEntries(
+      parameters
+        .filter((p) => p.in === "path")
+        .map((p) => [
+          p.name as string,
+          (resolve(document, p.schema).example as string | undefined) ?? "01JD8X9N4E2R6T8V0W2Y4Z6A8C",
+        ]),
+    );
+    const init: string[] = [];
+    if (Object.keys(pathParams).length > 0) init.push(`params: { path: ${JSON.stringify(pathParams)} }`);
+    const content = operation.requestBody
+      ? (resolve(document, operation.requestBody).content as Record<string, Json> | undefined)
+      : undefined;
+    const examples = content?.["application/json"]?.examples as Record<string, unknown> | undefined;
+    const example = examples ? resolve(document, Object.values(examples)[0]).value : undefined;
+    if (example !== undefined) init.push(`body: ${JSON.stringify(example)}`);
+    const caller = companyScope ? "company" : "client";
+    const args = init.length > 0 ? `, { ${init.join(", ")} }` : "";
+    lines.push(`  // ${String(operation.operationId)}`);
+    lines.push(`  results.push(unwrap(await ${caller}.${method.toUpperCase()}(${JSON.stringify(route)}${args})));`);
   }
   lines.push("  return results;", "}", "");
-  return { source: lines.join("\n"), operations };
+  return { source: lines.join("\n"), operations: facts.length };
 }
 
 /** The numbers `tsc --extendedDiagnostics` prints that this benchmark reports. */

@@ -4,10 +4,12 @@
  * code each: 0 done, 1 the job's own "no" (a failed gate, a failed lint), 2 bad input, 3 a bug.
  * Handlers never call `process.exit`, so tests call them in-process.
  */
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { formatDuration } from "./log.ts";
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig["options"]>;
-import { formatDuration } from "./log.ts";
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, internal: 3 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -230,4 +232,27 @@ export function untilAborted(signal: AbortSignal): Promise<void> {
     if (signal.aborted) resolve();
     else signal.addEventListener("abort", () => resolve(), { once: true });
   });
+}
+
+/**
+ * Whether the module whose `import.meta.url` is `moduleUrl` is the file Node (or tsx) was asked to run, so a
+ * CLI file calls `main()` only then and tests can import its command without running it.
+ */
+export function isEntryPoint(moduleUrl: string): boolean {
+  const entry = process.argv[1];
+  return entry !== undefined && moduleUrl === pathToFileURL(path.resolve(entry)).href;
+}
+
+/** Runs one named step of a command, printing its name and how long it took; rethrows its error after saying so. */
+export async function step<T>(io: CliIO, name: string, run: () => Promise<T> | T): Promise<T> {
+  const started = performance.now();
+  io.err(`• ${name}…`);
+  try {
+    const result = await run();
+    io.err(`✓ ${name} (${formatDuration(performance.now() - started)})`);
+    return result;
+  } catch (error) {
+    io.err(`✗ ${name} failed after ${formatDuration(performance.now() - started)}`);
+    throw error;
+  }
 }

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { type Command, type CommandGroup, runCommand } from "../../scripts/lib/cli.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 
 export interface RunResult {
@@ -9,7 +10,10 @@ export interface RunResult {
   output: string;
 }
 
-/** Runs one of the repo's TypeScript CLIs (`scripts/<name>.ts`) with tsx, as `npm run <name>` does. */
+/**
+ * Runs one of the repo's TypeScript CLIs with tsx, as `npm run <name>` does, in a child process: for the real
+ * exit code. `script` is a file under scripts/ (`lint.ts`) or a path from the repository root (`bench/cli.ts`).
+ */
 export function runScript(
   script: string,
   args: string[] = [],
@@ -17,7 +21,11 @@ export function runScript(
 ): RunResult {
   const result = spawnSync(
     process.execPath,
-    [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), path.join(repoRoot, "scripts", script), ...args],
+    [
+      path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"),
+      path.join(repoRoot, script.includes("/") ? "" : "scripts", script),
+      ...args,
+    ],
     {
       cwd: options.cwd ?? repoRoot,
       env: { ...process.env, ...options.env },
@@ -26,4 +34,24 @@ export function runScript(
     },
   );
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, output: result.stdout + result.stderr };
+}
+
+export interface InProcessRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a CLI's command in this process through the one runner, capturing what it prints. */
+export async function runInProcess(
+  command: Command | CommandGroup,
+  argv: string[] = [],
+  signal?: AbortSignal,
+): Promise<InProcessRun> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const line = (text: string) => (text.endsWith("\n") ? text : `${text}\n`);
+  const io = { out: (text: string) => stdout.push(line(text)), err: (text: string) => stderr.push(line(text)) };
+  const code = await runCommand(command, argv, io, signal);
+  return { code, stdout: stdout.join(""), stderr: stderr.join("") };
 }
