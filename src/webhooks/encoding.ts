@@ -6,8 +6,8 @@ export type RawBody = string | Uint8Array;
 /** One signing secret, or several during a rotation (any of them may match). */
 export type WebhookSecrets = string | readonly string[];
 
-/** The contract's pattern of `X-Signature`: a lowercase hex HMAC-SHA256 digest. */
-const SIGNATURE_PATTERN = /^[0-9a-f]{64}$/;
+/** The contract's pattern of `X-Signature`: a hex HMAC-SHA256 digest, in either letter case (the source does not say). */
+const SIGNATURE_PATTERN = /^[0-9a-fA-F]{64}$/;
 
 const encoder = new TextEncoder();
 

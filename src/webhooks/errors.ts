@@ -10,14 +10,14 @@ export class WebhookError extends PartnerApiError {
 
 export type WebhookSignatureFailure = "missing" | "malformed" | "mismatch";
 
-/** The `X-Signature` header is absent, not 64 lowercase hex digits, or matches none of the secrets. */
+/** The `X-Signature` header is absent, not 64 hex digits, or matches none of the secrets. */
 export class WebhookSignatureError extends WebhookError {
   override readonly name = "WebhookSignatureError";
   readonly reason: WebhookSignatureFailure;
   constructor(reason: WebhookSignatureFailure) {
     const detail: Record<WebhookSignatureFailure, string> = {
       missing: "the X-Signature header is missing or empty",
-      malformed: "the X-Signature header is not 64 lowercase hex digits (an HMAC-SHA256 digest)",
+      malformed: "the X-Signature header is not 64 hex digits (an HMAC-SHA256 digest)",
       mismatch: "the X-Signature header matches none of the signing secrets (wrong secret, or the body was changed)",
     };
     super(`webhook signature verification failed: ${detail[reason]}`);

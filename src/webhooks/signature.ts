@@ -27,7 +27,9 @@ function signatureInput(rawBody: RawBody, signature: unknown, secrets: WebhookSe
   const body = typeof rawBody === "string" ? rawBody : rawBodyBytes(rawBody);
   const list = secretList(secrets, "secretOrSecrets");
   const problem = signatureProblem(signature);
-  return problem ? { body, secrets: list, failure: problem } : { body, secrets: list, signature: signature as string };
+  if (problem) return { body, secrets: list, failure: problem };
+  // Backends give lowercase hex; the header may be in either case.
+  return { body, secrets: list, signature: (signature as string).toLowerCase() };
 }
 
 /**

@@ -16,11 +16,9 @@ import {
 } from "../../src/webhooks/index.ts";
 import { type HmacSha256Provider, signatureFailure, signatureFailureAsync } from "../../src/webhooks/signature.ts";
 
+import { BODY, BODY_DIGEST, SECRET } from "./known-answers.ts";
+
 // Digests computed independently with `printf '%s' BODY | openssl dgst -sha256 -hmac SECRET`.
-const SECRET = "whsec_test_secret";
-const BODY =
-  '{"id":"evt_01JD8Z2C4D6E8F0G2H4J6K8M0N","type":"company.kyc_status_changed","payload":{"companyId":"01JD8X2K7P3M9Q4R6S8T0V2W4X","kycStatus":"approved"},"createdAt":"2026-11-21T09:12:44Z"}';
-const BODY_DIGEST = "699a3fd456eff9424ec2f6197d1ca354e2cd7d8fd9bdc22a0937db2ef6b0f264";
 const KNOWN_ANSWERS = [
   // RFC 4231 test case 2.
   {
@@ -56,6 +54,12 @@ describe.each(variants)("signatures with $name", ({ sign, verify }) => {
     expect(await verify(`${BODY} `, BODY_DIGEST, SECRET)).toBe(false);
   });
 
+  it("accepts the digest in either letter case (the source does not say which)", async () => {
+    expect(await verify(BODY, BODY_DIGEST.toUpperCase(), SECRET)).toBe(true);
+    expect(await verify(BODY, `${BODY_DIGEST.slice(0, 32)}${BODY_DIGEST.slice(32).toUpperCase()}`, SECRET)).toBe(true);
+    expect(await verify(BODY.replace("approved", "rejected"), BODY_DIGEST.toUpperCase(), SECRET)).toBe(false);
+  });
+
   it("refuses the wrong secret", async () => {
     expect(await verify(BODY, BODY_DIGEST, "whsec_other")).toBe(false);
   });
@@ -68,7 +72,6 @@ describe.each(variants)("signatures with $name", ({ sign, verify }) => {
     ["one byte short", BODY_DIGEST.slice(0, 62)],
     ["too long", `${BODY_DIGEST}00`],
     ["non-hex", `${BODY_DIGEST.slice(0, 63)}g`],
-    ["uppercase", BODY_DIGEST.toUpperCase()],
     ["prefixed", `sha256=${BODY_DIGEST}`],
     ["padded", ` ${BODY_DIGEST}`],
   ])("answers false, without throwing, for a %s signature", async (_, signature) => {
@@ -226,7 +229,7 @@ describe("the one verification algorithm", () => {
     expect(await run(backend.digest("d"), ["a", "b"])).toBe("mismatch");
     // A signature of the wrong form is refused before anything is hashed.
     backend.calls.length = 0;
-    expect(await run("A".repeat(64), ["a"])).toBe("malformed");
+    expect(await run("g".repeat(64), ["a"])).toBe("malformed");
     expect(await run(undefined, ["a"])).toBe("missing");
     expect(backend.calls).toEqual([]);
   });
