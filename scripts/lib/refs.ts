@@ -1,6 +1,7 @@
 /**
  * Local `$ref`s in a bundled OpenAPI document (`#/components/schemas/Card`): looking one up and following a
- * chain of them. Shared by the generator, the docs samples, the diff and the benchmarks.
+ * chain of them. The one resolver: the generator, the docs samples, the diff, the benchmarks and the contract tests
+ * use it (the Spectral functions, plain JavaScript, keep a small one: see spectral/functions/walk.js).
  */
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -25,10 +26,24 @@ export function lookup(document: unknown, ref: string): Json {
 
 /** `value`, or what its `$ref` chain ends at (at most 20 hops); `undefined` stays `undefined`. */
 export function followRefs<T = Json>(document: unknown, value: unknown): T {
+  return followRefsFrom<T>(document, value, "").value;
+}
+
+/**
+ * `followRefs`, also telling where the result lives: the last `$ref` of the chain, or `pointer` (where `value`
+ * itself sits) when `value` is no reference. Callers that name a schema by pointer (a validator) need both.
+ */
+export function followRefsFrom<T = Json>(
+  document: unknown,
+  value: unknown,
+  pointer: string,
+): { value: T; pointer: string } {
   let current = value;
+  let at = pointer;
   for (let hops = 0; isObject(current) && typeof current.$ref === "string"; hops++) {
     if (hops >= 20) throw new Error(`$ref chain too long at "${current.$ref}"`);
-    current = lookup(document, current.$ref);
+    at = current.$ref;
+    current = lookup(document, at);
   }
-  return current as T;
+  return { value: current as T, pointer: at };
 }

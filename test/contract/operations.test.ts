@@ -4,8 +4,9 @@
  * the API key, 422 without X-Company-Id, and 422 for each rule a request body or parameter states.
  */
 import { describe, expect, inject, it } from "vitest";
+import { lookup } from "../../scripts/lib/refs.ts";
 import { clientOperationIds, successCall } from "./support/client.ts";
-import { createValidator, listOperations, loadDocument, type Operation, resolvePointer } from "./support/contract.ts";
+import { createValidator, listOperations, loadDocument, type Operation } from "./support/contract.ts";
 import { call, conformanceProblems, explain } from "./support/http.ts";
 import { ruleViolations } from "./support/rules.ts";
 
@@ -118,7 +119,7 @@ describe.each(operations.map((op) => [op.operationId, op] as const))("%s", (_, o
     it("422 without a body (the body is required)", async () => {
       expectRejected(op, await call(baseUrl, op, {}));
     });
-    const schema = resolvePointer(document, requestBody.schemaPointer) as Record<string, unknown>;
+    const schema = lookup(document, requestBody.schemaPointer) as Record<string, unknown>;
     const violations = ruleViolations(document, schema, body as Record<string, unknown>);
     it.each(violations.map((v) => [v.rule, v.body] as const))("422 for rule %s", async (rule, violating) => {
       // The body must really break the contract, or this test would prove nothing.

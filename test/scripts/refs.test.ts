@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { followRefs, isObject, lookup } from "../../scripts/lib/refs.ts";
+import { followRefs, followRefsFrom, isObject, lookup } from "../../scripts/lib/refs.ts";
 
 const doc = {
   components: {
@@ -28,6 +28,18 @@ describe("local $refs", () => {
     expect(followRefs(doc, { type: "integer" })).toEqual({ type: "integer" });
     expect(followRefs(doc, undefined)).toBeUndefined();
     expect(() => followRefs(doc, { $ref: "#/components/schemas/Loop" })).toThrow(/chain too long/);
+  });
+
+  it("says where the end of a chain lives, or where the value itself sits when it is no reference", () => {
+    expect(followRefsFrom(doc, { $ref: "#/components/schemas/Alias" }, "#/paths/x")).toEqual({
+      value: { type: "string" },
+      pointer: "#/components/schemas/a~1b",
+    });
+    expect(followRefsFrom(doc, { type: "integer" }, "#/paths/x")).toEqual({
+      value: { type: "integer" },
+      pointer: "#/paths/x",
+    });
+    expect(() => followRefsFrom(doc, { $ref: "#/nope" }, "")).toThrow('$ref "#/nope" does not resolve');
   });
 
   it("tells objects from arrays and null", () => {

@@ -8,7 +8,8 @@
  * a keyword outside this subset throws, so a contract change that needs more is noticed.
  */
 import fc from "fast-check";
-import { deref, type Schema } from "./contract.ts";
+import { followRefs, followRefsFrom } from "../../../scripts/lib/refs.ts";
+import type { Schema } from "./contract.ts";
 
 /** Keywords that only describe: they constrain nothing a generator must honour. */
 const ANNOTATIONS = new Set([
@@ -155,7 +156,7 @@ function objectArb(
 
 /** Values the schema accepts (filter through the validator: oneOf exclusivity is not modelled). */
 export function validValue(document: unknown, raw: Schema, where = "#", depth = 0): fc.Arbitrary<unknown> {
-  const { value: schema, pointer } = deref(document, raw, where);
+  const { value: schema, pointer } = followRefsFrom<Schema>(document, raw, where);
   const at = raw.$ref ? pointer : where;
   check(schema, at);
   if (depth > 12) throw new UnsupportedSchemaError(`${at}: schema nests too deep for the generator (recursive?)`);
@@ -174,7 +175,7 @@ export function validValue(document: unknown, raw: Schema, where = "#", depth = 
       allOf: ((schema.allOf ?? []) as Schema[]).filter((part) => part.if && part.then),
     };
     for (const part of parts) {
-      const resolved = deref(document, part, at).value as Schema;
+      const resolved = followRefs<Schema>(document, part);
       merged.type ??= resolved.type;
       merged.properties = { ...(merged.properties ?? {}), ...(resolved.properties ?? {}) };
       merged.required = [...new Set([...(merged.required ?? []), ...(resolved.required ?? [])])];
@@ -242,7 +243,7 @@ function wrongType(schema: Schema): fc.Arbitrary<unknown> | undefined {
 
 /** Values that break one rule of a leaf (non-object) schema: type, enum, const, pattern, format. */
 function invalidLeaf(document: unknown, raw: Schema, where: string): fc.Arbitrary<unknown> | undefined {
-  const schema = deref(document, raw, where).value as Schema;
+  const schema = followRefs<Schema>(document, raw);
   const options: fc.Arbitrary<unknown>[] = [];
   const wrong = wrongType(schema);
   if (wrong) options.push(wrong);
@@ -269,7 +270,7 @@ function invalidLeaf(document: unknown, raw: Schema, where: string): fc.Arbitrar
  * broken, or a then-required property missing while its condition holds. Undefined when nothing is invalid.
  */
 export function invalidValue(document: unknown, raw: Schema, where = "#"): fc.Arbitrary<unknown> | undefined {
-  const schema = deref(document, raw, where).value as Schema;
+  const schema = followRefs<Schema>(document, raw);
   if (!typesOf(schema).includes("object") || schema.oneOf || schema.anyOf) return invalidLeaf(document, schema, where);
   const valid = validValue(document, schema, where) as fc.Arbitrary<Record<string, unknown>>;
   const options: fc.Arbitrary<unknown>[] = [];

@@ -7,6 +7,7 @@ import type { ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { bundleJsonPath } from "../../../scripts/lib/paths.ts";
+import { followRefs, followRefsFrom } from "../../../scripts/lib/refs.ts";
 import { HTTP_METHODS, type HttpMethod } from "../../../src/http-methods.ts";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -21,34 +22,6 @@ export function loadDocument(): Record<string, any> {
 /** Escapes one segment of a JSON pointer. */
 export function pointerSegment(segment: string): string {
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-/** The value at a local `#/a/b` pointer of the document. */
-export function resolvePointer(document: unknown, pointer: string): any {
-  if (!pointer.startsWith("#")) throw new Error(`only local references are supported, got "${pointer}"`);
-  let node: any = document;
-  for (const raw of pointer
-    .slice(1)
-    .split("/")
-    .filter((part) => part !== "")) {
-    const part = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (node === null || typeof node !== "object" || !(part in node))
-      throw new Error(`unresolved reference "${pointer}"`);
-    node = node[part];
-  }
-  return node;
-}
-
-/** Follows `$ref` until the object is not a reference; returns the object and the pointer it lives at. */
-export function deref(document: unknown, value: any, pointer: string): { value: any; pointer: string } {
-  let current = value;
-  let at = pointer;
-  for (let depth = 0; current && typeof current === "object" && typeof current.$ref === "string"; depth++) {
-    if (depth > 20) throw new Error(`reference loop at ${at}`);
-    at = current.$ref;
-    current = resolvePointer(document, at);
-  }
-  return { value: current, pointer: at };
 }
 
 export interface Parameter {
@@ -83,7 +56,7 @@ export interface Operation {
 function examplesOf(document: unknown, media: any): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, example] of Object.entries((media?.examples ?? {}) as Record<string, unknown>)) {
-    const resolved = deref(document, example, "").value as { value?: unknown };
+    const resolved = followRefs<{ value?: unknown }>(document, example);
     if (resolved && "value" in resolved) out[name] = resolved.value;
   }
   return out;
@@ -108,7 +81,7 @@ export function listOperations(document: Record<string, any>): Operation[] {
       let companyScoped = false;
       const parameters: Parameter[] = rawParameters.map(({ p, at }) => {
         if ((p as any).$ref === "#/components/parameters/CompanyId") companyScoped = true;
-        const { value, pointer } = deref(document, p, at);
+        const { value, pointer } = followRefsFrom<any>(document, p, at);
         return {
           name: value.name,
           in: value.in,
@@ -120,7 +93,7 @@ export function listOperations(document: Record<string, any>): Operation[] {
       });
       let requestBody: Operation["requestBody"];
       if (op.requestBody) {
-        const { value, pointer } = deref(document, op.requestBody, `${opPointer}/requestBody`);
+        const { value, pointer } = followRefsFrom<any>(document, op.requestBody, `${opPointer}/requestBody`);
         const [mediaType, media] = Object.entries(value.content as Record<string, any>)[0]!;
         requestBody = {
           required: value.required === true,
@@ -131,7 +104,7 @@ export function listOperations(document: Record<string, any>): Operation[] {
       }
       const responses = new Map<string, ResponseContent[]>();
       for (const [status, raw] of Object.entries(op.responses as Record<string, unknown>)) {
-        const { value, pointer } = deref(document, raw, `${opPointer}/responses/${status}`);
+        const { value, pointer } = followRefsFrom<any>(document, raw, `${opPointer}/responses/${status}`);
         responses.set(
           status,
           Object.entries((value.content ?? {}) as Record<string, any>).map(([mediaType, media]) => ({

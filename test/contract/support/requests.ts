@@ -3,9 +3,9 @@
  * valid) and invalid ones (exactly one part broken: the body, one parameter, or a required header missing).
  */
 import fc from "fast-check";
+import { followRefs } from "../../../scripts/lib/refs.ts";
 import { invalidValue, validValue } from "./arbitraries.ts";
 import type { ContractValidator, Operation, Parameter, Schema } from "./contract.ts";
-import { deref } from "./contract.ts";
 import type { CallInput } from "./http.ts";
 
 export interface GeneratedRequest {
@@ -21,7 +21,7 @@ export interface GeneratedRequest {
 const SAFE_SEGMENT = /^[A-Za-z0-9_-]{1,24}$/;
 
 function resolved(document: unknown, parameter: Parameter): Schema {
-  return deref(document, parameter.schema, parameter.schemaPointer).value as Schema;
+  return followRefs<Schema>(document, parameter.schema);
 }
 
 function validParameter(document: unknown, parameter: Parameter): fc.Arbitrary<string> {

@@ -3,7 +3,8 @@
  * from a valid body: drop a required field, an unknown enum value, a string that misses a pattern or a format,
  * a wrong type, a then-required field missing while its if-condition holds.
  */
-import { deref, type Schema } from "./contract.ts";
+import { followRefs } from "../../../scripts/lib/refs.ts";
+import type { Schema } from "./contract.ts";
 
 export interface RuleViolation {
   /** What rule the body breaks, e.g. "required: name" or "enum: category". */
@@ -28,7 +29,7 @@ function stringMissing(pattern: string): string {
 
 /** Breaks one property schema, or says it cannot be broken by a value of another kind. */
 function violationsOfValue(document: unknown, raw: Schema, where: string): { rule: string; value: unknown }[] {
-  const schema = deref(document, raw, "").value as Schema;
+  const schema = followRefs<Schema>(document, raw);
   const out: { rule: string; value: unknown }[] = [];
   const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
   if (schema.enum) out.push({ rule: `enum: ${where}`, value: "NOT_ONE_OF_THE_ENUM_VALUES" });
@@ -54,7 +55,7 @@ export function ruleViolations(
   bodySchema: Schema,
   validBody: Record<string, unknown>,
 ): RuleViolation[] {
-  const schema = deref(document, bodySchema, "").value as Schema;
+  const schema = followRefs<Schema>(document, bodySchema);
   const out: RuleViolation[] = [];
   if (schema.type === "object") out.push({ rule: "type object: (body)", body: ["not", "an", "object"] });
   if (schema.maxProperties === 0) out.push({ rule: "maxProperties 0: (body)", body: { unexpected: true } });
