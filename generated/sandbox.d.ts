@@ -169,7 +169,7 @@ export interface paths {
         put?: never;
         /**
          * Add a card holder to a company
-         * @description The partner API has no operation for this (the source does not show one); cards can be created for the new holder at once.
+         * @description The partner API has no operation for this; cards can be created for the new holder at once.
          */
         post: operations["createCardHolder"];
         delete?: never;
@@ -389,7 +389,7 @@ export interface components {
         };
         /**
          * @description An error of the sandbox (RFC 9457 problem details): what was wrong with the request, naming the bad
-         *     input. The same shape answers the partner API's errors whose body the source leaves open.
+         *     input. The same shape answers the partner API's errors whose body it does not specify.
          */
         SandboxProblem: {
             /** @description A stable identifier of the kind of problem. */
@@ -406,7 +406,7 @@ export interface components {
         /**
          * ULID
          * @description A ULID: 26 characters of Crockford base32 (digits and upper-case letters without I, L, O and U),
-         *     the first at most `7`. The source states that all identifiers of companies, cards, card holders,
+         *     the first at most `7`. All identifiers of companies, cards, card holders,
          *     payment routes and transactions are ULID strings.
          * @example 01JD8X4M6Q2V7R9T3W5Y0Z1A2B
          */
@@ -478,7 +478,7 @@ export interface components {
             name?: string;
             /** Format: email */
             email?: string;
-            /** @description A string; `ACTIVE` is observed. The complete value set and transitions are not shown in the source. */
+            /** @description A string, for example `ACTIVE`. The complete value set and transitions are not specified. */
             status?: string;
             /** Format: date-time */
             createdAt?: string;
@@ -495,7 +495,7 @@ export interface components {
             cardHolder?: components["schemas"]["CardHolder"];
         };
         /**
-         * @description The currencies the sandbox keeps wallets in (the source does not show the partner service's list).
+         * @description The currencies the sandbox keeps wallets in (the partner API does not specify its list).
          * @enum {string}
          */
         WalletCurrency: "USDC" | "USDT";
@@ -506,7 +506,7 @@ export interface components {
          */
         Chain: "TRX" | "ETH" | "BNB" | "AVAX" | "SOL" | "ARB" | "OP" | "TON" | "MATIC";
         /**
-         * @description A sandbox wallet. The source does not show the fields of the wallet record; this is the sandbox's
+         * @description A sandbox wallet. The partner API does not specify the fields of a wallet record; this is the sandbox's
          *     own record, enough to call `openWalletAddress`.
          */
         Wallet: {
@@ -528,7 +528,7 @@ export interface components {
             wallet: components["schemas"]["Wallet"];
         };
         /**
-         * @description Identity-verification status. Transitions are not shown in the source; every change is announced
+         * @description Identity-verification status. Transitions are not specified; every change is announced
          *     by `company.kyc_status_changed`, and a link is first announced as `not_started` by
          *     `company.kyc_link.issued`.
          *
@@ -574,8 +574,8 @@ export interface components {
             name?: string;
             countryCode?: string;
             /**
-             * @description Onboarding status, a free string; `Pending` is observed on a newly onboarded company. The
-             *     complete value set and transitions are not shown in the source.
+             * @description Onboarding status, a free string; a newly onboarded company is `Pending`. The complete value
+             *     set and the transitions are not specified: expect other values.
              */
             status?: string;
             /** Format: date-time */
@@ -587,11 +587,11 @@ export interface components {
             company: components["schemas"]["Company"];
         };
         SetOnboardingStatusRequest: {
-            /** @description The onboarding status is a free string in the source (`Pending` observed). */
+            /** @description The onboarding status is a free string in the partner API (`Pending` on a new company). */
             status: string;
         };
         SetKybResultRequest: {
-            /** @description The KYB result; the source shows no value set (the sandbox's review time gives `APPROVED`). */
+            /** @description The KYB result; the partner API does not specify its values (the sandbox's review time gives `APPROVED`). */
             status: string;
         };
         KybResult: {
@@ -617,7 +617,7 @@ export interface components {
         };
         /**
          * @description Where money enters the route. A crypto side also carries `address`. The allowed values of `type`
-         *     and `paymentRail` are not shown in the source.
+         *     and `paymentRail` are not specified: treat them as free strings.
          */
         PaymentRouteSource: {
             type?: string;
@@ -628,7 +628,8 @@ export interface components {
         };
         /**
          * @description Where money leaves the route. A crypto side also carries `address`; a bank destination also
-         *     carries the bank fields. The allowed values of `type` and `paymentRail` are not shown in the source.
+         *     carries the bank fields. The allowed values of `type` and `paymentRail` are not specified:
+         *     treat them as free strings.
          */
         PaymentRouteDestination: {
             type?: string;
@@ -646,7 +647,7 @@ export interface components {
             id?: components["schemas"]["Ulid"];
             type?: components["schemas"]["PaymentRouteType"];
             /**
-             * @description Whether the route can currently accept money. Transitions are not shown in the source.
+             * @description Whether the route can currently accept money. Transitions are not specified.
              * @enum {string}
              */
             status?: "active" | "inactive";
@@ -712,24 +713,24 @@ export interface components {
             /** @constant */
             type?: "Card";
             transaction?: components["schemas"]["LedgerTransaction"];
-            /** @description Card entry details. Foreign-exchange fields beyond `isFx` exist but are not shown in the source. */
+            /** @description Card entry details. Foreign-exchange fields beyond `isFx` exist but are not specified. */
             data?: {
-                /** @description Entry status; `Closed` is observed. The full value set is not shown in the source. */
+                /** @description Entry status, for example `Closed`. The full value set is not specified. */
                 status?: string;
                 card?: {
                     id?: components["schemas"]["Ulid"];
                     name?: string;
                     last4?: string;
                 };
-                /** @description The merchant. The types of its fields are not shown in the source. */
+                /** @description The merchant. The types of its fields are not specified. */
                 merchant?: {
-                    /** @description Merchant name (type not shown). */
+                    /** @description Merchant name (type not specified). */
                     name?: unknown;
-                    /** @description Merchant code (type not shown). */
+                    /** @description Merchant code (type not specified). */
                     code?: unknown;
-                    /** @description Merchant city (type not shown). */
+                    /** @description Merchant city (type not specified). */
                     city?: unknown;
-                    /** @description Merchant country (type not shown). */
+                    /** @description Merchant country (type not specified). */
                     country?: unknown;
                 };
                 /** @description Whether the payment involved a foreign-exchange conversion. */
@@ -745,11 +746,11 @@ export interface components {
             type?: "PaymentAcceptance";
             transaction?: components["schemas"]["LedgerTransaction"];
             data?: {
-                /** @description Entry status. The full value set is not shown in the source. */
+                /** @description Entry status. The full value set is not specified. */
                 status?: string;
-                /** @description Payment method (type not shown in the source). */
+                /** @description Payment method (type not specified). */
                 paymentMethod?: unknown;
-                /** @description Payment details (type not shown in the source). */
+                /** @description Payment details (type not specified). */
                 paymentDetails?: unknown;
             };
         };
@@ -762,14 +763,14 @@ export interface components {
             type?: "Account";
             transaction?: components["schemas"]["LedgerTransaction"];
             data?: {
-                /** @description Entry status. The full value set is not shown in the source. */
+                /** @description Entry status. The full value set is not specified. */
                 status?: string;
             };
         };
         /**
          * @description An entry of the card spending account ledger: top-ups as credits, card spending as debits. What
          *     `data` holds depends on `type`. The full set of `data` sub-field types and status values is not
-         *     shown in the source; `data` accepts fields beyond those listed.
+         *     specified; `data` accepts fields beyond those listed.
          */
         LedgerEntry: components["schemas"]["CardLedgerEntry"] | components["schemas"]["PaymentAcceptanceLedgerEntry"] | components["schemas"]["AccountLedgerEntry"];
         SpendingAccountEntryResponse: {
@@ -787,7 +788,7 @@ export interface components {
          */
         CurrencyCode: string;
         /**
-         * @description A transaction's status. Transitions between statuses are not shown in the source.
+         * @description A transaction's status. Transitions between statuses are not specified.
          * @enum {string}
          */
         TransactionStatus: "NEW" | "PENDING" | "PROCESSING" | "PAID" | "SETTLED" | "CANCELLED" | "FAILED" | "REVERSED" | "REFUNDED";

@@ -1,0 +1,276 @@
+/**
+ * Routing and request validation, built from the bundled contracts (the partner API and the sandbox's control
+ * API) and nothing else: paths, methods, parameters, security and request bodies. Schemas are compiled with
+ * Ajv (JSON Schema 2020-12) the first time an operation is called, so start-up stays fast.
+ */
+import type { ErrorObject, ValidateFunction } from "ajv";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+
+type Json = Record<string, any>;
+
+const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
+
+export interface Parameter {
+  name: string;
+  in: "path" | "query" | "header" | "cookie";
+  required: boolean;
+  pointer: string;
+}
+
+export interface Operation {
+  operationId: string;
+  method: string;
+  path: string;
+  /** Which document the operation belongs to. */
+  api: "partner" | "control";
+  parameters: Parameter[];
+  /** True when the operation needs the X-API-Key header. */
+  needsApiKey: boolean;
+  requestBody?: { required: boolean; mediaTypes: Map<string, string> };
+  /** Declared response status → its media type and schema (undefined: no body). */
+  responses: Map<number, { mediaType: string; pointer: string } | undefined>;
+}
+
+export interface Issue {
+  location: string[];
+  message: string;
+}
+
+export type Match =
+  | { kind: "operation"; operation: Operation; pathParams: Record<string, string> }
+  | { kind: "no-path" }
+  | { kind: "no-method"; path: string };
+
+interface Route {
+  pattern: RegExp;
+  names: string[];
+  path: string;
+  methods: Map<string, Operation>;
+}
+
+function pointerSegment(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function resolve(document: Json, value: any): { value: any; pointer?: string } {
+  let pointer: string | undefined;
+  for (let depth = 0; value && typeof value.$ref === "string"; depth++) {
+    if (depth > 20) throw new Error(`reference loop at ${value.$ref}`);
+    pointer = value.$ref as string;
+    value = pointer
+      .slice(2)
+      .split("/")
+      .reduce((node: any, part) => node?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], document);
+  }
+  return { value, pointer };
+}
+
+/** One router and validator over the partner contract and the control contract. */
+export class ContractRouter {
+  private readonly routes: Route[] = [];
+  private readonly ajv = new Ajv2020.default({ strict: false, allErrors: true });
+  private readonly coercingAjv = new Ajv2020.default({ strict: false, allErrors: true, coerceTypes: true });
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(documents: { api: Operation["api"]; document: Json }[]) {
+    for (const ajv of [this.ajv, this.coercingAjv]) addFormats.default(ajv);
+    for (const { api, document } of documents) {
+      const id = `https://sandbox.invalid/${api}.json`;
+      this.ajv.addSchema(document, id);
+      this.coercingAjv.addSchema(document, id);
+      const globalSecurity = (document.security ?? []) as Json[];
+      for (const [path, rawItem] of Object.entries((document.paths ?? {}) as Json)) {
+        const item = resolve(document, rawItem).value as Json;
+        const names: string[] = [];
+        const pattern = new RegExp(
+          `^${path
+            .split("/")
+            .map((segment) =>
+              segment.replace(/\{([^}]+)\}|[^{}]+/g, (part, name?: string) => {
+                if (name) {
+                  names.push(name);
+                  return "([^/]+)";
+                }
+                return part.replace(/[.*+?^$()|[\]\\]/g, "\\$&");
+              }),
+            )
+            .join("/")}$`,
+        );
+        const route: Route = { pattern, names, path, methods: new Map() };
+        for (const method of METHODS) {
+          const op = item[method] as Json | undefined;
+          if (!op) continue;
+          const opPointer = `${id}#/paths/${pointerSegment(path)}/${method}`;
+          const parameters: Parameter[] = [
+            ...((item.parameters ?? []) as Json[]).map(
+              (p, i) => [p, `${id}#/paths/${pointerSegment(path)}/parameters/${i}`] as const,
+            ),
+            ...((op.parameters ?? []) as Json[]).map((p, i) => [p, `${opPointer}/parameters/${i}`] as const),
+          ].map(([raw, at]) => {
+            const { value, pointer } = resolve(document, raw);
+            return {
+              name: value.name,
+              in: value.in,
+              required: value.required === true,
+              pointer: `${pointer ? `${id}${pointer}` : at}/schema`,
+            };
+          });
+          const security = (op.security ?? globalSecurity) as Json[];
+          const resolvedBody = op.requestBody ? resolve(document, op.requestBody) : undefined;
+          const body = resolvedBody?.value as Json | undefined;
+          const bodyAt = resolvedBody?.pointer ? `${id}${resolvedBody.pointer}` : `${opPointer}/requestBody`;
+          const responses: Operation["responses"] = new Map();
+          for (const [status, raw] of Object.entries((op.responses ?? {}) as Json)) {
+            const { value: response, pointer } = resolve(document, raw);
+            const mediaType = Object.keys((response as Json).content ?? {})[0];
+            const at = pointer ? `${id}${pointer}` : `${opPointer}/responses/${status}`;
+            responses.set(
+              Number(status),
+              mediaType ? { mediaType, pointer: `${at}/content/${pointerSegment(mediaType)}/schema` } : undefined,
+            );
+          }
+          route.methods.set(method.toUpperCase(), {
+            operationId: op.operationId,
+            method: method.toUpperCase(),
+            path,
+            api,
+            parameters,
+            needsApiKey: security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0),
+            requestBody: body
+              ? {
+                  required: body.required === true,
+                  mediaTypes: new Map(
+                    Object.keys(body.content ?? {}).map((mediaType) => [
+                      mediaType,
+                      `${bodyAt}/content/${pointerSegment(mediaType)}/schema`,
+                    ]),
+                  ),
+                }
+              : undefined,
+            responses,
+          });
+        }
+        // A literal path is tried before a templated one, so `/a/b` never loses to `/a/{id}`.
+        if (names.length === 0) this.routes.unshift(route);
+        else this.routes.push(route);
+      }
+    }
+  }
+
+  get operations(): Operation[] {
+    return this.routes.flatMap((route) => [...route.methods.values()]);
+  }
+
+  match(method: string, pathname: string): Match {
+    for (const route of this.routes) {
+      const found = route.pattern.exec(pathname);
+      if (!found) continue;
+      const operation = route.methods.get(method.toUpperCase());
+      if (!operation) return { kind: "no-method", path: route.path };
+      const pathParams: Record<string, string> = {};
+      route.names.forEach((name, index) => {
+        pathParams[name] = decodeURIComponent(found[index + 1]!);
+      });
+      return { kind: "operation", operation, pathParams };
+    }
+    return { kind: "no-path" };
+  }
+
+  private validator(pointer: string): ValidateFunction {
+    let validate = this.validators.get(pointer);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: pointer });
+      this.validators.set(pointer, validate);
+    }
+    return validate;
+  }
+
+  /**
+   * Checks the parameters (path, query, header) and coerces path and query values to their schema's type;
+   * returns the coerced values by name and every issue found.
+   */
+  validateParameters(
+    operation: Operation,
+    sources: {
+      path: Record<string, string>;
+      query: URLSearchParams;
+      headers: Record<string, string | string[] | undefined>;
+    },
+  ): { values: Record<string, unknown>; issues: Issue[] } {
+    const values: Record<string, unknown> = {};
+    const issues: Issue[] = [];
+    for (const parameter of operation.parameters) {
+      let raw: unknown;
+      if (parameter.in === "path") raw = sources.path[parameter.name];
+      else if (parameter.in === "query") raw = sources.query.get(parameter.name) ?? undefined;
+      else if (parameter.in === "header") {
+        const header = sources.headers[parameter.name.toLowerCase()];
+        raw = Array.isArray(header) ? header[0] : header;
+      } else continue;
+      if (raw === undefined) {
+        if (parameter.required)
+          issues.push({
+            location: [parameter.in, parameter.name],
+            message: `the ${parameter.in} parameter ${parameter.name} is required`,
+          });
+        continue;
+      }
+      // Ajv coerces in place only inside an object, so the value travels in a one-key holder.
+      const holder = { value: raw };
+      const wrapped = this.wrapperFor(parameter.pointer);
+      if (!wrapped(holder)) {
+        for (const error of wrapped.errors ?? [])
+          issues.push({
+            location: [parameter.in, parameter.name],
+            message: `the ${parameter.in} parameter ${parameter.name} ${describe(error, "")}`,
+          });
+        continue;
+      }
+      values[parameter.name] = holder.value;
+    }
+    return { values, issues };
+  }
+
+  private wrapperFor(pointer: string): ValidateFunction {
+    const key = `w${pointer}`;
+    let validate = this.validators.get(key);
+    if (!validate) {
+      validate = this.coercingAjv.compile({ type: "object", properties: { value: { $ref: pointer } } });
+      this.validators.set(key, validate);
+    }
+    return validate;
+  }
+
+  /** Checks a parsed request body against the schema of its media type. */
+  validateBody(operation: Operation, mediaType: string, body: unknown): Issue[] {
+    const pointer = operation.requestBody?.mediaTypes.get(mediaType);
+    if (!pointer) return [];
+    const validate = this.validator(pointer);
+    if (validate(body)) return [];
+    return (validate.errors ?? []).map((error) => ({
+      location: ["body", ...error.instancePath.split("/").filter(Boolean)],
+      message: `body${error.instancePath} ${describe(error, "")}`,
+    }));
+  }
+
+  /** Checks a response body against the schema the contract declares for its status (for tests). */
+  validateResponse(operation: Operation, status: number, body: unknown): Issue[] {
+    if (!operation.responses.has(status))
+      return [{ location: ["status"], message: `status ${status} is not declared` }];
+    const declared = operation.responses.get(status);
+    if (declared === undefined) return [];
+    const validate = this.validator(declared.pointer);
+    if (validate(body)) return [];
+    return (validate.errors ?? []).map((error) => ({
+      location: ["response", error.instancePath],
+      message: describe(error, ""),
+    }));
+  }
+}
+
+function describe(error: ErrorObject, prefix: string): string {
+  if (error.keyword === "required")
+    return `${prefix}must have the property ${(error.params as { missingProperty: string }).missingProperty}`;
+  return `${prefix}${error.message ?? "is invalid"}`;
+}

@@ -1,0 +1,384 @@
+/**
+ * The sandbox's state machine: accounts seeded on first use, timed transitions and webhook deliveries as
+ * tasks on the clock, events and their delivery log. HTTP lives in server.ts; this file knows nothing of it.
+ */
+import { signWebhookPayload } from "../../../src/webhooks/node.ts";
+import { ATTEMPT_TIMEOUT_MS, RETRY_DELAYS_MS } from "../webhooks/deliver.ts";
+import type { SandboxClock } from "./clock.ts";
+import { randomStateFor, SeededRandom } from "./random.ts";
+import type { AccountState, CompanyRecord, EventRecord, SandboxState, Task, WalletRecord } from "./state.ts";
+import type { StateStore } from "./store.ts";
+
+export interface EngineSettings {
+  seed: number;
+  /** Clock seconds from createCard until the card is Active. */
+  cardIssuingSeconds: number;
+  /** Clock seconds from submitKybProfile until company.kyb_status_changed (APPROVED). */
+  kybReviewSeconds: number;
+  /** A receiver every account gets when it is seeded. */
+  webhooks?: { url: string; secret: string };
+  /** The sandbox's own base URL, for the hosted pages' links. */
+  baseUrl: () => string;
+}
+
+/** Chains a wallet of each currency takes, the first being its default (the source shows no list). */
+export const WALLET_CHAINS = {
+  USDC: ["ETH", "SOL", "ARB", "OP", "MATIC", "AVAX", "BNB"],
+  USDT: ["TRX", "ETH", "BNB", "SOL", "TON", "AVAX", "ARB", "OP", "MATIC"],
+} as const satisfies Record<string, readonly string[]>;
+
+const HOLDER_NAMES = [
+  "Ada Lovelace",
+  "Grace Hopper",
+  "Alan Turing",
+  "Katherine Johnson",
+  "Edsger Dijkstra",
+  "Barbara Liskov",
+];
+
+export const SEEDED_CARD_BINS = [
+  {
+    bin: "45671234",
+    network: "Visa",
+    label: "Visa Business USD",
+    currencies: ["USD"],
+    supportsPhysicalCard: false,
+    fee: 0,
+  },
+  {
+    bin: "53987600",
+    network: "Mastercard",
+    label: "Mastercard Corporate EUR/USD",
+    currencies: ["EUR", "USD"],
+    supportsPhysicalCard: true,
+    fee: 1.5,
+  },
+];
+
+/** An ISO 8601 UTC time with microseconds, as the source gives transaction times. */
+export function microsecondIso(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+}
+
+export class SandboxEngine {
+  private timer: NodeJS.Timeout | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    public state: SandboxState,
+    readonly clock: SandboxClock,
+    readonly store: StateStore,
+    readonly settings: EngineSettings,
+  ) {}
+
+  random(account: AccountState): SeededRandom {
+    return new SeededRandom(account);
+  }
+
+  now(): string {
+    return this.clock.iso();
+  }
+
+  hasAccount(apiKey: string): boolean {
+    return Object.hasOwn(this.state.accounts, apiKey);
+  }
+
+  /** The account of an API key, seeded on its first use. */
+  account(apiKey: string): AccountState {
+    const existing = this.state.accounts[apiKey];
+    if (existing) return existing;
+    const account: AccountState = {
+      random: randomStateFor(this.settings.seed, apiKey),
+      companies: [],
+      transactions: {},
+      endpoints: [],
+      events: [],
+    };
+    this.state.accounts[apiKey] = account;
+    if (this.settings.webhooks) this.addEndpoint(account, this.settings.webhooks.url, this.settings.webhooks.secret);
+    const demo = this.addCompany(apiKey, {
+      name: "Sandbox Demo Company",
+      countryCode: "US",
+      products: ["Card"],
+      status: "Active",
+    });
+    const random = this.random(account);
+    for (const [type, direction, amount, description] of [
+      ["Account", "Credit", 5000, "Top-up"],
+      ["Card", "Debit", 42.5, "Office supplies"],
+      ["Card", "Debit", 18.99, "Software subscription"],
+    ] as const) {
+      demo.ledger.push(this.ledgerEntry(account, demo, { type, direction, amount, description }));
+      random.next();
+    }
+    return account;
+  }
+
+  addEndpoint(account: AccountState, url: string, secret: string) {
+    const record = { endpoint: { id: this.random(account).ulid(), url, createdAt: this.now() }, secret };
+    account.endpoints.push(record);
+    return record;
+  }
+
+  /** A company with its seeded card BINs, card holder and wallet; fires kyc_link.issued when it has Swap. */
+  addCompany(
+    apiKey: string,
+    input: { name: string; countryCode: string; products: string[]; status: string; redirectUri?: string },
+  ): CompanyRecord {
+    const account = this.account(apiKey);
+    const random = this.random(account);
+    const id = random.ulid();
+    const base = this.settings.baseUrl();
+    const swap = input.products.includes("Swap")
+      ? {
+          kycUrl: `${base}/_sandbox/hosted/kyc/${id}`,
+          kycStatus: "not_started" as const,
+          tosUrl: `${base}/_sandbox/hosted/tos/${id}`,
+          tosAccepted: false,
+        }
+      : null;
+    const record: CompanyRecord = {
+      company: {
+        id,
+        name: input.name,
+        countryCode: input.countryCode,
+        status: input.status,
+        createdAt: this.now(),
+        swap,
+      },
+      ...(input.redirectUri ? { redirectUri: input.redirectUri } : {}),
+      cardBins: structuredClone(SEEDED_CARD_BINS),
+      cardHolders: [],
+      cards: [],
+      wallets: [],
+      paymentRoutes: [],
+      ledger: [],
+    };
+    account.companies.push(record);
+    const holderName = random.pick(HOLDER_NAMES);
+    this.addCardHolder(account, record, holderName, `${holderName.toLowerCase().replace(/\s+/g, ".")}@example.com`);
+    this.addWallet(account, record, "USDC");
+    if (swap) this.fire(apiKey, "company.kyc_link.issued", { companyId: id, ...swap });
+    return record;
+  }
+
+  addCardHolder(account: AccountState, company: CompanyRecord, name: string, email: string) {
+    const holder = { id: this.random(account).ulid(), name, email, status: "ACTIVE", createdAt: this.now() };
+    company.cardHolders.push(holder);
+    return holder;
+  }
+
+  addWallet(account: AccountState, company: CompanyRecord, currency: keyof typeof WALLET_CHAINS): WalletRecord {
+    const chains = [...WALLET_CHAINS[currency]];
+    const record: WalletRecord = {
+      wallet: { id: this.random(account).ulid(), currency, defaultChain: chains[0]!, chains, createdAt: this.now() },
+      addresses: {},
+    };
+    company.wallets.push(record);
+    return record;
+  }
+
+  ledgerEntry(
+    account: AccountState,
+    company: CompanyRecord,
+    input: {
+      type: "Card" | "PaymentAcceptance" | "Account";
+      direction: "Credit" | "Debit";
+      amount: number;
+      description?: string;
+    },
+  ): CompanyRecord["ledger"][number] {
+    const random = this.random(account);
+    const signed = input.direction === "Debit" ? -input.amount : input.amount;
+    const transaction = {
+      id: random.ulid(),
+      direction: input.direction,
+      amount: signed.toFixed(2),
+      currency: "USD",
+      description: input.description ?? (input.type === "Account" ? "Top-up" : "Card payment"),
+      counterpartyName: input.type === "Account" ? company.company.name : "Sandbox Merchant",
+      createdAt: this.now(),
+    };
+    if (input.type === "Card") {
+      const card = company.cards[0]?.card;
+      return {
+        type: "Card",
+        transaction,
+        data: {
+          status: "Closed",
+          ...(card ? { card: { id: card.id, name: card.name, last4: card.last4 } } : {}),
+          merchant: { name: "Sandbox Merchant", code: "5999", city: "San Francisco", country: "US" },
+          isFx: false,
+        },
+      };
+    }
+    if (input.type === "PaymentAcceptance")
+      return {
+        type: "PaymentAcceptance",
+        transaction,
+        data: { status: "Completed", paymentMethod: "card", paymentDetails: {} },
+      };
+    return { type: "Account", transaction, data: { status: "Completed" } };
+  }
+
+  /** Records an event and schedules its first delivery to each of the account's endpoints, due now. */
+  fire(apiKey: string, type: string, payload: Record<string, unknown>): EventRecord {
+    const account = this.account(apiKey);
+    const envelope = { id: `evt_${this.random(account).ulid()}`, type, payload, createdAt: this.now() };
+    const event: EventRecord = { envelope, body: JSON.stringify(envelope), deliveries: [] };
+    account.events.push(event);
+    this.scheduleDeliveries(apiKey, event);
+    return event;
+  }
+
+  scheduleDeliveries(apiKey: string, event: EventRecord): void {
+    const now = this.clock.now();
+    for (const { endpoint } of this.state.accounts[apiKey]?.endpoints ?? [])
+      this.schedule({
+        kind: "deliverEvent",
+        apiKey,
+        dueAt: now,
+        eventId: event.envelope.id,
+        endpointId: endpoint.id,
+        attempt: 1,
+      });
+  }
+
+  schedule(task: Task extends infer T ? (T extends Task ? Omit<T, "id"> : never) : never): void {
+    this.state.tasks.push({ ...task, id: this.state.nextTaskId++ } as Task);
+    this.arm();
+  }
+
+  cancel(matches: (task: Task) => boolean): void {
+    this.state.tasks = this.state.tasks.filter((task) => !matches(task));
+  }
+
+  /** Back to the seeded state: accounts go (and are seeded again on use), pending tasks with them. */
+  reset(): void {
+    this.state.accounts = {};
+    this.state.tasks = [];
+    this.arm();
+  }
+
+  /**
+   * Moves the clock `ms` forward, running every task that falls due on the way in due order, each with the
+   * clock at its own due time; resolves when all have run.
+   */
+  advance(ms: number): Promise<void> {
+    return this.serialized(async () => {
+      const target = this.clock.now() + ms;
+      await this.runDue(target);
+      this.clock.advanceTo(target);
+    });
+  }
+
+  /** Runs what is due by the clock's current reading (the real-time path). */
+  runDueNow(): Promise<void> {
+    return this.serialized(() => this.runDue(this.clock.now()));
+  }
+
+  private serialized(job: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(job);
+    this.queue = run.catch(() => undefined);
+    return run.finally(() => this.arm());
+  }
+
+  private async runDue(until: number): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      let next: Task | undefined;
+      for (const task of this.state.tasks)
+        if (
+          task.dueAt <= until &&
+          (!next || task.dueAt < next.dueAt || (task.dueAt === next.dueAt && task.id < next.id))
+        )
+          next = task;
+      if (!next) break;
+      const due = next;
+      this.state.tasks = this.state.tasks.filter((task) => task !== due);
+      this.clock.advanceTo(due.dueAt);
+      await this.execute(due);
+    }
+    await this.store.commit();
+  }
+
+  private async execute(task: Task): Promise<void> {
+    const account = this.state.accounts[task.apiKey];
+    if (!account) return;
+    if (task.kind === "activateCard") {
+      const card = account.companies
+        .find((c) => c.company.id === task.companyId)
+        ?.cards.find((c) => c.card.id === task.cardId);
+      if (card && card.card.status === "Creating") card.card.status = "Active";
+    } else if (task.kind === "finishKybReview") {
+      const company = account.companies.find((c) => c.company.id === task.companyId);
+      if (!company) return;
+      company.kybStatus = "APPROVED";
+      this.fire(task.apiKey, "company.kyb_status_changed", { companyId: company.company.id, status: "APPROVED" });
+    } else {
+      const event = account.events.find((e) => e.envelope.id === task.eventId);
+      const endpoint = account.endpoints.find((e) => e.endpoint.id === task.endpointId);
+      if (!event || !endpoint) return;
+      const delivery = await attemptDelivery(endpoint.endpoint.url, event.body, endpoint.secret);
+      event.deliveries.push({
+        endpointId: task.endpointId,
+        attempt: task.attempt,
+        at: new Date(task.dueAt).toISOString(),
+        ...delivery,
+      });
+      const ok = delivery.statusCode !== undefined && delivery.statusCode >= 200 && delivery.statusCode < 300;
+      const wait = RETRY_DELAYS_MS[task.attempt - 1];
+      if (!ok && wait !== undefined)
+        this.schedule({ ...task, attempt: task.attempt + 1, dueAt: task.dueAt + wait } as Omit<Task, "id"> as never);
+    }
+  }
+
+  /** Sets one real-time timer for the earliest task; `advance` runs them sooner. */
+  private arm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.stopped || this.state.tasks.length === 0) return;
+    const earliest = Math.min(...this.state.tasks.map((task) => task.dueAt));
+    const delay = Math.min(this.clock.realDelayUntil(earliest), 2 ** 31 - 1);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.runDueNow().catch(() => undefined);
+    }, delay);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.queue;
+    await this.store.flush();
+  }
+}
+
+/** One POST of an event's exact body, signed with the webhook kit; a status code or why there was none. */
+async function attemptDelivery(
+  url: string,
+  body: string,
+  secret: string,
+): Promise<{ statusCode?: number; error?: string }> {
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-signature": signWebhookPayload(body, secret),
+        "user-agent": "partner-api-sandbox",
+      },
+      body,
+      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+    });
+    await response.arrayBuffer().catch(() => undefined);
+    return { statusCode: response.status };
+  } catch (error) {
+    if (error instanceof Error && error.name === "TimeoutError")
+      return { error: `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` };
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return { error: cause?.code ?? cause?.message ?? (error as Error).message };
+  }
+}

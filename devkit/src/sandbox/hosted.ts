@@ -1,0 +1,60 @@
+/**
+ * The sandbox's stand-ins for the unbranded verification (KYC) and terms pages the service hosts for a
+ * company's customer: plain HTML forms a tester (or a test, by POSTing the form) uses to move verification on.
+ */
+import type { CompanyRecord } from "./state.ts";
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}button{margin:.25rem}</style>
+</head><body>
+<p><small>Partner API sandbox: this page stands in for the service's hosted page.</small></p>
+${body}
+</body></html>
+`;
+}
+
+const KYC_BUTTONS: [string, string][] = [
+  ["start", "Begin (incomplete)"],
+  ["submit", "Submit for review (under_review)"],
+  ["complete", "Complete verification (approved)"],
+  ["reject", "Reject (rejected)"],
+  ["pause", "Pause (paused)"],
+];
+
+export function renderKycPage(record: CompanyRecord): string {
+  const { company } = record;
+  const done =
+    company.swap?.kycStatus === "approved" && record.redirectUri
+      ? `<p><a href="${escapeHtml(record.redirectUri)}">Continue</a></p>`
+      : "";
+  const buttons = KYC_BUTTONS.map(
+    ([action, label]) => `<button name="action" value="${action}">${escapeHtml(label)}</button>`,
+  ).join("\n");
+  return page(
+    `Verify ${company.name}`,
+    `<h1>Identity verification for ${escapeHtml(company.name ?? "")}</h1>
+<p>Status: <strong id="kyc-status">${escapeHtml(company.swap?.kycStatus ?? "")}</strong></p>
+<form method="post">
+${buttons}
+</form>
+${done}`,
+  );
+}
+
+export function renderTosPage(record: CompanyRecord): string {
+  const { company } = record;
+  const accepted = company.swap?.tosAccepted === true;
+  return page(
+    `Terms for ${company.name}`,
+    `<h1>Terms of service for ${escapeHtml(company.name ?? "")}</h1>
+<p>Accepted: <strong id="tos-accepted">${accepted ? "yes" : "no"}</strong></p>
+<form method="post"><button name="accept" value="yes"${accepted ? " disabled" : ""}>Accept the terms</button></form>`,
+  );
+}

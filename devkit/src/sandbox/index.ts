@@ -1,0 +1,202 @@
+/**
+ * The stateful sandbox of the partner API: `startSandbox()` serves the whole partner API and the sandbox's
+ * control API (`/_sandbox/…`) from their contracts, with state per API key, a clock tests can advance, and
+ * signed webhooks with the source's retry schedule. `npm run sandbox` / `partner-api sandbox` run the same.
+ */
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import createClient, { type Client } from "openapi-fetch";
+import type { paths as ControlPaths } from "../../../generated/sandbox.js";
+import { contractJsonPath, displayPath, sandboxContractJsonPath } from "../paths.ts";
+import { SandboxClock } from "./clock.ts";
+import { ContractRouter } from "./contract.ts";
+import { SandboxEngine } from "./engine.ts";
+import { createRequestListener } from "./server.ts";
+import { emptyState } from "./state.ts";
+import { fileStore, memoryStore, readStateFile, SandboxStateError, type StateStore } from "./store.ts";
+
+export type { ControlPaths };
+export { SandboxStateError };
+
+export const DEFAULT_SANDBOX_HOST = "127.0.0.1";
+export const DEFAULT_SANDBOX_PORT = 4020;
+export const DEFAULT_CARD_ISSUING_SECONDS = 10;
+export const DEFAULT_KYB_REVIEW_SECONDS = 60;
+
+export interface SandboxOptions {
+  /** Port to listen on; 0 picks a free one. Default 4020. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** The same seed gives the same ids and data, run after run. Default 1. */
+  seed?: number;
+  /** A JSON file the state is kept in (and read back from at start); in memory when omitted. */
+  state?: string;
+  /** The clock (and so every timed transition and webhook retry wait) runs this many times faster. Default 1. */
+  speed?: number;
+  /** A webhook receiver registered for every account. */
+  webhooks?: { url: string; secret: string };
+  /** Clock seconds from createCard until the card is Active. Default 10. */
+  cardIssuingSeconds?: number;
+  /** Clock seconds from submitKybProfile until company.kyb_status_changed with APPROVED. Default 60. */
+  kybReviewSeconds?: number;
+  /** The clock's first reading when there is no state to carry on from. Default: now. */
+  startTime?: string | Date;
+}
+
+export type SandboxControl = Client<ControlPaths>;
+
+export interface Sandbox {
+  /** Base URL, e.g. http://127.0.0.1:4020 (no trailing slash). */
+  url: string;
+  port: number;
+  /** Typed client of the control API; pass `headers: { "X-API-Key": … }` for account-scoped calls. */
+  control: SandboxControl;
+  /** The same client with an account's X-API-Key on every call. */
+  controlFor(apiKey: string): SandboxControl;
+  /** Closes the server, cancels timers and waits for the last state write. */
+  stop(): Promise<void>;
+}
+
+/** The options, checked; an error names the option and what would be right. */
+function checkedOptions(options: SandboxOptions) {
+  const fail = (message: string): never => {
+    throw new TypeError(`startSandbox: ${message}`);
+  };
+  const known = new Set([
+    "port",
+    "host",
+    "seed",
+    "state",
+    "speed",
+    "webhooks",
+    "cardIssuingSeconds",
+    "kybReviewSeconds",
+    "startTime",
+  ]);
+  for (const key of Object.keys(options))
+    if (!known.has(key)) fail(`unknown option "${key}"; known: ${[...known].join(", ")}`);
+  const port = options.port ?? DEFAULT_SANDBOX_PORT;
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail(`port must be an integer from 0 to 65535, got ${String(options.port)}`);
+  const host = options.host ?? DEFAULT_SANDBOX_HOST;
+  if (typeof host !== "string" || host === "") fail(`host must be a non-empty string, got ${String(options.host)}`);
+  const seed = options.seed ?? 1;
+  if (!Number.isSafeInteger(seed) || seed < 0) fail(`seed must be a non-negative integer, got ${String(options.seed)}`);
+  const speed = options.speed ?? 1;
+  if (typeof speed !== "number" || !Number.isFinite(speed) || speed <= 0)
+    fail(`speed must be a number above 0, got ${String(options.speed)}`);
+  for (const name of ["cardIssuingSeconds", "kybReviewSeconds"] as const) {
+    const value = options[name];
+    if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value) || value < 0))
+      fail(`${name} must be a number of seconds, 0 or more, got ${String(value)}`);
+  }
+  if (options.state !== undefined && (typeof options.state !== "string" || options.state === ""))
+    fail(`state must be a file path, got ${String(options.state)}`);
+  if (options.webhooks !== undefined) {
+    const { url, secret } = options.webhooks;
+    if (typeof url !== "string" || !/^https?:\/\/./.test(url))
+      fail(`webhooks.url must be an http(s) URL, got ${String(url)}`);
+    if (typeof secret !== "string" || secret === "") fail("webhooks.secret must be a non-empty string");
+  }
+  const startMs = options.startTime === undefined ? Date.now() : new Date(options.startTime).getTime();
+  if (Number.isNaN(startMs)) fail(`startTime must be an ISO 8601 time, got ${String(options.startTime)}`);
+  return {
+    port,
+    host,
+    seed,
+    speed,
+    startMs,
+    cardIssuingSeconds: options.cardIssuingSeconds ?? DEFAULT_CARD_ISSUING_SECONDS,
+    kybReviewSeconds: options.kybReviewSeconds ?? DEFAULT_KYB_REVIEW_SECONDS,
+    ...(options.state !== undefined ? { state: path.resolve(options.state) } : {}),
+    ...(options.webhooks ? { webhooks: { url: options.webhooks.url, secret: options.webhooks.secret } } : {}),
+  };
+}
+
+let documents: { partner: Record<string, unknown>; control: Record<string, unknown> } | undefined;
+
+function loadDocuments() {
+  documents ??= {
+    partner: JSON.parse(readFileSync(contractJsonPath, "utf8")),
+    control: JSON.parse(readFileSync(sandboxContractJsonPath, "utf8")),
+  };
+  return documents;
+}
+
+/** One router for both contracts, shared by every sandbox of the process (it holds no state). */
+let sharedRouter: ContractRouter | undefined;
+export function sandboxRouter(): ContractRouter {
+  const { partner, control } = loadDocuments();
+  sharedRouter ??= new ContractRouter([
+    { api: "control", document: control },
+    { api: "partner", document: partner },
+  ]);
+  return sharedRouter;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const settings = checkedOptions(options);
+  const saved = settings.state ? await readStateFile(settings.state, displayPath(settings.state)) : undefined;
+  if (saved && saved.seed !== settings.seed && options.seed !== undefined)
+    throw new SandboxStateError(
+      `sandbox state file ${displayPath(settings.state!)} was written with seed ${saved.seed}, not ${settings.seed}; it was left untouched (drop --seed or pass --seed ${saved.seed})`,
+    );
+  const state = saved ?? emptyState(settings.seed, settings.startMs);
+  const clock = new SandboxClock(saved ? Date.parse(saved.clock) : settings.startMs, settings.speed);
+  let baseUrl = "";
+  const store: StateStore = settings.state
+    ? fileStore(settings.state, () => {
+        state.clock = clock.iso();
+        return state;
+      })
+    : memoryStore;
+  const engine = new SandboxEngine(state, clock, store, {
+    seed: state.seed,
+    cardIssuingSeconds: settings.cardIssuingSeconds,
+    kybReviewSeconds: settings.kybReviewSeconds,
+    ...(settings.webhooks ? { webhooks: settings.webhooks } : {}),
+    baseUrl: () => baseUrl,
+  });
+  const server = createServer(createRequestListener(sandboxRouter(), engine));
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(settings.port, settings.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost =
+    settings.host === "0.0.0.0" || settings.host === "::"
+      ? "127.0.0.1"
+      : settings.host.includes(":")
+        ? `[${settings.host}]`
+        : settings.host;
+  baseUrl = `http://${shownHost}:${port}`;
+  // Work that fell due while the sandbox was down runs now, as it would have on a real clock.
+  engine.runDueNow().catch(() => undefined);
+
+  const controlFor = (apiKey?: string): SandboxControl =>
+    createClient<ControlPaths>({ baseUrl, ...(apiKey !== undefined ? { headers: { "X-API-Key": apiKey } } : {}) });
+  let stopping: Promise<void> | undefined;
+  return {
+    url: baseUrl,
+    port,
+    control: controlFor(),
+    controlFor,
+    stop() {
+      stopping ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await engine.stop();
+      })();
+      return stopping;
+    },
+  };
+}

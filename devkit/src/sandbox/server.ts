@@ -1,0 +1,165 @@
+/**
+ * HTTP in front of the engine: every request is routed and validated from the contracts (contract.ts), then
+ * handed to its operation's handler; a change is on disk (with a state file) before its response is sent.
+ * Invalid requests get the status codes `npm run mock` (Prism) gives them: 404 for an unknown path, 405 for
+ * an unknown method, 401 without X-API-Key, 400 for malformed JSON, 413 for a body over 10 MB, 415 (422 where
+ * the operation declares 422) for a wrong content type, 422 for a bad parameter or body.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ContractRouter, Issue, Operation } from "./contract.ts";
+import type { SandboxEngine } from "./engine.ts";
+import { asyncHandlers, type Call, handlers, type Reply, SandboxProblem } from "./operations.ts";
+
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const PROBLEM_TYPE_BASE = "https://sandbox.partner-api.invalid/problems/";
+
+class TooLarge extends Error {}
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new TooLarge());
+        request.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on("end", () => resolve(Buffer.concat(chunks)));
+    request.on("error", reject);
+  });
+}
+
+function problem(
+  status: number,
+  kind: string,
+  title: string,
+  detail: string,
+  validation?: Issue[],
+): SandboxProblem & { validation?: Issue[] } {
+  return Object.assign(new SandboxProblem(status, kind, title, detail), validation ? { validation } : {});
+}
+
+function send(response: ServerResponse, operation: Operation | undefined, reply: Reply): void {
+  if (reply.html !== undefined) {
+    response.writeHead(reply.status, { "content-type": "text/html; charset=utf-8" });
+    response.end(reply.html);
+    return;
+  }
+  if (reply.body === undefined) {
+    response.writeHead(reply.status);
+    response.end();
+    return;
+  }
+  // A status the operation declares answers in its declared media type; any other is a problem document.
+  const declared = operation?.responses.get(reply.status)?.mediaType;
+  const contentType =
+    declared && declared.includes("json")
+      ? declared
+      : reply.status >= 400
+        ? "application/problem+json"
+        : "application/json";
+  response.writeHead(reply.status, { "content-type": contentType });
+  response.end(JSON.stringify(reply.body));
+}
+
+function problemReply(error: SandboxProblem & { validation?: Issue[] }): Reply {
+  return {
+    status: error.status,
+    body: {
+      type: PROBLEM_TYPE_BASE + error.kind,
+      title: error.title,
+      status: error.status,
+      detail: error.message,
+      ...(error.validation ? { validation: error.validation } : {}),
+    },
+  };
+}
+
+export function createRequestListener(router: ContractRouter, engine: SandboxEngine) {
+  return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    let operation: Operation | undefined;
+    try {
+      const url = new URL(request.url ?? "/", "http://sandbox.invalid");
+      const match = router.match(request.method ?? "GET", url.pathname);
+      if (match.kind === "no-path")
+        throw problem(404, "no-such-path", "No such path", `no operation has the path ${url.pathname}`);
+      if (match.kind === "no-method")
+        throw problem(405, "no-such-method", "Method not allowed", `${match.path} has no ${request.method} operation`);
+      operation = match.operation;
+      const header = request.headers["x-api-key"];
+      const apiKey = (Array.isArray(header) ? header[0] : header) || undefined;
+      if (operation.needsApiKey && apiKey === undefined)
+        throw problem(401, "missing-api-key", "Missing API key", `${operation.operationId} needs the X-API-Key header`);
+
+      const raw = await readBody(request).catch((error: unknown) => {
+        if (error instanceof TooLarge)
+          throw problem(413, "body-too-large", "Body too large", `the body is over ${MAX_BODY_BYTES} bytes`);
+        throw error;
+      });
+      let body: unknown;
+      const issues: Issue[] = [];
+      const declaredBody = operation.requestBody;
+      if (declaredBody && raw.length > 0) {
+        const mediaType = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+        if (!declaredBody.mediaTypes.has(mediaType)) {
+          const status = operation.responses.has(422) ? 422 : 415;
+          throw problem(
+            status,
+            "unsupported-media-type",
+            "Unsupported media type",
+            `the body must be ${[...declaredBody.mediaTypes.keys()].join(" or ")}, not "${mediaType || "(no content-type)"}"`,
+          );
+        }
+        const text = raw.toString("utf8");
+        if (mediaType === "application/x-www-form-urlencoded") body = Object.fromEntries(new URLSearchParams(text));
+        else {
+          try {
+            body = JSON.parse(text);
+          } catch (error) {
+            throw problem(400, "malformed-json", "Malformed JSON", `the body is not JSON: ${(error as Error).message}`);
+          }
+        }
+        issues.push(...router.validateBody(operation, mediaType, body));
+      } else if (declaredBody?.required) {
+        issues.push({ location: ["body"], message: "the request body is required" });
+      }
+      const { values, issues: parameterIssues } = router.validateParameters(operation, {
+        path: match.pathParams,
+        query: url.searchParams,
+        headers: request.headers,
+      });
+      issues.unshift(...parameterIssues);
+      if (issues.length > 0)
+        throw problem(
+          422,
+          "invalid-request",
+          "Invalid request",
+          issues.map((issue) => issue.message).join("; "),
+          issues,
+        );
+
+      const isNewAccount = apiKey !== undefined && !engine.hasAccount(apiKey);
+      const call: Call = { engine, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) };
+      const asyncHandler = asyncHandlers[operation.operationId];
+      const handler = handlers[operation.operationId];
+      if (!asyncHandler && !handler) throw new Error(`no handler for ${operation.operationId}`);
+      let reply: Reply;
+      try {
+        reply = asyncHandler ? await asyncHandler(call) : handler!(call);
+      } finally {
+        // Whatever the handler changed (an account seeded before a 404 too) is on disk before the answer.
+        if (request.method !== "GET" || isNewAccount) await engine.store.commit();
+      }
+      send(response, operation, reply);
+    } catch (error) {
+      if (error instanceof SandboxProblem) send(response, operation, problemReply(error));
+      else {
+        send(response, undefined, problemReply(problem(500, "internal", "Sandbox error", (error as Error).message)));
+      }
+    }
+  };
+}
