@@ -1,71 +1,91 @@
 /**
- * `npm run diff -- --base <git-ref | file> [--head <file>] [--format text|markdown] [--allow <file>]`
+ * `npm run diff -- [--base <file | ref | ref:file>] [--head <file | ref | ref:file>] [--format text|markdown|json|github]
+ *  [--fail-on error|warning|info] [--config <file>] [--list-checks]`
  *
- * Compares two bundled contracts and classifies every change as breaking, compatible or
- * documentation-only. Exit 0: nothing breaking, or every breaking change acknowledged (major bump of
- * info.version, or an allowlist entry with a reason). Exit 1: unacknowledged breaking change. Exit 2: bad input.
+ * Compares two contracts and reports every change with its check id and level. The base defaults to the
+ * release baseline (release/openapi.json), the head to the working tree's contract. Exit 0: nothing at or
+ * above the --fail-on level (or all of it acknowledged); 1: the gate fails; 2: bad input; 3: a bug.
  */
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { ALLOWLIST_FILE, readAllowlist } from "./lib/diff/acknowledge.ts";
-import { bundleWorkingTree, DiffInputError, gitTopLevel, loadBase, loadBundledFile } from "./lib/diff/load.ts";
-import { countLine, diffContracts, formatMarkdown, formatText } from "./lib/diff/report.ts";
-import { fail, formatDuration, step } from "./lib/log.ts";
-import { repoRoot } from "./lib/paths.ts";
+import { defineCommand, describeValue, isEntryPoint, JobFailure, main, UsageError } from "./lib/cli.ts";
+import { RELEASE_BASELINE } from "./lib/diff/baseline.ts";
+import { CONFIG_FILE, readConfig } from "./lib/diff/config.ts";
+import { bundleWorkingTree, gitTopLevel, loadContract } from "./lib/diff/load.ts";
+import { countLine, diffContracts, formatGithub, formatJson, formatMarkdown, formatText } from "./lib/diff/report.ts";
+import { LEVELS, type Level, listChecks } from "./lib/diff/rules.ts";
 
-const USAGE =
-  "usage: npm run diff -- --base <git-ref | bundled file> [--head <bundled file>] [--format text|markdown] [--allow <allowlist file>]";
+const FORMATS = ["text", "markdown", "json", "github"] as const;
+type Format = (typeof FORMATS)[number];
 
-interface Options {
-  base: string;
-  head?: string;
-  format: "text" | "markdown";
-  allow?: string;
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], option: string, fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`${option} must be one of ${allowed.join(", ")}, got ${describeValue(value)}`);
+  return value as T;
 }
 
-function parseArgs(args: string[]): Options {
-  const values: Partial<Record<"base" | "head" | "format" | "allow", string>> = {};
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const match = /^--(base|head|format|allow)(?:=(.*))?$/.exec(arg);
-    if (!match) fail(`unknown argument "${arg}"; ${USAGE}`, 2);
-    const name = match[1] as keyof typeof values;
-    const value = match[2] ?? args[++i];
-    if (value === undefined || value === "") fail(`--${name} needs a value; ${USAGE}`, 2);
-    values[name] = value;
-  }
-  if (!values.base) fail(`--base is required; ${USAGE}`, 2);
-  const format = values.format ?? "text";
-  if (format !== "text" && format !== "markdown") fail(`--format "${format}" is not one of text, markdown`, 2);
-  return { base: values.base, head: values.head, format, allow: values.allow };
+/** The check table as `--list-checks` prints it: id, level, what it reports. */
+export function formatChecks(): string {
+  const checks = listChecks();
+  const width = Math.max(...checks.map((check) => check.id.length));
+  return `${checks.map((check) => `${check.id.padEnd(width)}  ${check.level.padEnd(7)}  ${check.title}`).join("\n")}\n`;
 }
 
-const started = performance.now();
-const options = parseArgs(process.argv.slice(2));
-const repoDir = gitTopLevel(process.cwd());
-const workDir = repoDir ?? repoRoot;
+export const diffCommand = defineCommand({
+  name: "npm run diff --",
+  summary: "compare two contracts: every change with its check id and level; fails on breaking changes",
+  usage: `Usage: npm run diff -- [--base <contract>] [--head <contract>] [options]
 
-try {
-  const base = await step(`load base ${options.base}`, () => loadBase(options.base, repoDir));
-  const head = await step(options.head ? `load head ${options.head}` : "bundle the working tree (head)", () =>
-    options.head ? loadBundledFile(options.head, "--head") : bundleWorkingTree(workDir),
-  );
-  const allowFile = options.allow ?? path.join(workDir, ALLOWLIST_FILE);
-  const allowlist = await readAllowlist(allowFile, options.allow ?? ALLOWLIST_FILE, options.allow !== undefined);
-  const report = await step("compare", () => diffContracts(base, head, allowlist));
-  const took = formatDuration(performance.now() - started);
-  if (options.format === "markdown") {
-    process.stdout.write(formatMarkdown(report));
-    process.stderr.write(`compared ${report.base.label} with ${report.head.label}: ${countLine(report)} (${took})\n`);
-  } else {
-    process.stdout.write(formatText(report));
-    console.log(`compared ${report.base.label} with ${report.head.label} in ${took}`);
-  }
-  if (report.unacknowledged.length > 0) {
-    if (options.format === "markdown")
-      process.stderr.write(`error: ${report.unacknowledged.length} breaking change(s) not acknowledged\n`);
-    process.exitCode = 1;
-  }
-} catch (error) {
-  if (error instanceof DiffInputError) fail(error.message, 2);
-  fail((error as Error).message);
-}
+A contract is a file (OpenAPI 3.0 or 3.1, YAML or JSON, split documents are bundled), <ref>:<file>
+(main:openapi/openapi.yaml), or a git ref alone (this repository's openapi/openapi.yaml at that commit).
+
+Options:
+  --base <contract>      what the head is compared with (default: the release baseline, ${RELEASE_BASELINE})
+  --head <contract>      the new contract (default: the working tree's ${"openapi/openapi.yaml"}, bundled)
+  --format <format>      text (default), markdown (changelog), json (one object per change), github (annotations)
+  --fail-on <level>      error (default), warning or info: the lowest level that fails the gate
+  --config <file>        check levels and acknowledged changes (default: ${CONFIG_FILE} if present)
+  --list-checks          print every check id with its level, and exit
+
+Exit codes: 0 pass, 1 failed the --fail-on threshold, 2 bad input, 3 internal error.`,
+  options: {
+    base: { type: "string" },
+    head: { type: "string" },
+    format: { type: "string" },
+    "fail-on": { type: "string" },
+    config: { type: "string" },
+    "list-checks": { type: "boolean" },
+  },
+  async run({ values, io }) {
+    if (values["list-checks"]) {
+      io.out(formatChecks());
+      return `${listChecks().length} checks`;
+    }
+    const format: Format = oneOf(values.format, FORMATS, "--format", "text");
+    const failOn: Level = oneOf(values["fail-on"], LEVELS, "--fail-on", "error");
+    const repoDir = gitTopLevel(process.cwd());
+    const workDir = repoDir ?? process.cwd();
+    const baseValue = values.base ?? path.join(workDir, RELEASE_BASELINE);
+    if (values.base === undefined && !existsSync(baseValue))
+      throw new UsageError(`no --base given and no release baseline (${RELEASE_BASELINE}); give --base <contract>`);
+    const [base, head] = await Promise.all([
+      loadContract(baseValue, "--base", repoDir),
+      values.head === undefined ? bundleWorkingTree(workDir) : loadContract(values.head, "--head", repoDir),
+    ]);
+    const configFile = values.config ?? path.join(workDir, CONFIG_FILE);
+    const config = await readConfig(configFile, values.config ?? CONFIG_FILE, values.config !== undefined);
+    const report = diffContracts(base, head, { config, failOn });
+    const output = { text: formatText, markdown: formatMarkdown, json: formatJson, github: formatGithub }[format](
+      report,
+    );
+    if (output) io.out(output);
+    const summary = `compared ${report.base.label} with ${report.head.label}: ${countLine(report)}`;
+    if (report.failing.length > 0) {
+      throw new JobFailure(`${summary}; ${report.failing.length} change(s) at level ${failOn} or above`);
+    }
+    return summary;
+  },
+});
+
+if (isEntryPoint(import.meta.url)) await main(diffCommand);

@@ -1,22 +1,19 @@
 /**
- * `npm run diff` end to end: exit codes, the readable and Markdown outputs, acknowledgement by
- * allowlist and by major bump, a git ref as base (in a throwaway git repository), and bad input.
+ * `npm run diff` through the one runner: exit codes (0 pass, 1 failed threshold, 2 bad input, never 1 for a
+ * crash), the four formats, --list-checks, --fail-on, the config file, documents it must accept (3.0, split,
+ * components only, empty paths, a self-referencing allOf), and git refs (a ref, and <ref>:<file>).
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { diffCommand, formatChecks } from "../../scripts/diff.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { runScript } from "../helpers/run.ts";
+import { runInProcess, runScript } from "../helpers/run.ts";
 
-const fixtures = path.join(repoRoot, "test", "diff", "fixtures");
-const fixture = (name: string) => path.join(fixtures, name);
-
-function diff(args: string[], cwd = repoRoot) {
-  const result = runScript("diff.ts", args, { cwd });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const fixture = (name: string) => path.join(repoRoot, "test", "diff", "fixtures", name);
+const diff = (args: string[]) => runInProcess(diffCommand, args);
 
 let scratch: string;
 beforeAll(() => {
@@ -24,29 +21,39 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe("the gate on bundled files", () => {
-  it("fails on a removed response field, naming it", () => {
-    const run = diff(["--base", fixture("base.yaml"), "--head", fixture("head-remove-response-field.yaml")]);
+describe("the gate on files", () => {
+  it("fails (exit 1) on a removed required response field, naming it and its check", async () => {
+    const run = await diff(["--base", fixture("base.yaml"), "--head", fixture("head-add-required-request-field.yaml")]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain("[NOT ACKNOWLEDGED] #/components/schemas/Widget .colour: field `colour` removed");
-    expect(run.stdout).toContain("id: field-removed #/components/schemas/Widget .colour");
-    expect(run.stdout).toContain("FAILED: 1 breaking change(s) not acknowledged");
+    expect(run.stdout).toContain("[FAILS] #/components/schemas/CreateWidgetRequest .size: required field `size` added");
+    expect(run.stdout).toContain("check: request-field-added-required");
+    expect(run.stdout).toContain("used by: POST /widgets");
+    expect(run.stderr).toContain("FAILED: compared file");
   });
 
-  it("fails on a required request field added", () => {
-    const run = diff(["--base", fixture("base.yaml"), "--head", fixture("head-add-required-request-field.yaml")]);
+  it("fails on a dropped webhook", async () => {
+    const run = await diff(["--base", fixture("base.yaml"), "--head", fixture("head-drop-webhook.yaml")]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/CreateWidgetRequest \.size: required field `size` added\n\s+used by: POST \/widgets/);
+    expect(run.stdout).toContain("check: webhook-removed");
   });
 
-  it("fails on a dropped webhook", () => {
-    const run = diff(["--base", fixture("base.yaml"), "--head", fixture("head-drop-webhook.yaml")]);
-    expect(run.code).toBe(1);
-    expect(run.stdout).toContain("webhook widget.created: webhook `widget.created` removed");
+  it("reads a webhook payload in the receiver's direction: a removed field is a response change", async () => {
+    const run = await diff([
+      "--base",
+      fixture("base.yaml"),
+      "--head",
+      fixture("head-remove-response-field.yaml"),
+      "--format",
+      "json",
+    ]);
+    const changes = JSON.parse(run.stdout) as { id: string; usedBy: string[] }[];
+    const removed = changes.find((change) => change.id === "response-optional-field-removed");
+    expect(removed?.usedBy).toEqual(expect.arrayContaining(["GET /widgets/{widgetId}", "webhook widget.created POST"]));
+    expect(run.code).toBe(0);
   });
 
-  it("passes an optional field with a changelog line, and says what it compared and how long it took", () => {
-    const run = diff([
+  it("passes an optional field, with a Markdown changelog line", async () => {
+    const run = await diff([
       "--base",
       fixture("base.yaml"),
       "--head",
@@ -60,107 +67,182 @@ describe("the gate on bundled files", () => {
       "### Compatible\n\n- `#/components/schemas/CreateWidgetRequest .note`: optional field `note` added (affects `POST /widgets`).",
     );
     expect(run.stdout).not.toContain("### Breaking");
-    expect(run.stderr).toMatch(
-      /compared file .*base\.yaml with file .*head-add-optional-field\.yaml: 2 changes: 0 breaking, 1 compatible, 1 documentation-only \(\d+(\.\d+)? m?s\)/,
-    );
+    expect(run.stderr).toMatch(/verdict: compatible in \d/);
   });
 
-  it("passes documentation-only changes", () => {
-    const run = diff(["--base", fixture("base.yaml"), "--head", fixture("head-docs-only.yaml")]);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain("Documentation only (2)");
-    expect(run.stdout).toMatch(/compared .* in \d+(\.\d+)? m?s/);
-  });
-
-  it("accepts breaking changes with a major bump of info.version", () => {
-    const run = diff([
+  it("prints one JSON object per change with id, level, location and message", async () => {
+    const run = await diff([
       "--base",
       fixture("base.yaml"),
       "--head",
-      fixture("head-major-bump.yaml"),
+      fixture("head-docs-only.yaml"),
       "--format",
-      "markdown",
+      "json",
     ]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("### Breaking");
-    expect(run.stdout).toContain("Acknowledged: major version bump 1.0.0 → 2.0.0.");
+    const changes = JSON.parse(run.stdout) as Record<string, unknown>[];
+    expect(changes.length).toBe(2);
+    for (const change of changes) {
+      expect(change).toMatchObject({ id: expect.any(String), level: "info", location: expect.any(String) });
+      expect(change.message).toMatch(/changed/);
+    }
   });
 
-  it("accepts a breaking change listed in the allowlist with a reason, and notes unused entries", () => {
-    const allow = path.join(scratch, "allow.yaml");
+  it("prints GitHub workflow annotations", async () => {
+    const run = await diff([
+      "--base",
+      fixture("base.yaml"),
+      "--head",
+      fixture("head-drop-webhook.yaml"),
+      "--format",
+      "github",
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^::error title=webhook-removed::webhook widget\.created/m);
+  });
+
+  it("--fail-on warning fails on a warning that passes by default", async () => {
+    const head = path.join(scratch, "renamed-operation.yaml");
     writeFileSync(
-      allow,
+      head,
+      readFileSync(fixture("base.yaml"), "utf8").replace("operationId: getWidget", "operationId: readWidget"),
+    );
+    const lenient = await diff(["--base", fixture("base.yaml"), "--head", head]);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout).toContain("check: operation-id-changed");
+    const strict = await diff(["--base", fixture("base.yaml"), "--head", head, "--fail-on", "warning"]);
+    expect(strict.code).toBe(1);
+  });
+
+  it("a config file changes a check's level and acknowledges a failing change with a reason", async () => {
+    const config = path.join(scratch, "gate.yaml");
+    writeFileSync(
+      config,
       [
+        "levels:",
+        "  operation-id-changed: error",
         "acknowledged:",
-        '  - change: "field-removed #/components/schemas/Widget .colour"',
-        "    reason: No partner ever received a colour.",
+        '  - change: "webhook-removed webhook widget.created POST"',
+        "    reason: No partner subscribed to it.",
         '  - change: "path-removed /gone"',
-        "    reason: Left from an earlier change.",
+        "    reason: Left over.",
       ].join("\n"),
     );
-    const run = diff([
+    const run = await diff([
       "--base",
       fixture("base.yaml"),
       "--head",
-      fixture("head-remove-response-field.yaml"),
-      "--allow",
-      allow,
+      fixture("head-drop-webhook.yaml"),
+      "--config",
+      config,
     ]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("[acknowledged] #/components/schemas/Widget .colour");
-    expect(run.stdout).toContain("acknowledged by allowlist: No partner ever received a colour.");
-    expect(run.stdout).toContain('note: allowlist entry "path-removed /gone" matches no breaking change');
+    expect(run.stdout).toContain("[acknowledged] webhook widget.created");
+    expect(run.stdout).toContain('note: acknowledged entry "path-removed /gone" matches no failing change');
   });
 
-  it("rejects an allowlist entry without a reason (exit 2, naming the entry)", () => {
-    const allow = path.join(scratch, "no-reason.yaml");
-    writeFileSync(allow, 'acknowledged:\n  - change: "field-removed #/components/schemas/Widget .colour"\n');
-    const run = diff([
-      "--base",
-      fixture("base.yaml"),
-      "--head",
-      fixture("head-remove-response-field.yaml"),
-      "--allow",
-      allow,
-    ]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('entry 1 ("field-removed #/components/schemas/Widget .colour") has no `reason`');
+  it("lists every check with its level", async () => {
+    const run = await diff(["--list-checks"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(formatChecks());
+    expect(run.stdout).toMatch(/^request-field-added-required +error +Field added as required$/m);
+    expect(run.stdout).toMatch(/^response-field-added-required +info /m);
+    expect(run.stdout).toMatch(/^response-enum-value-added +warning /m);
   });
 });
 
-describe("bad input", () => {
+describe("documents it must accept", () => {
   it.each([
-    [["--head", "x.yaml"], "--base is required"],
-    [["--base"], "--base needs a value"],
-    [["--base", "HEAD", "--colour", "red"], 'unknown argument "--colour"'],
-    [["--base", "HEAD", "--format", "html"], '--format "html" is not one of text, markdown'],
-    [["--base", "no-such-ref-or-file"], '--base "no-such-ref-or-file" is neither a file nor a git ref'],
-    [["--base", fixture("base.yaml"), "--head", "missing.yaml"], '--head "missing.yaml" cannot be read: ENOENT'],
+    ["a components-only document", "components-only.yaml", "components-only.yaml"],
+    ["an empty paths map (OpenAPI 3.0)", "empty-paths.yaml", "empty-paths.yaml"],
+    ["a self-referencing allOf", "self-allof.yaml", "self-allof-head.yaml"],
+  ])("%s", async (_name, base, head) => {
+    const run = await diff(["--base", fixture(base), "--head", fixture(head)]);
+    expect(run.code, run.stderr).toBe(0);
+  });
+
+  it("a components-only base against a contract with paths: every path is new", async () => {
+    const run = await diff([
+      "--base",
+      fixture("components-only.yaml"),
+      "--head",
+      fixture("base.yaml"),
+      "--format",
+      "json",
+    ]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).map((c: { id: string }) => c.id)).toContain("path-added");
+  });
+
+  it("bundles a split OpenAPI 3.0 document (its nullable is understood)", async () => {
+    const split = path.join(scratch, "split");
+    cpSync(fixture("split"), split, { recursive: true });
+    const pet = path.join(split, "schemas", "Pet.yaml");
+    writeFileSync(pet, readFileSync(pet, "utf8").replace("nullable: true", "nullable: false"));
+    const run = await diff(["--base", fixture("split/openapi.yaml"), "--head", path.join(split, "openapi.yaml")]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("null no longer allowed");
+    expect(run.stdout).toContain("check: response-nullable-removed");
+  });
+});
+
+describe("bad input exits 2 with a message naming it", () => {
+  it.each([
     [
-      ["--base", fixture("base.yaml"), "--allow", "missing-allow.yaml"],
-      'allowlist "missing-allow.yaml" cannot be read: ENOENT',
+      ["--base", fixture("base.yaml"), "--format", "html"],
+      '--format must be one of text, markdown, json, github, got "html"',
     ],
-  ])("%j exits 2 with a clear message", (args, message) => {
-    const run = diff(args);
+    [["--base", fixture("base.yaml"), "--fail-on", "fatal"], "--fail-on must be one of error, warning, info"],
+    [["--base", "no-such-ref-or-file"], '--base "no-such-ref-or-file" is neither a file nor a git ref'],
+    [
+      ["--base", fixture("base.yaml"), "--head", "missing.yaml"],
+      '--head "missing.yaml" is neither a file nor a git ref',
+    ],
+    [
+      ["--base", fixture("base.yaml"), "--config", "missing-config.yaml"],
+      'config "missing-config.yaml" cannot be read',
+    ],
+    [["--base", fixture("base.yaml"), "--colour", "red"], "Unknown option '--colour'"],
+  ])("%j", async (args, message) => {
+    const run = await diff(args);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
   });
 
-  it("names an unparseable file and a file that is not OpenAPI", () => {
-    const broken = path.join(scratch, "broken.yaml");
-    writeFileSync(broken, "openapi: [3.1.0\n");
-    const notOpenApi = path.join(scratch, "package.json");
-    writeFileSync(notOpenApi, '{"name": "x"}');
-    const a = diff(["--base", broken, "--head", fixture("base.yaml")]);
-    expect(a.code).toBe(2);
-    expect(a.stderr).toContain('--base "broken.yaml" is not valid YAML or JSON');
-    const b = diff(["--base", fixture("base.yaml"), "--head", notOpenApi]);
-    expect(b.code).toBe(2);
-    expect(b.stderr).toContain('--head "package.json" is not an OpenAPI 3.x document');
+  it("names an unparseable file, a Swagger 2.0 file, a dangling $ref and an unknown check in the config", async () => {
+    const write = (name: string, text: string) => {
+      const file = path.join(scratch, name);
+      writeFileSync(file, text);
+      return file;
+    };
+    const broken = write("broken.yaml", "openapi: [3.1.0\n");
+    const swagger = write("swagger.yaml", 'swagger: "2.0"\ninfo: {title: t, version: "1"}\npaths: {}\n');
+    const dangling = write(
+      "dangling.yaml",
+      readFileSync(fixture("base.yaml"), "utf8").replace("schemas/Widget'", "schemas/Gadget'"),
+    );
+    const config = write("bad-config.yaml", "levels:\n  no-such-check: error\n");
+    const cases: [string[], string][] = [
+      [["--base", broken, "--head", fixture("base.yaml")], '--base "broken.yaml" is not valid YAML or JSON'],
+      [["--base", swagger, "--head", fixture("base.yaml")], "is Swagger 2.0; give an OpenAPI 3.0 or 3.1 document"],
+      [
+        ["--base", fixture("base.yaml"), "--head", dangling],
+        'has a $ref that does not resolve: "#/components/schemas/Gadget"',
+      ],
+      [
+        ["--base", fixture("base.yaml"), "--head", fixture("base.yaml"), "--config", config],
+        'no check "no-such-check"',
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const run = await diff(args);
+      expect(run.code, message).toBe(2);
+      expect(run.stderr).toContain(message);
+    }
   });
 });
 
-describe("a git ref as base", () => {
+describe("git refs", () => {
   let repo: string;
   const git = (...args: string[]) => {
     const result = spawnSync("git", ["-c", "user.email=test@example.invalid", "-c", "user.name=test", ...args], {
@@ -174,42 +256,34 @@ describe("a git ref as base", () => {
   beforeAll(() => {
     repo = mkdtempSync(path.join(tmpdir(), "diff-git-test-"));
     git("init", "-q");
-    writeFileSync(path.join(repo, "README.md"), "no contract yet\n");
-    git("add", ".");
-    git("commit", "-q", "-m", "start without a contract");
     cpSync(path.join(repoRoot, "openapi"), path.join(repo, "openapi"), { recursive: true });
     cpSync(path.join(repoRoot, "redocly.yaml"), path.join(repo, "redocly.yaml"));
+    cpSync(fixture("base.yaml"), path.join(repo, "widgets.yaml"));
     git("add", ".");
     git("commit", "-q", "-m", "the contract");
   });
   afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
-  it("bundles the contract at the ref and compares it with the working tree", () => {
-    const unchanged = diff(["--base", "HEAD"], repo);
-    expect(unchanged.code).toBe(0);
-    expect(unchanged.stdout).toContain("No changes to the contract.");
-    expect(unchanged.stdout).toMatch(/base {2}git HEAD \([0-9a-f]+\): version 1\.0\.0, 15 operations, 6 webhooks/);
-
+  it("a ref alone is this repository's split contract at that commit, compared with the working tree", () => {
     const card = path.join(repo, "openapi", "components", "schemas", "cards", "Card.yaml");
     const original = readFileSync(card, "utf8");
-    expect(original).toMatch(/\n {2}last4:\n/);
-    writeFileSync(card, original.replace(/\n {2}last4:\n( {4}.*\n)+/, "\n"));
-    const changed = diff(["--base", "HEAD"], repo);
+    expect(original).toMatch(/\n {2}brand:\n {4}type: string\n/);
+    writeFileSync(card, original.replace(/\n {2}brand:\n {4}type: string\n/, "\n  brand:\n    type: integer\n"));
+    const changed = runScript("diff.ts", ["--base", "HEAD"], { cwd: repo });
     writeFileSync(card, original);
-    expect(changed.code).toBe(1);
-    expect(changed.stdout).toContain("#/components/schemas/Card .last4: field `last4` removed");
-    expect(changed.stdout).toContain("used by: GET /v1/cards");
+    expect(changed.status, changed.stderr).toBe(1);
+    expect(changed.stdout).toContain("#/components/schemas/Card .brand: type string → integer");
+    expect(changed.stdout).toContain("check: response-type-changed");
+    expect(changed.stdout).toMatch(/base {2}git HEAD:openapi\/openapi\.yaml \([0-9a-f]+\)/);
   });
 
-  it("says so when the ref has no contract", () => {
-    const run = diff(["--base", "HEAD~1"], repo);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('git ref "HEAD~1" has no contract: openapi/openapi.yaml is not in that commit');
-  });
-
-  it("names a ref that does not exist", () => {
-    const run = diff(["--base", "HEAD~5"], repo);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--base "HEAD~5" is neither a file nor a git ref');
+  it("<ref>:<file> reads that file at the ref", () => {
+    writeFileSync(path.join(repo, "widgets-head.yaml"), readFileSync(fixture("head-drop-webhook.yaml"), "utf8"));
+    const run = runScript("diff.ts", ["--base", "HEAD:widgets.yaml", "--head", "widgets-head.yaml"], { cwd: repo });
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stdout).toContain("check: webhook-removed");
+    const missing = runScript("diff.ts", ["--base", "HEAD:nope.yaml", "--head", "widgets-head.yaml"], { cwd: repo });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("nope.yaml is not in commit HEAD");
   });
 });

@@ -1,6 +1,8 @@
 /**
- * Where the two contracts come from: a git ref (the split contract at that commit, bundled), an
- * already bundled file (YAML or JSON), or the working tree (bundled fresh).
+ * Where the two contracts come from: a file (OpenAPI 3.0 or 3.1, YAML or JSON, one document or split over
+ * several files), a file at a git ref (`main:openapi/openapi.yaml`), a git ref alone (this repository's
+ * contract at that commit), or the working tree. Split documents are bundled with Redocly; a document that is
+ * already one file is read as it is, without loading Redocly (about a second).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -8,19 +10,18 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
+import { describeValue, UsageError } from "../cli.ts";
 import { rel, repoRoot } from "../paths.ts";
+import { lookup } from "../refs.ts";
 import { type Document, isObject } from "./resolve.ts";
-
-/** Bad input from the user (a missing file, an unknown ref): the CLI exits 2 with this message. */
-export class DiffInputError extends Error {}
 
 export interface LoadedContract {
   document: Document;
-  /** What was loaded, for messages: `git HEAD~1 (3f2a1b0)`, `file generated/openapi.json`, `working tree`. */
+  /** What was loaded, for messages: `git HEAD~1 (3f2a1b0)`, `file release/openapi.json`, `working tree`. */
   label: string;
 }
 
-const CONTRACT_ROOT = "openapi/openapi.yaml";
+export const CONTRACT_ROOT = "openapi/openapi.yaml";
 
 /** Redocly takes about a second to load: only pay for it when a contract is to be bundled. */
 const loadBundler = () => import("../bundle.ts");
@@ -40,43 +41,120 @@ export function gitRefExists(ref: string, repoDir: string): boolean {
   return !ref.startsWith("-") && git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], repoDir).status === 0;
 }
 
-/** True when the commit `ref` holds the split contract (openapi/openapi.yaml). */
-export function gitRefHasContract(ref: string, repoDir: string): boolean {
-  return git(["cat-file", "-e", `${ref}:${CONTRACT_ROOT}`], repoDir).status === 0;
-}
-
-/** Extracts openapi/ (and redocly.yaml) at `ref` into a temporary directory and bundles it there. */
-export async function bundleGitRef(ref: string, repoDir: string): Promise<LoadedContract> {
-  if (!gitRefExists(ref, repoDir)) {
-    throw new DiffInputError(
-      `git ref "${ref}" does not exist in this repository; give a commit, branch or tag (for example HEAD~1), or a bundled file`,
-    );
-  }
-  if (!gitRefHasContract(ref, repoDir)) {
-    throw new DiffInputError(`git ref "${ref}" has no contract: ${CONTRACT_ROOT} is not in that commit`);
-  }
-  const commit = git(["rev-parse", "--short", `${ref}^{commit}`], repoDir)
+function shortCommit(ref: string, repoDir: string): string {
+  return git(["rev-parse", "--short", `${ref}^{commit}`], repoDir)
     .stdout.toString()
     .trim();
-  const hasConfig = git(["cat-file", "-e", `${ref}:redocly.yaml`], repoDir).status === 0;
+}
+
+/** Every `$ref` value in a document. */
+function refsIn(value: unknown, found: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) refsIn(item, found);
+  else if (isObject(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === "$ref" && typeof item === "string") found.push(item);
+      else refsIn(item, found);
+    }
+  }
+  return found;
+}
+
+/** Checks what was read is an OpenAPI 3.x document; `shown` names it in the error. */
+function checkOpenApi(document: unknown, shown: string): asserts document is Document {
+  if (isObject(document) && typeof document.swagger === "string") {
+    throw new UsageError(`${shown} is Swagger ${document.swagger}; give an OpenAPI 3.0 or 3.1 document`);
+  }
+  const version = isObject(document) ? document.openapi : undefined;
+  if (!(typeof version === "string" || typeof version === "number") || !String(version).startsWith("3")) {
+    throw new UsageError(
+      `${shown} is not an OpenAPI 3.x document: it needs \`openapi: 3.0.x\` or \`openapi: 3.1.x\` at its top, found ${describeValue(version)}`,
+    );
+  }
+}
+
+/** Every local `$ref` must resolve: a dangling one is bad input, named here, not a crash later. */
+function checkLocalRefs(document: Document, shown: string): void {
+  for (const ref of new Set(refsIn(document))) {
+    if (!ref.startsWith("#")) continue;
+    try {
+      lookup(document, ref);
+    } catch {
+      throw new UsageError(`${shown} has a $ref that does not resolve: ${describeValue(ref)}`);
+    }
+  }
+}
+
+function parseDocument(text: string, file: string, shown: string): unknown {
+  try {
+    return file.endsWith(".json") ? JSON.parse(text) : parse(text, { maxAliasCount: -1 });
+  } catch (error) {
+    throw new UsageError(`${shown} is not valid YAML or JSON: ${(error as Error).message.split("\n")[0]}`);
+  }
+}
+
+/** Bundles a split document with Redocly, naming `shown` (never this machine's paths) in errors. */
+async function bundleFile(file: string, shown: string, configDir?: string): Promise<Document> {
+  const config =
+    configDir && existsSync(path.join(configDir, "redocly.yaml"))
+      ? path.join(configDir, "redocly.yaml")
+      : path.join(repoRoot, "redocly.yaml");
+  try {
+    const { bundleContract } = await loadBundler();
+    const { document } = await bundleContract(file, config);
+    return document as Document;
+  } catch (error) {
+    const dir = path.dirname(file);
+    const message = (error as Error).message.split(rel(dir)).join(".").split(dir).join(".");
+    throw new UsageError(`cannot bundle ${shown}: ${message}`);
+  }
+}
+
+/** Reads a contract file; bundles it when it refers to other files. `option` names the CLI option in errors. */
+export async function loadFile(file: string, option = "file"): Promise<LoadedContract> {
+  const relative = path.relative(process.cwd(), path.resolve(file));
+  // Name the file as the user sees it from here, never by this machine's absolute path.
+  const display = relative.startsWith("..") || path.isAbsolute(relative) ? path.basename(file) : relative;
+  const shown = `${option} ${describeValue(display)}`;
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new UsageError(
+      `${shown} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  let document = parseDocument(text, file, shown);
+  checkOpenApi(document, shown);
+  if (refsIn(document).some((ref) => !ref.startsWith("#"))) {
+    document = await bundleFile(path.resolve(file), shown, gitTopLevel(path.dirname(path.resolve(file))));
+    checkOpenApi(document, shown);
+  }
+  checkLocalRefs(document, shown);
+  return { document, label: `file ${display}` };
+}
+
+/** A file at a git ref: read with `git show`; when it is split, the ref's tree is unpacked and bundled. */
+export async function loadGitFile(ref: string, file: string, repoDir: string, option: string): Promise<LoadedContract> {
+  const shown = `${option} ${describeValue(`${ref}:${file}`)}`;
+  const label = `git ${ref}:${file} (${shortCommit(ref, repoDir)})`;
+  const show = git(["show", `${ref}:${file}`], repoDir);
+  if (show.status !== 0) throw new UsageError(`${shown}: ${file} is not in commit ${ref}`);
+  const document = parseDocument(show.stdout.toString("utf8"), file, shown);
+  checkOpenApi(document, shown);
+  if (!refsIn(document).some((value) => !value.startsWith("#"))) {
+    checkLocalRefs(document, shown);
+    return { document, label };
+  }
   const dir = await mkdtemp(path.join(tmpdir(), "contract-diff-"));
   try {
-    const archive = git(["archive", "--format=tar", ref, "openapi", ...(hasConfig ? ["redocly.yaml"] : [])], repoDir);
-    if (archive.status !== 0)
-      throw new DiffInputError(`git archive of "${ref}" failed: ${archive.stderr.toString().trim()}`);
-    const untar = spawnSync("tar", ["-x", "-C", dir], { input: archive.stdout });
-    if (untar.status !== 0)
-      throw new Error(`cannot unpack the contract of "${ref}": ${untar.stderr.toString().trim()}`);
-    const config = hasConfig ? path.join(dir, "redocly.yaml") : path.join(repoRoot, "redocly.yaml");
-    try {
-      const { bundleContract } = await loadBundler();
-      const { document } = await bundleContract(path.join(dir, CONTRACT_ROOT), config);
-      return { document: document as Document, label: `git ${ref} (${commit})` };
-    } catch (error) {
-      // Name the ref, never this machine's temporary directory.
-      const message = (error as Error).message.split(rel(dir)).join(`${ref}:`).split(dir).join(`${ref}:`);
-      throw new DiffInputError(`cannot bundle the contract at git ref "${ref}": ${message}`);
-    }
+    const archive = git(["archive", "--format=tar", ref], repoDir);
+    if (archive.status !== 0) throw new UsageError(`${shown}: git archive failed: ${archive.stderr.toString().trim()}`);
+    const untar = spawnSync("tar", ["-x", "-C", dir], { input: archive.stdout, maxBuffer: 256 * 1024 * 1024 });
+    if (untar.status !== 0) throw new Error(`cannot unpack ${ref}: ${untar.stderr.toString().trim()}`);
+    const bundled = await bundleFile(path.join(dir, file), shown, dir);
+    checkOpenApi(bundled, shown);
+    checkLocalRefs(bundled, shown);
+    return { document: bundled, label };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -85,64 +163,35 @@ export async function bundleGitRef(ref: string, repoDir: string): Promise<Loaded
 /** Bundles the working tree's contract of the repository at `repoDir`. */
 export async function bundleWorkingTree(repoDir: string): Promise<LoadedContract> {
   const root = path.join(repoDir, CONTRACT_ROOT);
-  if (!existsSync(root)) throw new DiffInputError(`no contract in the working tree: ${CONTRACT_ROOT} is missing`);
-  const config = existsSync(path.join(repoDir, "redocly.yaml"))
-    ? path.join(repoDir, "redocly.yaml")
-    : path.join(repoRoot, "redocly.yaml");
-  try {
-    const { bundleContract } = await loadBundler();
-    const { document } = await bundleContract(root, config);
-    return { document: document as Document, label: "working tree" };
-  } catch (error) {
-    throw new DiffInputError(`cannot bundle the working tree's contract: ${(error as Error).message}`);
-  }
-}
-
-/** Reads an already bundled contract (YAML or JSON); `option` names the CLI option in errors. */
-export async function loadBundledFile(file: string, option = "file"): Promise<LoadedContract> {
-  const shown = path.isAbsolute(file) ? path.basename(file) : file;
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new DiffInputError(
-      `${option} "${shown}" cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
-  }
-  let document: unknown;
-  try {
-    document = parse(text);
-  } catch (error) {
-    throw new DiffInputError(
-      `${option} "${shown}" is not valid YAML or JSON: ${(error as Error).message.split("\n")[0]}`,
-    );
-  }
-  if (!isObject(document) || typeof document.openapi !== "string" || !document.openapi.startsWith("3.")) {
-    throw new DiffInputError(`${option} "${shown}" is not an OpenAPI 3.x document (no "openapi: 3.x" at its top)`);
-  }
-  if (!isObject(document.paths) && !isObject(document.webhooks)) {
-    throw new DiffInputError(`${option} "${shown}" has neither paths nor webhooks`);
-  }
-  if (/"\$ref":"(?!#)/.test(JSON.stringify(document))) {
-    throw new DiffInputError(
-      `${option} "${shown}" has references to other files: give a bundled document (npm run bundle)`,
-    );
-  }
-  return { document, label: `file ${shown}` };
+  if (!existsSync(root)) throw new UsageError(`no contract in the working tree: ${CONTRACT_ROOT} is missing`);
+  const document = await bundleFile(root, "the working tree's contract", repoDir);
+  return { document, label: "working tree" };
 }
 
 /**
- * `--base`: an existing file is read as a bundled contract; anything else must be a git ref.
- * A value that is neither gets an error naming it.
+ * `--base` or `--head`: an existing file; `<ref>:<path>` for a file at a git ref; a git ref alone for this
+ * repository's contract at that commit. Anything else gets an error naming it.
  */
-export async function loadBase(value: string, repoDir: string | undefined): Promise<LoadedContract> {
-  if (existsSync(value)) return loadBundledFile(value, "--base");
+export async function loadContract(
+  value: string,
+  option: string,
+  repoDir: string | undefined,
+): Promise<LoadedContract> {
+  if (existsSync(value)) return loadFile(value, option);
+  const colon = value.indexOf(":");
+  if (repoDir && colon > 0) {
+    const ref = value.slice(0, colon);
+    const file = value.slice(colon + 1).replace(/^\.?\//, "");
+    if (gitRefExists(ref, repoDir)) return loadGitFile(ref, file, repoDir, option);
+  }
   if (!repoDir)
-    throw new DiffInputError(
-      `--base "${value}" is not a file, and the current directory is not in a git repository to look it up as a ref`,
+    throw new UsageError(
+      `${option} ${describeValue(value)} is not a file, and the current directory is not in a git repository to look it up as a ref`,
     );
   if (!gitRefExists(value, repoDir)) {
-    throw new DiffInputError(`--base "${value}" is neither a file nor a git ref of this repository`);
+    throw new UsageError(
+      `${option} ${describeValue(value)} is neither a file nor a git ref of this repository; give a file, a ref (HEAD~1, main, v1.2.0) or <ref>:<file> (main:openapi/openapi.yaml)`,
+    );
   }
-  return bundleGitRef(value, repoDir);
+  return loadGitFile(value, CONTRACT_ROOT, repoDir, option);
 }

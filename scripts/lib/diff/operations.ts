@@ -1,14 +1,15 @@
 /**
- * Walks two bundled documents side by side: paths, operations, webhooks, parameters, bodies,
- * responses, security, servers and info. Schemas are handed to schema.ts with their direction:
- * operation requests flow to the service, responses to the partner; webhooks the other way round.
+ * Walks two documents side by side: paths, operations, webhooks, parameters, bodies, responses, security,
+ * servers and info. Schemas are handed to schema.ts with their direction: operation requests flow to the
+ * service, responses to the partner; webhooks the other way round.
  */
+import { HTTP_METHODS } from "../../../src/http-methods.ts";
+import { followRefs } from "../refs.ts";
 import { type Change, ChangeSink, mergeChanges } from "./changes.ts";
-import { DOC_KEYWORDS, type Document, isObject, type Json, type JsonObject, lookup } from "./resolve.ts";
-import type { Flow } from "./rules.ts";
-import { compareSchemas, newComparison, type SchemaComparison } from "./schema.ts";
+import { DOC_KEYWORDS, type Document, isObject, type Json, type JsonObject } from "./resolve.ts";
+import type { ChangeKind, Flow } from "./rules.ts";
+import { compareSchemas, newComparison, type SchemaComparison, stable } from "./schema.ts";
 
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 const OPERATION_KEYS_HANDLED = new Set([
   "operationId",
   "parameters",
@@ -17,47 +18,47 @@ const OPERATION_KEYS_HANDLED = new Set([
   "security",
   "servers",
   "tags",
+  "callbacks",
+  "x-sunset",
+  "x-stability-level",
   ...DOC_KEYWORDS,
 ]);
+/** x-stability-level values, least stable first. */
+const STABILITY = ["draft", "alpha", "beta", "stable"];
+
+export interface CompareOptions {
+  /** Today as YYYY-MM-DD, for x-sunset dates (defaults to the clock's date). */
+  today?: string;
+}
 
 interface Walk {
   cmp: SchemaComparison;
   sink: ChangeSink;
+  today: string;
 }
 
-/** Compares two bundled OpenAPI 3.1 documents; every change, merged per shared component and sorted. */
-export function compareDocuments(base: Document, head: Document): Change[] {
-  const walk: Walk = { cmp: newComparison(base, head), sink: new ChangeSink() };
+/** Compares two documents (OpenAPI 3.0 or 3.1, bundled); every change, merged per shared component and sorted. */
+export function compareDocuments(base: Document, head: Document, options: CompareOptions = {}): Change[] {
+  const walk: Walk = {
+    cmp: newComparison(base, head),
+    sink: new ChangeSink(),
+    today: options.today ?? new Date().toISOString().slice(0, 10),
+  };
   compareInfo(walk, base, head);
   compareServers(walk, base.servers, head.servers, "#/servers");
   compareSecuritySchemes(walk, base, head);
-  compareItems(walk, "path", pathItems(base.paths), pathItems(head.paths), base, head);
-  compareItems(walk, "webhook", pathItems(base.webhooks), pathItems(head.webhooks), base, head);
+  compareItems(walk, "path", pathItems(base.paths), pathItems(head.paths));
+  compareItems(walk, "webhook", pathItems(base.webhooks), pathItems(head.webhooks));
   return mergeChanges(walk.sink.changes);
-}
-
-const stable = (value: Json | undefined): string => JSON.stringify(sortKeys(value ?? null));
-function sortKeys(value: Json): Json {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (isObject(value))
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, sortKeys(value[key]!)]),
-    );
-  return value;
 }
 
 /** Resolves a `$ref`ed object (path item, parameter, response, request body) in its own document. */
 function deref(document: Document, value: Json | undefined): JsonObject | undefined {
-  let current = value;
-  for (let hops = 0; isObject(current) && typeof current.$ref === "string" && hops < 32; hops++) {
-    const { $ref, ...siblings } = current;
-    const target = lookup(document, $ref as string);
-    current = isObject(target) ? { ...target, ...siblings } : target;
-  }
-  return isObject(current) ? current : undefined;
+  const target = followRefs(document, value);
+  return isObject(target) ? target : undefined;
 }
+
+const code = (value: Json | undefined) => `\`${value === undefined ? "none" : JSON.stringify(value)}\``;
 
 function docDiff(
   walk: Walk,
@@ -102,6 +103,7 @@ function compareInfo(walk: Walk, base: Document, head: Document): void {
     "tags",
     "externalDocs",
     "openapi",
+    "jsonSchemaDialect",
   ]);
   for (const key of new Set([...Object.keys(base), ...Object.keys(head)])) {
     if (handled.has(key) || stable(base[key]) === stable(head[key])) continue;
@@ -113,8 +115,6 @@ function compareInfo(walk: Walk, base: Document, head: Document): void {
     );
   }
 }
-
-const code = (value: Json | undefined) => `\`${value === undefined ? "none" : JSON.stringify(value)}\``;
 
 function compareServers(walk: Walk, before: Json | undefined, after: Json | undefined, place: string): void {
   const list = (value: Json | undefined) =>
@@ -179,61 +179,107 @@ function compareSecuritySchemes(walk: Walk, base: Document, head: Document): voi
   }
 }
 
+interface Item {
+  /** The path template or webhook name as written. */
+  name: string;
+  item: Json;
+}
+
 /** Path items keyed by their template with parameter names blanked, so renaming `{id}` is not a new path. */
-function pathItems(value: Json | undefined): Map<string, { name: string; item: Json }> {
-  const map = new Map<string, { name: string; item: Json }>();
+function pathItems(value: Json | undefined): Map<string, Item> {
+  const map = new Map<string, Item>();
   for (const [name, item] of Object.entries(isObject(value) ? value : {}))
     map.set(name.replace(/\{[^}]*\}/g, "{}"), { name, item });
   return map;
 }
 
-function compareItems(
-  walk: Walk,
-  what: "path" | "webhook",
-  before: ReturnType<typeof pathItems>,
-  after: ReturnType<typeof pathItems>,
-  base: Document,
-  head: Document,
-): void {
+/** Is this date (YYYY-MM-DD, or an RFC 3339 date-time) valid? Returns its day, else undefined. */
+function sunsetDay(value: Json | undefined): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value.trim());
+  if (!match || Number.isNaN(Date.parse(`${match[0]}T00:00:00Z`))) return undefined;
+  return match[0];
+}
+
+function isUnstable(op: JsonObject): string | undefined {
+  const level = op["x-stability-level"];
+  return level === "draft" || level === "alpha" ? `x-stability-level ${level}: may change` : undefined;
+}
+
+/** How removing this operation (or parameter) counts: deprecated ones may go, after their sunset. */
+function removal(walk: Walk, owner: JsonObject): { kind: "plain" | "after" | "before" | "invalid"; note: string } {
+  if (owner.deprecated !== true) return { kind: "plain", note: "removed without deprecation" };
+  const sunset = owner["x-sunset"];
+  if (sunset === undefined) return { kind: "after", note: "was deprecated, no sunset date" };
+  const day = sunsetDay(sunset);
+  if (!day) return { kind: "invalid", note: `x-sunset ${code(sunset)} is not a date` };
+  if (day > walk.today) return { kind: "before", note: `removed before its sunset ${day}` };
+  return { kind: "after", note: `deprecated, sunset ${day} has passed` };
+}
+
+function operationsOf(document: Document, item: Json): Map<string, JsonObject> {
+  const resolved = deref(document, item) ?? {};
+  const map = new Map<string, JsonObject>();
+  for (const method of HTTP_METHODS) if (isObject(resolved[method])) map.set(method, resolved[method] as JsonObject);
+  return map;
+}
+
+function emitRemoval(walk: Walk, what: "path" | "webhook", where: string, op: JsonObject, whole: boolean): void {
+  const unstable = isUnstable(op);
+  const verdict = removal(walk, op);
+  const noun = what === "path" ? (whole ? "path removed" : "operation removed") : "webhook removed";
+  if (unstable) return walk.sink.emit("operation-removed-unstable", "toPartner", where, `${noun} (${unstable})`);
+  const kinds: Record<typeof verdict.kind, ChangeKind> =
+    what === "path"
+      ? {
+          plain: "operation-removed",
+          after: "operation-removed-after-deprecation",
+          before: "operation-removed-before-sunset",
+          invalid: "sunset-invalid",
+        }
+      : {
+          plain: "webhook-removed",
+          after: "webhook-removed-after-deprecation",
+          before: "webhook-removed",
+          invalid: "sunset-invalid",
+        };
+  walk.sink.emit(kinds[verdict.kind], "toPartner", where, `${noun}: ${verdict.note}`);
+}
+
+function compareItems(walk: Walk, what: "path" | "webhook", before: Map<string, Item>, after: Map<string, Item>): void {
+  const { base, head } = walk.cmp;
   const label = (name: string) => (what === "path" ? name : `webhook ${name}`);
+  const where = (method: string, name: string) =>
+    what === "path" ? `${method.toUpperCase()} ${name}` : `webhook ${name} ${method.toUpperCase()}`;
   for (const [key, { name, item }] of before) {
     const match = after.get(key);
     if (!match) {
-      walk.sink.emit(
-        what === "path" ? "path-removed" : "webhook-removed",
-        "toPartner",
-        label(name),
-        `${what} \`${name}\` removed`,
-      );
+      const ops = operationsOf(base, item);
+      const plain = [...ops.values()].some((op) => !isUnstable(op) && removal(walk, op).kind === "plain");
+      if (what === "path" && (plain || ops.size === 0))
+        walk.sink.emit("path-removed", "toPartner", label(name), `path \`${name}\` removed`);
+      else for (const [method, op] of ops) emitRemoval(walk, what, where(method, name), op, true);
       continue;
     }
     const a = deref(base, item) ?? {};
     const b = deref(head, match.item) ?? {};
-    for (const method of METHODS) {
-      const where =
-        what === "path" ? `${method.toUpperCase()} ${match.name}` : `webhook ${match.name} ${method.toUpperCase()}`;
-      if (a[method] && !b[method])
-        walk.sink.emit(
-          what === "path" ? "operation-removed" : "webhook-removed",
-          "toPartner",
-          where,
-          `${what === "path" ? "operation" : "webhook operation"} removed`,
-        );
-      else if (!a[method] && b[method])
-        walk.sink.emit(
-          what === "path" ? "operation-added" : "webhook-added",
-          "toPartner",
-          where,
-          `${what === "path" ? "operation" : "webhook operation"} added`,
-        );
-      else if (isObject(a[method]) && isObject(b[method])) {
+    for (const method of HTTP_METHODS) {
+      const place = where(method, match.name);
+      const opA = isObject(a[method]) ? (a[method] as JsonObject) : undefined;
+      const opB = isObject(b[method]) ? (b[method] as JsonObject) : undefined;
+      if (opA && !opB) emitRemoval(walk, what, place, opA, false);
+      else if (!opA && opB)
+        walk.sink.emit(what === "path" ? "operation-added" : "webhook-added", "toPartner", place, "operation added");
+      else if (opA && opB) {
+        const local: Walk = { ...walk, sink: new ChangeSink() };
         compareOperation(
-          walk,
+          local,
           what,
-          where,
-          { item: a, op: a[method] as JsonObject },
-          { item: b, op: b[method] as JsonObject },
+          place,
+          { item: a, op: opA, template: name },
+          { item: b, op: opB, template: match.name },
         );
+        walk.sink.addFrom(local.sink.changes, undefined, isUnstable(opA));
       }
     }
     docDiff(walk, "toPartner", label(match.name), a, b, ["summary", "description"]);
@@ -253,6 +299,8 @@ function compareItems(
 interface Side {
   item: JsonObject;
   op: JsonObject;
+  /** The path template as this side writes it, to match path parameters by position. */
+  template: string;
 }
 
 function compareOperation(walk: Walk, what: "path" | "webhook", where: string, a: Side, b: Side): void {
@@ -261,15 +309,27 @@ function compareOperation(walk: Walk, what: "path" | "webhook", where: string, a
   const requestFlow: Flow = what === "path" ? "toService" : "toPartner";
   const responseFlow: Flow = what === "path" ? "toPartner" : "toService";
 
-  if (a.op.operationId !== b.op.operationId) {
+  if (a.op.operationId !== undefined && a.op.operationId !== b.op.operationId) {
     walk.sink.emit(
       "operation-id-changed",
       requestFlow,
       where,
       `operationId ${code(a.op.operationId)} → ${code(b.op.operationId)}`,
     );
+  } else if (a.op.operationId === undefined && b.op.operationId !== undefined) {
+    walk.sink.emit("documentation-changed", requestFlow, where, `operationId ${code(b.op.operationId)} added`);
   }
-  docDiff(walk, requestFlow, where, a.op, b.op, [...DOC_KEYWORDS, "tags"]);
+  if (stable(a.op.tags) !== stable(b.op.tags))
+    walk.sink.emit("tags-changed", requestFlow, where, `tags ${code(a.op.tags)} → ${code(b.op.tags)}`);
+  compareLifecycle(walk, where, a.op, b.op);
+  docDiff(
+    walk,
+    requestFlow,
+    where,
+    a.op,
+    b.op,
+    [...DOC_KEYWORDS].filter((key) => key !== "deprecated"),
+  );
   for (const key of new Set([...Object.keys(a.op), ...Object.keys(b.op)])) {
     if (OPERATION_KEYS_HANDLED.has(key) || stable(a.op[key]) === stable(b.op[key])) continue;
     walk.sink.emit(
@@ -279,15 +339,7 @@ function compareOperation(walk: Walk, what: "path" | "webhook", where: string, a
       `${key} ${code(a.op[key])} → ${code(b.op[key])}`,
     );
   }
-  const security = (document: Document, op: JsonObject) => normaliseSecurity(op.security ?? document.security);
-  if (security(base, a.op) !== security(head, b.op)) {
-    walk.sink.emit(
-      "security-changed",
-      requestFlow,
-      where,
-      `security ${security(base, a.op)} → ${security(head, b.op)}`,
-    );
-  }
+  compareSecurity(walk, where, a.op.security ?? base.security, b.op.security ?? head.security);
   compareServers(walk, a.op.servers, b.op.servers, `${where} servers`);
   compareParameters(walk, where, requestFlow, parameters(base, a), parameters(head, b));
   compareBody(
@@ -301,95 +353,225 @@ function compareOperation(walk: Walk, what: "path" | "webhook", where: string, a
   compareResponses(walk, where, responseFlow, a.op.responses, b.op.responses);
 }
 
-function normaliseSecurity(value: Json | undefined): string {
-  if (!Array.isArray(value)) return "none";
-  const alternatives = value.filter(isObject).map(
-    (requirement) =>
-      Object.keys(requirement)
-        .sort()
-        .map((name) => {
-          const scopes = requirement[name];
-          return `${name}${Array.isArray(scopes) && scopes.length > 0 ? `(${scopes.map(String).sort().join(",")})` : ""}`;
-        })
-        .join("+") || "anonymous",
-  );
-  return alternatives.length === 0 ? "none" : [...new Set(alternatives)].sort().join(" | ");
+/** Deprecation, x-sunset and x-stability-level of one operation. */
+function compareLifecycle(walk: Walk, where: string, a: JsonObject, b: JsonObject): void {
+  if (a.deprecated !== true && b.deprecated === true)
+    walk.sink.emit("operation-deprecated", "toPartner", where, "operation deprecated");
+  if (a.deprecated === true && b.deprecated !== true)
+    walk.sink.emit("operation-reactivated", "toPartner", where, "operation no longer deprecated");
+  compareSunset(walk, where, a, b);
+  const before = a["x-stability-level"];
+  const after = b["x-stability-level"];
+  if (after !== undefined && !STABILITY.includes(String(after))) {
+    walk.sink.emit(
+      "stability-invalid",
+      "toPartner",
+      where,
+      `x-stability-level ${code(after)} is not one of ${STABILITY.join(", ")}`,
+    );
+  } else if (before !== undefined && after !== undefined && before !== after && STABILITY.includes(String(before))) {
+    const down = STABILITY.indexOf(String(after)) < STABILITY.indexOf(String(before));
+    walk.sink.emit(
+      down ? "stability-decreased" : "stability-increased",
+      "toPartner",
+      where,
+      `x-stability-level ${code(before)} → ${code(after)}`,
+    );
+  }
 }
 
-/** Path-level and operation-level parameters, the latter winning, keyed by location and name. */
-function parameters(document: Document, side: Side): Map<string, JsonObject> {
-  const map = new Map<string, JsonObject>();
+function compareSunset(walk: Walk, where: string, a: JsonObject, b: JsonObject): void {
+  const before = a["x-sunset"];
+  const after = b["x-sunset"];
+  if (stable(before) === stable(after)) return;
+  const text = `x-sunset ${code(before)} → ${code(after)}`;
+  if (after !== undefined && !sunsetDay(after)) return walk.sink.emit("sunset-invalid", "toPartner", where, text);
+  if (a.deprecated !== true || b.deprecated !== true)
+    return walk.sink.emit("extension-changed", "toPartner", where, text);
+  if (after === undefined) return walk.sink.emit("sunset-removed", "toPartner", where, text);
+  const from = sunsetDay(before);
+  const to = sunsetDay(after)!;
+  if (!from) return walk.sink.emit("extension-changed", "toPartner", where, text);
+  walk.sink.emit(to < from ? "sunset-earlier" : "sunset-later", "toPartner", where, text);
+}
+
+/** Requirement alternatives keyed by their schemes; each with its schemes' scopes. No security at all is none. */
+function securityAlternatives(value: Json | undefined): Map<string, Map<string, Set<string>>> {
+  const map = new Map<string, Map<string, Set<string>>>();
+  for (const requirement of Array.isArray(value) ? value.filter(isObject) : []) {
+    const names = Object.keys(requirement).sort();
+    const scopes = new Map(
+      names.map((name) => {
+        const list = requirement[name];
+        return [name, new Set(Array.isArray(list) ? list.map(String) : [])];
+      }),
+    );
+    map.set(names.join(" + ") || "anonymous", scopes);
+  }
+  return map;
+}
+
+function compareSecurity(walk: Walk, where: string, before: Json | undefined, after: Json | undefined): void {
+  const a = securityAlternatives(before);
+  const b = securityAlternatives(after);
+  for (const [key, scopesBefore] of a) {
+    const scopesAfter = b.get(key);
+    if (!scopesAfter) {
+      walk.sink.emit("security-requirement-removed", "toPartner", `${where} security`, `security \`${key}\` removed`);
+      continue;
+    }
+    for (const [scheme, list] of scopesAfter) {
+      const old = scopesBefore.get(scheme) ?? new Set();
+      const added = [...list].filter((scope) => !old.has(scope));
+      const removed = [...old].filter((scope) => !list.has(scope));
+      if (added.length > 0)
+        walk.sink.emit(
+          "security-scope-added",
+          "toPartner",
+          `${where} security`,
+          `${scheme}: scopes added: ${added.join(", ")}`,
+        );
+      if (removed.length > 0)
+        walk.sink.emit(
+          "security-scope-removed",
+          "toPartner",
+          `${where} security`,
+          `${scheme}: scopes removed: ${removed.join(", ")}`,
+        );
+    }
+  }
+  for (const key of b.keys())
+    if (!a.has(key))
+      walk.sink.emit("security-requirement-added", "toPartner", `${where} security`, `security \`${key}\` added`);
+}
+
+interface Parameter {
+  parameter: JsonObject;
+  /** Shown in messages and locations: `query limit`, `path {id}`. */
+  label: string;
+  /** A parameter referenced from components keeps that pointer, so its schema changes are located there. */
+  origin?: string;
+}
+
+/**
+ * Path-level and operation-level parameters, the latter winning. Path parameters are keyed by their
+ * position in the template, so `/books/{bookId}` → `/books/{id}` is the same parameter renamed.
+ */
+function parameters(document: Document, side: Side): Map<string, Parameter> {
+  const map = new Map<string, Parameter>();
+  const slots = [...side.template.matchAll(/\{([^}]*)\}/g)].map((match) => match[1]);
   for (const list of [side.item.parameters, side.op.parameters]) {
     for (const entry of Array.isArray(list) ? list : []) {
       const parameter = deref(document, entry);
       if (!parameter) continue;
       const location = String(parameter.in);
-      const name = location === "header" ? String(parameter.name).toLowerCase() : String(parameter.name);
-      map.set(`${location} ${name}`, { ...parameter, $schemaOrigin: schemaOrigin(entry) });
+      const name = String(parameter.name);
+      const slot = location === "path" ? slots.indexOf(name) : -1;
+      const key = slot >= 0 ? `path #${slot}` : `${location} ${location === "header" ? name.toLowerCase() : name}`;
+      const origin = isObject(entry) && typeof entry.$ref === "string" ? entry.$ref : undefined;
+      map.set(key, { parameter, label: `${location} ${name}`, origin });
     }
   }
   return map;
 }
 
-/** A parameter referenced from components keeps that pointer, so its schema changes are located there. */
-function schemaOrigin(entry: Json): Json {
-  return isObject(entry) && typeof entry.$ref === "string" ? entry.$ref : null;
+function headers(document: Document, value: Json | undefined): Map<string, Parameter> {
+  const map = new Map<string, Parameter>();
+  for (const [name, entry] of Object.entries(isObject(value) ? value : {})) {
+    const header = deref(document, entry);
+    if (!header) continue;
+    const origin = isObject(entry) && typeof entry.$ref === "string" ? entry.$ref : undefined;
+    map.set(name.toLowerCase(), { parameter: { ...header, name, in: "header" }, label: `header ${name}`, origin });
+  }
+  return map;
+}
+
+/** A parameter's schema: `schema`, or the schema of its one `content` entry. */
+function parameterSchema(parameter: JsonObject): Json | undefined {
+  if (parameter.schema !== undefined) return parameter.schema;
+  const content = isObject(parameter.content) ? Object.values(parameter.content) : [];
+  const media = content.find(isObject);
+  return media?.schema;
+}
+
+function serialization(parameter: JsonObject): { style: string; explode: boolean } {
+  const defaults: Record<string, string> = { query: "form", cookie: "form", path: "simple", header: "simple" };
+  const style = typeof parameter.style === "string" ? parameter.style : (defaults[String(parameter.in)] ?? "form");
+  const explode = typeof parameter.explode === "boolean" ? parameter.explode : style === "form";
+  return { style, explode };
 }
 
 function compareParameters(
   walk: Walk,
   where: string,
   flow: Flow,
-  a: Map<string, JsonObject>,
-  b: Map<string, JsonObject>,
-  noun = "parameter",
+  a: Map<string, Parameter>,
+  b: Map<string, Parameter>,
 ): void {
-  for (const [key, parameter] of a) {
-    if (!b.has(key))
-      walk.sink.emit(
-        "parameter-removed",
-        flow,
-        `${where} ${noun} ${key}`,
-        `${noun} \`${parameter.name ?? key}\` (${parameter.in ?? "header"}) removed`,
-      );
+  const isRequired = (p: JsonObject) => p.required === true || p.in === "path";
+  for (const [key, { parameter, label }] of a) {
+    if (b.has(key)) continue;
+    const place = `${where} ${label}`;
+    const verdict = removal(walk, parameter);
+    const kinds: Record<typeof verdict.kind, ChangeKind> = {
+      plain: "parameter-removed",
+      after: "parameter-removed-after-deprecation",
+      before: "parameter-removed-before-sunset",
+      invalid: "sunset-invalid",
+    };
+    walk.sink.emit(
+      kinds[verdict.kind],
+      flow,
+      place,
+      `\`${label}\` removed${verdict.kind === "plain" ? "" : `: ${verdict.note}`}`,
+    );
   }
-  for (const [key, after] of b) {
-    const place = `${where} ${noun} ${key}`;
-    const before = a.get(key);
-    const label = `${noun} \`${after.name ?? key}\``;
-    if (!before) {
+  for (const [key, next] of b) {
+    const after = next.parameter;
+    const place = `${where} ${next.label}`;
+    const old = a.get(key);
+    if (!old) {
       walk.sink.emit(
-        after.required === true ? "parameter-added-required" : "parameter-added-optional",
+        isRequired(after) ? "parameter-added-required" : "parameter-added-optional",
         flow,
         place,
-        `${after.required === true ? "required" : "optional"} ${label} added`,
+        `${isRequired(after) ? "required" : "optional"} \`${next.label}\` added`,
       );
       continue;
     }
-    if (before.required !== true && after.required === true)
-      walk.sink.emit("parameter-became-required", flow, place, `${label} became required`);
-    if (before.required === true && after.required !== true)
-      walk.sink.emit("parameter-became-optional", flow, place, `${label} became optional`);
-    for (const key2 of ["style", "explode", "allowReserved", "allowEmptyValue", "content"]) {
-      if (stable(before[key2]) !== stable(after[key2]))
-        walk.sink.emit(
-          "parameter-serialization-changed",
-          flow,
-          place,
-          `${label}: ${key2} ${code(before[key2])} → ${code(after[key2])}`,
-        );
-    }
-    const origin = typeof after.$schemaOrigin === "string" ? after.$schemaOrigin : place;
+    const before = old.parameter;
+    if (old.label !== next.label)
+      walk.sink.emit("documentation-changed", flow, place, `\`${old.label}\` renamed to \`${next.label}\``);
+    if (!isRequired(before) && isRequired(after))
+      walk.sink.emit("parameter-became-required", flow, place, `\`${next.label}\` became required`);
+    if (isRequired(before) && !isRequired(after))
+      walk.sink.emit("parameter-became-optional", flow, place, `\`${next.label}\` became optional`);
+    if (before.deprecated !== true && after.deprecated === true)
+      walk.sink.emit("parameter-deprecated", flow, place, `\`${next.label}\` deprecated`);
+    if (stable(serialization(before)) !== stable(serialization(after)))
+      walk.sink.emit(
+        "parameter-serialization-changed",
+        flow,
+        place,
+        `\`${next.label}\`: ${stable(serialization(before))} → ${stable(serialization(after))}`,
+      );
     const docs = new ChangeSink();
-    docDiff({ cmp: walk.cmp, sink: docs }, flow, origin, before, after);
+    docDiff(
+      { ...walk, sink: docs },
+      flow,
+      next.origin ?? place,
+      before,
+      after,
+      [...DOC_KEYWORDS].filter((k) => k !== "deprecated"),
+    );
     walk.sink.addFrom(docs.changes, where);
     compareSchemaUse(
       walk,
       flow,
-      before.schema,
-      after.schema,
-      typeof before.$schemaOrigin === "string" ? `${before.$schemaOrigin}/schema` : place,
-      `${origin === place ? place : `${origin}/schema`}`,
+      parameterSchema(before),
+      parameterSchema(after),
+      old.origin ? `${old.origin}/schema` : place,
+      next.origin ? `${next.origin}/schema` : place,
       where,
     );
   }
@@ -442,6 +624,9 @@ function compareBody(
   compareContent(walk, place, flow, a!.content, b!.content, user);
 }
 
+/** `application/json; charset=utf-8` and `application/json` are one media type. */
+const mediaBase = (type: string) => type.split(";")[0]!.trim().toLowerCase();
+
 function compareContent(
   walk: Walk,
   place: string,
@@ -452,15 +637,19 @@ function compareContent(
 ): void {
   const a = isObject(before) ? before : {};
   const b = isObject(after) ? after : {};
+  const match = (type: string, other: JsonObject) =>
+    type in other ? type : Object.keys(other).find((candidate) => mediaBase(candidate) === mediaBase(type));
   for (const type of Object.keys(a))
-    if (!(type in b)) walk.sink.emit("media-type-removed", flow, `${place} ${type}`, `media type \`${type}\` removed`);
+    if (match(type, b) === undefined)
+      walk.sink.emit("media-type-removed", flow, `${place} ${type}`, `media type \`${type}\` removed`);
   for (const [type, media] of Object.entries(b)) {
     const where = `${place} ${type}`;
-    if (!(type in a)) {
+    const old = match(type, a);
+    if (old === undefined) {
       walk.sink.emit("media-type-added", flow, where, `media type \`${type}\` added`);
       continue;
     }
-    const x = isObject(a[type]) ? (a[type] as JsonObject) : {};
+    const x = isObject(a[old]) ? (a[old] as JsonObject) : {};
     const y = isObject(media) ? media : {};
     docDiff(walk, flow, where, x, y);
     compareSchemaUse(walk, flow, x.schema, y.schema, where, where, user);
@@ -478,8 +667,10 @@ function compareResponses(
   const a = isObject(before) ? before : {};
   const b = isObject(after) ? after : {};
   const success = (status: string) => /^2(\d\d|XX)$/i.test(status);
+  const find = (status: string, other: JsonObject) =>
+    Object.keys(other).find((candidate) => candidate.toUpperCase() === status.toUpperCase());
   for (const status of Object.keys(a)) {
-    if (!(status in b))
+    if (find(status, b) === undefined)
       walk.sink.emit(
         success(status) ? "success-status-removed" : "status-removed",
         flow,
@@ -489,23 +680,15 @@ function compareResponses(
   }
   for (const status of Object.keys(b)) {
     const place = `${where} response ${status}`;
-    if (!(status in a)) {
+    const old = find(status, a);
+    if (old === undefined) {
       walk.sink.emit("status-added", flow, place, `response \`${status}\` added`);
       continue;
     }
-    const x = deref(base, a[status]) ?? {};
+    const x = deref(base, a[old]) ?? {};
     const y = deref(head, b[status]) ?? {};
     docDiff(walk, flow, place, x, y);
-    compareParameters(walk, `${place}`, flow, headers(base, x.headers), headers(head, y.headers), "header");
+    compareParameters(walk, place, flow, headers(base, x.headers), headers(head, y.headers));
     compareContent(walk, place, flow, x.content, y.content, where);
   }
-}
-
-function headers(document: Document, value: Json | undefined): Map<string, JsonObject> {
-  const map = new Map<string, JsonObject>();
-  for (const [name, entry] of Object.entries(isObject(value) ? value : {})) {
-    const header = deref(document, entry);
-    if (header) map.set(name.toLowerCase(), { ...header, name, in: "header", $schemaOrigin: schemaOrigin(entry) });
-  }
-  return map;
 }

@@ -1,0 +1,133 @@
+/**
+ * `npm run release`: the bump it requires from the verdict, what it writes (package.json, CHANGELOG.md, the
+ * baseline, the emptied acknowledged list), in a scratch copy of the repository, never the working tree; and
+ * the same from a fresh git clone.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { RELEASE_BASELINE } from "../../scripts/lib/diff/baseline.ts";
+import { repoRoot } from "../../scripts/lib/paths.ts";
+import { bumpVersion, release, releaseCommand, requiredBump } from "../../scripts/release.ts";
+import { runInProcess, runScript } from "../helpers/run.ts";
+
+const quiet = { out: () => {}, err: () => {} };
+const TODAY = "2026-11-22";
+
+describe("bumps", () => {
+  it("the verdict decides the smallest bump", () => {
+    expect(requiredBump("breaking")).toBe("major");
+    expect(requiredBump("compatible")).toBe("minor");
+    expect(requiredBump("documentation")).toBe("patch");
+    expect(requiredBump("none")).toBe("patch");
+  });
+
+  it("bumps x.y.z and refuses anything else", () => {
+    expect(bumpVersion("0.1.0", "major")).toBe("1.0.0");
+    expect(bumpVersion("1.4.2", "minor")).toBe("1.5.0");
+    expect(bumpVersion("1.4.2", "patch")).toBe("1.4.3");
+    expect(() => bumpVersion("1.4", "patch")).toThrow(/package.json version "1.4" is not x.y.z/);
+  });
+});
+
+describe("a release in a scratch copy", () => {
+  let root: string;
+  const read = (file: string) => readFileSync(path.join(root, file), "utf8");
+  const edit = (file: string, change: (text: string) => string) =>
+    writeFileSync(path.join(root, file), change(read(file)));
+
+  beforeEach(() => {
+    root = mkdtempSync(path.join(tmpdir(), "release-test-"));
+    for (const entry of [
+      "openapi",
+      "redocly.yaml",
+      "package.json",
+      "CHANGELOG.md",
+      "release",
+      "openapi-changes.allow.yaml",
+    ])
+      cpSync(path.join(repoRoot, entry), path.join(root, entry), { recursive: true });
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  /** Makes the baseline equal the scratch copy's contract, so each test controls what changed. */
+  async function settle() {
+    await release(root, "major", quiet, { today: TODAY });
+    edit("package.json", (text) => text.replace(/"version": "[^"]*"/, '"version": "1.0.0"'));
+    writeFileSync(path.join(root, "CHANGELOG.md"), "# Changelog\n\n## 1.0.0 (2026-01-01)\n\nFirst.\n");
+  }
+
+  it("a compatible change needs a minor release: patch is refused, minor writes everything", async () => {
+    await settle();
+    edit("openapi/components/schemas/cards/Card.yaml", (text) =>
+      text.replace("properties:\n", "properties:\n  nickname:\n    type: string\n"),
+    );
+    await expect(release(root, "patch", quiet, { today: TODAY })).rejects.toThrow(
+      /a patch release is too small: the changes since the last release are compatible .* which needs a minor release/,
+    );
+    expect(read("package.json")).toContain('"version": "1.0.0"');
+
+    const result = await release(root, undefined, quiet, { today: TODAY });
+    expect(result).toMatchObject({ version: "1.1.0", bump: "minor", verdict: "compatible" });
+    expect(read("package.json")).toContain('"version": "1.1.0"');
+    const changelog = read("CHANGELOG.md");
+    expect(changelog).toMatch(
+      /^# Changelog\n\n## 1\.1\.0 \(2026-11-22\)\n\n#### Compatible\n\n- `#\/components\/schemas\/Card \.nickname`: optional field `nickname` added/,
+    );
+    expect(changelog).toContain("## 1.0.0 (2026-01-01)\n\nFirst.");
+    const baseline = JSON.parse(read(RELEASE_BASELINE));
+    expect(baseline.components.schemas.Card.properties.nickname).toEqual({ type: "string" });
+
+    // Released: nothing changed since, so the next release is a patch.
+    const next = await release(root, undefined, quiet, { today: TODAY, dryRun: true });
+    expect(next).toMatchObject({ version: "1.1.1", verdict: "none" });
+  });
+
+  it("a breaking change needs a major release and empties the acknowledged list", async () => {
+    await settle();
+    edit("openapi/components/schemas/cards/Card.yaml", (text) =>
+      text.replace(/\n {2}brand:\n {4}type: string\n/, "\n  brand:\n    type: integer\n"),
+    );
+    edit("openapi-changes.allow.yaml", (text) =>
+      text.replace(
+        "acknowledged: []",
+        'acknowledged:\n  - change: "response-type-changed #/components/schemas/Card .brand"\n    reason: Brands are numbered now.',
+      ),
+    );
+    await expect(release(root, "minor", quiet, { today: TODAY })).rejects.toThrow(/needs a major release/);
+    const result = await release(root, "major", quiet, { today: TODAY });
+    expect(result.version).toBe("2.0.0");
+    expect(read("CHANGELOG.md")).toContain(
+      "#### Breaking\n\n- `#/components/schemas/Card .brand`: type string → integer",
+    );
+    expect(read("CHANGELOG.md")).toContain("Acknowledged: Brands are numbered now.");
+    expect(read("openapi-changes.allow.yaml")).toContain("acknowledged: []");
+    expect(read("openapi-changes.allow.yaml")).toContain("# The contract gate's configuration");
+  });
+
+  it("--dry-run writes nothing; a bad bump exits 2", async () => {
+    const before = read("package.json");
+    const bad = await runInProcess(releaseCommand, ["huge"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('the bump must be one of patch, minor, major, got "huge"');
+    await release(root, "major", quiet, { today: TODAY, dryRun: true });
+    expect(read("package.json")).toBe(before);
+  });
+});
+
+describe("from a clean clone", () => {
+  it("npm run release -- --dry-run works in a fresh clone of the repository", () => {
+    const clone = mkdtempSync(path.join(tmpdir(), "release-clone-"));
+    try {
+      const cloned = spawnSync("git", ["clone", "--quiet", repoRoot, clone], { encoding: "utf8" });
+      expect(cloned.status, cloned.stderr).toBe(0);
+      const run = runScript("release.ts", ["major", "--dry-run"], { cwd: clone });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toContain(`would write package.json, CHANGELOG.md, ${RELEASE_BASELINE}`);
+    } finally {
+      rmSync(clone, { recursive: true, force: true });
+    }
+  });
+});
