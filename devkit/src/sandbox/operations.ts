@@ -394,6 +394,10 @@ export const handlers: Record<string, (call: Call) => Reply> = {
     const { type, status = "active", feePercent = 0.5 } = call.body;
     const onramp = type === "onramp";
     const currency = call.body.currency ?? (onramp ? "USDC" : "USD");
+    if (!onramp && !/^[A-Z]{3}$/.test(currency))
+      throw unprocessable(
+        `currency ${currency}: an off-ramp pays out fiat, so its currency is an ISO 4217 code such as USD`,
+      );
     const chainAddress = `0x${random.hex(40)}`;
     const bankAccount = random.digits(10);
     const route = {
@@ -438,7 +442,8 @@ export const handlers: Record<string, (call: Call) => Reply> = {
     const transaction = {
       id: random.ulid(),
       type: "Credit" as const,
-      currency: route.source!.currency!,
+      // A transaction is in fiat (ISO 4217): what the payer sent on an on-ramp, what is paid out on an off-ramp.
+      currency: (route.type === "onramp" ? route.source?.currency : route.destination?.currency) ?? "USD",
       amount,
       counterpartyName: senderName,
       counterpartyCode: "",

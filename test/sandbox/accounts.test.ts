@@ -1,0 +1,96 @@
+/** Each X-API-Key is its own account: nothing of one is visible to another; the same seed gives the same data. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, seed: 3 });
+});
+afterAll(() => sandbox.stop());
+
+describe("isolation between accounts", () => {
+  it("getTransaction of another account's transaction answers 403, of an unknown id 404", async () => {
+    const alice = clientFor(sandbox.url, "alice");
+    const bob = clientFor(sandbox.url, "bob");
+    const { companyId } = await seededCompany(alice);
+    const route = await alice.post(`/_sandbox/companies/${companyId}/payment-routes`, { type: "onramp" });
+    const deposit = await alice.post(`/_sandbox/payment-routes/${route.body.paymentRoute.id}/deposits`, { amount: 10 });
+    const id = deposit.body.transaction.id;
+    expect((await alice.get(`/transactions/${id}`)).status).toBe(200);
+    expect((await bob.get(`/transactions/${id}`)).status).toBe(403);
+    expect((await bob.get("/transactions/01JD8X4M6Q2V7R9T3W5Y0Z1A2B")).status).toBe(404);
+  });
+
+  it("another account's company is not in listCompanies and cannot be acted for", async () => {
+    const alice = clientFor(sandbox.url, "alice-2");
+    const bob = clientFor(sandbox.url, "bob-2");
+    const onboarded = await alice.post("/v1/companies", ONBOARD_BODY);
+    const companyId = onboarded.body.company.id;
+    const bobs = await bob.get("/v1/companies");
+    expect(bobs.body.companies.map((c: { id: string }) => c.id)).not.toContain(companyId);
+    expect((await bob.get("/v1/cards", { companyId })).status).toBe(403);
+    expect((await bob.get("/v1/card-bins", { companyId })).status).toBe(403);
+    expect((await bob.get(`/_sandbox/companies/${companyId}/card-holders`)).status).toBe(404);
+    expect((await bob.post(`/_sandbox/companies/${companyId}/onboarding-status`, { status: "Active" })).status).toBe(
+      404,
+    );
+  });
+
+  it("events and webhook endpoints are the calling account's own", async () => {
+    const alice = clientFor(sandbox.url, "alice-3");
+    const bob = clientFor(sandbox.url, "bob-3");
+    await alice.post("/_sandbox/webhook-endpoints", { url: "http://127.0.0.1:9/hook", secret: "s" });
+    await alice.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
+    expect((await alice.get("/_sandbox/events")).body.events).toHaveLength(1);
+    expect((await bob.get("/_sandbox/events")).body.events).toEqual([]);
+    expect((await bob.get("/_sandbox/webhook-endpoints")).body.webhookEndpoints).toEqual([]);
+    const eventId = (await alice.get("/_sandbox/events")).body.events[0].id;
+    expect((await bob.post(`/_sandbox/events/${eventId}/resend`)).status).toBe(404);
+  });
+});
+
+describe("determinism", () => {
+  async function script(seed: number) {
+    const other = await startSandbox({ port: 0, seed });
+    try {
+      const client = clientFor(other.url, "partner");
+      const { companyId, cardHolderId } = await seededCompany(client);
+      const company = await client.post("/v1/companies", ONBOARD_BODY);
+      const card = await client.post(
+        "/v1/cards",
+        { cardHolderId, name: "C", category: "Other", bin: "45671234" },
+        { companyId },
+      );
+      const cards = await client.get("/v1/cards", { companyId });
+      return {
+        companyId,
+        cardHolderId,
+        onboarded: company.body.company.id,
+        card: card.body.card.id,
+        last4: cards.body.cards[0].last4,
+      };
+    } finally {
+      await other.stop();
+    }
+  }
+
+  it("the same seed gives the same ids and data; another seed gives others", async () => {
+    const first = await script(11);
+    expect(await script(11)).toEqual(first);
+    expect((await script(12)).companyId).not.toBe(first.companyId);
+  });
+
+  it("an account's ids do not depend on what other accounts did", async () => {
+    const a = await startSandbox({ port: 0, seed: 5 });
+    const b = await startSandbox({ port: 0, seed: 5 });
+    try {
+      await clientFor(b.url, "someone-else").post("/v1/companies", ONBOARD_BODY);
+      const fromA = await clientFor(a.url, "partner").post("/v1/companies", ONBOARD_BODY);
+      const fromB = await clientFor(b.url, "partner").post("/v1/companies", ONBOARD_BODY);
+      expect(fromB.body.company.id).toBe(fromA.body.company.id);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * Talking to a sandbox in tests: `request` sends one call and checks its answer against the contract it
+ * belongs to (partner or control) with the repository's own Ajv 2020-12 validator, so every test that
+ * calls the sandbox is also a contract test of the sandbox's answers.
+ */
+import { readFileSync } from "node:fs";
+import { expect } from "vitest";
+import { sandboxBundleJsonPath } from "../../scripts/lib/paths.ts";
+import { createValidator, listOperations, loadDocument, type Operation } from "../contract/support/contract.ts";
+
+const partnerDocument = loadDocument();
+const controlDocument = JSON.parse(readFileSync(sandboxBundleJsonPath, "utf8"));
+const contracts = [
+  { operations: listOperations(partnerDocument), validator: createValidator(partnerDocument) },
+  { operations: listOperations(controlDocument), validator: createValidator(controlDocument) },
+];
+
+function operationFor(
+  method: string,
+  path: string,
+): { operation: Operation; validator: (typeof contracts)[number]["validator"] } | undefined {
+  for (const { operations, validator } of contracts) {
+    for (const operation of operations) {
+      if (operation.method !== method.toLowerCase()) continue;
+      const pattern = new RegExp(`^${operation.path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
+      if (pattern.test(path)) return { operation, validator };
+    }
+  }
+  return undefined;
+}
+
+export interface Answer {
+  status: number;
+  contentType: string;
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  apiKey?: string;
+  companyId?: string;
+  body?: unknown;
+  rawBody?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+/** One call; a status the contract declares for the operation must come with a body its schema accepts. */
+export async function request(
+  baseUrl: string,
+  method: string,
+  pathAndQuery: string,
+  options: RequestOptions = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.apiKey !== undefined) headers["X-API-Key"] = options.apiKey;
+  if (options.companyId !== undefined) headers["X-Company-Id"] = options.companyId;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers["content-type"] = options.contentType ?? "application/json";
+  const response = await fetch(baseUrl + pathAndQuery, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await response.text();
+  const contentType = response.headers.get("content-type") ?? "";
+  const parsed = contentType.includes("json") && text !== "" ? JSON.parse(text) : text;
+  const found = operationFor(method, new URL(pathAndQuery, "http://x").pathname);
+  const declared = found?.operation.responses.get(String(response.status));
+  if (found && declared && declared.length > 0) {
+    const content = declared.find((c) => contentType.startsWith(c.mediaType));
+    expect(
+      content,
+      `${method} ${pathAndQuery} answered ${response.status} as ${contentType}, declared ${declared.map((c) => c.mediaType).join(", ")}`,
+    ).toBeDefined();
+    if (content && content.mediaType.includes("json")) {
+      const errors = found.validator.errors(content.schemaPointer, parsed);
+      expect(errors, `${method} ${pathAndQuery} ${response.status}: ${text.slice(0, 500)}`).toEqual([]);
+    }
+  }
+  return { status: response.status, contentType, body: parsed, text };
+}
+
+/** A client bound to one sandbox and one API key. */
+export function clientFor(baseUrl: string, apiKey: string) {
+  return {
+    get: (path: string, options: Omit<RequestOptions, "apiKey"> = {}) =>
+      request(baseUrl, "GET", path, { apiKey, ...options }),
+    post: (path: string, body?: unknown, options: Omit<RequestOptions, "apiKey" | "body"> = {}) =>
+      request(baseUrl, "POST", path, { apiKey, ...(body !== undefined ? { body } : {}), ...options }),
+    patch: (path: string, body?: unknown, options: Omit<RequestOptions, "apiKey" | "body"> = {}) =>
+      request(baseUrl, "PATCH", path, { apiKey, ...(body !== undefined ? { body } : {}), ...options }),
+    delete: (path: string) => request(baseUrl, "DELETE", path, { apiKey }),
+  };
+}
+
+export const ONBOARD_BODY = {
+  name: "Acme Robotics Inc.",
+  countryCode: "US",
+  directorName: "Maria Garcia",
+  directorEmail: "maria@acme.example",
+  directorPhone: "+14155550123",
+  addressLine1: "500 Market Street",
+  city: "San Francisco",
+  state: "CA",
+  postalCode: "94105",
+};
+
+/** The account's seeded company and its seeded card holder and wallet. */
+export async function seededCompany(client: ReturnType<typeof clientFor>) {
+  const companies = await client.get("/v1/companies");
+  const companyId = companies.body.companies[0].id as string;
+  const holders = await client.get(`/_sandbox/companies/${companyId}/card-holders`);
+  const wallets = await client.get(`/_sandbox/companies/${companyId}/wallets`);
+  return {
+    companyId,
+    cardHolderId: holders.body.cardHolders[0].id as string,
+    walletId: wallets.body.wallets[0].id as string,
+  };
+}
