@@ -14,6 +14,7 @@ import path from "node:path";
 import vm from "node:vm";
 import { type BuildOptions, build, type Plugin } from "esbuild";
 import { type Browser, chromium } from "playwright-core";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { BODY, BODY_DIGEST, SECRET } from "../webhooks/known-answers.ts";
@@ -221,6 +222,51 @@ describe("the package root in a browser bundle (esbuild --platform=browser)", ()
       tamperedIsSignatureError: true,
       tamperedReason: "mismatch",
     });
+  });
+});
+
+describe("the types of each condition", () => {
+  // The web root has no node:crypto functions, so in a browser or worker build their import fails to compile.
+  const PROGRAM = `import { constructWebhookEventAsync, createPartnerClient } from "partner-api-client";
+// @ts-expect-error only the Node root has the node:crypto functions
+import { constructWebhookEvent } from "partner-api-client";
+export const used = [constructWebhookEventAsync, createPartnerClient, constructWebhookEvent];
+`;
+  /** tsc's diagnostics for types.ts under `options`; the lib files are parsed once for all three checks. */
+  const parsed = new Map<string, ts.SourceFile | undefined>();
+  function typecheck(options: ts.CompilerOptions): string {
+    const compilerOptions: ts.CompilerOptions = {
+      ...options,
+      noEmit: true,
+      strict: true,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      lib: ["lib.es2022.d.ts"],
+      types: [],
+    };
+    const host = ts.createCompilerHost(compilerOptions);
+    const getSourceFile = host.getSourceFile.bind(host);
+    host.getSourceFile = (file, language, ...rest) => {
+      // Only TypeScript's own lib files are shared: how a package's .d.ts is read depends on the module options.
+      if (!file.includes("/typescript/lib/")) return getSourceFile(file, language, ...rest);
+      if (!parsed.has(file)) parsed.set(file, getSourceFile(file, language, ...rest));
+      return parsed.get(file);
+    };
+    const program = ts.createProgram([path.join(packageDir, "types.ts")], compilerOptions, host);
+    return ts
+      .getPreEmitDiagnostics(program)
+      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"))
+      .join("\n");
+  }
+
+  it("type the worker and browser roots without the node:crypto functions, and the Node root with them", async () => {
+    await writeFile(path.join(packageDir, "types.ts"), PROGRAM);
+    for (const condition of ["worker", "browser"]) {
+      const bundler = { module: ts.ModuleKind.Preserve, moduleResolution: ts.ModuleResolutionKind.Bundler };
+      expect(typecheck({ ...bundler, customConditions: [condition] }), condition).toBe("");
+    }
+    const node = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext };
+    expect(typecheck(node)).toMatch(/Unused '@ts-expect-error' directive/);
   });
 });
 
