@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ASSET_REPLACEMENTS, findExternalLoads, replaceRemoteAssets } from "../../scripts/lib/docs/build.ts";
 import { bundleJsonPath } from "../../scripts/lib/paths.ts";
 import { loadDocument } from "../contract/support/contract.ts";
+import { renderedTexts, SOURCE_TALK } from "../contract-source/partner-language.ts";
 import { type RunResult, runScript } from "../helpers/run.ts";
 
 describe("findExternalLoads()", () => {
@@ -107,8 +108,24 @@ describe("npm run docs", () => {
         ).toEqual(["TypeScript", "curl"]);
       }
     }
-    // The prerendered HTML already shows the descriptions of what the source leaves open.
-    expect(html).toContain("What this description leaves open");
+    // The prerendered HTML already shows what the contract leaves unspecified.
+    expect(html).toContain("What is not specified");
+    // The getting-started section comes first in the description, and is rendered.
+    expect(definition.info.description.startsWith("## Getting started\n")).toBe(true);
+    expect(html).toContain("Getting started");
+  });
+
+  it("renders no text that talks about the source instead of to partners", () => {
+    const definition = JSON.parse(html.match(/const __redoc_definition = (.*);\n/)![1]!);
+    const talk = renderedTexts(definition).filter(([, text]) => SOURCE_TALK.test(text));
+    expect(talk.map(([pointer]) => pointer)).toEqual([]);
+    // What the reader sees in the prerendered page: the markup without scripts, styles and tags.
+    const visible = html
+      .replace(/<script[\s\S]*?<\/script>/gi, " ")
+      .replace(/<style[\s\S]*?<\/style>/gi, " ")
+      .replace(/<[^>]+>/g, " ");
+    expect(visible).toContain("Getting started");
+    expect(visible.match(new RegExp(SOURCE_TALK.source, "gi")) ?? []).toEqual([]);
   });
 
   it("puts the bundled contract beside the page, byte for byte", async () => {

@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { ensureBundle } from "../bundle.ts";
 import { rel, repoRoot } from "../paths.ts";
+import { addGettingStarted } from "./getting-started.ts";
 import { addCodeSamples, CODE_SAMPLE_LANGUAGES } from "./samples.ts";
 
 /** The sidebar section that lists every component schema. */
@@ -146,9 +147,11 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
   const { written, output } = await ensureBundle();
   progress(written.length > 0 ? `bundled the contract (rewrote ${written.join(", ")})` : "bundle is up to date");
 
-  const { document, operations } = addCodeSamples(output.document);
-  const webhooks = Object.keys((document.webhooks ?? {}) as object).length;
+  const { document: withSamples, operations } = addCodeSamples(output.document);
+  const webhooks = Object.keys((withSamples.webhooks ?? {}) as object).length;
   progress(`added TypeScript and curl samples to ${operations.length} operations`);
+  const document = addGettingStarted(withSamples);
+  progress("added the getting-started section (install, first call, sandbox, webhooks)");
 
   const work = await mkdtemp(path.join(os.tmpdir(), "partner-docs-"));
   try {

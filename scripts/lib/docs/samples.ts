@@ -197,7 +197,7 @@ export function typescriptSample(operation: OperationExample): string {
     "",
     "const client = createPartnerClient({",
     `  apiKey: process.env.${API_KEY_VARIABLE}!,`,
-    "  // Your API address: the source names no host.",
+    "  // The address you received with your partner credentials.",
     `  baseUrl: process.env.${BASE_URL_VARIABLE}!,`,
     "});",
   ];

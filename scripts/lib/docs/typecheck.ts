@@ -1,6 +1,7 @@
 /**
  * Type-checks code samples against the real client: each sample becomes an ES module in a temporary
- * folder, "partner-api-client" maps to the repository's src/index.ts, and the TypeScript compiler
+ * folder, "partner-api-client" maps to the repository's src/index.ts (and "partner-api-devkit/sandbox"
+ * to devkit/src/sandbox/index.ts), and the TypeScript compiler
  * checks them with the repository's own strict settings.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -11,6 +12,9 @@ import { repoRoot } from "../paths.ts";
 import { CLIENT_PACKAGE } from "./samples.ts";
 
 export const clientEntryPath = path.join(repoRoot, "src", "index.ts");
+/** The devkit's sandbox entry, imported by the getting-started sandbox sample as `partner-api-devkit/sandbox`. */
+export const DEVKIT_SANDBOX_PACKAGE = "partner-api-devkit/sandbox";
+export const sandboxEntryPath = path.join(repoRoot, "devkit", "src", "sandbox", "index.ts");
 
 export interface SampleSource {
   /** Used as the file name: letters, digits, `-` and `_` only. */
@@ -35,7 +39,7 @@ function compilerOptions(): ts.CompilerOptions {
     noEmit: true,
     // The samples live outside the repository: point type and package lookups back at it.
     typeRoots: [path.join(repoRoot, "node_modules", "@types")],
-    paths: { [CLIENT_PACKAGE]: [clientEntryPath] },
+    paths: { [CLIENT_PACKAGE]: [clientEntryPath], [DEVKIT_SANDBOX_PACKAGE]: [sandboxEntryPath] },
   };
 }
 
