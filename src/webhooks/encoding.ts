@@ -43,13 +43,7 @@ export function signatureProblem(signature: unknown): "missing" | "malformed" | 
   return undefined;
 }
 
-/** Bytes of a hex string already checked against SIGNATURE_PATTERN. */
-export function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
-}
-
+/** Lowercase hex, as node:crypto's `digest("hex")` gives it. */
 export function bytesToHex(bytes: Uint8Array): string {
   let hex = "";
   for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");

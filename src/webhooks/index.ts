@@ -1,4 +1,8 @@
-/** The webhook kit: typed events, signature verification, deduplication and a receiver. */
+/**
+ * The webhook kit: typed events, signature verification, deduplication and a receiver. This is the whole kit,
+ * with ./node.ts (node:crypto); src/index.web.ts takes the kit from its other modules, so that a browser or worker
+ * bundle never meets node:crypto.
+ */
 
 export {
   createMemoryDedupeStore,
