@@ -1,0 +1,147 @@
+/**
+ * With a state file every change is on disk before its response: the state survives `kill -9` and a restart.
+ * A corrupt state file, or one written by a newer format, is refused with an error naming it and left as it was.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { STATE_VERSION } from "../../devkit/src/sandbox/state.ts";
+import { clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
+
+const runner = path.resolve("test/sandbox/fixtures/run-sandbox.ts");
+
+let folder: string;
+const children: ChildProcess[] = [];
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), "sandbox-state-"));
+});
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+});
+afterAll(() => rm(folder, { recursive: true, force: true }));
+
+/** Starts the sandbox in a child process; resolves with its URL (or the error it printed). */
+async function spawnSandbox(options: object): Promise<{ child: ChildProcess; url?: string; error?: string }> {
+  // node itself with tsx's loader, not the tsx command: that one runs node as a child of its own, which a
+  // SIGKILL to it would leave running.
+  const child = spawn(process.execPath, ["--import", "tsx", runner, JSON.stringify(options)], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  children.push(child);
+  const [line] = await new Promise<string[]>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once("line", (text) => resolve([text]));
+    child.once("exit", (code) => reject(new Error(`the sandbox process exited (${code}) before it printed its URL`)));
+  });
+  return { child, ...JSON.parse(line!) };
+}
+
+function killed(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+}
+
+describe("kill -9 and restart", () => {
+  it("every answered change is still there after SIGKILL, and ids carry on without repeating", async () => {
+    const state = path.join(folder, "kill.json");
+    const first = await spawnSandbox({ port: 0, seed: 4, state });
+    const client = clientFor(first.url!, "durable");
+    const { companyId, cardHolderId } = await seededCompany(client);
+    const onboarded = await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
+    const cards = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        client.post(
+          "/v1/cards",
+          { cardHolderId, name: `Card ${i}`, category: "Other", bin: "45671234" },
+          { companyId },
+        ),
+      ),
+    );
+    await killed(first.child);
+
+    const second = await spawnSandbox({ port: 0, state });
+    const again = clientFor(second.url!, "durable");
+    const companies = (await again.get("/v1/companies")).body.companies.map((c: { id: string }) => c.id);
+    expect(companies).toEqual([companyId, onboarded.body.company.id]);
+    const listed = await again.get("/v1/cards?limit=100", { companyId });
+    expect(listed.body.cards.map((c: { id: string }) => c.id).sort()).toEqual(cards.map((c) => c.body.card.id).sort());
+    expect((await again.get("/_sandbox/events")).body.events.map((e: { type: string }) => e.type)).toEqual([
+      "company.kyc_link.issued",
+    ]);
+    const next = await again.post("/v1/companies", ONBOARD_BODY);
+    expect(companies).not.toContain(next.body.company.id);
+    await killed(second.child);
+  });
+
+  it("a timed transition pending at the kill still happens after the restart", async () => {
+    const state = path.join(folder, "timed.json");
+    const first = await spawnSandbox({ port: 0, seed: 4, state, cardIssuingSeconds: 30 });
+    const client = clientFor(first.url!, "timed");
+    const { companyId, cardHolderId } = await seededCompany(client);
+    await client.post("/v1/cards", { cardHolderId, name: "Later", category: "Other", bin: "45671234" }, { companyId });
+    await killed(first.child);
+    const second = await spawnSandbox({ port: 0, state });
+    const again = clientFor(second.url!, "timed");
+    expect((await again.get("/v1/cards", { companyId })).body.cards[0].status).toBe("Creating");
+    await again.post("/_sandbox/clock/advance", { seconds: 30 });
+    expect((await again.get("/v1/cards", { companyId })).body.cards[0].status).toBe("Active");
+    await killed(second.child);
+  });
+});
+
+describe("state files that are refused", () => {
+  it.each([
+    ["corrupt JSON", '{"format": "partner-api-sandbox-state", "version": 1, "accou', "is corrupt"],
+    ["another program's JSON", '{"hello": "world"}', "is corrupt"],
+    [
+      "a newer format",
+      JSON.stringify({
+        format: "partner-api-sandbox-state",
+        version: STATE_VERSION + 1,
+        seed: 1,
+        clock: new Date().toISOString(),
+        nextTaskId: 1,
+        tasks: [],
+        accounts: {},
+      }),
+      "newer",
+    ],
+  ])("%s: startSandbox throws naming the file, and the file is untouched", async (_, content, why) => {
+    const state = path.join(folder, `refused-${why.replace(/\W/g, "")}-${content.length}.json`);
+    await writeFile(state, content);
+    const error = await startSandbox({ port: 0, state }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain(path.basename(state));
+    expect(error?.message).toContain(why);
+    expect(await readFile(state, "utf8")).toBe(content);
+  });
+
+  it("the sandbox process exits with the error and leaves the file as it was", async () => {
+    const state = path.join(folder, "refused-child.json");
+    await writeFile(state, "not json at all");
+    const started = await spawnSandbox({ port: 0, state });
+    expect(started.error).toContain("refused-child.json");
+    expect(await readFile(state, "utf8")).toBe("not json at all");
+  });
+});
+
+describe("in memory", () => {
+  it("without a state file nothing is written and a new sandbox starts from the seed", async () => {
+    const a = await startSandbox({ port: 0, seed: 9 });
+    const client = clientFor(a.url, "memory");
+    await client.post("/v1/companies", ONBOARD_BODY);
+    expect((await client.get("/v1/companies")).body.companies).toHaveLength(2);
+    await a.stop();
+    const b = await startSandbox({ port: 0, seed: 9 });
+    expect((await clientFor(b.url, "memory").get("/v1/companies")).body.companies).toHaveLength(1);
+    await b.stop();
+  });
+});
