@@ -414,10 +414,17 @@ function securityAlternatives(value: Json | undefined): Map<string, Map<string, 
 function compareSecurity(walk: Walk, where: string, before: Json | undefined, after: Json | undefined): void {
   const a = securityAlternatives(before);
   const b = securityAlternatives(after);
+  // No requirement, or an empty one (`{}`), lets anyone call: dropping others then breaks no caller.
+  const anonymous = b.size === 0 || b.has("anonymous");
   for (const [key, scopesBefore] of a) {
     const scopesAfter = b.get(key);
     if (!scopesAfter) {
-      walk.sink.emit("security-requirement-removed", "toPartner", `${where} security`, `security \`${key}\` removed`);
+      walk.sink.emit(
+        anonymous ? "security-made-optional" : "security-requirement-removed",
+        "toPartner",
+        `${where} security`,
+        `security \`${key}\` removed${anonymous ? " (anonymous calls allowed)" : ""}`,
+      );
       continue;
     }
     for (const [scheme, list] of scopesAfter) {

@@ -114,6 +114,8 @@ export interface SchemaView {
   /** Undefined means any type. Never holds "null": see `nullable`. */
   types?: Set<string>;
   nullable: boolean;
+  /** The `false` schema: no value is valid. */
+  never: boolean;
   readOnly: boolean;
   writeOnly: boolean;
   properties: Map<string, SchemaNode>;
@@ -142,6 +144,7 @@ export function viewOf(document: Document, input: SchemaNode): SchemaView {
   const view: SchemaView = {
     node,
     nullable: false,
+    never: false,
     readOnly: false,
     writeOnly: false,
     properties: new Map(),
@@ -191,8 +194,8 @@ function fold(document: Document, node: SchemaNode, view: SchemaView, visiting: 
   }
   const schema = node.schema;
   if (!isObject(schema)) {
-    // `true`/`false` schemas: keep them comparable as a keyword.
-    view.keywords.set("(boolean schema)", { value: schema, at: node });
+    // `true` allows anything (as `{}`); `false` allows nothing.
+    if (schema === false) view.never = true;
     return;
   }
   const docs: JsonObject = {};

@@ -8,6 +8,7 @@ import {
   isObject,
   type Json,
   locationOf,
+  resolveNode,
   type SchemaNode,
   type SchemaView,
   SUBSCHEMA_KEYWORDS,
@@ -22,10 +23,18 @@ export interface SchemaComparison {
   head: Document;
   /** Results of comparing one pair of components in one direction, so each is walked once. */
   memo: Map<string, Change[] | "in progress">;
+  /** The pairs of schema places on the current descent: meeting one again is a cycle (allOf, oneOf, members). */
+  active: Set<string>;
 }
 
 export function newComparison(base: Document, head: Document): SchemaComparison {
-  return { base, head, memo: new Map() };
+  return { base, head, memo: new Map(), active: new Set() };
+}
+
+/** Where a schema really sits once `$ref`s are followed; merged allOf members by all of theirs. */
+function identity(document: Document, node: SchemaNode): string {
+  if (node.members) return node.members.map((member) => identity(document, member)).join(" & ");
+  return locationOf(resolveNode(document, node));
 }
 
 const code = (value: Json | undefined) => `\`${value === undefined ? "none" : JSON.stringify(value)}\``;
@@ -51,6 +60,24 @@ export function compareSchemas(
   depth = 0,
 ): void {
   if (depth > 64) return; // Deeper than any real contract: stop rather than loop on a pathological cycle.
+  const place = `${flow}|${identity(cmp.base, before)}|${identity(cmp.head, after)}`;
+  if (cmp.active.has(place)) return; // A cycle: the outer visit of this pair reports its changes.
+  cmp.active.add(place);
+  try {
+    comparePair(cmp, before, after, flow, sink, depth);
+  } finally {
+    cmp.active.delete(place);
+  }
+}
+
+function comparePair(
+  cmp: SchemaComparison,
+  before: SchemaNode,
+  after: SchemaNode,
+  flow: Flow,
+  sink: ChangeSink,
+  depth: number,
+): void {
   const refBefore = pureRef(before.schema);
   const refAfter = pureRef(after.schema);
   if (refBefore && refAfter) {
@@ -115,6 +142,13 @@ function covers(types: Set<string>, type: string): boolean {
 }
 
 function compareTypes(a: SchemaView, b: SchemaView, flow: Flow, here: string, sink: ChangeSink): void {
+  if (a.never !== b.never)
+    return sink.emit(
+      b.never ? "type-narrowed" : "type-widened",
+      flow,
+      here,
+      b.never ? "schema became `false`: no value allowed" : "schema no longer `false`",
+    );
   if (a.nullable !== b.nullable) {
     sink.emit(
       b.nullable ? "nullable-added" : "nullable-removed",
