@@ -6,6 +6,7 @@
 import type { CommandGroup } from "../../../scripts/lib/cli.ts";
 import { devkitVersion } from "../paths.ts";
 import { mockCommand } from "./mock.ts";
+import { sandboxCommand } from "./sandbox.ts";
 import { webhooksCommands } from "./webhooks.ts";
 
 export const CLI_NAME = "partner-api";
@@ -15,6 +16,7 @@ export const partnerApiCli: CommandGroup = {
   summary: "develop against the partner API offline: a stateful sandbox, a Prism mock, webhook tools",
   version: devkitVersion,
   commands: {
+    sandbox: sandboxCommand({ name: `${CLI_NAME} sandbox` }),
     mock: mockCommand({ name: `${CLI_NAME} mock` }),
     webhooks: webhooksCommands(`${CLI_NAME} webhooks`),
   },

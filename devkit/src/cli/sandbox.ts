@@ -1,0 +1,169 @@
+/**
+ * `partner-api sandbox` (and `npm run sandbox` in this repository): the stateful sandbox on 127.0.0.1:4020
+ * unless --host/--port (or SANDBOX_HOST/SANDBOX_PORT) say otherwise, until Ctrl-C. It prints its URL, the
+ * control API's URL and what it holds.
+ */
+import {
+  defineCommand,
+  JobFailure,
+  parseInteger,
+  parsePositiveNumber,
+  UsageError,
+  untilAborted,
+} from "../../../scripts/lib/cli.ts";
+import { formatDuration } from "../../../scripts/lib/log.ts";
+import { displayPath } from "../paths.ts";
+import {
+  DEFAULT_SANDBOX_HOST,
+  DEFAULT_SANDBOX_PORT,
+  type Sandbox,
+  type SandboxOptions,
+  SandboxStateError,
+  startSandbox,
+} from "../sandbox/index.ts";
+import { readStateFile } from "../sandbox/store.ts";
+import { parseHostOption, parsePortOption } from "./progress.ts";
+
+/** The largest --speed: a day of sandbox time in under a second. */
+const MAX_SPEED = 1_000_000;
+
+export interface SandboxCommandOptions {
+  /** How the user invokes it: `partner-api sandbox` or `npm run sandbox --`. */
+  name: string;
+}
+
+export function sandboxCommand({ name }: SandboxCommandOptions) {
+  return defineCommand({
+    name,
+    summary: "serves the whole partner API with state, a clock you drive and signed webhooks (the sandbox)",
+    usage: `Usage: ${name} [--port <port>] [--host <host>] [--seed <n>] [--state <file>] [--speed <n>]
+       [--webhook-url <url> --webhook-secret <secret>]
+
+Every X-API-Key value is its own sandbox account, seeded on first use. The control API under /_sandbox
+resets it, advances its clock, registers webhook receivers and makes things happen (deposits, KYC results).
+
+Options:
+  --port <port>              port to listen on (default ${DEFAULT_SANDBOX_PORT}; env SANDBOX_PORT; 0 picks a free one)
+  --host <host>              interface to listen on (default ${DEFAULT_SANDBOX_HOST}; env SANDBOX_HOST)
+  --seed <n>                 the same seed gives the same ids and data, run after run (default 1)
+  --state <file>             keep the state in this JSON file and carry on from it at the next start
+  --speed <n>                the clock and the webhook retry waits run n times faster (default 1)
+  --webhook-url <url>        register this receiver for every account at start (needs --webhook-secret)
+  --webhook-secret <secret>  the receiver's signing secret
+  -h, --help                 this text
+
+Ctrl-C stops it. Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      seed: { type: "string" },
+      state: { type: "string" },
+      speed: { type: "string" },
+      "webhook-url": { type: "string" },
+      "webhook-secret": { type: "string" },
+    },
+    quiet: true,
+    async run({ values, io, signal }) {
+      const started = performance.now();
+      const options = sandboxOptions(values);
+      let held = "nothing yet";
+      let seed = options.seed ?? 1;
+      if (options.state !== undefined) {
+        const saved = await readStateFile(options.state, displayPath(options.state)).catch((error: Error) => {
+          throw error instanceof SandboxStateError ? new UsageError(error.message) : error;
+        });
+        if (saved && options.seed === undefined) seed = saved.seed;
+        held = saved
+          ? describeHoldings(saved, options.state)
+          : `nothing yet (new state file ${displayPath(options.state)})`;
+      }
+      let sandbox: Sandbox;
+      try {
+        sandbox = await startSandbox(options);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "EADDRINUSE" || code === "EADDRNOTAVAIL" || code === "EACCES") {
+          throw new JobFailure(
+            `cannot listen on ${options.host}:${options.port}: ${code}` +
+              (code === "EADDRINUSE" ? `\nset --port (or SANDBOX_PORT) to a free port, e.g. ${name} --port 0` : ""),
+          );
+        }
+        if (error instanceof SandboxStateError || error instanceof TypeError) throw new UsageError(error.message);
+        throw error;
+      }
+      io.out(
+        `Sandbox serving the partner API on ${sandbox.url} (started in ${formatDuration(performance.now() - started)})`,
+      );
+      io.out(`  control API: ${sandbox.url}/_sandbox (reset, clock, webhook receivers, events)`);
+      io.out(`  holds:       ${held}; every X-API-Key value is its own account, seeded on first use`);
+      io.out(
+        `  seed ${seed}, ${options.state === undefined ? "state in memory" : `state in ${displayPath(options.state)}`}, clock at ${options.speed === 1 ? "real time" : `${options.speed}x`}` +
+          (options.webhooks ? `, webhooks to ${options.webhooks.url}` : ""),
+      );
+      io.out(`Try: curl -H 'X-API-Key: sandbox' ${sandbox.url}/v1/companies   (Ctrl-C stops it)`);
+      await untilAborted(signal);
+      const stopStarted = performance.now();
+      await sandbox.stop();
+      io.err(`✓ sandbox stopped (${formatDuration(performance.now() - stopStarted)})`);
+      return undefined;
+    },
+  });
+}
+
+type Values = Partial<Record<"port" | "host" | "seed" | "state" | "speed" | "webhook-url" | "webhook-secret", string>>;
+
+/** The options, each checked and named when malformed. */
+function sandboxOptions(values: Values) {
+  const port = parsePortOrZero(values.port);
+  const host = parseHostOption(values.host, "--host", "SANDBOX_HOST") ?? DEFAULT_SANDBOX_HOST;
+  // Left out when not given, so a state file carries on with the seed it was written with.
+  const seed = parseInteger(values.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
+  const speed = parsePositiveNumber(values.speed, "--speed", MAX_SPEED) ?? 1;
+  if (values.state === "") throw new UsageError("--state must be a file path, got an empty value");
+  const url = values["webhook-url"];
+  const secret = values["webhook-secret"];
+  if ((url === undefined) !== (secret === undefined)) {
+    throw new UsageError(
+      url === undefined
+        ? "--webhook-secret needs --webhook-url <url> (the receiver to register)"
+        : "--webhook-url needs --webhook-secret <secret> (the receiver's signing secret)",
+    );
+  }
+  if (url !== undefined) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
+      throw new UsageError(
+        `--webhook-url must be an http: or https: URL (e.g. http://127.0.0.1:4242/webhooks), got "${url}"`,
+      );
+    }
+    if (secret === "") throw new UsageError("--webhook-secret must not be empty");
+  }
+  const options = {
+    port,
+    host,
+    speed,
+    ...(seed !== undefined ? { seed } : {}),
+    ...(values.state !== undefined ? { state: values.state } : {}),
+    ...(url !== undefined && secret !== undefined ? { webhooks: { url, secret } } : {}),
+  } satisfies SandboxOptions;
+  return options;
+}
+
+/** --port / SANDBOX_PORT, where 0 (a free port) is allowed too. */
+function parsePortOrZero(value: string | undefined): number {
+  const text = value ?? (process.env.SANDBOX_PORT || undefined);
+  if (text?.trim() === "0") return 0;
+  return parsePortOption(value, "--port", "SANDBOX_PORT") ?? DEFAULT_SANDBOX_PORT;
+}
+
+function describeHoldings(state: Awaited<ReturnType<typeof readStateFile>> & object, file: string): string {
+  const accounts = Object.values(state.accounts);
+  const companies = accounts.reduce((sum, account) => sum + account.companies.length, 0);
+  const events = accounts.reduce((sum, account) => sum + account.events.length, 0);
+  return `${accounts.length} account(s), ${companies} compan${companies === 1 ? "y" : "ies"}, ${events} event(s) from ${displayPath(file)} (seed ${state.seed}, clock ${state.clock})`;
+}

@@ -1,0 +1,406 @@
+/**
+ * What a partner installs, as a partner installs it: `npm pack` the client (repo root) and the devkit
+ * (`-w devkit`), then a fresh project outside this repository installs both tarballs (the client as a
+ * dependency, the devkit as a dev dependency) and runs `npx partner-api …` there with plain node: the mock
+ * answers, the sandbox answers and fires a webhook, `webhooks trigger` delivers to `webhooks listen` and
+ * keeps the retry schedule at --speed. One install serves every test; npm's own cache is shared.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { findFreePort } from "../../devkit/src/prism.ts";
+import { repoRoot } from "../../scripts/lib/paths.ts";
+import { verifyWebhookSignature } from "../../src/webhooks/index.ts";
+
+const run = promisify(execFile);
+const SECRET = "whsec_installed_test";
+const KEY = "installed-test-key";
+
+/** The environment for a nested npm: without the npm_* variables of an enclosing `npm test`. */
+const npmEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) || /^npm_config_(cache|registry)$/i.test(key)),
+);
+
+async function npm(args: string[], cwd: string): Promise<string> {
+  try {
+    const { stdout } = await run("npm", args, { cwd, env: npmEnv, encoding: "utf8", timeout: 120_000 });
+    return stdout;
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`npm ${args.join(" ")} failed:\n${stdout ?? ""}${stderr ?? ""}`);
+  }
+}
+
+interface Done {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let app: string;
+
+/**
+ * `npx partner-api …` in the partner's project, to the end. `direct` runs the same installed bin
+ * (node_modules/.bin/partner-api) without npx's own start-up, where npx itself is not under test.
+ */
+async function npx(args: string[], { direct = false, timeout = 30_000 } = {}): Promise<Done> {
+  const [command, prefix] = direct
+    ? [path.join(app, "node_modules", ".bin", "partner-api"), []]
+    : ["npx", ["partner-api"]];
+  try {
+    const { stdout, stderr } = await run(command, [...prefix, ...args], { cwd: app, env: npmEnv, timeout });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof code === "number" ? code : null, stdout: stdout ?? "", stderr: stderr ?? "" };
+  }
+}
+
+interface Served {
+  child: ChildProcess;
+  output(): string;
+  waitFor(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
+  /** Ctrl-C as a terminal sends it (to the whole process group); resolves with everything printed. */
+  interrupt(): Promise<string>;
+}
+
+const serving: Served[] = [];
+
+/** A long-running `npx partner-api …` (a server), in its own process group like a terminal's foreground job. */
+function serve(args: string[], { direct = false } = {}): Served {
+  const [command, prefix] = direct
+    ? [path.join(app, "node_modules", ".bin", "partner-api"), []]
+    : ["npx", ["partner-api"]];
+  const child = spawn(command, [...prefix, ...args], {
+    cwd: app,
+    env: npmEnv,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const served: Served = {
+    child,
+    output: () => output,
+    async waitFor(pattern, ms = 45_000) {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const match = output.match(pattern);
+        if (match) return match;
+        if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+          throw new Error(`partner-api ${args.join(" ")} did not print ${pattern}:\n${output}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async interrupt() {
+      process.kill(-child.pid!, "SIGINT");
+      await exited;
+      return output;
+    },
+  };
+  serving.push(served);
+  return served;
+}
+
+interface Received {
+  at: number;
+  body: string;
+  signature: string | undefined;
+}
+
+/** A loopback receiver answering `statuses[i]` to the i-th delivery (the last one forever after). */
+async function receiver(statuses: number[]): Promise<{ url: string; received: Received[]; server: Server }> {
+  const received: Received[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const header = req.headers["x-signature"];
+    received.push({
+      at: performance.now(),
+      body: Buffer.concat(chunks).toString("utf8"),
+      signature: Array.isArray(header) ? header[0] : header,
+    });
+    res.writeHead(statuses[Math.min(received.length - 1, statuses.length - 1)]!).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  receivers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, received, server };
+}
+const receivers: Server[] = [];
+
+async function until(condition: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+interface Packed {
+  filename: string;
+  files: { path: string }[];
+}
+
+describe("the packed client and devkit, installed in a partner's project", () => {
+  let work: string;
+  let devkitPacked: Packed;
+  const devkitVersion = (
+    JSON.parse(readFileSync(path.join(repoRoot, "devkit", "package.json"), "utf8")) as { version: string }
+  ).version;
+
+  beforeAll(async () => {
+    const started = performance.now();
+    work = mkdtempSync(path.join(os.tmpdir(), "partner-api-installed-"));
+    // Both packs build first (prepack): the client with tsc, the devkit with esbuild.
+    const [client, devkit] = await Promise.all([
+      npm(["pack", "--json", "--pack-destination", work], repoRoot),
+      npm(["pack", "-w", "devkit", "--json", "--pack-destination", work], repoRoot),
+    ]);
+    const clientPacked = (JSON.parse(client) as Packed[])[0]!;
+    devkitPacked = (JSON.parse(devkit) as Packed[])[0]!;
+    app = path.join(work, "partner-app");
+    mkdirSync(app);
+    writeFileSync(
+      path.join(app, "package.json"),
+      JSON.stringify(
+        {
+          name: "partner-app",
+          private: true,
+          type: "module",
+          dependencies: { "partner-api-client": `file:../${clientPacked.filename}` },
+          devDependencies: { "partner-api-devkit": `file:../${devkitPacked.filename}` },
+        },
+        null,
+        2,
+      ),
+    );
+    await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], app);
+    console.info(`packed and installed in ${Math.round(performance.now() - started)} ms`);
+  }, 150_000);
+
+  afterAll(async () => {
+    for (const served of serving) {
+      if (served.child.exitCode === null && served.child.signalCode === null) {
+        try {
+          process.kill(-served.child.pid!, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+    await Promise.all(receivers.map((server) => new Promise((resolve) => server.close(resolve))));
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  test("the app's production dependencies are the client and openapi-fetch's own, nothing of the devkit", async () => {
+    const tree = JSON.parse(await npm(["ls", "--omit=dev", "--all", "--json"], app)) as Tree;
+    expect(Object.keys(tree.dependencies ?? {})).toEqual(["partner-api-client"]);
+    expect(Object.keys(tree.dependencies!["partner-api-client"]!.dependencies ?? {})).toEqual(["openapi-fetch"]);
+    const fetchManifest = JSON.parse(
+      readFileSync(path.join(app, "node_modules", "openapi-fetch", "package.json"), "utf8"),
+    ) as { dependencies?: Record<string, string> };
+    const allowed = new Set(["partner-api-client", "openapi-fetch", ...Object.keys(fetchManifest.dependencies ?? {})]);
+    expect(names(tree).filter((name) => !allowed.has(name))).toEqual([]);
+    // The devkit and its Prism are there, for development only.
+    const all = JSON.parse(await npm(["ls", "--depth=0", "--json"], app)) as Tree;
+    expect(Object.keys(all.dependencies ?? {}).sort()).toEqual(["partner-api-client", "partner-api-devkit"]);
+  });
+
+  test("the devkit tarball holds the built command, the sandbox entry with types and the contracts, no machine paths", () => {
+    const files = devkitPacked.files.map((file) => file.path).sort();
+    expect(files.filter((file) => !file.startsWith("dist/types/"))).toEqual(
+      [
+        "dist/cli.js",
+        "dist/openapi.json",
+        "dist/sandbox.d.ts",
+        "dist/sandbox.js",
+        "dist/sandbox.json",
+        "package.json",
+      ].sort(),
+    );
+    expect(files).toContain("dist/types/devkit/src/sandbox/index.d.ts");
+    const installed = path.join(app, "node_modules", "partner-api-devkit");
+    expect(readFileSync(path.join(installed, "dist", "cli.js"), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
+    for (const file of files.filter((f) => /\.(js|ts)$/.test(f))) {
+      const text = readFileSync(path.join(installed, file), "utf8");
+      expect(text, file).not.toContain(repoRoot);
+      expect(text, file).not.toMatch(/from "(\.\.\/)+(scripts|src)\//);
+    }
+  });
+
+  test("npx partner-api: --version, --help on every level, exit 2 for what it does not know", async () => {
+    const version = await npx(["--version"]);
+    expect(version).toMatchObject({ code: 0, stdout: `${devkitVersion}\n` });
+    const help = await npx(["--help"]);
+    expect(help.code).toBe(0);
+    for (const command of ["sandbox", "mock", "webhooks"])
+      expect(help.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
+    const levels = [
+      ["sandbox", "--help"],
+      ["mock", "--help"],
+      ["webhooks", "--help"],
+      ["webhooks", "list", "--help"],
+      ["webhooks", "trigger", "--help"],
+      ["webhooks", "listen", "--help"],
+    ];
+    const answers = await Promise.all(levels.map((args) => npx(args, { direct: true })));
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.code, levels[i]!.join(" ")).toBe(0);
+      expect(answer.stdout).toMatch(/^partner-api /);
+    }
+    expect(answers[4]!.stdout).toContain("Usage: partner-api webhooks trigger <type> --url <receiver>");
+    const unknown = await npx(["replay"], { direct: true });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command "replay"; expected one of sandbox, mock, webhooks/);
+    const badSpeed = await npx(["sandbox", "--speed", "fast"], { direct: true });
+    expect(badSpeed.code).toBe(2);
+    expect(badSpeed.stderr).toMatch(/--speed must be a number greater than 0 .*got "fast"/);
+    const list = await npx(["webhooks", "list"], { direct: true });
+    expect(list.code).toBe(0);
+    expect(list.stdout.trim().split("\n")).toHaveLength(6);
+    expect(list.stderr).toMatch(/6 event types, from node_modules\/partner-api-devkit\/dist\/openapi\.json/);
+  });
+
+  test("npx partner-api mock serves the packaged contract with Prism and stops on Ctrl-C", async () => {
+    const port = await findFreePort();
+    const mock = serve(["mock", "--port", String(port)]);
+    const [, url] = await mock.waitFor(/Mock serving 15 operations of \S+ on (\S+) /);
+    expect(url).toBe(`http://127.0.0.1:${port}`);
+    const ok = await fetch(`${url}/v1/companies`, { headers: { "X-API-Key": "any" } });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { companies: unknown[] }).companies.length).toBeGreaterThan(0);
+    expect((await fetch(`${url}/v1/companies`)).status).toBe(401);
+    expect(await mock.interrupt()).toMatch(/Ctrl-C: stopping…[\s\S]*✓ mock stopped/);
+  }, 60_000);
+
+  test("npx partner-api sandbox answers, fires a signed webhook to the receiver given at start, stops on Ctrl-C", async () => {
+    const hook = await receiver([200]);
+    const sandbox = serve([
+      "sandbox",
+      "--port",
+      "0",
+      "--seed",
+      "7",
+      "--speed",
+      "60",
+      "--webhook-url",
+      hook.url,
+      "--webhook-secret",
+      SECRET,
+    ]);
+    const [, url] = await sandbox.waitFor(/Sandbox serving the partner API on (\S+) /);
+    expect(sandbox.output()).toMatch(/control API: \S+\/_sandbox/);
+    const headers = { "X-API-Key": KEY, "Content-Type": "application/json" };
+    const companies = await fetch(`${url}/v1/companies`, { headers });
+    expect(companies.status).toBe(200);
+    const onboarded = await fetch(`${url}/v1/companies`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        name: "Installed Test Ltd",
+        countryCode: "US",
+        directorName: "Maria Garcia",
+        directorEmail: "maria@installed.example",
+        directorPhone: "+14155550123",
+        addressLine1: "500 Market Street",
+        city: "San Francisco",
+        state: "CA",
+        postalCode: "94105",
+        products: ["Swap"],
+      }),
+    });
+    expect(onboarded.status, await onboarded.clone().text()).toBe(201);
+    const { company } = (await onboarded.json()) as { company: { id: string } };
+    await until(() => hook.received.some((r) => r.body.includes(company.id)), 10_000);
+    const delivery = hook.received.find((r) => r.body.includes(company.id));
+    expect(delivery, "a webhook about the new company").toBeDefined();
+    expect(verifyWebhookSignature(delivery!.body, delivery!.signature, SECRET)).toBe(true);
+    expect(JSON.parse(delivery!.body)).toMatchObject({
+      type: "company.kyc_link.issued",
+      payload: { companyId: company.id },
+    });
+    expect(await sandbox.interrupt()).toMatch(/✓ sandbox stopped/);
+  }, 60_000);
+
+  test("npx partner-api webhooks trigger delivers to webhooks listen, and keeps the retry schedule at --speed", async () => {
+    const listen = serve(["webhooks", "listen", "--port", "0", "--secret", SECRET], { direct: true });
+    const [, listenUrl] = await listen.waitFor(/listening on (\S+) /);
+    const delivered = await npx([
+      "webhooks",
+      "trigger",
+      "company.kyc_status_changed",
+      "--url",
+      listenUrl!,
+      "--secret",
+      SECRET,
+      "--id",
+      "evt_installed_1",
+    ]);
+    expect(delivered.code, delivered.stderr).toBe(0);
+    expect(delivered.stdout).toMatch(/delivered evt_installed_1 on attempt 1\/6/);
+    await listen.waitFor(/200 handled company\.kyc_status_changed evt_installed_1\n/);
+    expect(await listen.interrupt()).toMatch(/stopped: 1 deliveries, 1 accepted, 0 refused/);
+
+    // A receiver failing twice: the retries come after 10 s and 30 s, divided by --speed 60.
+    const flaky = await receiver([500, 503, 204]);
+    const retried = await npx(
+      ["webhooks", "trigger", "payment_route.created", "--url", flaky.url, "--secret", SECRET, "--speed", "60"],
+      { direct: true },
+    );
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(flaky.received).toHaveLength(3);
+    const [first, second] = flaky.received.slice(1).map((r, i) => r.at - flaky.received[i]!.at);
+    expect(first).toBeGreaterThanOrEqual(10_000 / 60 - 2);
+    expect(second).toBeGreaterThanOrEqual(30_000 / 60 - 2);
+    expect(new Set(flaky.received.map((r) => r.body)).size).toBe(1);
+    expect(flaky.received.every((r) => verifyWebhookSignature(r.body, r.signature, SECRET))).toBe(true);
+    expect(retried.stdout).toMatch(/retry 1\/5 in 10\.00 s, 167 ms at this speed/);
+    expect(retried.stdout).toMatch(/retry 2\/5 in 30\.00 s, 500 ms at this speed/);
+
+    // And one that never recovers: six attempts, then exit 1.
+    const broken = await receiver([500]);
+    const failed = await npx([
+      "webhooks",
+      "trigger",
+      "payment_route.created",
+      "--url",
+      broken.url,
+      "--secret",
+      SECRET,
+      "--speed",
+      "100000",
+    ]);
+    expect(failed.code).toBe(1);
+    expect(broken.received).toHaveLength(6);
+    expect(failed.stderr).toMatch(/FAILED: not delivered: all 6 attempts failed/);
+  }, 60_000);
+
+  test("partner-api-devkit/sandbox imports and starts with plain node in the app", async () => {
+    const script = [
+      'import { startSandbox } from "partner-api-devkit/sandbox";',
+      "const sandbox = await startSandbox({ port: 0, seed: 5 });",
+      'const response = await fetch(sandbox.url + "/v1/companies", { headers: { "X-API-Key": "k" } });',
+      "const body = await response.json();",
+      "await sandbox.stop();",
+      "console.log(JSON.stringify({ status: response.status, companies: body.companies.length }));",
+    ].join("\n");
+    writeFileSync(path.join(app, "start-sandbox.mjs"), script);
+    const { stdout } = await run(process.execPath, ["start-sandbox.mjs"], { cwd: app, env: npmEnv, timeout: 30_000 });
+    const result = JSON.parse(stdout.trim()) as { status: number; companies: number };
+    expect(result.status).toBe(200);
+    expect(result.companies).toBeGreaterThan(0);
+  }, 40_000);
+});
+
+interface Tree {
+  dependencies?: Record<string, Tree>;
+}
+
+function names(tree: Tree): string[] {
+  return Object.entries(tree.dependencies ?? {}).flatMap(([name, sub]) => [name, ...names(sub)]);
+}
