@@ -1,0 +1,145 @@
+/** The sandbox's building blocks on their own: clock, seeded random, state store, contract router. */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SandboxClock } from "../../devkit/src/sandbox/clock.ts";
+import { sandboxRouter } from "../../devkit/src/sandbox/index.ts";
+import { randomStateFor, SeededRandom } from "../../devkit/src/sandbox/random.ts";
+import { emptyState, STATE_FORMAT } from "../../devkit/src/sandbox/state.ts";
+import { fileStore, memoryStore, readStateFile } from "../../devkit/src/sandbox/store.ts";
+
+describe("SandboxClock", () => {
+  it("follows real time times the speed, plus what was advanced; never goes back", () => {
+    let real = 1_000;
+    const clock = new SandboxClock(Date.parse("2030-01-01T00:00:00Z"), 60, () => real);
+    expect(clock.iso()).toBe("2030-01-01T00:00:00.000Z");
+    real += 1_000;
+    expect(clock.iso()).toBe("2030-01-01T00:01:00.000Z");
+    clock.advance(30_000);
+    expect(clock.iso()).toBe("2030-01-01T00:01:30.000Z");
+    clock.advanceTo(Date.parse("2030-01-01T00:00:00Z"));
+    clock.advance(-5_000);
+    expect(clock.iso()).toBe("2030-01-01T00:01:30.000Z");
+    expect(clock.realDelayUntil(clock.now() + 60_000)).toBe(1_000);
+    expect(clock.realDelayUntil(clock.now() - 1)).toBe(0);
+  });
+});
+
+describe("SeededRandom", () => {
+  it("gives the same draws for the same seed and name, other draws for another, and ULID-shaped ids", () => {
+    const draw = (seed: number, name: string) => {
+      const holder = { random: randomStateFor(seed, name) };
+      const random = new SeededRandom(holder);
+      return [
+        random.ulid(),
+        random.digits(4),
+        random.hex(8),
+        random.base58(6),
+        random.token(10),
+        random.pick(["a", "b", "c"]),
+      ];
+    };
+    expect(draw(1, "k")).toEqual(draw(1, "k"));
+    expect(draw(1, "k")).not.toEqual(draw(2, "k"));
+    expect(draw(1, "k")).not.toEqual(draw(1, "j"));
+    const random = new SeededRandom({ random: randomStateFor(3, "ids") });
+    const ids = Array.from({ length: 1000 }, () => random.ulid());
+    expect(ids.every((id) => /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(1000);
+    const below = Array.from({ length: 1000 }, () => random.below(3));
+    expect(new Set(below)).toEqual(new Set([0, 1, 2]));
+  });
+});
+
+describe("state store", () => {
+  let folder: string;
+  beforeAll(async () => {
+    folder = await mkdtemp(path.join(tmpdir(), "sandbox-store-"));
+  });
+  afterAll(() => rm(folder, { recursive: true, force: true }));
+
+  it("fileStore writes the snapshot atomically, and commits asked for during a write share the next one", async () => {
+    const file = path.join(folder, "state.json");
+    const state = emptyState(1, Date.parse("2030-01-01T00:00:00Z"));
+    let snapshots = 0;
+    const store = fileStore(file, () => {
+      snapshots++;
+      return state;
+    });
+    state.nextTaskId = 42;
+    await Promise.all(Array.from({ length: 50 }, () => store.commit()));
+    await store.flush();
+    expect(snapshots).toBeLessThanOrEqual(2);
+    expect((await readStateFile(file, "state.json"))?.nextTaskId).toBe(42);
+    state.nextTaskId = 43;
+    await store.commit();
+    expect(JSON.parse(await readFile(file, "utf8")).nextTaskId).toBe(43);
+  });
+
+  it("memoryStore writes nothing", async () => {
+    await expect(memoryStore.commit()).resolves.toBeUndefined();
+    await expect(memoryStore.flush()).resolves.toBeUndefined();
+  });
+
+  it("readStateFile: undefined without a file; refuses bad ones naming them", async () => {
+    expect(await readStateFile(path.join(folder, "none.json"), "none.json")).toBeUndefined();
+    const bad = path.join(folder, "bad.json");
+    await writeFile(bad, JSON.stringify({ format: STATE_FORMAT, version: 1 }));
+    await expect(readStateFile(bad, "bad.json")).rejects.toThrow(/bad\.json is corrupt/);
+  });
+});
+
+describe("the contract router", () => {
+  const router = sandboxRouter();
+
+  it("has an operation for every path and method of both contracts", () => {
+    const ids = router.operations.map((operation) => operation.operationId);
+    expect(ids).toEqual(expect.arrayContaining(["listCompanies", "createCard", "advanceClock", "getKycPage"]));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("matches templated paths, tells an unknown path from an unknown method", () => {
+    const match = router.match("PATCH", "/v1/cards/ABC/unfreeze");
+    expect(match).toMatchObject({
+      kind: "operation",
+      operation: { operationId: "unfreezeCard" },
+      pathParams: { cardId: "ABC" },
+    });
+    expect(router.match("GET", "/v1/nothing").kind).toBe("no-path");
+    expect(router.match("PUT", "/v1/companies")).toEqual({ kind: "no-method", path: "/v1/companies" });
+    expect(router.match("POST", "/_sandbox/clock/advance")).toMatchObject({
+      operation: { operationId: "advanceClock", needsApiKey: false },
+    });
+  });
+
+  it("coerces query values to their type and names what is wrong", () => {
+    const match = router.match("GET", "/v1/cards");
+    if (match.kind !== "operation") throw new Error("no listCards");
+    const ok = router.validateParameters(match.operation, {
+      path: {},
+      query: new URLSearchParams("page=2&limit=5"),
+      headers: { "x-company-id": "01JD8X4M6Q2V7R9T3W5Y0Z1A2B" },
+    });
+    expect(ok).toEqual({ values: { "X-Company-Id": "01JD8X4M6Q2V7R9T3W5Y0Z1A2B", page: 2, limit: 5 }, issues: [] });
+    const bad = router.validateParameters(match.operation, {
+      path: {},
+      query: new URLSearchParams("page=x"),
+      headers: {},
+    });
+    expect(bad.issues.map((issue) => issue.location)).toEqual([
+      ["header", "X-Company-Id"],
+      ["query", "page"],
+    ]);
+  });
+
+  it("validates bodies and responses against the operation's schemas", () => {
+    const match = router.match("POST", "/_sandbox/clock/advance");
+    if (match.kind !== "operation") throw new Error("no advanceClock");
+    expect(router.validateBody(match.operation, "application/json", { seconds: 1 })).toEqual([]);
+    expect(router.validateBody(match.operation, "application/json", { seconds: "1" })[0]?.message).toContain("seconds");
+    expect(router.validateResponse(match.operation, 200, { now: "2030-01-01T00:00:00Z" })).toEqual([]);
+    expect(router.validateResponse(match.operation, 200, {})).not.toEqual([]);
+    expect(router.validateResponse(match.operation, 418, {})[0]?.message).toContain("418");
+  });
+});
