@@ -217,6 +217,26 @@ const families: Record<string, Case[]> = {
       check: "request-parameter-removed-after-deprecation",
       breaking: false,
     },
+    {
+      name: "a deprecated response field removed",
+      base: (d) => (item(d).name.deprecated = true),
+      mutate: (d) => {
+        delete item(d).name;
+        schemas(d).Item.required = ["id"];
+      },
+      check: "response-field-removed-after-deprecation",
+      breaking: false,
+    },
+    {
+      name: "a deprecated response field removed before its sunset",
+      base: (d) => Object.assign(item(d).name, { deprecated: true, "x-sunset": "2027-01-01" }),
+      mutate: (d) => {
+        delete item(d).name;
+        schemas(d).Item.required = ["id"];
+      },
+      check: "response-required-field-removed",
+      breaking: true,
+    },
   ],
   "stability levels": [
     {

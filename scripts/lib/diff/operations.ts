@@ -39,11 +39,8 @@ interface Walk {
 
 /** Compares two documents (OpenAPI 3.0 or 3.1, bundled); every change, merged per shared component and sorted. */
 export function compareDocuments(base: Document, head: Document, options: CompareOptions = {}): Change[] {
-  const walk: Walk = {
-    cmp: newComparison(base, head),
-    sink: new ChangeSink(),
-    today: options.today ?? new Date().toISOString().slice(0, 10),
-  };
+  const today = options.today ?? new Date().toISOString().slice(0, 10);
+  const walk: Walk = { cmp: newComparison(base, head, today), sink: new ChangeSink(), today };
   compareInfo(walk, base, head);
   compareServers(walk, base.servers, head.servers, "#/servers");
   compareSecuritySchemes(walk, base, head);

@@ -127,6 +127,7 @@ export const RULES = {
     toService: "error",
     toPartner: "info",
   },
+  "field-removed-after-deprecation": both("Deprecated field removed (no sunset, or after its sunset)", "info"),
   "field-added-required": narrowing("Field added as required"),
   "field-added-optional": both("Optional field added", "info"),
   "field-became-required": narrowing("Field became required"),

@@ -25,10 +25,12 @@ export interface SchemaComparison {
   memo: Map<string, Change[] | "in progress">;
   /** The pairs of schema places on the current descent: meeting one again is a cycle (allOf, oneOf, members). */
   active: Set<string>;
+  /** Today (YYYY-MM-DD), for the x-sunset of deprecated properties. */
+  today: string;
 }
 
-export function newComparison(base: Document, head: Document): SchemaComparison {
-  return { base, head, memo: new Map(), active: new Set() };
+export function newComparison(base: Document, head: Document, today: string): SchemaComparison {
+  return { base, head, memo: new Map(), active: new Set(), today };
 }
 
 /** Where a schema really sits once `$ref`s are followed; merged allOf members by all of theirs. */
@@ -416,6 +418,20 @@ function compareExtensibleEnum(
 }
 
 /**
+ * For a deprecated property: the day it may go (its `x-sunset`, or "" when it has none); undefined when it is
+ * not deprecated. A sunset that is not a date keeps it (far future).
+ */
+function deprecatedUntil(document: Document, node: SchemaNode): string | undefined {
+  if (node.members) return undefined;
+  const schema = resolveNode(document, node).schema;
+  if (!isObject(schema) || schema.deprecated !== true) return undefined;
+  const sunset = schema["x-sunset"];
+  if (sunset === undefined) return "";
+  const match = typeof sunset === "string" ? /^\d{4}-\d{2}-\d{2}/.exec(sunset.trim()) : null;
+  return match ? match[0] : "9999-12-31";
+}
+
+/**
  * A property the reader ignores: read-only ones in requests (the service does not read them) and write-only
  * ones in responses (the service never sends them). Changes to it are reported, at level info.
  */
@@ -458,12 +474,11 @@ function compareProperties(
   for (const [name, property] of a.properties) {
     if (b.properties.has(name)) continue;
     const required = a.required.has(name);
-    emit(
-      name,
-      required ? "required-field-removed" : "optional-field-removed",
-      locationOf(property),
-      `${required ? "required" : "optional"} field \`${name}\` removed`,
-    );
+    const text = `${required ? "required" : "optional"} field \`${name}\` removed`;
+    const deprecated = deprecatedUntil(cmp.base, property);
+    if (deprecated !== undefined && deprecated <= cmp.today)
+      sink.emit("field-removed-after-deprecation", flow, locationOf(property), `${text} (was deprecated)`);
+    else emit(name, required ? "required-field-removed" : "optional-field-removed", locationOf(property), text);
   }
   for (const [name, property] of b.properties) {
     const old = a.properties.get(name);
