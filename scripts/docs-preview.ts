@@ -5,80 +5,87 @@
  */
 import { access } from "node:fs/promises";
 import path from "node:path";
+import {
+  defineCommand,
+  isEntryPoint,
+  JobFailure,
+  main,
+  optionOrEnv,
+  parseHost,
+  parseInteger,
+  step,
+  UsageError,
+  untilAborted,
+} from "./lib/cli.ts";
 import { buildDocs, docsDir } from "./lib/docs/build.ts";
-import { DEFAULT_DOCS_HOST, DEFAULT_DOCS_PORT, parseHost, parsePort } from "./lib/docs/options.ts";
-import { type StaticServer, serveStatic } from "./lib/docs/server.ts";
-import { fail, formatDuration, step } from "./lib/log.ts";
+import { serveStatic } from "./lib/docs/server.ts";
+import { formatDuration } from "./lib/log.ts";
 import { rel } from "./lib/paths.ts";
 
-const usage = "usage: [DOCS_HOST=host] [DOCS_PORT=port] npm run docs:preview [-- --port N --host H --dir DIR --build]";
-const started = performance.now();
-let host = DEFAULT_DOCS_HOST;
-let port = DEFAULT_DOCS_PORT;
-let rebuild = false;
-let dir = docsDir;
-try {
-  if (process.env.DOCS_PORT) port = parsePort(process.env.DOCS_PORT, "DOCS_PORT");
-  if (process.env.DOCS_HOST) host = parseHost(process.env.DOCS_HOST, "DOCS_HOST");
-  const args = process.argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = args[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
-    const value = () => inline ?? args[++i] ?? "";
-    if (flag === "--port") port = parsePort(value(), "--port");
-    else if (flag === "--host") host = parseHost(value(), "--host");
-    else if (flag === "--dir") {
-      const folder = value();
-      if (!folder) throw new Error(`--dir needs a folder; ${usage}`);
-      dir = path.resolve(folder);
-    } else if (flag === "--build" && inline === undefined) rebuild = true;
-    else throw new Error(`unknown argument "${args[i]}"; ${usage}`);
-  }
-} catch (error) {
-  fail((error as Error).message, 2);
-}
+export const docsPreviewCommand = defineCommand({
+  name: "npm run docs:preview --",
+  summary: "serve the API reference locally, building it first when it is missing",
+  usage: `Usage: [DOCS_HOST=host] [DOCS_PORT=port] npm run docs:preview [-- --port N --host H --dir DIR --build]
 
-let server: StaticServer | undefined;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    process.stderr.write(`\n${signal === "SIGINT" ? "Ctrl-C" : signal}: stopping the preview…\n`);
-    void (server?.close() ?? Promise.resolve()).finally(() => {
-      process.stderr.write(`✓ preview stopped after ${formatDuration(performance.now() - started)}\n`);
-      process.exit(0);
-    });
-  });
-}
+Options:
+  --port <n>    port to listen on, 0 picks a free one (default 4020, or DOCS_PORT)
+  --host <h>    address to listen on (default 127.0.0.1, or DOCS_HOST)
+  --dir <dir>   folder to serve (default dist/docs/)
+  --build       rebuild the docs there first, even when index.html exists
 
-try {
-  const index = path.join(dir, "index.html");
-  const missing = await access(index).then(
-    () => false,
-    () => true,
-  );
-  if (missing || rebuild) {
-    const why = rebuild ? "--build" : `${rel(index)} is missing`;
-    const result = await step(`build the docs (${why})`, () =>
-      buildDocs({ outDir: dir, onProgress: (message) => process.stderr.write(`  ${message}\n`) }),
+Prints the URL on stdout once it listens; Ctrl-C stops it.
+Exit codes: 0 stopped, 1 the port is in use, 2 bad input, 3 a bug.`,
+  options: {
+    port: { type: "string" },
+    host: { type: "string" },
+    dir: { type: "string" },
+    build: { type: "boolean" },
+  },
+  quiet: true,
+  async run({ values, io, signal }) {
+    const started = performance.now();
+    const port = optionOrEnv(values.port, "--port", "DOCS_PORT");
+    const host = optionOrEnv(values.host, "--host", "DOCS_HOST");
+    // A fixed default port so the preview URL is stable.
+    const listenPort = parseInteger(port.value, port.name, 0, 65_535) ?? 4020;
+    const listenHost = parseHost(host.value, host.name) ?? "127.0.0.1";
+    if (values.dir === "") throw new UsageError("--dir needs a folder, got an empty value");
+    const dir = values.dir === undefined ? docsDir : path.resolve(values.dir);
+    const index = path.join(dir, "index.html");
+    const missing = await access(index).then(
+      () => false,
+      () => true,
     );
-    process.stderr.write(
-      `  ${result.operations} operations, ${result.webhooks} webhooks, ${(result.indexBytes / 1024 / 1024).toFixed(2)} MiB\n`,
+    if (missing || values.build) {
+      const why = values.build ? "--build" : `${rel(index)} is missing`;
+      const result = await step(io, `build the docs (${why})`, () =>
+        buildDocs({ outDir: dir, onProgress: (message) => io.err(`  ${message}`) }),
+      );
+      io.err(
+        `  ${result.operations} operations, ${result.webhooks} webhooks, ${(result.indexBytes / 1024 / 1024).toFixed(2)} MiB`,
+      );
+    } else {
+      io.err(`• using the existing ${rel(index)} (run \`npm run docs\` or pass --build to rebuild)`);
+    }
+    const server = await step(io, `serve ${rel(dir)} on ${listenHost}:${listenPort}`, () =>
+      serveStatic(dir, {
+        host: listenHost,
+        port: listenPort,
+        onRequest: ({ method, path: p, status }) => io.err(`  ${status} ${method} ${p}`),
+      }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "EADDRINUSE")
+          throw new JobFailure(
+            `port ${listenPort} on ${listenHost} is in use; set DOCS_PORT (or --port) to another port, 0 picks a free one`,
+          );
+        throw error;
+      }),
     );
-  } else {
-    process.stderr.write(`• using the existing ${rel(index)} (run \`npm run docs\` or pass --build to rebuild)\n`);
-  }
-  server = await step(`serve ${rel(dir)} on ${host}:${port}`, () =>
-    serveStatic(dir, {
-      host,
-      port,
-      onRequest: ({ method, path: p, status }) => process.stderr.write(`  ${status} ${method} ${p}\n`),
-    }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "EADDRINUSE")
-        throw new Error(`port ${port} on ${host} is in use; set DOCS_PORT to another port (0 picks a free one)`);
-      throw error;
-    }),
-  );
-  console.log(
-    `Docs preview: ${server.url} (ready in ${formatDuration(performance.now() - started)}). Ctrl-C stops it.`,
-  );
-} catch (error) {
-  fail((error as Error).message);
-}
+    io.out(`Docs preview: ${server.url} (ready in ${formatDuration(performance.now() - started)}). Ctrl-C stops it.`);
+    await untilAborted(signal);
+    await server.close();
+    io.err(`✓ preview stopped after ${formatDuration(performance.now() - started)}`);
+    return undefined;
+  },
+});
+
+if (isEntryPoint(import.meta.url)) await main(docsPreviewCommand);

@@ -4,39 +4,35 @@
  * operation. `--out DIR` writes elsewhere.
  */
 import path from "node:path";
+import { defineCommand, isEntryPoint, main, step, UsageError } from "./lib/cli.ts";
 import { buildDocs, docsDir } from "./lib/docs/build.ts";
-import { fail, formatDuration, step } from "./lib/log.ts";
 import { rel } from "./lib/paths.ts";
 
-const usage = "usage: npm run docs [-- --out DIR]";
-const started = performance.now();
-const args = process.argv.slice(2);
-let outDir = docsDir;
-for (let i = 0; i < args.length; i++) {
-  const arg = args[i]!;
-  if (arg === "--out") {
-    const value = args[++i];
-    if (!value) fail(`--out needs a folder; ${usage}`, 2);
-    outDir = path.resolve(value);
-  } else if (arg.startsWith("--out=")) {
-    const value = arg.slice("--out=".length);
-    if (!value) fail(`--out needs a folder; ${usage}`, 2);
-    outDir = path.resolve(value);
-  } else {
-    fail(`unknown argument "${arg}"; ${usage}`, 2);
-  }
-}
+export const docsCommand = defineCommand({
+  name: "npm run docs --",
+  summary: "build the self-contained API reference (with code samples) into dist/docs/",
+  usage: `Usage: npm run docs [-- --out <dir>]
 
-try {
-  const result = await step(`build the API reference into ${rel(outDir)}`, () =>
-    buildDocs({ outDir, onProgress: (message) => process.stderr.write(`  ${message}\n`) }),
-  );
-  const size = `${(result.indexBytes / 1024 / 1024).toFixed(2)} MiB`;
-  console.log(
-    `wrote ${rel(result.indexPath)} (${size}, self-contained) with ${result.operations} operations, ` +
-      `${result.samples} code samples and ${result.webhooks} webhooks, plus ${result.files.filter((f) => f !== "index.html").join(" and ")} ` +
-      `(${formatDuration(performance.now() - started)}). Preview: npm run docs:preview`,
-  );
-} catch (error) {
-  fail((error as Error).message);
-}
+Options:
+  --out <dir>   write the reference there instead of dist/docs/
+
+Preview it with \`npm run docs:preview\`.
+Exit codes: 0 built, 2 bad input, 3 a bug.`,
+  options: { out: { type: "string" } },
+  async run({ values, io }) {
+    if (values.out === "") throw new UsageError("--out needs a folder, got an empty value");
+    const outDir = values.out === undefined ? docsDir : path.resolve(values.out);
+    const result = await step(io, `build the API reference into ${rel(outDir)}`, () =>
+      buildDocs({ outDir, onProgress: (message) => io.err(`  ${message}`) }),
+    );
+    const size = `${(result.indexBytes / 1024 / 1024).toFixed(2)} MiB`;
+    const others = result.files.filter((f) => f !== "index.html").join(" and ");
+    io.out(`Preview: npm run docs:preview${values.out === undefined ? "" : ` -- --dir ${rel(outDir)}`}`);
+    return (
+      `wrote ${rel(result.indexPath)} (${size}, self-contained) with ${result.operations} operations, ` +
+      `${result.samples} code samples and ${result.webhooks} webhooks, plus ${others}`
+    );
+  },
+});
+
+if (isEntryPoint(import.meta.url)) await main(docsCommand);

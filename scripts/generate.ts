@@ -6,6 +6,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { bundleContract, ensureBundle, readOrEmpty, staleBundleFiles } from "./lib/bundle.ts";
+import { defineCommand, isEntryPoint, JobFailure, main } from "./lib/cli.ts";
 import {
   contractModulePath,
   generateContractModule,
@@ -14,37 +15,39 @@ import {
   sandboxTypesPath,
   schemaTypesPath,
 } from "./lib/generate.ts";
-import { fail, formatDuration } from "./lib/log.ts";
 import { rel } from "./lib/paths.ts";
 
-const started = performance.now();
-const args = process.argv.slice(2);
-const unknown = args.filter((arg) => arg !== "--check");
-if (unknown.length > 0)
-  fail(`unknown argument ${unknown.map((a) => `"${a}"`).join(", ")}; usage: npm run generate [-- --check]`, 2);
-const check = args.includes("--check");
+export const generateCommand = defineCommand({
+  name: "npm run generate --",
+  summary: "write generated/schema.d.ts, generated/contract.ts and generated/sandbox.d.ts from the contract",
+  usage: `Usage: npm run generate [-- --check]
 
-try {
-  const bundle = check ? await bundleContract() : (await ensureBundle()).output;
-  const outputs = new Map<string, string>([
-    [schemaTypesPath, await generateSchemaTypes(bundle.document)],
-    [sandboxTypesPath, await generateSandboxTypes()],
-    [contractModulePath, generateContractModule(bundle.document)],
-  ]);
-  const stale: string[] = check ? await staleBundleFiles(bundle) : [];
-  for (const [file, content] of outputs) {
-    if ((await readOrEmpty(file)) === content) continue;
-    stale.push(rel(file));
-    if (!check) await writeFile(file, content);
-  }
-  const took = formatDuration(performance.now() - started);
-  if (check && stale.length > 0)
-    fail(`stale: ${stale.join(", ")}; run \`npm run generate\` and commit the result (${took})`);
-  if (check) console.log(`generated files are up to date (${took})`);
-  else
-    console.log(
-      stale.length > 0 ? `wrote ${stale.join(", ")} (${took})` : `generated files already up to date (${took})`,
-    );
-} catch (error) {
-  fail((error as Error).message);
-}
+Bundles the contract first when generated/openapi.{yaml,json} is stale.
+
+Options:
+  --check   write nothing; fail when a generated file (or the bundle) differs from a fresh one
+
+Exit codes: 0 written or up to date, 1 stale (--check) or the contract does not bundle, 2 bad input, 3 a bug.`,
+  options: { check: { type: "boolean" } },
+  async run({ values }) {
+    const check = values.check === true;
+    const bundle = check ? await bundleContract() : (await ensureBundle()).output;
+    const outputs = new Map<string, string>([
+      [schemaTypesPath, await generateSchemaTypes(bundle.document)],
+      [sandboxTypesPath, await generateSandboxTypes()],
+      [contractModulePath, generateContractModule(bundle.document)],
+    ]);
+    const stale: string[] = check ? await staleBundleFiles(bundle) : [];
+    for (const [file, content] of outputs) {
+      if ((await readOrEmpty(file)) === content) continue;
+      stale.push(rel(file));
+      if (!check) await writeFile(file, content);
+    }
+    if (check && stale.length > 0)
+      throw new JobFailure(`stale: ${stale.join(", ")}; run \`npm run generate\` and commit the result`);
+    if (check) return "generated files are up to date";
+    return stale.length > 0 ? `wrote ${stale.join(", ")}` : "generated files already up to date";
+  },
+});
+
+if (isEntryPoint(import.meta.url)) await main(generateCommand);

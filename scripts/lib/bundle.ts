@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { bundle, loadConfig } from "@redocly/openapi-core";
 import { stringify } from "yaml";
+import { JobFailure } from "./cli.ts";
 import {
   bundleJsonPath,
   bundleYamlPath,
@@ -33,7 +34,7 @@ export interface BundleOutput {
 }
 
 /**
- * Bundles the split contract into one document in memory; throws on unresolved references.
+ * Bundles the split contract into one document in memory; throws `JobFailure` on unresolved references.
  * `configPath` lets a caller bundle another copy of the contract (a git ref) with its own redocly.yaml.
  */
 export async function bundleContract(
@@ -50,7 +51,8 @@ export async function bundleContract(
       const file = where ? rel(where.source.absoluteRef) : rel(root);
       return `  ${file}${where?.pointer ? ` ${where.pointer}` : ""}: ${problem.message}`;
     });
-    throw new Error(`cannot bundle ${rel(root)}:\n${lines.join("\n")}`);
+    // The contract is wrong, not the tool: a verdict (exit 1), not a crash.
+    throw new JobFailure(`cannot bundle ${rel(root)}:\n${lines.join("\n")}`);
   }
   const document = result.bundle.parsed as Record<string, unknown>;
   return {

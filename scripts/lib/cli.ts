@@ -4,6 +4,7 @@
  * code each: 0 done, 1 the job's own "no" (a failed gate, a failed lint), 2 bad input, 3 a bug.
  * Handlers never call `process.exit`, so tests call them in-process.
  */
+import { isIP } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type ParseArgsConfig, parseArgs } from "node:util";
@@ -127,6 +128,35 @@ export function parsePositiveNumber(value: string | undefined, name: string, max
     throw new UsageError(`${name} must be a number greater than 0 and at most ${max}, got ${describeValue(value)}`);
   }
   return number;
+}
+
+/**
+ * An option's value, else the environment variable's (an empty variable counts as unset), with the name of
+ * whichever was used, so an error about the value names what the user actually set.
+ */
+export function optionOrEnv(
+  value: string | undefined,
+  option: string,
+  variable: string,
+): { value: string | undefined; name: string } {
+  if (value !== undefined) return { value, name: option };
+  const fromEnv = process.env[variable];
+  return { value: fromEnv === "" ? undefined : fromEnv, name: variable };
+}
+
+const HOST_NAME =
+  /^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+/** A host to listen on (an IP address or a host name); throws `UsageError` naming the option otherwise. */
+export function parseHost(value: string | undefined, name: string): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  const host = value.trim();
+  if (isIP(host) === 0 && !HOST_NAME.test(host)) {
+    throw new UsageError(
+      `${name} must be an IP address or a host name (e.g. 127.0.0.1 or localhost), got ${describeValue(value)}`,
+    );
+  }
+  return host;
 }
 
 /**

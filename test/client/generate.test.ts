@@ -2,18 +2,25 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { operations, pageable, servers, ulid } from "../../generated/contract.ts";
+import { generateCommand } from "../../scripts/generate.ts";
 import { contractFacts, generateContractModule, generateSchemaTypes } from "../../scripts/lib/generate.ts";
 import { bundleJsonPath, repoRoot } from "../../scripts/lib/paths.ts";
-import { runScript } from "../helpers/run.ts";
+import { runInProcess, runScript } from "../helpers/run.ts";
 
 const bundle = () => JSON.parse(readFileSync(bundleJsonPath, "utf8")) as Record<string, any>;
 
 describe("generated files", () => {
-  test("`npm run generate -- --check` passes: nothing generated is stale", () => {
-    const run = runScript("generate.ts", ["--check"]);
-    expect(run.status, run.output).toBe(0);
-    expect(run.stdout).toMatch(/generated files are up to date/);
+  test("`npm run generate -- --check` passes: nothing generated is stale", async () => {
+    const run = await runInProcess(generateCommand, ["--check"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/generated files are up to date in \d/);
   }, 60_000);
+
+  test("`npm run generate` exits 2 on an unknown option, naming it", () => {
+    const run = runScript("generate.ts", ["--chek"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("Unknown option '--chek'");
+  });
 
   test("generated/contract.ts is what the generator makes of the bundle", () => {
     expect(readFileSync(path.join(repoRoot, "generated", "contract.ts"), "utf8")).toBe(

@@ -2,11 +2,12 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { docsCommand } from "../../scripts/docs.ts";
 import { ASSET_REPLACEMENTS, findExternalLoads, replaceRemoteAssets } from "../../scripts/lib/docs/build.ts";
-import { bundleJsonPath } from "../../scripts/lib/paths.ts";
+import { bundleJsonPath, repoRoot } from "../../scripts/lib/paths.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 import { renderedTexts, SOURCE_TALK } from "../contract-source/partner-language.ts";
-import { type RunResult, runScript } from "../helpers/run.ts";
+import { type InProcessRun, runInProcess, runScript } from "../helpers/run.ts";
 
 describe("findExternalLoads()", () => {
   it("reports scripts, styles, images, CSS and module imports from other hosts", () => {
@@ -56,11 +57,11 @@ describe("replaceRemoteAssets()", () => {
 
 describe("npm run docs", () => {
   let out: string;
-  let run: RunResult;
+  let run: InProcessRun;
   let html: string;
   beforeAll(async () => {
     out = await mkdtemp(path.join(os.tmpdir(), "docs-build-test-"));
-    run = runScript("docs.ts", ["--out", out], { timeout: 120_000 });
+    run = await runInProcess(docsCommand, ["--out", out]);
     html = await readFile(path.join(out, "index.html"), "utf8").catch(() => "");
   }, 150_000);
   afterAll(async () => {
@@ -68,10 +69,11 @@ describe("npm run docs", () => {
   });
 
   it("exits 0 and says what it built and how long it took", () => {
-    expect(run.status, run.output).toBe(0);
-    expect(run.stdout).toMatch(
-      /wrote .*index\.html \(\d+\.\d\d MiB, self-contained\) with 15 operations, 30 code samples and 6 webhooks, plus openapi\.yaml and openapi\.json \((\d+ ms|\d+\.\d\d s)\)/,
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(
+      /wrote .*index\.html \(\d+\.\d\d MiB, self-contained\) with 15 operations, 30 code samples and 6 webhooks, plus openapi\.yaml and openapi\.json in (\d+ ms|\d+\.\d\d s)/,
     );
+    expect(run.stdout).toContain(`Preview: npm run docs:preview -- --dir ${path.relative(repoRoot, out)}`);
     expect(run.stderr).toContain("added TypeScript and curl samples to 15 operations");
     expect(run.stderr).toMatch(/✓ build the API reference into .* \((\d+ ms|\d+\.\d\d s)\)/);
   });
@@ -133,9 +135,19 @@ describe("npm run docs", () => {
     expect((await stat(path.join(out, "openapi.yaml"))).size).toBeGreaterThan(1000);
   });
 
-  it("rejects an unknown argument with exit code 2 and the usage", () => {
+  it("rejects an unknown argument with exit code 2 as a process, pointing at --help", () => {
     const bad = runScript("docs.ts", ["--nope"]);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('unknown argument "--nope"; usage: npm run docs [-- --out DIR]');
+    expect(bad.stderr).toContain("Unknown option '--nope'");
+    expect(bad.stderr).toContain("npm run docs -- --help");
+  });
+
+  it("--help shows the options; an empty --out is bad input", async () => {
+    const help = await runInProcess(docsCommand, ["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--out <dir>");
+    const empty = await runInProcess(docsCommand, ["--out="]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("--out needs a folder, got an empty value");
   });
 });

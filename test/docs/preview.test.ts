@@ -1,31 +1,11 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseHost, parsePort } from "../../scripts/lib/docs/options.ts";
+import { docsPreviewCommand } from "../../scripts/docs-preview.ts";
+import { runCommand } from "../../scripts/lib/cli.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { runScript } from "../helpers/run.ts";
-
-describe("parsePort() and parseHost()", () => {
-  it("accepts ports 0 to 65535 and loopback or IP hosts", () => {
-    expect(parsePort("0", "DOCS_PORT")).toBe(0);
-    expect(parsePort(" 4020 ", "DOCS_PORT")).toBe(4020);
-    expect(parseHost("127.0.0.1", "DOCS_HOST")).toBe("127.0.0.1");
-    expect(parseHost("::1", "DOCS_HOST")).toBe("::1");
-    expect(parseHost("localhost", "DOCS_HOST")).toBe("localhost");
-  });
-  it("names the setting and the bad value", () => {
-    expect(() => parsePort("http", "DOCS_PORT")).toThrow(
-      'DOCS_PORT must be a port number from 0 to 65535 (0 picks a free port), got "http"',
-    );
-    expect(() => parsePort("70000", "--port")).toThrow(/--port must be a port number/);
-    expect(() => parsePort("-1", "--port")).toThrow(/--port must be a port number/);
-    expect(() => parseHost("example.com", "DOCS_HOST")).toThrow(
-      'DOCS_HOST must be an IP address or "localhost", got "example.com"',
-    );
-  });
-});
+import { runInProcess, runScript } from "../helpers/run.ts";
 
 describe("npm run docs:preview", () => {
   const dirs: string[] = [];
@@ -36,61 +16,80 @@ describe("npm run docs:preview", () => {
   it("builds the docs when they are missing, serves them, prints the URL and stops cleanly", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "docs-preview-test-"));
     dirs.push(dir);
-    const child = spawn(
-      process.execPath,
-      [
-        path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"),
-        path.join(repoRoot, "scripts/docs-preview.ts"),
-        "--dir",
-        dir,
-      ],
-      {
-        cwd: repoRoot,
-        env: { ...process.env, DOCS_PORT: "0" },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
     let stdout = "";
     let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    let announce: (url: string) => void = () => undefined;
+    const announced = new Promise<string>((resolve) => {
+      announce = resolve;
+    });
+    const io = {
+      out: (text: string) => {
+        stdout += `${text}\n`;
+        const match = /Docs preview: (http:\/\/127\.0\.0\.1:\d+\/) \(ready in [^)]+\)/.exec(text);
+        if (match) announce(match[1]!);
+      },
+      err: (text: string) => {
+        stderr += `${text}\n`;
+      },
+    };
+    const controller = new AbortController();
+    const exited = runCommand(docsPreviewCommand, ["--dir", dir, "--port", "0"], io, controller.signal);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no URL within 90 s; output:\n${stdout}${stderr}`)), 90_000);
-        child.stdout.on("data", (chunk: Buffer) => {
-          stdout += chunk.toString();
-          const match = /Docs preview: (http:\/\/127\.0\.0\.1:\d+\/) \(ready in [^)]+\)/.exec(stdout);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[1]!);
-          }
-        });
-        void exited.then((code) =>
-          reject(new Error(`preview exited with ${code} before printing a URL:\n${stdout}${stderr}`)),
-        );
-      });
+      const url = await Promise.race([
+        announced,
+        exited.then((code) => {
+          throw new Error(`preview exited with ${code} before printing a URL:\n${stdout}${stderr}`);
+        }),
+      ]);
       expect(stderr).toContain(`build the docs (${path.relative(repoRoot, path.join(dir, "index.html"))} is missing)`);
       const response = await fetch(url);
       expect(response.status).toBe(200);
-      const html = await response.text();
-      expect(html).toContain("createPartnerClient");
+      expect(await response.text()).toContain("createPartnerClient");
       expect((await fetch(`${url}openapi.yaml`)).status).toBe(200);
     } finally {
-      child.kill("SIGTERM");
+      controller.abort();
     }
     expect(await exited).toBe(0);
     expect(stderr).toMatch(/200 GET \//);
     expect(stderr).toMatch(/✓ preview stopped after/);
   }, 120_000);
 
-  it("exits 2 naming a bad DOCS_PORT or argument", () => {
-    const badPort = runScript("docs-preview.ts", [], { env: { DOCS_PORT: "abc" } });
-    expect(badPort.status).toBe(2);
-    expect(badPort.stderr).toContain(
-      'DOCS_PORT must be a port number from 0 to 65535 (0 picks a free port), got "abc"',
-    );
-    const badArg = runScript("docs-preview.ts", ["--open"]);
-    expect(badArg.status).toBe(2);
-    expect(badArg.stderr).toContain('unknown argument "--open"');
+  it("names a bad port, host or argument, saying whether it came from an option or DOCS_*", async () => {
+    const cases: [string[], NodeJS.ProcessEnv, string][] = [
+      [["--port", "70000"], {}, '--port must be a whole number from 0 to 65535, got "70000"'],
+      [["--port=-1"], {}, '--port must be a whole number from 0 to 65535, got "-1"'],
+      [
+        [],
+        { DOCS_HOST: "not a host!" },
+        'DOCS_HOST must be an IP address or a host name (e.g. 127.0.0.1 or localhost), got "not a host!"',
+      ],
+      [["--open"], {}, "Unknown option '--open'"],
+      [["--dir="], {}, "--dir needs a folder, got an empty value"],
+    ];
+    const saved = { ...process.env };
+    try {
+      for (const [argv, env, message] of cases) {
+        Object.assign(process.env, env);
+        const run = await runInProcess(docsPreviewCommand, argv);
+        expect(run.code, argv.join(" ")).toBe(2);
+        expect(run.stderr).toContain(message);
+        for (const name of Object.keys(env)) delete process.env[name];
+      }
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it("--help lists the options and the environment variables", async () => {
+    const run = await runInProcess(docsPreviewCommand, ["--help"]);
+    expect(run.code).toBe(0);
+    for (const text of ["--port", "--host", "--dir", "--build", "DOCS_PORT", "DOCS_HOST"])
+      expect(run.stdout).toContain(text);
+  });
+
+  it("exits 2 as a process when DOCS_PORT is not a port", () => {
+    const run = runScript("docs-preview.ts", [], { env: { DOCS_PORT: "abc" } });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('DOCS_PORT must be a whole number from 0 to 65535, got "abc"');
   });
 });
