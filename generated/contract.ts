@@ -4,8 +4,8 @@
  *
  * The runtime facts the client needs from the contract: the ULID form, the servers, and for each
  * operation whether it is safe to repeat (`x-idempotent`), whether it acts for a company
- * (`X-Company-Id`) and which of its parameters are ULIDs; plus which list operations page, and the
- * webhook event types.
+ * (`X-Company-Id`), which of its parameters are ULIDs and which error statuses it declares; plus
+ * which list operations page, and the webhook event types.
  */
 import type { webhooks } from "./schema.js";
 
@@ -50,6 +50,10 @@ export const operations = {
         "name": "transactionId",
         "ulid": true
       }
+    ],
+    "errorStatuses": [
+      403,
+      404
     ]
   },
   "GET /v1/cards": {
@@ -58,7 +62,8 @@ export const operations = {
     "path": "/v1/cards",
     "idempotent": true,
     "companyScope": true,
-    "pathParameters": []
+    "pathParameters": [],
+    "errorStatuses": []
   },
   "POST /v1/cards": {
     "operationId": "createCard",
@@ -66,7 +71,10 @@ export const operations = {
     "path": "/v1/cards",
     "idempotent": false,
     "companyScope": true,
-    "pathParameters": []
+    "pathParameters": [],
+    "errorStatuses": [
+      422
+    ]
   },
   "PATCH /v1/cards/{cardId}/spend-settings": {
     "operationId": "updateCardSpendSettings",
@@ -79,7 +87,8 @@ export const operations = {
         "name": "cardId",
         "ulid": true
       }
-    ]
+    ],
+    "errorStatuses": []
   },
   "PATCH /v1/cards/{cardId}/unfreeze": {
     "operationId": "unfreezeCard",
@@ -92,7 +101,8 @@ export const operations = {
         "name": "cardId",
         "ulid": true
       }
-    ]
+    ],
+    "errorStatuses": []
   },
   "POST /v1/cards/{cardId}/details": {
     "operationId": "createCardDetailsToken",
@@ -105,7 +115,8 @@ export const operations = {
         "name": "cardId",
         "ulid": true
       }
-    ]
+    ],
+    "errorStatuses": []
   },
   "GET /v1/card-holders/{cardHolderId}": {
     "operationId": "getCardHolder",
@@ -118,7 +129,8 @@ export const operations = {
         "name": "cardHolderId",
         "ulid": true
       }
-    ]
+    ],
+    "errorStatuses": []
   },
   "GET /v1/card-bins": {
     "operationId": "listCardBins",
@@ -126,7 +138,8 @@ export const operations = {
     "path": "/v1/card-bins",
     "idempotent": true,
     "companyScope": true,
-    "pathParameters": []
+    "pathParameters": [],
+    "errorStatuses": []
   },
   "GET /v1/card-spending-account/transactions": {
     "operationId": "listSpendingAccountTransactions",
@@ -134,7 +147,8 @@ export const operations = {
     "path": "/v1/card-spending-account/transactions",
     "idempotent": true,
     "companyScope": true,
-    "pathParameters": []
+    "pathParameters": [],
+    "errorStatuses": []
   },
   "POST /v1/wallets/{walletId}/addresses": {
     "operationId": "openWalletAddress",
@@ -147,7 +161,8 @@ export const operations = {
         "name": "walletId",
         "ulid": false
       }
-    ]
+    ],
+    "errorStatuses": []
   },
   "GET /v1/companies": {
     "operationId": "listCompanies",
@@ -155,7 +170,8 @@ export const operations = {
     "path": "/v1/companies",
     "idempotent": true,
     "companyScope": false,
-    "pathParameters": []
+    "pathParameters": [],
+    "errorStatuses": []
   },
   "POST /v1/companies": {
     "operationId": "onboardCompany",
@@ -163,7 +179,8 @@ export const operations = {
     "path": "/v1/companies",
     "idempotent": false,
     "companyScope": false,
-    "pathParameters": []
+    "pathParameters": [],
+    "errorStatuses": []
   },
   "POST /v1/kyb-profiles": {
     "operationId": "submitKybProfile",
@@ -171,7 +188,8 @@ export const operations = {
     "path": "/v1/kyb-profiles",
     "idempotent": false,
     "companyScope": true,
-    "pathParameters": []
+    "pathParameters": [],
+    "errorStatuses": []
   },
   "GET /v1/payment-routes/{routeId}": {
     "operationId": "getPaymentRoute",
@@ -184,7 +202,8 @@ export const operations = {
         "name": "routeId",
         "ulid": true
       }
-    ]
+    ],
+    "errorStatuses": []
   },
   "GET /v1/payment-routes/{routeId}/payment-instructions": {
     "operationId": "getPaymentInstructions",
@@ -197,7 +216,8 @@ export const operations = {
         "name": "routeId",
         "ulid": true
       }
-    ]
+    ],
+    "errorStatuses": []
   }
 } as const;
 

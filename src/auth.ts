@@ -1,11 +1,12 @@
-/** Auth and scope as openapi-fetch middleware: the API key on every request, the company on company-scope ones. */
-import type { Middleware } from "openapi-fetch";
+/**
+ * Auth and scope: the API key on every request, the company on company-scope ones. They are default headers
+ * of the openapi-fetch clients the partner client is built on (set once per client, not by middleware on
+ * every call): one client sends the key alone, the other the key and `X-Company-Id`.
+ */
 import { InvalidInputError } from "./errors.ts";
-import { operationFor } from "./operations.ts";
-import { assertUlid } from "./ulid.ts";
 
-/** Checks an API key without ever echoing it. */
-export function assertApiKey(apiKey: unknown): asserts apiKey is string {
+/** The API key when it can be sent as a header; the error never echoes it. */
+export function checkApiKey(apiKey: unknown): string {
   if (typeof apiKey !== "string" || apiKey.trim() === "") {
     throw new InvalidInputError("apiKey", "apiKey is required: pass the partner API key as a non-empty string");
   }
@@ -15,24 +16,10 @@ export function assertApiKey(apiKey: unknown): asserts apiKey is string {
       "apiKey must not contain line breaks or surrounding whitespace (value not shown)",
     );
   }
+  return apiKey;
 }
 
-/** Sends `X-API-Key` on every request. The key lives only in this closure. */
-export function apiKeyMiddleware(apiKey: string): Middleware {
-  assertApiKey(apiKey);
-  return {
-    onRequest({ request }) {
-      request.headers.set("X-API-Key", apiKey);
-    },
-  };
-}
-
-/** Sends `X-Company-Id` on every operation the contract marks company-scope. */
-export function companyMiddleware(companyId: string): Middleware {
-  assertUlid(companyId, "companyId");
-  return {
-    onRequest({ request, schemaPath }) {
-      if (operationFor(request.method, schemaPath)?.companyScope) request.headers.set("X-Company-Id", companyId);
-    },
-  };
+/** The headers every request carries; with a company, those of its company-scope requests. Both already checked. */
+export function authHeaders(apiKey: string, companyId?: string): Record<string, string> {
+  return companyId === undefined ? { "X-API-Key": apiKey } : { "X-API-Key": apiKey, "X-Company-Id": companyId };
 }

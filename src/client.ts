@@ -1,21 +1,31 @@
 /**
- * `createPartnerClient()`: an openapi-fetch client typed by the generated `paths`, with the API key and
- * company scope as middleware, parameter checks before sending, and a transport that times out every
+ * `createPartnerClient()`: openapi-fetch clients typed by the generated `paths`, with the API key and the
+ * company as their default headers, parameter checks before sending, and a transport that times out every
  * request and retries the operations the contract marks safe to repeat.
+ *
+ * Every option is checked once, where it enters (`settle`), and passed on settled. A call looks its
+ * operation up once and hands the facts to the checks, the transport and the error.
  */
-import createClient, { type Client, type ClientOptions, type Middleware } from "openapi-fetch";
+import createClient, { type Client, type Middleware } from "openapi-fetch";
 import type { paths } from "../generated/schema.js";
-import { apiKeyMiddleware, assertApiKey, companyMiddleware } from "./auth.ts";
-import { InvalidInputError, rememberRequest } from "./errors.ts";
-import { operationFor } from "./operations.ts";
-import { checkParameters } from "./params.ts";
-import { type RetryOptions, resolveRetry, withRetries } from "./retry.ts";
+import { authHeaders, checkApiKey } from "./auth.ts";
+import { ApiError, InvalidInputError, rememberRequest } from "./errors.ts";
+import { HTTP_METHODS, type HttpMethod, isHttpMethod } from "./http-methods.ts";
+import { checkKnownKeys, describeValue } from "./input.ts";
+import { type OperationFacts, operationFor, type UpperMethod } from "./operations.ts";
+import { type CallParameters, checkParameters } from "./params.ts";
+import { type RetryOptions, type RetryPolicy, sendWithRetries, settleRetry } from "./retry.ts";
 import { type Environment, resolveBaseUrl } from "./servers.ts";
-import { assertTimeout, DEFAULT_TIMEOUT_MS, Deadline, timeoutErrorOr, withTimeout } from "./timeout.ts";
-import type { CompanyClient, PartnerClient } from "./types.ts";
-import { assertUlid } from "./ulid.ts";
-
-type Fetch = NonNullable<ClientOptions["fetch"]>;
+import {
+  CallDeadline,
+  checkTimeout,
+  DEFAULT_TIMEOUT_MS,
+  isTimeoutReason,
+  RequestTimeoutError,
+  TimeoutClock,
+} from "./timeout.ts";
+import type { CompanyClient, Fetch, PartnerClient } from "./types.ts";
+import { checkUlid } from "./ulid.ts";
 
 export interface PartnerClientOptions {
   /** The partner API key, sent as `X-API-Key`. Never printed, never put in an error. */
@@ -35,135 +45,205 @@ export interface PartnerClientOptions {
   timeoutMs?: number;
   /** Retries for operations safe to repeat; `false` turns them off. Default: 3 attempts, 300 ms doubling, at most 10 s apart. */
   retry?: RetryOptions | false;
+  /**
+   * `true`: every call resolves to `{ data, response }` or throws `ApiError` (typed so: `data` is never
+   * undefined). Default `false`: calls resolve to openapi-fetch's `{ data, error, response }`.
+   */
+  throwOnError?: boolean;
 }
 
-const KNOWN_OPTIONS = new Set(["apiKey", "baseUrl", "environment", "companyId", "fetch", "timeoutMs", "retry"]);
+const KNOWN_OPTIONS = ["apiKey", "baseUrl", "environment", "companyId", "fetch", "timeoutMs", "retry", "throwOnError"];
 const NEVER = new AbortController().signal;
+// Read at each call, so a fetch patched in after the client was made (a test's mock) is used.
 const globalFetch: Fetch = (request) => globalThis.fetch(request);
-const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
 
+/** The options, checked and settled once per client. */
 interface Settings {
-  apiKey: string;
   baseUrl: string;
-  fetch: Fetch | undefined;
-  timeoutMs: number;
-  retry: ReturnType<typeof resolveRetry>;
+  apiKey: string;
+  fetch: Fetch;
+  clock: TimeoutClock;
+  retry: RetryPolicy | false;
+  throwOnError: boolean;
+  /** Strings that must never appear in an error: the API key. */
+  secrets: readonly string[];
 }
 
-function settingsOf(options: PartnerClientOptions): Settings {
+function settle(options: PartnerClientOptions): Settings {
   if (!options || typeof options !== "object")
     throw new InvalidInputError(
       "options",
       "createPartnerClient() takes an options object with at least apiKey and baseUrl",
     );
-  const unknown = Object.keys(options).filter((key) => !KNOWN_OPTIONS.has(key));
-  if (unknown.length > 0) {
-    throw new InvalidInputError(
-      unknown[0]!,
-      `unknown option ${unknown.map((k) => `"${k}"`).join(", ")}; known: ${[...KNOWN_OPTIONS].join(", ")}`,
-    );
-  }
-  assertApiKey(options.apiKey);
+  checkKnownKeys(options, KNOWN_OPTIONS, "createPartnerClient() options");
+  const apiKey = checkApiKey(options.apiKey);
   if (options.fetch !== undefined && typeof options.fetch !== "function") {
     throw new InvalidInputError(
       "fetch",
-      `fetch must be a function (request: Request) => Promise<Response>, got ${typeof options.fetch}`,
+      `fetch must be a function (request: Request) => Promise<Response>, got ${describeValue(options.fetch)}`,
     );
   }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  assertTimeout(timeoutMs);
+  if (options.throwOnError !== undefined && typeof options.throwOnError !== "boolean") {
+    throw new InvalidInputError(
+      "throwOnError",
+      `throwOnError must be true or false, got ${describeValue(options.throwOnError)}`,
+    );
+  }
   return {
-    apiKey: options.apiKey,
     baseUrl: resolveBaseUrl(options),
-    fetch: options.fetch,
-    timeoutMs,
-    retry: resolveRetry(options.retry),
+    apiKey,
+    fetch: options.fetch ?? globalFetch,
+    clock: new TimeoutClock(checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)),
+    retry: settleRetry(options.retry),
+    throwOnError: options.throwOnError ?? false,
+    secrets: Object.freeze([apiKey]),
   };
 }
 
-/** Sends every call through the timeout and, for operations safe to repeat, the retry transport. */
-function withTransport(inner: Client<paths>, settings: Settings): Client<paths> {
-  const call =
-    (method: (typeof METHODS)[number]) =>
-    async (url: string, init: Record<string, unknown> = {}) => {
-      const operation = operationFor(method, url);
-      // Bad input is caught before a request is even built.
-      if (operation) checkParameters(method, url, (init.params ?? {}) as Parameters<typeof checkParameters>[2]);
-      const base: Fetch = (init.fetch as Fetch | undefined) ?? settings.fetch ?? globalFetch;
-      const callerSignal = (init.signal as AbortSignal | null | undefined) ?? undefined;
-      const deadline = new Deadline(settings.timeoutMs, callerSignal);
-      let transport = withTimeout(base, deadline);
-      if (operation?.idempotent && settings.retry)
-        transport = withRetries(transport, settings.retry, { signal: callerSignal ?? NEVER });
-      try {
-        // The deadline's signal goes on the request openapi-fetch builds: no copy of the request per call.
-        const result = await (inner[method] as (url: string, init: unknown) => Promise<{ response: Response }>)(url, {
-          ...init,
-          signal: deadline.signal,
-          fetch: transport,
-        });
-        rememberRequest(result.response, {
-          method,
-          url: deadline.url,
-          operationId: operation?.operationId,
-          secrets: [settings.apiKey],
-        });
-        return result;
-      } catch (error) {
-        // The clock also runs while openapi-fetch reads the response body.
-        throw deadline.url ? timeoutErrorOr(error, deadline, method, deadline.url) : error;
-      } finally {
-        deadline.clear();
-      }
-    };
+/** What one client is built on: its settings and the openapi-fetch clients it sends through. */
+interface Core {
+  settings: Settings;
+  /** Sends the API key: operations that act for no company. */
+  unscoped: Client<paths>;
+  /** Sends the API key and the company: company-scope operations of a company client. */
+  scoped: Client<paths>;
+}
+
+type CallInit = Record<string, unknown> & { params?: CallParameters; signal?: AbortSignal | null; fetch?: Fetch };
+type CallResult = { data?: unknown; error?: unknown; response: Response };
+type InnerMethod = (url: string, init: Record<string, unknown>) => Promise<CallResult>;
+
+/** One call: checked, sent under its deadline (with retries when the operation is safe to repeat). */
+async function send(core: Core, method: UpperMethod, path: string, init: CallInit | undefined): Promise<CallResult> {
+  const operation = operationFor(method, path);
+  if (operation !== undefined) checkParameters(operation, init?.params);
+  const { settings } = core;
+  const caller = init?.signal ?? undefined;
+  const deadline = new CallDeadline(settings.clock, caller);
+  const fetch = init?.fetch ?? settings.fetch;
+  const retry = operation?.idempotent === true ? settings.retry : false;
+  const transport: Fetch = (request) => {
+    deadline.url = request.url;
+    if (retry === false) return fetch(request);
+    return sendWithRetries(fetch, request, retry, {
+      signal: caller ?? NEVER,
+      next: (previous) => new Request(previous, { signal: deadline.renew() }),
+    });
+  };
+  const inner = (operation?.companyScope === true ? core.scoped : core.unscoped)[method] as unknown as InnerMethod;
+  try {
+    // The deadline's signal goes on the request openapi-fetch builds: no copy of the request per call.
+    const result = await inner(
+      path,
+      init === undefined
+        ? { signal: deadline.signal, fetch: transport }
+        : { ...init, signal: deadline.signal, fetch: transport },
+    );
+    if (!result.response.ok) failed(result, method, deadline.url, operation, settings);
+    return result;
+  } catch (error) {
+    // The clock also runs while openapi-fetch reads the response body.
+    if (!isTimeoutReason(error)) throw error;
+    throw new RequestTimeoutError(method, new URL(deadline.url).pathname, deadline.timeoutMs);
+  } finally {
+    deadline.end();
+  }
+}
+
+/** Records an error answer for `unwrap()`, and throws it at once on a `throwOnError` client. */
+function failed(
+  result: CallResult,
+  method: string,
+  url: string,
+  operation: OperationFacts | undefined,
+  settings: Settings,
+): void {
+  rememberRequest(result.response, {
+    method,
+    url,
+    operationId: operation?.operationId,
+    errorStatuses: operation?.errorStatuses,
+    secrets: settings.secrets,
+  });
+  if (settings.throwOnError) throw ApiError.fromResponse(result.response, result.error);
+}
+
+/** openapi-fetch's client members that only register things: passed on to every inner client. */
+const FORWARDED = ["use", "eject"] as const;
+
+type SendingMember<C> = {
+  [Key in keyof C]: C[Key] extends (...args: never[]) => Promise<unknown> ? Key : never;
+}[keyof C];
+type AssertNever<T extends never> = T;
+/** Every member of openapi-fetch's client, as the wrapper handles it: a method, `request`, or forwarded. */
+export type WrappedMember = Uppercase<HttpMethod> | "request" | (typeof FORWARDED)[number];
+/**
+ * Fails to compile when openapi-fetch's client gains a member the wrapper does not handle, or a member
+ * that sends a request but is only forwarded (it would bypass the timeout and retries).
+ */
+export type UnwrappedMembers = AssertNever<
+  Exclude<keyof Client<paths>, WrappedMember> | Exclude<SendingMember<Client<paths>>, Uppercase<HttpMethod> | "request">
+>;
+
+function wrap(core: Core): Record<WrappedMember, unknown> {
   const client = {
-    use: inner.use.bind(inner),
-    eject: inner.eject.bind(inner),
-    request: (method: string, url: string, init?: Record<string, unknown>) => {
-      const upper = method.toUpperCase() as (typeof METHODS)[number];
-      if (!METHODS.includes(upper))
+    request: (method: string, path: string, init?: CallInit) => {
+      const lower = typeof method === "string" ? method.toLowerCase() : "";
+      if (!isHttpMethod(lower))
         throw new InvalidInputError(
           "method",
-          `method must be one of ${METHODS.join(", ")}, got ${JSON.stringify(method)}`,
+          `method must be one of ${HTTP_METHODS.join(", ")} (any case), got ${describeValue(method)}`,
         );
-      return call(upper)(url, init);
+      return send(core, lower.toUpperCase() as UpperMethod, path, init);
     },
-  } as Record<string, unknown>;
-  for (const method of METHODS) client[method] = call(method);
-  return client as unknown as Client<paths>;
+  } as Record<WrappedMember, unknown>;
+  for (const method of HTTP_METHODS) {
+    const upper = method.toUpperCase() as UpperMethod;
+    client[upper] = (path: string, init?: CallInit) => send(core, upper, path, init);
+  }
+  const inners = core.scoped === core.unscoped ? [core.unscoped] : [core.unscoped, core.scoped];
+  client.use = (...middleware: Middleware[]) => {
+    for (const inner of inners) inner.use(...middleware);
+  };
+  client.eject = (...middleware: Middleware[]) => {
+    for (const inner of inners) inner.eject(...middleware);
+  };
+  return client;
 }
 
 function build(settings: Settings, companyId: string | undefined): PartnerClient | CompanyClient {
-  const inner = createClient<paths>({ baseUrl: settings.baseUrl });
-  // Parameters are checked before the request is built (withTransport); the middleware sets the headers.
-  const middleware: Middleware[] = [apiKeyMiddleware(settings.apiKey)];
-  if (companyId !== undefined) middleware.push(companyMiddleware(companyId));
-  // One middleware running both in order: openapi-fetch awaits each middleware separately.
-  inner.use({
-    onRequest(context) {
-      for (const step of middleware) step.onRequest?.(context);
-    },
-  });
-  const client = withTransport(inner, settings) as PartnerClient & { companyId?: string };
+  const unscoped = createClient<paths>({ baseUrl: settings.baseUrl, headers: authHeaders(settings.apiKey) });
+  const scoped =
+    companyId === undefined
+      ? unscoped
+      : createClient<paths>({ baseUrl: settings.baseUrl, headers: authHeaders(settings.apiKey, companyId) });
+  const client = wrap({ settings, unscoped, scoped });
   Object.defineProperty(client, "forCompany", {
-    value: (id: string) => {
-      assertUlid(id, "companyId");
-      return build(settings, id);
-    },
+    value: (id: string) => build(settings, checkUlid(id, "companyId")),
   });
   if (companyId !== undefined) Object.defineProperty(client, "companyId", { value: companyId, enumerable: true });
-  return client;
+  return client as unknown as PartnerClient | CompanyClient;
 }
 
 /**
  * Creates a client for the partner API. With `companyId` it returns a client acting for that company;
  * without, company-scope operations need `X-Company-Id` on each call (or use `client.forCompany(id)`).
+ * With `throwOnError: true`, every call resolves to `{ data, response }` or throws `ApiError`.
  */
+export function createPartnerClient(
+  options: PartnerClientOptions & { companyId: string; throwOnError: true },
+): CompanyClient<true>;
+export function createPartnerClient(
+  options: PartnerClientOptions & { companyId?: undefined; throwOnError: true },
+): PartnerClient<true>;
+export function createPartnerClient(
+  options: PartnerClientOptions & { throwOnError: true },
+): PartnerClient<true> | CompanyClient<true>;
 export function createPartnerClient(options: PartnerClientOptions & { companyId: string }): CompanyClient;
 export function createPartnerClient(options: PartnerClientOptions & { companyId?: undefined }): PartnerClient;
 export function createPartnerClient(options: PartnerClientOptions): PartnerClient | CompanyClient;
-export function createPartnerClient(options: PartnerClientOptions): PartnerClient | CompanyClient {
-  const settings = settingsOf(options);
-  if (options.companyId !== undefined) assertUlid(options.companyId, "companyId");
-  return build(settings, options.companyId);
+export function createPartnerClient(options: PartnerClientOptions): PartnerClient<boolean> | CompanyClient<boolean> {
+  const settings = settle(options);
+  const companyId = options.companyId === undefined ? undefined : checkUlid(options.companyId, "companyId");
+  return build(settings, companyId);
 }

@@ -5,6 +5,8 @@
  * keep only what they print, and text from the server is scrubbed of the key.
  */
 
+import type { operations } from "../generated/schema.js";
+
 /** Every message of the package's errors starts with this, so logs can tell them apart. */
 export const ERROR_PREFIX = "partner-api-client: ";
 const REDACTED = "[REDACTED]";
@@ -35,19 +37,21 @@ export class InvalidInputError extends PartnerApiError {
   }
 }
 
-/** What the client remembers about the request behind a response, so `unwrap()` can say which call failed. */
+/** What the client remembers about the request behind an error answer, so `unwrap()` can say which call failed. */
 export interface RequestInfo {
   method: string;
   /** The full URL the request went to. */
   url: string;
-  operationId?: string;
+  operationId?: string | undefined;
+  /** The error statuses the contract declares for the operation. */
+  errorStatuses?: readonly number[] | undefined;
   /** Strings that must never appear in an error (the API key). */
   secrets: readonly string[];
 }
 
 const requestInfo = new WeakMap<Response, RequestInfo>();
 
-/** Records which request a response answers; called by the client after every call. */
+/** Records which request an error answer answers; called by the client for every non-2xx response. */
 export function rememberRequest(response: Response, info: RequestInfo): void {
   requestInfo.set(response, info);
 }
@@ -78,10 +82,15 @@ function summarize(body: unknown): string {
   return `: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`;
 }
 
-/** A non-2xx answer from the API, thrown by `unwrap()`. */
+/**
+ * A non-2xx answer from the API, thrown by `unwrap()` and by every call of a `throwOnError` client.
+ * `isApiError(error, operationId)` narrows it to what the contract declares for that operation.
+ */
 export class ApiError extends PartnerApiError {
   override readonly name = "ApiError";
   readonly status: number;
+  /** True when the contract declares this status for the operation (then `status` and `body` are typed by it). */
+  readonly declared: boolean;
   /** The parsed error body as openapi-fetch gave it (JSON, or text when it is not JSON). */
   readonly body: unknown;
   readonly method: string;
@@ -96,9 +105,10 @@ export class ApiError extends PartnerApiError {
     body: unknown;
     method: string;
     path: string;
-    operationId?: string;
-    requestId?: string;
-    secrets?: readonly string[];
+    operationId?: string | undefined;
+    requestId?: string | undefined;
+    declared?: boolean;
+    secrets?: readonly string[] | undefined;
   }) {
     const secrets = init.secrets ?? [];
     const body = redact(init.body, secrets);
@@ -107,6 +117,7 @@ export class ApiError extends PartnerApiError {
     const where = `${init.method} ${path}${init.operationId ? ` (${init.operationId})` : ""}`;
     super(`${where} answered ${init.status}${requestId ? ` [request id ${requestId}]` : ""}${summarize(body)}`);
     this.status = init.status;
+    this.declared = init.declared ?? false;
     this.body = body;
     this.method = init.method;
     this.path = path;
@@ -115,8 +126,8 @@ export class ApiError extends PartnerApiError {
   }
 
   toJSON(): Record<string, unknown> {
-    const { name, message, status, method, path, operationId, requestId, body } = this;
-    return { name, message, status, method, path, operationId, requestId, body };
+    const { name, message, status, declared, method, path, operationId, requestId, body } = this;
+    return { name, message, status, declared, method, path, operationId, requestId, body };
   }
 
   /** Builds the error for an openapi-fetch result, using what the client recorded about its request. */
@@ -136,9 +147,48 @@ export class ApiError extends PartnerApiError {
       path,
       operationId: info?.operationId,
       requestId: requestIdOf(response),
+      declared: info?.errorStatuses?.includes(response.status) ?? false,
       secrets: info?.secrets,
     });
   }
+}
+
+type OperationId = keyof operations;
+type Responses<Id extends OperationId> = operations[Id]["responses"];
+
+/** The statuses of `Id`'s error responses (4xx and 5xx) as the contract declares them. */
+export type DeclaredErrorStatus<Id extends OperationId> = {
+  [Status in keyof Responses<Id>]: Status extends number
+    ? `${Status}` extends `4${string}` | `5${string}`
+      ? Status
+      : never
+    : never;
+}[keyof Responses<Id>];
+
+type ErrorBody<Id extends OperationId, Status extends keyof Responses<Id>> = Responses<Id>[Status] extends {
+  content: { "application/json": infer Body };
+}
+  ? Body
+  : unknown;
+
+/**
+ * The `ApiError` of one operation: with `declared` true, `status` is one the contract declares for it and
+ * `body` that response's body; with `declared` false, any other status (a 500 from a proxy, say).
+ */
+export type ApiErrorOf<Id extends OperationId> =
+  | {
+      [Status in DeclaredErrorStatus<Id>]: ApiError & {
+        readonly operationId: Id;
+        readonly declared: true;
+        readonly status: Status;
+        readonly body: ErrorBody<Id, Status>;
+      };
+    }[DeclaredErrorStatus<Id>]
+  | (ApiError & { readonly operationId: Id; readonly declared: false });
+
+/** True when `error` is an `ApiError` from operation `operationId`, which it then narrows to `ApiErrorOf`. */
+export function isApiError<Id extends OperationId>(error: unknown, operationId: Id): error is ApiErrorOf<Id> {
+  return error instanceof ApiError && error.operationId === operationId;
 }
 
 /** An openapi-fetch result: `{ data, error, response }`. */

@@ -2,12 +2,14 @@
  * `paginate()`: the items of a paged list operation, page after page, as an async iterable.
  * It ends on every server: at the last page `pagination` reports, on an empty or short page, on a page
  * that repeats the previous one or does not advance `currentPage` (a server or mock that ignores `page`),
- * at `maxItems`, and with an error after `maxPages`.
+ * at `maxItems`, and with a `PageLimitError` after `maxPages`.
  */
 import type { Client, FetchOptions } from "openapi-fetch";
 import { pageable } from "../generated/contract.ts";
 import type { paths } from "../generated/schema.js";
-import { InvalidInputError, unwrap } from "./errors.ts";
+import { InvalidInputError, PartnerApiError, unwrap } from "./errors.ts";
+import { checkWholeNumber } from "./input.ts";
+import type { ThrowingClient } from "./types.ts";
 
 /** The list operations that take `page`, from the contract. */
 export type PageablePath = keyof typeof pageable;
@@ -46,12 +48,25 @@ interface Pagination {
 
 const DEFAULT_MAX_PAGES = 10_000;
 
-function checkLimit(value: unknown, name: string, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
-    throw new InvalidInputError(name, `${name} must be a whole number of at least ${min}, got ${String(value)}`);
+/**
+ * `paginate()` read `maxPages` pages without reaching the end of the list. Not bad input: the list was longer
+ * than the guard allows, or the server never says it has ended.
+ */
+export class PageLimitError extends PartnerApiError {
+  override readonly name = "PageLimitError";
+  /** The list operation's path, e.g. `/v1/cards`. */
+  readonly path: string;
+  readonly maxPages: number;
+
+  constructor(path: string, maxPages: number) {
+    super(`paginate(${path}) read ${maxPages} pages without reaching the last one; raise maxPages or set maxItems`);
+    this.path = path;
+    this.maxPages = maxPages;
   }
-  return value;
+}
+
+function checkLimit(value: unknown, name: string, min: number): number | undefined {
+  return value === undefined ? undefined : checkWholeNumber(value, name, min);
 }
 
 function numberOr(value: unknown): number | undefined {
@@ -59,7 +74,7 @@ function numberOr(value: unknown): number | undefined {
 }
 
 export function paginate<Paths extends {}, Path extends PageablePath & keyof Paths>(
-  client: Client<Paths>,
+  client: Client<Paths> | ThrowingClient<Paths>,
   path: Path,
   ...args: InitArgs<PaginateInit<Paths[Path]>>
 ): AsyncGenerator<PageItem<Path>, void, undefined> {
@@ -97,10 +112,7 @@ export function paginate<Paths extends {}, Path extends PageablePath & keyof Pat
     let previousPage: number | undefined;
     for (let page = firstPage, fetched = 0; maxItems === undefined || yielded < maxItems; fetched++) {
       if (fetched >= maxPages) {
-        throw new InvalidInputError(
-          "maxPages",
-          `paginate(${path}) read ${maxPages} pages without reaching the last one; raise maxPages or set maxItems`,
-        );
+        throw new PageLimitError(path, maxPages);
       }
       const data = unwrap(
         await get(path, { ...requestInit, params: { ...requestInit.params, query: { ...query, page } } }),

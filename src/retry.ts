@@ -5,6 +5,8 @@
  * when it has no body), so the body is re-sent byte for byte. A caller's abort ends it at once.
  */
 import { InvalidInputError } from "./errors.ts";
+import { checkKnownKeys, checkWholeNumber, describeValue } from "./input.ts";
+import type { Fetch } from "./types.ts";
 
 export interface RetryOptions {
   /** Total attempts, the first included (default 3). */
@@ -15,53 +17,40 @@ export interface RetryOptions {
   maxDelayMs?: number;
 }
 
-export type RetryPolicy = Required<RetryOptions>;
+export type RetryPolicy = Readonly<Required<RetryOptions>>;
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 300, maxDelayMs: 10_000 };
+/** The default policy, frozen: every client shares it, so no caller may change it. */
+export const DEFAULT_RETRY: RetryPolicy = Object.freeze({ attempts: 3, baseDelayMs: 300, maxDelayMs: 10_000 });
 
-type Fetch = (request: Request, requestInitExt?: unknown) => Promise<Response>;
+const RETRY_OPTIONS = Object.keys(DEFAULT_RETRY);
 
 export interface RetryTools {
   /** Waits `ms`, or rejects when `signal` aborts. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** A number in [0, 1), for jitter. */
   random?: () => number;
-  /** The caller's abort signal; default: the request's own signal. */
+  /** The caller's abort signal, which ends the retries; default: the request's own signal. */
   signal?: AbortSignal;
+  /** The request for the next attempt, made from the previous one (the client gives each attempt its own timeout). */
+  next?: (request: Request) => Request;
 }
 
-function checkCount(value: unknown, name: string, min: number, max: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw new InvalidInputError(
-      `retry.${name}`,
-      `retry.${name} must be a whole number from ${min} to ${max}, got ${String(value)}`,
-    );
-  }
-  return value;
-}
-
-/** The policy for `retry` as given to the client: `false` turns retries off. */
-export function resolveRetry(option: RetryOptions | false | undefined): RetryPolicy | false {
+/** The policy for `retry` as given to the client, checked: `false` turns retries off. */
+export function settleRetry(option: RetryOptions | false | undefined): RetryPolicy | false {
   if (option === false) return false;
   if (option === undefined) return DEFAULT_RETRY;
   if (typeof option !== "object" || option === null) {
     throw new InvalidInputError(
       "retry",
-      `retry must be false or an object { attempts, baseDelayMs, maxDelayMs }, got ${String(option)}`,
+      `retry must be false or an object { ${RETRY_OPTIONS.join(", ")} }, got ${describeValue(option)}`,
     );
   }
-  const policy = { ...DEFAULT_RETRY, ...Object.fromEntries(Object.entries(option).filter(([, v]) => v !== undefined)) };
-  const unknown = Object.keys(option).filter((key) => !(key in DEFAULT_RETRY));
-  if (unknown.length > 0)
-    throw new InvalidInputError(
-      "retry",
-      `retry has unknown option ${unknown.map((k) => `"${k}"`).join(", ")}; known: attempts, baseDelayMs, maxDelayMs`,
-    );
-  return {
-    attempts: checkCount(policy.attempts, "attempts", 1, 10),
-    baseDelayMs: checkCount(policy.baseDelayMs, "baseDelayMs", 0, 60_000),
-    maxDelayMs: checkCount(policy.maxDelayMs, "maxDelayMs", 0, 300_000),
-  };
+  checkKnownKeys(option, RETRY_OPTIONS, "retry", "retry");
+  return Object.freeze({
+    attempts: checkWholeNumber(option.attempts ?? DEFAULT_RETRY.attempts, "retry.attempts", 1, 10),
+    baseDelayMs: checkWholeNumber(option.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs, "retry.baseDelayMs", 0, 60_000),
+    maxDelayMs: checkWholeNumber(option.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs, "retry.maxDelayMs", 0, 300_000),
+  });
 }
 
 export function isRetryableStatus(status: number): boolean {
@@ -98,27 +87,34 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Wraps a fetch so it retries as the policy says. Use only for operations safe to repeat. */
-export function withRetries(fetch: Fetch, policy: RetryPolicy, tools: RetryTools = {}): Fetch {
+/**
+ * Sends `request` with `fetch`, retrying as the policy says. Use only for operations safe to repeat.
+ * Every attempt but the last sends a clone, so the body is re-sent byte for byte.
+ */
+export async function sendWithRetries(
+  fetch: Fetch,
+  request: Request,
+  policy: RetryPolicy,
+  tools: RetryTools = {},
+): Promise<Response> {
   const sleep = tools.sleep ?? abortableSleep;
-  const random = tools.random ?? Math.random;
-  return async (request, requestInitExt) => {
-    const cancel = tools.signal ?? request.signal;
-    for (let attempt = 1; ; attempt++) {
-      const last = attempt >= policy.attempts;
-      let wait: number;
-      try {
-        const response = await fetch(last || request.body === null ? request : request.clone(), requestInitExt);
-        if (last || !isRetryableStatus(response.status)) return response;
-        const asked = retryAfterMs(response.headers.get("Retry-After"));
-        if (asked !== undefined && asked > policy.maxDelayMs) return response;
-        wait = Math.max(asked ?? 0, backoffMs(attempt, policy, random));
-        await response.body?.cancel().catch(() => undefined);
-      } catch (error) {
-        if (last || cancel.aborted) throw error;
-        wait = backoffMs(attempt, policy, random);
-      }
-      await sleep(wait, cancel);
+  const cancel = tools.signal ?? request.signal;
+  let current = request;
+  for (let attempt = 1; ; attempt++) {
+    const last = attempt >= policy.attempts;
+    if (attempt > 1 && tools.next !== undefined) current = tools.next(current);
+    let wait: number;
+    try {
+      const response = await fetch(last || current.body === null ? current : current.clone());
+      if (last || !isRetryableStatus(response.status)) return response;
+      const asked = retryAfterMs(response.headers.get("Retry-After"));
+      if (asked !== undefined && asked > policy.maxDelayMs) return response;
+      wait = Math.max(asked ?? 0, backoffMs(attempt, policy, tools.random));
+      await response.body?.cancel().catch(() => undefined);
+    } catch (error) {
+      if (last || cancel.aborted) throw error;
+      wait = backoffMs(attempt, policy, tools.random);
     }
-  };
+    await sleep(wait, cancel);
+  }
 }

@@ -1,6 +1,7 @@
 /** The ULID form, from the contract's `components.schemas.Ulid`. */
 import { ulid } from "../generated/contract.ts";
 import { InvalidInputError } from "./errors.ts";
+import { describeValue } from "./input.ts";
 
 const ULID = new RegExp(ulid.pattern);
 
@@ -11,14 +12,8 @@ export function isUlid(value: unknown): value is string {
   return typeof value === "string" && ULID.test(value);
 }
 
-/** Shows a bad value in a message without letting a long one flood it. */
-export function describeValue(value: unknown): string {
-  if (typeof value !== "string") return value === null ? "null" : typeof value;
-  const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-  return JSON.stringify(shown);
-}
-
-/** Throws an `InvalidInputError` naming `name` unless `value` is a ULID. */
-export function assertUlid(value: unknown, name: string): asserts value is string {
+/** `value` when it is a ULID; otherwise an `InvalidInputError` naming `name`. */
+export function checkUlid(value: unknown, name: string): string {
   if (!isUlid(value)) throw new InvalidInputError(name, `${name} must be ${ULID_FORM}, got ${describeValue(value)}`);
+  return value;
 }

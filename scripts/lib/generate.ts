@@ -102,8 +102,8 @@ const CONTRACT_HEADER = `/**
  *
  * The runtime facts the client needs from the contract: the ULID form, the servers, and for each
  * operation whether it is safe to repeat (\`x-idempotent\`), whether it acts for a company
- * (\`X-Company-Id\`) and which of its parameters are ULIDs; plus which list operations page, and the
- * webhook event types.
+ * (\`X-Company-Id\`), which of its parameters are ULIDs and which error statuses it declares; plus
+ * which list operations page, and the webhook event types.
  */
 import type { webhooks } from "./schema.js";
 
@@ -138,6 +138,7 @@ export interface ContractFacts {
       idempotent: boolean;
       companyScope: boolean;
       pathParameters: { name: string; ulid: boolean }[];
+      errorStatuses: number[];
     }
   >;
   pageable: Record<string, { itemsKey: string }>;
@@ -195,6 +196,10 @@ export function contractFacts(document: Json): ContractFacts {
         pathParameters: parameters
           .filter((p) => p.in === "path")
           .map((p) => ({ name: String(p.name), ulid: isUlid(p.schema) })),
+        // The error answers it declares, so an ApiError can say whether its status is one of them.
+        errorStatuses: Object.keys((operation.responses ?? {}) as Json)
+          .filter((status) => /^[45]\d\d$/.test(status))
+          .map(Number),
       };
       if (method === "get" && parameters.some((p) => p.in === "query" && p.name === "page")) {
         const content = ((resolveRef(document, (operation.responses as Json)?.["200"]).content ?? {}) as Json)[

@@ -1,6 +1,18 @@
+import type { Client } from "openapi-fetch";
 import { describe, expectTypeOf, test } from "vitest";
-import type { components } from "../../generated/schema.js";
-import { type CompanyClient, createPartnerClient, type PartnerClient, paginate, unwrap } from "../../src/index.ts";
+import type { components, paths } from "../../generated/schema.js";
+import type { UnwrappedMembers, WrappedMember } from "../../src/client.ts";
+import {
+  type ApiError,
+  type ApiErrorOf,
+  type CompanyClient,
+  createPartnerClient,
+  type DeclaredErrorStatus,
+  isApiError,
+  type PartnerClient,
+  paginate,
+  unwrap,
+} from "../../src/index.ts";
 
 const fetch = async () => new Response("{}");
 const root = createPartnerClient({ apiKey: "k", baseUrl: "http://127.0.0.1:1", fetch });
@@ -73,5 +85,87 @@ describe("client types", () => {
     paginate(root, "/v1/cards");
     // @ts-expect-error: /v1/card-bins does not page
     paginate(company, "/v1/card-bins");
+  });
+});
+
+describe("the transport wrapper", () => {
+  test("handles every member of openapi-fetch's client, so none can bypass the timeout and retries", () => {
+    expectTypeOf<WrappedMember>().toEqualTypeOf<keyof Client<paths>>();
+    expectTypeOf<UnwrappedMembers>().toBeNever();
+    // A method a later openapi-fetch might add is not covered, and this comparison would say so.
+    type LaterClient = Client<paths> & { QUERY: Client<paths>["GET"] };
+    expectTypeOf<WrappedMember>().not.toEqualTypeOf<keyof LaterClient>();
+  });
+});
+
+describe("throwOnError", () => {
+  const throwing = createPartnerClient({ apiKey: "k", baseUrl: "http://x", fetch, throwOnError: true });
+  const throwingCompany = throwing.forCompany("01JD8X2K7P3M9Q4R6S8T0V2W4X");
+
+  test("calls resolve to data that is never undefined, and no error", async () => {
+    const { data, error } = await throwingCompany.GET("/v1/cards", { params: { query: { limit: 10 } } });
+    expectTypeOf(data).toEqualTypeOf<components["schemas"]["ListCardsResponse"]>();
+    expectTypeOf(error).toEqualTypeOf<undefined>();
+    const created = await throwingCompany.POST("/v1/cards", {
+      body: { cardHolderId: cardId, name: "Travel", category: "TravelExpenses", bin: "489514" },
+    });
+    expectTypeOf(created.data).toEqualTypeOf<components["schemas"]["CreateCardResponse"]>();
+    const { data: transaction } = await throwing.request("get", "/transactions/{transactionId}", {
+      params: { path: { transactionId: cardId } },
+    });
+    expectTypeOf(transaction).toEqualTypeOf<components["schemas"]["GetTransactionResponse"]>();
+  });
+
+  test("the client types say which kind it is; the default client keeps openapi-fetch's result", async () => {
+    expectTypeOf(throwing).toEqualTypeOf<PartnerClient<true>>();
+    expectTypeOf(throwingCompany).toEqualTypeOf<CompanyClient<true>>();
+    expectTypeOf(
+      createPartnerClient({
+        apiKey: "k",
+        baseUrl: "http://x",
+        companyId: "01JD8X2K7P3M9Q4R6S8T0V2W4X",
+        throwOnError: true,
+      }),
+    ).toEqualTypeOf<CompanyClient<true>>();
+    const { data } = await company.GET("/v1/cards");
+    expectTypeOf(data).toEqualTypeOf<components["schemas"]["ListCardsResponse"] | undefined>();
+    // @ts-expect-error: the path and its checks stay the same
+    void throwingCompany.GET("/v1/card");
+  });
+
+  test("paginate takes a throwing client", async () => {
+    for await (const card of paginate(throwingCompany, "/v1/cards")) {
+      expectTypeOf(card).toEqualTypeOf<components["schemas"]["Card"]>();
+    }
+  });
+});
+
+describe("ApiError narrows to the contract's error responses", () => {
+  test("the declared error statuses of an operation", () => {
+    expectTypeOf<DeclaredErrorStatus<"getTransaction">>().toEqualTypeOf<403 | 404>();
+    expectTypeOf<DeclaredErrorStatus<"createCard">>().toEqualTypeOf<422>();
+  });
+
+  test("isApiError(error, operationId) narrows; declared narrows status and body", () => {
+    const error: unknown = new Error("x");
+    if (isApiError(error, "getTransaction")) {
+      expectTypeOf(error).toEqualTypeOf<ApiErrorOf<"getTransaction">>();
+      expectTypeOf(error).toExtend<ApiError>();
+      expectTypeOf(error.operationId).toEqualTypeOf<"getTransaction">();
+      if (error.declared) {
+        expectTypeOf(error.status).toEqualTypeOf<403 | 404>();
+        if (error.status === 404) {
+          expectTypeOf(error.status).toEqualTypeOf<404>();
+          expectTypeOf(error.body).toEqualTypeOf<components["responses"]["NotFound"]["content"]["application/json"]>();
+        }
+        // @ts-expect-error: 422 is not an error the contract declares for getTransaction
+        if (error.status === 422) return;
+      } else {
+        expectTypeOf(error.status).toEqualTypeOf<number>();
+      }
+    }
+    if (isApiError(error, "createCard") && error.declared) expectTypeOf(error.status).toEqualTypeOf<422>();
+    // @ts-expect-error: no such operation
+    isApiError(error, "getCards");
   });
 });

@@ -1,3 +1,4 @@
+import createClient from "openapi-fetch";
 import { describe, expect, test } from "vitest";
 import { createPartnerClient, ENVIRONMENTS, InvalidInputError, isUlid } from "../../src/index.ts";
 import { API_KEY, BASE_URL, CARD, COMPANY, json, recordingFetch, testClient } from "./helpers.ts";
@@ -61,6 +62,18 @@ describe("createPartnerClient", () => {
     client.use({ onRequest: ({ request }) => void request.headers.set("X-Trace", "t-1") });
     await client.GET("/v1/companies");
     expect(sent[0]!.headers.get("X-Trace")).toBe("t-1");
+  });
+
+  test("every member of openapi-fetch's client is there, and every method goes through the client's transport", async () => {
+    const { company, sent } = testClient(() => json({}, 503));
+    const members = Object.keys(createClient({ baseUrl: BASE_URL }));
+    expect(members.length).toBeGreaterThan(0);
+    for (const member of members)
+      expect(typeof (company as unknown as Record<string, unknown>)[member]).toBe("function");
+    // Through the transport: the company header, and retries for a safe operation.
+    await company.request("get", "/v1/card-bins");
+    expect(sent).toHaveLength(3);
+    expect(sent.every((s) => s.headers.get("X-Company-Id") === COMPANY)).toBe(true);
   });
 
   test("request() takes the method as a string", async () => {

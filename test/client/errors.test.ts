@@ -1,7 +1,14 @@
 import { inspect } from "node:util";
 import { build } from "esbuild";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { ApiError, InvalidInputError, PartnerApiError, RequestTimeoutError, unwrap } from "../../src/index.ts";
+import {
+  ApiError,
+  InvalidInputError,
+  isApiError,
+  PartnerApiError,
+  RequestTimeoutError,
+  unwrap,
+} from "../../src/index.ts";
 import { API_KEY, CARD, json, testClient } from "./helpers.ts";
 
 /** What `run` throws (undefined when it does not throw). */
@@ -166,5 +173,47 @@ describe("one error base class", () => {
     expect(new mod.InvalidInputError("x", "y").name).toBe("InvalidInputError");
     expect(new mod.ApiError({ status: 500, body: "", method: "GET", path: "/" }).name).toBe("ApiError");
     expect(new mod.RequestTimeoutError("GET", "/", 1).name).toBe("TimeoutError");
+  });
+});
+
+describe("throwOnError", () => {
+  test("a successful call resolves to its data; an error answer rejects with ApiError, declared or not", async () => {
+    const statuses = [200, 404, 500];
+    const { client, sent } = testClient((_, attempt) => json({ n: attempt }, statuses[attempt - 1]), {
+      throwOnError: true,
+      retry: false,
+    });
+    const path = { params: { path: { transactionId: CARD } } };
+    const { data } = await client.GET("/transactions/{transactionId}", path);
+    expect(data).toEqual({ n: 1 });
+    const notFound = await client.GET("/transactions/{transactionId}", path).catch((error: unknown) => error);
+    expect(notFound).toBeInstanceOf(ApiError);
+    expect(notFound).toMatchObject({ status: 404, declared: true, operationId: "getTransaction", body: { n: 2 } });
+    const serverError = await client.GET("/transactions/{transactionId}", path).catch((error: unknown) => error);
+    expect(serverError).toMatchObject({ status: 500, declared: false, operationId: "getTransaction" });
+    expect(sent).toHaveLength(3);
+  });
+
+  test("without it, error answers are results, and unwrap() says whether the contract declares the status", async () => {
+    const { company } = testClient(() => json({ message: "bad" }, 422));
+    const result = await company.POST("/v1/cards", {
+      body: { cardHolderId: CARD, name: "n", category: "Other", bin: "1" },
+    });
+    expect(result.response.status).toBe(422);
+    expect(thrownBy(() => unwrap(result))).toMatchObject({ declared: true, operationId: "createCard" });
+  });
+
+  test("throwOnError must be a boolean", () => {
+    expect(() => testClient(undefined, { throwOnError: "yes" as never })).toThrow(
+      /throwOnError must be true or false, got "yes"/,
+    );
+  });
+
+  test("isApiError(error, operationId) is true only for an ApiError of that operation", () => {
+    const error = new ApiError({ status: 404, body: "", method: "GET", path: "/x", operationId: "getTransaction" });
+    expect(isApiError(error, "getTransaction")).toBe(true);
+    expect(isApiError(error, "createCard")).toBe(false);
+    expect(isApiError(new Error("404"), "getTransaction")).toBe(false);
+    expect(isApiError(undefined, "getTransaction")).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { ApiError, InvalidInputError, paginate } from "../../src/index.ts";
+import { ApiError, InvalidInputError, PageLimitError, PartnerApiError, paginate } from "../../src/index.ts";
 import { COMPANY, json, type Sent, testClient } from "./helpers.ts";
 
 const card = (n: number) => ({ id: `card-${n}`, name: `Card ${n}` });
@@ -105,11 +105,16 @@ describe("paginate", () => {
     expect(none.sent).toHaveLength(0);
   });
 
-  test("an endless list ends with an error at maxPages", async () => {
+  test("an endless list ends with a PageLimitError at maxPages (not an input error)", async () => {
     let n = 0;
     const { company, sent } = testClient(() => json({ cards: [card(n++)] }));
-    await expect(collect(paginate(company, "/v1/cards", { maxPages: 5 }))).rejects.toThrow(
-      /read 5 pages without reaching the last one/,
+    const error = await collect(paginate(company, "/v1/cards", { maxPages: 5 })).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(PageLimitError);
+    expect(error).toBeInstanceOf(PartnerApiError);
+    expect(error).not.toBeInstanceOf(InvalidInputError);
+    expect(error).toMatchObject({ name: "PageLimitError", path: "/v1/cards", maxPages: 5 });
+    expect((error as Error).message).toMatch(
+      /^partner-api-client: paginate\(\/v1\/cards\) read 5 pages without reaching the last one/,
     );
     expect(sent).toHaveLength(5);
   });

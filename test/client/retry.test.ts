@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { backoffMs, DEFAULT_RETRY, retryAfterMs, withRetries } from "../../src/retry.ts";
+import { DEFAULT_RETRY as ROOT_DEFAULT_RETRY } from "../../src/index.ts";
+import { backoffMs, DEFAULT_RETRY, retryAfterMs, sendWithRetries, settleRetry } from "../../src/retry.ts";
 import { CARD, json, recordingFetch, testClient } from "./helpers.ts";
 
 describe("retries through the client", () => {
@@ -95,15 +96,15 @@ describe("retries through the client", () => {
   });
 });
 
-describe("withRetries", () => {
+describe("sendWithRetries", () => {
   const policy = { attempts: 4, baseDelayMs: 100, maxDelayMs: 1_000 };
   const request = () => new Request("http://127.0.0.1:9/v1/card-bins");
 
   test("waits with exponential backoff and jitter between attempts", async () => {
     const waits: number[] = [];
     const { fetch, sent } = recordingFetch(() => json({}, 500));
-    const retrying = withRetries(fetch, policy, { sleep: async (ms) => void waits.push(ms), random: () => 0.5 });
-    expect((await retrying(request())).status).toBe(500);
+    const tools = { sleep: async (ms: number) => void waits.push(ms), random: () => 0.5 };
+    expect((await sendWithRetries(fetch, request(), policy, tools)).status).toBe(500);
     expect(sent).toHaveLength(4);
     expect(waits).toEqual([75, 150, 300]);
   });
@@ -113,12 +114,8 @@ describe("withRetries", () => {
     const date = new Date(Date.now() + 900).toUTCString();
     const answers = [json({}, 429, { "Retry-After": "1" }), json({}, 503, { "Retry-After": date }), json({ ok: true })];
     const { fetch } = recordingFetch((_, attempt) => answers[attempt - 1]!);
-    const retrying = withRetries(
-      fetch,
-      { ...policy, maxDelayMs: 5_000 },
-      { sleep: async (ms) => void waits.push(ms), random: () => 0 },
-    );
-    expect((await retrying(request())).status).toBe(200);
+    const tools = { sleep: async (ms: number) => void waits.push(ms), random: () => 0 };
+    expect((await sendWithRetries(fetch, request(), { ...policy, maxDelayMs: 5_000 }, tools)).status).toBe(200);
     expect(waits[0]).toBe(1_000);
     expect(waits[1]).toBeGreaterThan(0);
     expect(waits[1]).toBeLessThanOrEqual(1_000);
@@ -126,10 +123,24 @@ describe("withRetries", () => {
 
   test("a Retry-After longer than maxDelayMs ends the retries and returns that answer", async () => {
     const { fetch, sent } = recordingFetch(() => json({}, 429, { "Retry-After": "120" }));
-    const retrying = withRetries(fetch, policy, { sleep: async () => undefined });
-    const response = await retrying(request());
+    const response = await sendWithRetries(fetch, request(), policy, { sleep: async () => undefined });
     expect(response.status).toBe(429);
     expect(sent).toHaveLength(1);
+  });
+
+  test("each attempt after the first is made by next() from the previous one", async () => {
+    const { fetch, sent } = recordingFetch((_, attempt) => json({}, attempt < 3 ? 503 : 200));
+    const made: string[] = [];
+    const next = (previous: Request) => {
+      made.push(previous.headers.get("X-Attempt") ?? "1");
+      const following = new Request(previous);
+      following.headers.set("X-Attempt", String(made.length + 1));
+      return following;
+    };
+    const response = await sendWithRetries(fetch, request(), policy, { sleep: async () => undefined, next });
+    expect(response.status).toBe(200);
+    expect(made).toEqual(["1", "2"]);
+    expect(sent.map((s) => s.headers.get("X-Attempt"))).toEqual([null, "2", "3"]);
   });
 
   test("backoffMs grows exponentially, stays within [ceiling/2, ceiling] and is capped", () => {
@@ -145,5 +156,26 @@ describe("withRetries", () => {
     expect(retryAfterMs("Tue, 31 Dec 2024 00:00:00 GMT", now)).toBe(0);
     expect(retryAfterMs("soon", now)).toBeUndefined();
     expect(retryAfterMs(null, now)).toBeUndefined();
+  });
+});
+
+describe("the retry option", () => {
+  test("is settled once: defaults filled in, unknown keys and bad numbers refused", () => {
+    expect(settleRetry(undefined)).toBe(DEFAULT_RETRY);
+    expect(settleRetry(false)).toBe(false);
+    expect(settleRetry({ attempts: 5 })).toEqual({ attempts: 5, baseDelayMs: 300, maxDelayMs: 10_000 });
+    expect(() => settleRetry({ attempts: 1.5 })).toThrow(
+      /retry.attempts must be a whole number from 1 to 10, got number 1.5/,
+    );
+    expect(() => settleRetry("often" as never)).toThrow(/retry must be false or an object .*got "often"/);
+  });
+
+  test("DEFAULT_RETRY is frozen: a consumer cannot change every client's defaults through it", () => {
+    expect(ROOT_DEFAULT_RETRY).toBe(DEFAULT_RETRY);
+    expect(Object.isFrozen(ROOT_DEFAULT_RETRY)).toBe(true);
+    expect(() => {
+      (ROOT_DEFAULT_RETRY as { attempts: number }).attempts = 10;
+    }).toThrow(TypeError);
+    expect(settleRetry(undefined)).toEqual({ attempts: 3, baseDelayMs: 300, maxDelayMs: 10_000 });
   });
 });

@@ -1,6 +1,7 @@
-import { describe, expect, test } from "vitest";
+import { getEventListeners } from "node:events";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { DEFAULT_TIMEOUT_MS, RequestTimeoutError } from "../../src/index.ts";
-import { Deadline } from "../../src/timeout.ts";
+import { CallDeadline, checkTimeout, isTimeoutReason, MAX_WINDOW_MS, TimeoutClock } from "../../src/timeout.ts";
 import { type Sent, testClient } from "./helpers.ts";
 
 /** Answers only when the request is aborted: with the abort reason, as fetch does. */
@@ -55,8 +56,9 @@ describe("timeouts", () => {
     expect(sent[0]!.signal.aborted).toBe(true);
   });
 
-  test("a deadline rejects a bad timeout", () => {
-    expect(() => new Deadline(-1)).toThrow(/timeoutMs must be a whole number of milliseconds/);
+  test("a bad timeout is refused, naming it", () => {
+    expect(() => checkTimeout(-1)).toThrow(/timeoutMs must be a whole number from 1 to 2147483647, got number -1/);
+    expect(checkTimeout(30)).toBe(30);
   });
 
   test("a response body that does not arrive in time also fails with a TimeoutError", async () => {
@@ -76,17 +78,99 @@ describe("timeouts", () => {
     await expect(company.GET("/v1/card-bins")).rejects.toBeInstanceOf(RequestTimeoutError);
   });
 
-  test("the timer is cleared when the call ends (nothing keeps a finished call alive)", async () => {
+  test("nothing keeps a finished call alive: no timer holding the process open", async () => {
     const timers = () => process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;
     const { company } = testClient(undefined, { timeoutMs: 60_000 });
     const before = timers();
-    const deadline = new Deadline(60_000);
-    deadline.start();
-    expect(timers()).toBe(before + 1); // the count sees a running deadline
-    deadline.clear();
-    expect(timers()).toBe(before);
+    const held = setTimeout(() => undefined, 60_000);
+    expect(timers()).toBe(before + 1); // the count sees a running timer
+    clearTimeout(held);
     await company.GET("/v1/card-bins");
     await company.POST("/v1/cards/{cardId}/details", { params: { path: { cardId: "01JD8X9N4E2R6T8V0W2Y4Z6A8C" } } });
     expect(timers()).toBe(before);
+  });
+});
+
+describe("shared timeout windows", () => {
+  afterEach(() => vi.useRealTimers());
+  const fake = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+
+  test("requests starting within one window share its signal; each is aborted at most one window late", () => {
+    fake();
+    const clock = new TimeoutClock(1_000);
+    expect(clock.windowMs).toBe(1_000 / 32);
+    const first = new CallDeadline(clock);
+    vi.advanceTimersByTime(30);
+    const second = new CallDeadline(clock);
+    expect(second.signal).toBe(first.signal);
+    vi.advanceTimersByTime(2);
+    const third = new CallDeadline(clock); // 32 ms: the first window has closed
+    expect(third.signal).not.toBe(first.signal);
+    vi.advanceTimersByTime(1_000 - 32 - 1); // 999 ms after the first started
+    expect(first.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(1_000 / 32 + 1); // one window after the timeout
+    expect(first.signal.aborted).toBe(true);
+    expect(isTimeoutReason(first.signal.reason)).toBe(true);
+    // The second started 30 ms later and was aborted 1001.25 ms after it started: late, but by under a window.
+    expect(third.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(32);
+    expect(third.signal.aborted).toBe(true);
+    for (const deadline of [first, second, third]) deadline.end();
+  });
+
+  test("windows are bounded to MAX_WINDOW_MS and to 16 requests", () => {
+    fake();
+    expect(new TimeoutClock(30_000).windowMs).toBe(MAX_WINDOW_MS);
+    const clock = new TimeoutClock(30_000);
+    const deadlines = Array.from({ length: 17 }, () => new CallDeadline(clock));
+    expect(new Set(deadlines.slice(0, 16).map((d) => d.signal)).size).toBe(1);
+    expect(deadlines[16]!.signal).not.toBe(deadlines[0]!.signal);
+    for (const deadline of deadlines) deadline.end();
+  });
+
+  test("a closed window's timer is cleared when its last request ends; the open one's never holds the process", () => {
+    fake();
+    const clock = new TimeoutClock(30_000);
+    const early = new CallDeadline(clock);
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(MAX_WINDOW_MS);
+    const late = new CallDeadline(clock); // opens a second window; the first still has a request
+    expect(vi.getTimerCount()).toBe(2);
+    early.end();
+    expect(vi.getTimerCount()).toBe(1);
+    late.end(); // the open window keeps its timer for the next request
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(MAX_WINDOW_MS);
+    new CallDeadline(clock).end(); // the idle window is replaced and its timer cleared
+    expect(vi.getTimerCount()).toBe(1);
+  });
+
+  test("a caller's signal gets a follower of its own, let go of when the call ends", () => {
+    const clock = new TimeoutClock(30_000);
+    const caller = new AbortController();
+    const deadline = new CallDeadline(clock, caller.signal);
+    const plain = new CallDeadline(clock);
+    expect(deadline.signal).not.toBe(plain.signal);
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(1);
+    deadline.end();
+    plain.end();
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+    const aborted = new CallDeadline(clock, caller.signal);
+    caller.abort();
+    expect(aborted.signal.aborted).toBe(true);
+    expect(isTimeoutReason(aborted.signal.reason)).toBe(false);
+    aborted.end();
+  });
+
+  test("renew() gives a retry attempt a fresh signal after a timeout", () => {
+    fake();
+    const clock = new TimeoutClock(100);
+    const deadline = new CallDeadline(clock);
+    vi.advanceTimersByTime(200);
+    expect(deadline.signal.aborted).toBe(true);
+    const fresh = deadline.renew();
+    expect(fresh.aborted).toBe(false);
+    expect(deadline.signal).toBe(fresh);
+    deadline.end();
   });
 });

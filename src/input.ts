@@ -1,0 +1,40 @@
+/**
+ * Checks of what a caller passes in, shared by every option and parameter check of the client, so each
+ * kind of check is written once and every message has the same form: the input's name, what it must be,
+ * and what it was.
+ */
+import { InvalidInputError } from "./errors.ts";
+
+/** Shows a bad value in a message without letting a long one flood it (never used for the API key). */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
+    return `${typeof value} ${String(value)}`;
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/** `value` when it is a whole number from `min` to `max`; otherwise an `InvalidInputError` naming `name`. */
+export function checkWholeNumber(value: unknown, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new InvalidInputError(name, `${name} must be a whole number ${range}, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Throws an `InvalidInputError` when `object` has a key outside `known` (a misspelt option would otherwise
+ * be ignored silently). `input` names the bad input in the error; by default the first unknown key.
+ */
+export function checkKnownKeys(object: object, known: readonly string[], where: string, input?: string): void {
+  const unknown = Object.keys(object).filter((key) => !known.includes(key));
+  if (unknown.length > 0) {
+    throw new InvalidInputError(
+      input ?? unknown[0]!,
+      `${where} has unknown option ${unknown.map((key) => `"${key}"`).join(", ")}; known: ${known.join(", ")}`,
+    );
+  }
+}
