@@ -49,6 +49,26 @@ describe("the clock", () => {
   });
 });
 
+describe("real time", () => {
+  it("without advancing, timed work runs on its own as the clock follows real time times the speed", async () => {
+    const fast = await startSandbox({ port: 0, seed: 21, speed: 1000, cardIssuingSeconds: 10 });
+    try {
+      const client = clientFor(fast.url, "real-time");
+      const { companyId, cardHolderId } = await seededCompany(client);
+      await client.post("/v1/cards", { cardHolderId, name: "C", category: "Other", bin: "45671234" }, { companyId });
+      const started = performance.now();
+      let status = "Creating";
+      while (status === "Creating" && performance.now() - started < 5_000) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        status = (await client.get("/v1/cards", { companyId })).body.cards[0].status;
+      }
+      expect(status).toBe("Active");
+    } finally {
+      await fast.stop();
+    }
+  });
+});
+
 describe("reset", () => {
   it("goes back to the seeded state for every account and cancels pending work", async () => {
     const client = clientFor(sandbox.url, "reset-me");

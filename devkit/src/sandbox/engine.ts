@@ -103,15 +103,12 @@ export class SandboxEngine {
       products: ["Card"],
       status: "Active",
     });
-    const random = this.random(account);
     for (const [type, direction, amount, description] of [
       ["Account", "Credit", 5000, "Top-up"],
       ["Card", "Debit", 42.5, "Office supplies"],
       ["Card", "Debit", 18.99, "Software subscription"],
-    ] as const) {
+    ] as const)
       demo.ledger.push(this.ledgerEntry(account, demo, { type, direction, amount, description }));
-      random.next();
-    }
     return account;
   }
 

@@ -199,8 +199,8 @@ export const handlers: Record<string, (call: Call) => Reply> = {
 
   unfreezeCard(call) {
     const card = findCard(actingCompany(call), call.params.cardId);
+    // Nothing freezes a card in the sandbox (the API has no freeze operation), so this only records it.
     card.frozen = false;
-    if (card.card.status === "Frozen") card.card.status = "Active";
     return { status: 200, body: {} };
   },
 
