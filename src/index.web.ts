@@ -8,12 +8,36 @@
 
 export type { components, operations, paths, webhooks } from "../generated/schema.js";
 export { createPartnerClient, type PartnerClientOptions } from "./client.ts";
-export { ApiError, type FetchResult, InvalidInputError, PartnerApiError, unwrap } from "./errors.ts";
-export { type PageablePath, type PageItem, type PaginateInit, type PaginateLimits, paginate } from "./paginate.ts";
+export {
+  ApiError,
+  type ApiErrorOf,
+  type DeclaredErrorStatus,
+  type FetchResult,
+  InvalidInputError,
+  isApiError,
+  PartnerApiError,
+  unwrap,
+} from "./errors.ts";
+export {
+  type PageablePath,
+  type PageItem,
+  PageLimitError,
+  type PaginateInit,
+  type PaginateLimits,
+  paginate,
+} from "./paginate.ts";
 export { DEFAULT_RETRY, type RetryOptions } from "./retry.ts";
 export { ENVIRONMENTS, type Environment } from "./servers.ts";
 export { DEFAULT_TIMEOUT_MS, RequestTimeoutError } from "./timeout.ts";
-export type { CompanyClient, CompanyPaths, PartnerClient, WithoutCompanyHeader } from "./types.ts";
+export type {
+  CompanyClient,
+  CompanyPaths,
+  Fetch,
+  PartnerClient,
+  SuccessResult,
+  ThrowingClient,
+  WithoutCompanyHeader,
+} from "./types.ts";
 export { isUlid } from "./ulid.ts";
 // The webhook kit, from its modules that import nothing from `node:` (./webhooks/index.ts also holds ./webhooks/node.ts).
 export {
