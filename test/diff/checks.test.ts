@@ -275,6 +275,18 @@ const families: Record<string, Case[]> = {
       breaking: false,
     },
     {
+      name: "a query parameter's explode changed (another wire format)",
+      mutate: (d) => (listParams(d)[1].explode = false),
+      check: "request-parameter-serialization-changed",
+      breaking: true,
+    },
+    {
+      name: "a query parameter's default style written out (form, explode: no change on the wire)",
+      mutate: (d) => Object.assign(listParams(d)[1], { style: "form", explode: true }),
+      check: "none",
+      breaking: false,
+    },
+    {
       name: "a parameter removed",
       mutate: (d) => listParams(d).splice(2, 1),
       check: "request-parameter-removed",
@@ -753,6 +765,18 @@ const families: Record<string, Case[]> = {
       name: "a security alternative added",
       mutate: (d) => (d.paths["/items"].get.security = [{ ApiKey: [] }, { Bearer: [] }]),
       check: "security-requirement-added",
+      breaking: false,
+    },
+    {
+      name: "the API key moved to another header (security scheme wire change)",
+      mutate: (d) => (d.components.securitySchemes.ApiKey.name = "Authorization"),
+      check: "security-scheme-wire-changed",
+      breaking: true,
+    },
+    {
+      name: "a security scheme's description changed",
+      mutate: (d) => (d.components.securitySchemes.ApiKey.description = "Your key."),
+      check: "request-documentation-changed",
       breaking: false,
     },
     {

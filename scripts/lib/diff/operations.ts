@@ -169,7 +169,16 @@ function compareSecuritySchemes(walk: Walk, base: Document, head: Document): voi
     else {
       const strip = (scheme: JsonObject) =>
         Object.fromEntries(Object.entries(scheme).filter(([key]) => !DOC_KEYWORDS.has(key)));
-      if (stable(strip(before)) !== stable(strip(after)))
+      // What clients put on the wire: changing it locks every caller out.
+      const wire = ["type", "in", "name", "scheme"].filter((key) => stable(before[key]) !== stable(after[key]));
+      if (wire.length > 0)
+        walk.sink.emit(
+          "security-scheme-wire-changed",
+          "toService",
+          place,
+          wire.map((key) => `${key} ${code(before[key])} → ${code(after[key])}`).join(", "),
+        );
+      else if (stable(strip(before)) !== stable(strip(after)))
         walk.sink.emit("security-scheme-changed", "toService", place, `security scheme \`${name}\` changed`);
       docDiff(walk, "toService", place, before, after);
     }
@@ -359,12 +368,13 @@ function compareLifecycle(walk: Walk, where: string, a: JsonObject, b: JsonObjec
   compareSunset(walk, where, a, b);
   const before = a["x-stability-level"];
   const after = b["x-stability-level"];
-  if (after !== undefined && !STABILITY.includes(String(after))) {
+  const invalid = [before, after].find((level) => level !== undefined && !STABILITY.includes(String(level)));
+  if (invalid !== undefined) {
     walk.sink.emit(
       "stability-invalid",
       "toPartner",
       where,
-      `x-stability-level ${code(after)} is not one of ${STABILITY.join(", ")}`,
+      `x-stability-level ${code(invalid)} is not one of ${STABILITY.join(", ")}`,
     );
   } else if (before !== undefined && after !== undefined && before !== after && STABILITY.includes(String(before))) {
     const down = STABILITY.indexOf(String(after)) < STABILITY.indexOf(String(before));

@@ -81,7 +81,8 @@ export const RULES = {
   "security-scope-removed": doc("OAuth scope removed from a security requirement", "info"),
   "security-scheme-removed": doc("Security scheme component removed", "info"),
   "security-scheme-added": doc("Security scheme component added", "info"),
-  "security-scheme-changed": doc("Security scheme component changed", "info"),
+  "security-scheme-changed": doc("Security scheme component changed (flows, URLs, descriptions)", "info"),
+  "security-scheme-wire-changed": doc("Security scheme type, location, name or HTTP scheme changed", "error"),
   "server-removed": doc("Server removed", "info"),
   "server-added": doc("Server added", "info"),
   "server-changed": doc("Server variables changed", "info"),
@@ -99,7 +100,7 @@ export const RULES = {
   "parameter-added-optional": both("Optional parameter or header added", "info"),
   "parameter-became-required": narrowing("Parameter or header became required"),
   "parameter-became-optional": widening("Parameter or header became optional"),
-  "parameter-serialization-changed": both("Parameter style or explode changed", "warning"),
+  "parameter-serialization-changed": both("Parameter style or explode changed (the wire format)", "error"),
   "parameter-deprecated": both("Parameter deprecated", "info", true),
 
   // Bodies, media types and status codes.

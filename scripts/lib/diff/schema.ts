@@ -252,7 +252,13 @@ function compareKeywords(a: SchemaView, b: SchemaView, flow: Flow, sink: ChangeS
     else if (key === "contentMediaType" || key === "contentEncoding")
       sink.emit("content-encoding-changed", flow, where, change);
     else if (key === "x-extensible-enum") compareExtensibleEnum(from, to, flow, where, sink);
-    else if (key.startsWith("x-"))
+    else if (key === "x-stability-level" && from !== undefined && to !== undefined) {
+      const order = ["draft", "alpha", "beta", "stable"];
+      const [x, y] = [order.indexOf(String(from)), order.indexOf(String(to))];
+      const kind: ChangeKind =
+        x < 0 || y < 0 ? "stability-invalid" : y < x ? "stability-decreased" : "stability-increased";
+      sink.emit(kind, flow, where, change);
+    } else if (key.startsWith("x-"))
       sink.emit(
         "extension-changed",
         flow,
