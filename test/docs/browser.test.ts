@@ -2,18 +2,27 @@
  * The built reference in real headless Chromium (Debian's `chromium`, driven by playwright-core):
  * served from a loopback static server with every other host blocked, it must render every
  * operation, webhook and schema, navigate, show the TypeScript samples, and make no request to
- * any other host, no failed request and no console error. Screenshots go to test-output/docs/.
+ * any other host, no failed request and no console error. It also looks at the build's own PNGs
+ * (dist/docs/screenshot-*.png) for a non-blank render and follows the link to the Sandbox control
+ * page. Its own screenshots go to test-output/docs/.
  */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDocs, type DocsBuildResult, SCHEMAS_TAG } from "../../scripts/lib/docs/build.ts";
+import {
+  buildDocs,
+  type DocsBuildResult,
+  SANDBOX_PAGE,
+  SANDBOX_SECTION_TITLE,
+  SCHEMAS_TAG,
+} from "../../scripts/lib/docs/build.ts";
+import { SCREENSHOT_FILES } from "../../scripts/lib/docs/screenshots.ts";
 import { type StaticServer, serveStatic } from "../../scripts/lib/docs/server.ts";
-import { repoRoot } from "../../scripts/lib/paths.ts";
+import { repoRoot, sandboxBundleJsonPath } from "../../scripts/lib/paths.ts";
 import { HTTP_METHODS } from "../../src/http-methods.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 
@@ -76,6 +85,42 @@ async function watchNetwork(page: Page, origin: string): Promise<NetworkWatch> {
   });
   return watch;
 }
+
+interface PictureStats {
+  width: number;
+  height: number;
+  /** Distinct RGB colours. */
+  colors: number;
+  /** Share of pixels that differ from the most common colour (the background). */
+  drawn: number;
+}
+
+/** Decodes a PNG in the browser (a blank page, no CSP) and measures how much of it is drawn. */
+async function pictureStats(page: Page, pngPath: string): Promise<PictureStats> {
+  const src = `data:image/png;base64,${(await readFile(pngPath)).toString("base64")}`;
+  return page.evaluate(async (dataUrl) => {
+    const image = new Image();
+    image.src = dataUrl;
+    await image.decode();
+    const canvas = document.createElement("canvas");
+    canvas.width = image.width;
+    canvas.height = image.height;
+    const context = canvas.getContext("2d")!;
+    context.drawImage(image, 0, 0);
+    const { data } = context.getImageData(0, 0, image.width, image.height);
+    const counts = new Map<number, number>();
+    for (let i = 0; i < data.length; i += 4) {
+      const rgb = (data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!;
+      counts.set(rgb, (counts.get(rgb) ?? 0) + 1);
+    }
+    let background = 0;
+    for (const count of counts.values()) background = Math.max(background, count);
+    return { width: image.width, height: image.height, colors: counts.size, drawn: 1 - background / (data.length / 4) };
+  }, src);
+}
+
+/** A rendered page of text and code: many colours (anti-aliased text) and a fair share of drawn pixels. */
+const looksRendered = (stats: PictureStats) => stats.colors > 50 && stats.drawn > 0.03;
 
 describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", () => {
   let out: string;
@@ -167,6 +212,69 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
     await page.getByText('company.POST("/v1/cards"').first().waitFor({ state: "visible" });
     await expect(page.getByText("createPartnerClient").first().isVisible()).resolves.toBe(true);
     await page.screenshot({ path: path.join(screenshotDir, "create-card.png") });
+    expectCleanNetwork();
+  }, 60_000);
+
+  it("npm run docs wrote a PNG of the first page and of one operation, neither blank", async () => {
+    expect(built.screenshots.map((file) => path.basename(file))).toEqual([
+      SCREENSHOT_FILES.firstPage,
+      SCREENSHOT_FILES.operation,
+    ]);
+    const blank = await browser.newPage({ viewport: { width: 300, height: 200 } });
+    try {
+      for (const file of built.screenshots) {
+        const stats = await pictureStats(blank, file);
+        console.log(
+          `[docs browser test] ${path.basename(file)}: ${stats.width}x${stats.height}, ${stats.colors} colours, ${(stats.drawn * 100).toFixed(1)}% drawn`,
+        );
+        expect(stats).toMatchObject({ width: 1400, height: 900 });
+        expect(looksRendered(stats), `${path.basename(file)} looks blank`).toBe(true);
+      }
+      // The check can fail: a screenshot of an empty page is blank.
+      const empty = path.join(out, "empty.png");
+      await blank.screenshot({ path: empty });
+      expect(looksRendered(await pictureStats(blank, empty))).toBe(false);
+    } finally {
+      await blank.close();
+    }
+  }, 60_000);
+
+  it("links the reference to the Sandbox control page, which renders every control operation", async () => {
+    const sandbox = JSON.parse(await readFile(sandboxBundleJsonPath, "utf8"));
+    const controlOperations = Object.values<any>(sandbox.paths).flatMap((item) =>
+      HTTP_METHODS.filter((m) => item[m]).map((m) => ({
+        operationId: item[m].operationId as string,
+        summary: item[m].summary as string,
+      })),
+    );
+    expect(controlOperations.length).toBeGreaterThan(10);
+    expect(built.sandboxFiles).toEqual([SANDBOX_PAGE, "sandbox.yaml", "sandbox.json"]);
+
+    await page.evaluate(() => (window.location.hash = ""));
+    await page.getByRole("link", { name: SANDBOX_SECTION_TITLE, exact: true }).first().click();
+    await page.locator(`a[href="${SANDBOX_PAGE}"]`).first().click();
+    await page.waitForURL(new RegExp(`/${SANDBOX_PAGE.replace(".", "\\.")}(#.*)?$`));
+    await expect(page.title()).resolves.toBe(SANDBOX_SECTION_TITLE);
+    await page.locator("h1", { hasText: SANDBOX_SECTION_TITLE }).first().waitFor({ state: "visible" });
+    // Open every tag of the sidebar to collect the entries, then visit each operation's entry.
+    const hrefs = new Set<string>();
+    for (const tag of sandbox.tags.map((t: any) => t.name as string)) {
+      await page.getByRole("link", { name: tag, exact: true }).first().click();
+      await page.waitForTimeout(150);
+      for (const href of await page
+        .locator("a[href^='#/']")
+        .evaluateAll((links) => links.map((a) => a.getAttribute("href")!)))
+        hrefs.add(href);
+    }
+    for (const { operationId, summary } of controlOperations) {
+      const href = [...hrefs].find((h) => h.endsWith(`/${operationId.toLowerCase()}`));
+      expect(href, `${operationId} has an entry in the sidebar`).toBeDefined();
+      await page.evaluate((hash) => (window.location.hash = hash), href!);
+      await page.locator("h2", { hasText: summary }).first().waitFor({ state: "visible", timeout: 10_000 });
+    }
+    await page.screenshot({ path: path.join(screenshotDir, "sandbox-control.png") });
+    // And back to the reference.
+    await expect(page.locator('a[href="index.html"]').count()).resolves.toBeGreaterThan(0);
     expectCleanNetwork();
   }, 60_000);
 

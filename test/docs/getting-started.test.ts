@@ -22,7 +22,7 @@ if (!sandboxReady)
 describe("the getting-started section of the rendered docs", () => {
   it("covers install, first call, sandbox and webhooks", () => {
     const headings = [...markdown.matchAll(/^### (.+)$/gm)].map((m) => m[1]);
-    expect(headings).toEqual(["Install", "First call", "Sandbox", "Webhooks"]);
+    expect(headings).toEqual(["Install", "First call", "Try the sandbox", "Receive webhooks"]);
     expect(markdown).toContain("npm install partner-api-client");
   });
 
@@ -43,8 +43,8 @@ describe("the getting-started section of the rendered docs", () => {
   it("finds each TypeScript block, named after its heading", () => {
     expect(samples.map((s) => s.name)).toEqual([
       "getting-started-first-call",
-      "getting-started-sandbox",
-      "getting-started-webhooks",
+      "getting-started-try-the-sandbox",
+      "getting-started-receive-webhooks",
     ]);
     expect(gettingStartedSamples("### A b\n```ts\n1;\n```\n```ts\n2;\n```\n```sh\nls\n```\n")).toEqual([
       { name: "getting-started-a-b", source: "1;\n" },

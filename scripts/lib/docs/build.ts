@@ -15,9 +15,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { ensureBundle } from "../bundle.ts";
-import { rel, repoRoot } from "../paths.ts";
+import { rel, repoRoot, sandboxBundleJsonPath, sandboxBundleYamlPath } from "../paths.ts";
 import { addGettingStarted } from "./getting-started.ts";
 import { addCodeSamples, CODE_SAMPLE_LANGUAGES } from "./samples.ts";
+import { takeScreenshots } from "./screenshots.ts";
 
 /** The sidebar section that lists every component schema. */
 export const SCHEMAS_TAG = "Schemas";
@@ -104,13 +105,19 @@ export interface DocsBuildOptions {
   outDir?: string;
   /** Progress lines (one per stage). */
   onProgress?: (message: string) => void;
+  /** PNGs of the first page and of one operation beside index.html (headless Chromium); default true. */
+  screenshots?: boolean;
 }
 
 export interface DocsBuildResult {
   outDir: string;
   indexPath: string;
-  /** Files written, relative to outDir. */
+  /** The reference's files, relative to outDir. */
   files: string[];
+  /** The Sandbox control page and its contract, relative to outDir; empty without generated/sandbox.json. */
+  sandboxFiles: string[];
+  /** Screenshot PNGs written (absolute paths); empty when skipped or turned off. */
+  screenshots: string[];
   indexBytes: number;
   operations: number;
   webhooks: number;
@@ -139,29 +146,107 @@ async function configuredRedocOptions(): Promise<Record<string, unknown>> {
   return typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {};
 }
 
-/** Builds the reference into `outDir`: bundle, add samples, render with Redocly, make self-contained, check. */
+/** Where the sandbox's control API page goes, beside index.html; the reference links to it. */
+export const SANDBOX_PAGE = "sandbox.html";
+export const SANDBOX_SECTION_TITLE = "Sandbox control";
+
+/** The reference's own section pointing at the control API page (Redoc lists `##` headings in the sidebar). */
+function withSandboxLink(document: Record<string, unknown>): Record<string, unknown> {
+  const info = (document.info ?? {}) as Record<string, unknown>;
+  const section =
+    `## ${SANDBOX_SECTION_TITLE}\n\n` +
+    "The sandbox that runs on your machine (`partner-api-devkit`) has its own control API under `/_sandbox/`: " +
+    "reset, the clock, webhook endpoints and what happens to companies and money. " +
+    `It is documented on its own page: [${SANDBOX_SECTION_TITLE}](${SANDBOX_PAGE}).`;
+  return { ...document, info: { ...info, description: `${info.description ?? ""}\n\n${section}` } };
+}
+
+/** The control API's page: titled "Sandbox control", with a link back to the reference. */
+function asSandboxPage(document: Record<string, unknown>): Record<string, unknown> {
+  const info = (document.info ?? {}) as Record<string, unknown>;
+  const back = "[Back to the partner API reference](index.html).";
+  return {
+    ...document,
+    info: { ...info, title: SANDBOX_SECTION_TITLE, description: `${info.description ?? ""}\n\n${back}`.trim() },
+  };
+}
+
+interface RenderedPage {
+  html: string;
+  redoclyMs: number;
+}
+
+/** Renders one document with Redocly into a self-contained page; throws when the page would load from elsewhere. */
+async function renderPage(
+  document: Record<string, unknown>,
+  redocOptions: Record<string, unknown>,
+  work: string,
+  name: string,
+): Promise<RenderedPage> {
+  const specPath = path.join(work, `${name}.json`);
+  const htmlPath = path.join(work, `${name}.html`);
+  await writeFile(specPath, JSON.stringify(document));
+  const started = performance.now();
+  const { code, output: log } = await run(
+    process.execPath,
+    [
+      redoclyCliPath(),
+      "build-docs",
+      specPath,
+      "--output",
+      htmlPath,
+      "--inlineBundle",
+      "--template",
+      templatePath,
+      "--openapi",
+      JSON.stringify(redocOptions),
+      "--lint-config",
+      "off",
+    ],
+    // Telemetry off: the CLI would report the build, and the page would send traces to Redocly.
+    { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" },
+  );
+  const redoclyMs = performance.now() - started;
+  if (code !== 0) throw new Error(`redocly build-docs exited with ${code} for ${name}.html:\n${log.trim()}`);
+
+  const html = replaceRemoteAssets(await readFile(htmlPath, "utf8"));
+  const external = findExternalLoads(html);
+  if (external.length > 0) {
+    throw new Error(`${name}.html would load from other hosts: ${external.join(", ")}; it must be self-contained`);
+  }
+  if (!/"disableTelemetry":\s*true/.test(html)) throw new Error(`${name}.html does not turn Redoc's telemetry off`);
+  if (!html.includes("Content-Security-Policy"))
+    throw new Error(`${name}.html has no Content-Security-Policy: is ${rel(templatePath)} used?`);
+  return { html, redoclyMs };
+}
+
+/**
+ * Builds the reference into `outDir`: bundle, add samples and the getting-started section, render with
+ * Redocly, make self-contained, check; then the sandbox control page and the screenshots.
+ */
 export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBuildResult> {
   const outDir = path.resolve(options.outDir ?? docsDir);
   const progress = options.onProgress ?? (() => {});
 
   const { written, output } = await ensureBundle();
   progress(written.length > 0 ? `bundled the contract (rewrote ${written.join(", ")})` : "bundle is up to date");
+  // ensureBundle() has just made the sandbox bundle fresh too, when the sandbox contract exists.
+  const sandboxJson = await readFile(sandboxBundleJsonPath, "utf8").catch(() => undefined);
 
   const { document: withSamples, operations } = addCodeSamples(output.document);
   const webhooks = Object.keys((withSamples.webhooks ?? {}) as object).length;
   progress(`added TypeScript and curl samples to ${operations.length} operations`);
-  const document = addGettingStarted(withSamples);
+  let document = addGettingStarted(withSamples);
   progress("added the getting-started section (install, first call, sandbox, webhooks)");
+  if (sandboxJson !== undefined) document = withSandboxLink(document);
 
   const work = await mkdtemp(path.join(os.tmpdir(), "partner-docs-"));
   try {
-    const specPath = path.join(work, "openapi.json");
-    const htmlPath = path.join(work, "index.html");
-    await writeFile(specPath, JSON.stringify(document));
+    const configured = await configuredRedocOptions();
     const redocOptions = {
       // Every component schema gets its own entry under "Schemas", not only where an operation uses it.
       schemaDefinitionsTagName: SCHEMAS_TAG,
-      ...(await configuredRedocOptions()),
+      ...configured,
       codeSamples: { languages: CODE_SAMPLE_LANGUAGES },
       // The bundle sits beside the page, so partners can download exactly what it shows.
       downloadUrls: [
@@ -169,50 +254,60 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
         { title: "OpenAPI (JSON)", url: "openapi.json" },
       ],
     };
-    const started = performance.now();
-    const { code, output: log } = await run(
-      process.execPath,
-      [
-        redoclyCliPath(),
-        "build-docs",
-        specPath,
-        "--output",
-        htmlPath,
-        "--inlineBundle",
-        "--template",
-        templatePath,
-        "--openapi",
-        JSON.stringify(redocOptions),
-        "--lint-config",
-        "off",
-      ],
-      // Telemetry off: the CLI would report the build, and the page would send traces to Redocly.
-      { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" },
-    );
-    const redoclyMs = performance.now() - started;
-    if (code !== 0) throw new Error(`redocly build-docs exited with ${code}:\n${log.trim()}`);
-    progress(`rendered with Redocly build-docs in ${Math.round(redoclyMs)} ms`);
-
-    const html = replaceRemoteAssets(await readFile(htmlPath, "utf8"));
-    const external = findExternalLoads(html);
-    if (external.length > 0) {
-      throw new Error(`the built page would load from other hosts: ${external.join(", ")}; it must be self-contained`);
-    }
-    if (!/"disableTelemetry":\s*true/.test(html)) throw new Error("the built page does not turn Redoc's telemetry off");
-    if (!html.includes("Content-Security-Policy"))
-      throw new Error(`the built page has no Content-Security-Policy: is ${rel(templatePath)} used?`);
+    const reference = await renderPage(document, redocOptions, work, "index");
+    progress(`rendered with Redocly build-docs in ${Math.round(reference.redoclyMs)} ms`);
 
     await mkdir(outDir, { recursive: true });
     const indexPath = path.join(outDir, "index.html");
-    await writeFile(indexPath, html);
+    await writeFile(indexPath, reference.html);
     await writeFile(path.join(outDir, "openapi.yaml"), output.yaml);
     await writeFile(path.join(outDir, "openapi.json"), output.json);
+    const files = ["index.html", "openapi.yaml", "openapi.json"];
     progress(`wrote ${rel(outDir)}/index.html, openapi.yaml and openapi.json`);
+
+    let redoclyMs = reference.redoclyMs;
+    const sandboxFiles: string[] = [];
+    if (sandboxJson !== undefined) {
+      const sandboxPage = await renderPage(
+        asSandboxPage(JSON.parse(sandboxJson)),
+        {
+          schemaDefinitionsTagName: SCHEMAS_TAG,
+          ...configured,
+          downloadUrls: [
+            { title: "OpenAPI (YAML)", url: "sandbox.yaml" },
+            { title: "OpenAPI (JSON)", url: "sandbox.json" },
+          ],
+        },
+        work,
+        "sandbox",
+      );
+      redoclyMs += sandboxPage.redoclyMs;
+      await writeFile(path.join(outDir, SANDBOX_PAGE), sandboxPage.html);
+      await writeFile(path.join(outDir, "sandbox.yaml"), await readFile(sandboxBundleYamlPath, "utf8"));
+      await writeFile(path.join(outDir, "sandbox.json"), sandboxJson);
+      sandboxFiles.push(SANDBOX_PAGE, "sandbox.yaml", "sandbox.json");
+      progress(
+        `wrote ${rel(outDir)}/${SANDBOX_PAGE} (${SANDBOX_SECTION_TITLE}) in ${Math.round(sandboxPage.redoclyMs)} ms`,
+      );
+    } else {
+      progress(`no ${rel(sandboxBundleJsonPath)}: no ${SANDBOX_SECTION_TITLE} page`);
+    }
+
+    let screenshots: string[] = [];
+    if (options.screenshots !== false) {
+      const shots = await takeScreenshots(indexPath, String((output.document.info as { title?: unknown }).title));
+      if (shots.skipped) progress(`screenshots skipped: ${shots.skipped}`);
+      else progress(`wrote screenshots ${shots.taken.map((file) => rel(file)).join(" and ")}`);
+      screenshots = shots.taken;
+    }
+
     return {
       outDir,
       indexPath,
-      files: ["index.html", "openapi.yaml", "openapi.json"],
-      indexBytes: Buffer.byteLength(html),
+      files,
+      sandboxFiles,
+      screenshots,
+      indexBytes: Buffer.byteLength(reference.html),
       operations: operations.length,
       webhooks,
       samples: operations.length * 2,

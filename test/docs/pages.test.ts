@@ -1,0 +1,79 @@
+/**
+ * The docs build beyond the reference page: the "Sandbox control" page for the sandbox's control API,
+ * linked from the reference, and the screenshots' skip when there is no Chromium. Without a browser:
+ * the browser test looks at the rendered pages and the PNGs.
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  buildDocs,
+  type DocsBuildResult,
+  findExternalLoads,
+  SANDBOX_PAGE,
+  SANDBOX_SECTION_TITLE,
+} from "../../scripts/lib/docs/build.ts";
+import { takeScreenshots } from "../../scripts/lib/docs/screenshots.ts";
+import { sandboxBundleJsonPath } from "../../scripts/lib/paths.ts";
+
+const definitionOf = (html: string) => JSON.parse(html.match(/const __redoc_definition = (.*);\n/)![1]!);
+
+describe.skipIf(!existsSync(sandboxBundleJsonPath))("the Sandbox control page", () => {
+  let out: string;
+  let built: DocsBuildResult;
+  let progress: string[];
+  beforeAll(async () => {
+    out = await mkdtemp(path.join(os.tmpdir(), "docs-pages-test-"));
+    progress = [];
+    built = await buildDocs({ outDir: out, screenshots: false, onProgress: (line) => progress.push(line) });
+  }, 150_000);
+  afterAll(async () => {
+    await rm(out, { recursive: true, force: true });
+  });
+
+  it("is written beside the reference with the control contract, and said so", () => {
+    expect(built.sandboxFiles).toEqual([SANDBOX_PAGE, "sandbox.yaml", "sandbox.json"]);
+    expect(progress.some((line) => line.includes(`${SANDBOX_PAGE} (${SANDBOX_SECTION_TITLE})`))).toBe(true);
+    // Screenshots were turned off: none taken, none announced.
+    expect(built.screenshots).toEqual([]);
+    expect(progress.some((line) => line.startsWith("wrote screenshots"))).toBe(false);
+  });
+
+  it("documents every control operation under the title Sandbox control, self-contained", async () => {
+    const html = await readFile(path.join(out, SANDBOX_PAGE), "utf8");
+    expect(findExternalLoads(html)).toEqual([]);
+    expect(html).toContain("Content-Security-Policy");
+    const definition = definitionOf(html);
+    const control = JSON.parse(await readFile(sandboxBundleJsonPath, "utf8"));
+    expect(definition.info.title).toBe(SANDBOX_SECTION_TITLE);
+    expect(Object.keys(definition.paths)).toEqual(Object.keys(control.paths));
+    expect(definition.info.description).toContain("](index.html)");
+    expect(await readFile(path.join(out, "sandbox.json"), "utf8")).toBe(await readFile(sandboxBundleJsonPath, "utf8"));
+  });
+
+  it("is linked from the reference, in a section of its own", async () => {
+    const definition = definitionOf(await readFile(path.join(out, "index.html"), "utf8"));
+    expect(definition.info.description).toMatch(
+      new RegExp(`^## ${SANDBOX_SECTION_TITLE}\\n[\\s\\S]*\\]\\(${SANDBOX_PAGE.replace(".", "\\.")}\\)`, "m"),
+    );
+    // The partner contract itself stays as it is: the control API's paths are not mixed into the reference.
+    expect(Object.keys(definition.paths).some((p) => p.startsWith("/_sandbox"))).toBe(false);
+  });
+});
+
+describe("screenshots without Chromium", () => {
+  it("are skipped with the reason, and nothing is written", async () => {
+    const saved = process.env.CHROMIUM_PATH;
+    process.env.CHROMIUM_PATH = path.join(os.tmpdir(), "no-such-chromium");
+    try {
+      const result = await takeScreenshots(path.join(os.tmpdir(), "index.html"), "Title");
+      expect(result.taken).toEqual([]);
+      expect(result.skipped).toMatch(/^no Chromium at .*no-such-chromium \(apt-get install -y chromium/);
+    } finally {
+      if (saved === undefined) delete process.env.CHROMIUM_PATH;
+      else process.env.CHROMIUM_PATH = saved;
+    }
+  });
+});
