@@ -70,7 +70,7 @@ export async function request(
       content,
       `${method} ${pathAndQuery} answered ${response.status} as ${contentType}, declared ${declared.map((c) => c.mediaType).join(", ")}`,
     ).toBeDefined();
-    if (content && content.mediaType.includes("json")) {
+    if (content?.mediaType.includes("json")) {
       const errors = found.validator.errors(content.schemaPointer, parsed);
       expect(errors, `${method} ${pathAndQuery} ${response.status}: ${text.slice(0, 500)}`).toEqual([]);
     }

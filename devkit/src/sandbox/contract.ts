@@ -7,7 +7,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 
-type Json = Record<string, any>;
+type Json = { [key: string]: unknown };
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
 
@@ -53,17 +53,27 @@ function pointerSegment(segment: string): string {
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-function resolve(document: Json, value: any): { value: any; pointer?: string } {
+function isJson(value: unknown): value is Json {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Follows local `$ref`s to the object they name, and tells where it lives. */
+function resolve(document: Json, start: unknown): { value: Json; pointer?: string } {
+  let value = start;
   let pointer: string | undefined;
-  for (let depth = 0; value && typeof value.$ref === "string"; depth++) {
+  for (let depth = 0; isJson(value) && typeof value.$ref === "string"; depth++) {
     if (depth > 20) throw new Error(`reference loop at ${value.$ref}`);
-    pointer = value.$ref as string;
+    pointer = value.$ref;
     value = pointer
       .slice(2)
       .split("/")
-      .reduce((node: any, part) => node?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], document);
+      .reduce<unknown>(
+        (node, part) => (isJson(node) ? node[part.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined),
+        document,
+      );
   }
-  return { value, pointer };
+  if (!isJson(value)) throw new Error(`${pointer ?? "a contract object"} is not an object`);
+  return pointer === undefined ? { value } : { value, pointer };
 }
 
 /** One router and validator over the partner contract and the control contract. */
@@ -85,7 +95,7 @@ export class ContractRouter {
       this.coercingAjv.addSchema(document, id);
       const globalSecurity = (document.security ?? []) as Json[];
       for (const [path, rawItem] of Object.entries((document.paths ?? {}) as Json)) {
-        const item = resolve(document, rawItem).value as Json;
+        const item = resolve(document, rawItem).value;
         const names: string[] = [];
         const pattern = new RegExp(
           `^${path
@@ -114,20 +124,20 @@ export class ContractRouter {
           ].map(([raw, at]) => {
             const { value, pointer } = resolve(document, raw);
             return {
-              name: value.name,
-              in: value.in,
+              name: String(value.name),
+              in: value.in as Parameter["in"],
               required: value.required === true,
               pointer: `${pointer ? `${id}${pointer}` : at}/schema`,
             };
           });
           const security = (op.security ?? globalSecurity) as Json[];
           const resolvedBody = op.requestBody ? resolve(document, op.requestBody) : undefined;
-          const body = resolvedBody?.value as Json | undefined;
+          const body = resolvedBody?.value;
           const bodyAt = resolvedBody?.pointer ? `${id}${resolvedBody.pointer}` : `${opPointer}/requestBody`;
           const responses: Operation["responses"] = new Map();
           for (const [status, raw] of Object.entries((op.responses ?? {}) as Json)) {
             const { value: response, pointer } = resolve(document, raw);
-            const mediaType = Object.keys((response as Json).content ?? {})[0];
+            const mediaType = Object.keys((response.content ?? {}) as Json)[0];
             const at = pointer ? `${id}${pointer}` : `${opPointer}/responses/${status}`;
             responses.set(
               Number(status),
@@ -135,7 +145,7 @@ export class ContractRouter {
             );
           }
           route.methods.set(method.toUpperCase(), {
-            operationId: op.operationId,
+            operationId: String(op.operationId),
             method: method.toUpperCase(),
             path,
             api,
@@ -145,7 +155,7 @@ export class ContractRouter {
               ? {
                   required: body.required === true,
                   mediaTypes: new Map(
-                    Object.keys(body.content ?? {}).map((mediaType) => [
+                    Object.keys((body.content ?? {}) as Json).map((mediaType) => [
                       mediaType,
                       `${bodyAt}/content/${pointerSegment(mediaType)}/schema`,
                     ]),

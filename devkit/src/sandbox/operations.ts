@@ -12,7 +12,9 @@ export interface Call {
   /** The X-API-Key value, when the request carried one. */
   apiKey?: string;
   /** Path, query and header parameters, coerced to their schema's types. */
+  // biome-ignore lint/suspicious/noExplicitAny: validated against the operation's parameters before the handler runs
   params: Record<string, any>;
+  // biome-ignore lint/suspicious/noExplicitAny: validated against the operation's request body schema before the handler runs
   body: any;
 }
 
@@ -80,7 +82,7 @@ function findRoute(company: CompanyRecord, id: string) {
   return route;
 }
 
-function pageOf<T>(items: T[], params: Record<string, any>, defaultLimit: number) {
+function pageOf<T>(items: T[], params: Call["params"], defaultLimit: number) {
   const page = Math.max(1, (params.page as number | undefined) ?? 1);
   const limit = Math.max(1, (params.limit as number | undefined) ?? defaultLimit);
   return {

@@ -56,12 +56,11 @@ function send(response: ServerResponse, operation: Operation | undefined, reply:
   }
   // A status the operation declares answers in its declared media type; any other is a problem document.
   const declared = operation?.responses.get(reply.status)?.mediaType;
-  const contentType =
-    declared && declared.includes("json")
-      ? declared
-      : reply.status >= 400
-        ? "application/problem+json"
-        : "application/json";
+  const contentType = declared?.includes("json")
+    ? declared
+    : reply.status >= 400
+      ? "application/problem+json"
+      : "application/json";
   response.writeHead(reply.status, { "content-type": contentType });
   response.end(JSON.stringify(reply.body));
 }
