@@ -1,9 +1,9 @@
 /**
  * Every runtime: the built package bundles with esbuild for `--platform=browser` and for a worker (platform
  * neutral, the `worker` condition, no Node built-in resolvable), through package.json's export conditions as a
- * partner's bundler meets them. The worker bundle then runs in a V8 context that has Web Crypto but no Node
- * (`vm`, no `require`, `process` or `Buffer`), and the browser bundle in headless Chromium; both check a
- * known-answer signature (valid → the event, tampered → WebhookSignatureError).
+ * partner's bundler meets them. The worker bundle then runs in a V8 context with a worker's Web APIs and nothing
+ * of Node's (`vm`: no `require`, `process` or `Buffer`), and the browser bundle in headless Chromium; both check a
+ * known-answer signature (valid → the event, tampered → WebhookSignatureError), and the worker makes a client call.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -63,7 +63,8 @@ function workerGlobals(): Record<string, unknown> {
   const names = [
     ...["crypto", "fetch", "Request", "Response", "Headers", "FormData", "Blob", "ReadableStream", "URL"],
     ...["URLSearchParams", "AbortController", "AbortSignal", "TextEncoder", "TextDecoder", "atob", "btoa"],
-    ...["setTimeout", "clearTimeout", "queueMicrotask", "structuredClone", "console"],
+    ...["setTimeout", "clearTimeout", "setInterval", "clearInterval", "queueMicrotask", "structuredClone"],
+    ...["performance", "console"],
   ];
   return Object.fromEntries(names.map((name) => [name, (globalThis as Record<string, unknown>)[name]]));
 }
@@ -145,7 +146,7 @@ describe("the package root in a worker (platform neutral, condition worker, no N
     await expect(attempt).rejects.toThrow(/Node built-in "node:crypto" imported by dist\/src\/webhooks\/node\.js/);
   });
 
-  it("verifies a known-answer signature in a context with Web Crypto and no Node", async () => {
+  it("verifies a known-answer signature and makes a client call where only Web APIs exist", async () => {
     const { code } = await bundle(workerOptions);
     const context = vm.createContext(workerGlobals());
     vm.runInContext(code, context);
@@ -161,7 +162,22 @@ describe("the package root in a worker (platform neutral, condition worker, no N
     const error = await kit.constructWebhookEventAsync(`${BODY} `, BODY_DIGEST, SECRET).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(kit.WebhookSignatureError);
     expect(error.reason).toBe("mismatch");
-    expect(typeof kit.createPartnerClient).toBe("function");
+    // The client works there too: a call goes through the fetch it is given, with the API key.
+    const seen: string[] = [];
+    const client = kit.createPartnerClient({
+      apiKey: "worker-key",
+      baseUrl: "https://partner.invalid",
+      fetch: async (request: Request) => {
+        seen.push(
+          `${request.method} ${request.url} ${request.headers.get("authorization") ?? request.headers.get("x-api-key") ?? ""}`,
+        );
+        return Response.json({ companies: [] });
+      },
+    });
+    const { data } = await client.GET("/v1/companies");
+    expect(data).toEqual({ companies: [] });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatch(/^GET https:\/\/partner\.invalid\/v1\/companies .*worker-key/);
   });
 });
 
