@@ -51,7 +51,12 @@ export function compareDocuments(base: Document, head: Document, options: Compar
 
 /** Resolves a `$ref`ed object (path item, parameter, response, request body) in its own document. */
 function deref(document: Document, value: Json | undefined): JsonObject | undefined {
-  const target = followRefs(document, value);
+  let target: Json | undefined;
+  try {
+    target = followRefs(document, value);
+  } catch {
+    return undefined; // A $ref loop that never reaches an object describes nothing (every $ref resolves: load.ts).
+  }
   return isObject(target) ? target : undefined;
 }
 
@@ -195,7 +200,7 @@ interface Item {
 function pathItems(value: Json | undefined): Map<string, Item> {
   const map = new Map<string, Item>();
   for (const [name, item] of Object.entries(isObject(value) ? value : {}))
-    map.set(name.replace(/\{[^}]*\}/g, "{}"), { name, item });
+    if (!name.startsWith("x-")) map.set(name.replace(/\{[^}]*\}/g, "{}"), { name, item });
   return map;
 }
 
@@ -678,8 +683,10 @@ function compareResponses(
   after: Json | undefined,
 ): void {
   const { base, head } = walk.cmp;
-  const a = isObject(before) ? before : {};
-  const b = isObject(after) ? after : {};
+  const statuses = (value: Json | undefined) =>
+    Object.fromEntries(Object.entries(isObject(value) ? value : {}).filter(([key]) => !key.startsWith("x-")));
+  const a = statuses(before);
+  const b = statuses(after);
   const success = (status: string) => /^2(\d\d|XX)$/i.test(status);
   const find = (status: string, other: JsonObject) =>
     Object.keys(other).find((candidate) => candidate.toUpperCase() === status.toUpperCase());
