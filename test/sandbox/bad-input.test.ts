@@ -64,6 +64,17 @@ describe("requests the contract rejects", () => {
     expect(noCompany.body.detail).toContain("X-Company-Id");
   });
 
+  it("a browser's preflight is answered with CORS headers, and answers carry them", async () => {
+    const preflight = await fetch(`${sandbox.url}/v1/companies`, {
+      method: "OPTIONS",
+      headers: { Origin: "http://localhost:3000", "Access-Control-Request-Method": "GET" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    const answer = await fetch(`${sandbox.url}/v1/companies`, { headers: { "X-API-Key": "k" } });
+    expect(answer.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
   it("an unknown path: 404; a known path with an unknown method: 405", async () => {
     expect((await request(sandbox.url, "GET", "/v1/no-such-resource", { apiKey: "k" })).status).toBe(404);
     expect((await request(sandbox.url, "DELETE", "/v1/companies", { apiKey: "k" })).status).toBe(405);

@@ -11,6 +11,14 @@ import type { SandboxEngine } from "./engine.ts";
 import { asyncHandlers, type Call, handlers, type Reply, SandboxProblem } from "./operations.ts";
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** As Prism: any origin may call, so a browser app in development can use the sandbox too. */
+const CORS_HEADERS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-headers": "*",
+  "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+  "access-control-expose-headers": "*",
+};
 const PROBLEM_TYPE_BASE = "https://sandbox.partner-api.invalid/problems/";
 
 class TooLarge extends Error {}
@@ -45,12 +53,12 @@ function problem(
 
 function send(response: ServerResponse, operation: Operation | undefined, reply: Reply): void {
   if (reply.html !== undefined) {
-    response.writeHead(reply.status, { "content-type": "text/html; charset=utf-8" });
+    response.writeHead(reply.status, { ...CORS_HEADERS, "content-type": "text/html; charset=utf-8" });
     response.end(reply.html);
     return;
   }
   if (reply.body === undefined) {
-    response.writeHead(reply.status);
+    response.writeHead(reply.status, CORS_HEADERS);
     response.end();
     return;
   }
@@ -61,7 +69,7 @@ function send(response: ServerResponse, operation: Operation | undefined, reply:
     : reply.status >= 400
       ? "application/problem+json"
       : "application/json";
-  response.writeHead(reply.status, { "content-type": contentType });
+  response.writeHead(reply.status, { ...CORS_HEADERS, "content-type": contentType });
   response.end(JSON.stringify(reply.body));
 }
 
@@ -83,6 +91,11 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
     let operation: Operation | undefined;
     try {
       const url = new URL(request.url ?? "/", "http://sandbox.invalid");
+      // A browser's preflight: answered for every path, before routing, as Prism does.
+      if (request.method === "OPTIONS" && request.headers["access-control-request-method"]) {
+        send(response, undefined, { status: 204 });
+        return;
+      }
       const match = router.match(request.method ?? "GET", url.pathname);
       if (match.kind === "no-path")
         throw problem(404, "no-such-path", "No such path", `no operation has the path ${url.pathname}`);
