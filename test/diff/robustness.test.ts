@@ -38,7 +38,7 @@ function containers(value: Json, found: Container[] = []): Container[] {
   return found;
 }
 
-const componentRefs = Object.keys((contract.components as Record<string, Record<string, Json>>).schemas).map(
+const componentRefs = Object.keys((contract.components as Record<string, Record<string, Json>>).schemas!).map(
   (name) => `#/components/schemas/${name}`,
 );
 const replacements: Json[] = [
