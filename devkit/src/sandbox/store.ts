@@ -85,12 +85,16 @@ export function fileStore(file: string, snapshot: () => SandboxState): StateStor
       await unlink(temporary).catch(() => undefined);
       throw error;
     }
-    // The rename is durable only once the folder's entry is on disk.
-    const folder = await open(path.dirname(file), "r");
+    // The rename is durable only once the folder's entry is on disk. Windows cannot open a folder for
+    // this (EISDIR, EPERM); there the rename itself is what NTFS journals.
+    const folder = await open(path.dirname(file), "r").catch((error: NodeJS.ErrnoException) => {
+      if (process.platform === "win32") return undefined;
+      throw error;
+    });
     try {
-      await folder.sync();
+      await folder?.sync();
     } finally {
-      await folder.close();
+      await folder?.close();
     }
   }
 
