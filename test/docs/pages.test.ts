@@ -17,6 +17,7 @@ import {
 } from "../../scripts/lib/docs/build.ts";
 import { takeScreenshots } from "../../scripts/lib/docs/screenshots.ts";
 import { sandboxBundleJsonPath } from "../../scripts/lib/paths.ts";
+import { renderedTexts, SOURCE_TALK } from "../contract-source/partner-language.ts";
 
 const definitionOf = (html: string) => JSON.parse(html.match(/const __redoc_definition = (.*);\n/)![1]!);
 
@@ -50,6 +51,8 @@ describe.skipIf(!existsSync(sandboxBundleJsonPath))("the Sandbox control page", 
     expect(definition.info.title).toBe(SANDBOX_SECTION_TITLE);
     expect(Object.keys(definition.paths)).toEqual(Object.keys(control.paths));
     expect(definition.info.description).toContain("](index.html)");
+    // It speaks to partners too.
+    expect(renderedTexts(definition).filter(([, text]) => SOURCE_TALK.test(text))).toEqual([]);
     expect(await readFile(path.join(out, "sandbox.json"), "utf8")).toBe(await readFile(sandboxBundleJsonPath, "utf8"));
   });
 
