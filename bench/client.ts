@@ -168,7 +168,7 @@ export function makeCallers(fetch: (request: Request) => Promise<Response>) {
  * Heap bytes still reachable per call right after `calls` calls of each candidate (after a full GC): what a
  * client keeps alive for a while after each request (timers, signals), independent of speed.
  */
-export async function retainedBytesPerCall(
+async function retainedBytesPerCall(
   candidates: Record<string, () => Promise<unknown>>,
   names: string[],
   calls: number,

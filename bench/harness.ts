@@ -87,12 +87,16 @@ async function timeBatch(operation: Operation, calls: number, isAsync: boolean):
   return Number(process.hrtime.bigint() - started);
 }
 
+/** A programming check on the harness's own arguments (not user input, which cli.ts checks). */
+function assertCount(name: string, value: number): void {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${value}`);
+}
+
 /** Runs the candidates in alternating rounds of equal batches; returns calls/s per round, medians and paired ratios. */
 export async function compareAlternating(options: AlternatingOptions): Promise<AlternatingResult> {
   const names = Object.keys(options.candidates);
   if (names.length < 1) throw new Error("compareAlternating needs at least one candidate");
-  if (!Number.isInteger(options.rounds) || options.rounds < 1)
-    throw new Error(`rounds must be a positive integer, got ${options.rounds}`);
+  assertCount("rounds", options.rounds);
   const isAsync = options.async ?? false;
   let batch = options.batch;
   if (batch === undefined) {
@@ -105,7 +109,7 @@ export async function compareAlternating(options: AlternatingOptions): Promise<A
     }
     batch = Math.max(1, Math.round(targetNs / slowest));
   }
-  if (!Number.isInteger(batch) || batch < 1) throw new Error(`batch must be a positive integer, got ${batch}`);
+  assertCount("batch", batch);
   const warmup = options.warmupRounds ?? 1;
   const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < warmup + options.rounds; round++) {
@@ -189,7 +193,7 @@ export async function compareCommands(
   rounds: number,
   onRun?: (label: string, round: number, rounds: number, ms: number) => void,
 ): Promise<Record<string, { samples: number[]; medianMs: number }>> {
-  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`rounds must be a positive integer, got ${rounds}`);
+  assertCount("rounds", rounds);
   const names = Object.keys(commands);
   const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {

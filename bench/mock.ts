@@ -25,7 +25,7 @@ export interface MockOperation {
   expectedStatus: number;
 }
 
-export const MOCK_OPERATIONS: MockOperation[] = [
+const MOCK_OPERATIONS: MockOperation[] = [
   { name: "GET /v1/cards", method: "GET", url: "/v1/cards?page=1&limit=20", body: "", expectedStatus: 200 },
   {
     name: "POST /v1/cards (valid body, 201)",

@@ -21,7 +21,7 @@ export interface PipelineStep {
   bareCwd?: (sandbox: string, scratch: string) => string;
 }
 
-export const PIPELINE_STEPS: PipelineStep[] = [
+const PIPELINE_STEPS: PipelineStep[] = [
   {
     name: "lint",
     script: "lint",

@@ -17,7 +17,7 @@ export interface BundleSize {
 }
 
 /** Bundles `source` (an ES module's text, resolved from `resolveDir`) for the browser-or-Node consumer and measures it. */
-export async function bundleSize(source: string, resolveDir: string, external: string[] = []): Promise<BundleSize> {
+async function bundleSize(source: string, resolveDir: string, external: string[] = []): Promise<BundleSize> {
   const result = await build({
     stdin: { contents: source, resolveDir, loader: "js", sourcefile: "consumer-entry.js" },
     bundle: true,
@@ -34,7 +34,7 @@ export async function bundleSize(source: string, resolveDir: string, external: s
 }
 
 /** The packages `npm install <this package>` brings at runtime (its production dependency tree, itself excluded). */
-export function runtimePackages(packageDir: string): string[] {
+function runtimePackages(packageDir: string): string[] {
   // npm's JSON goes to a file, not a pipe: npm can exit before a long output has drained into a pipe
   // (seen in CI: the JSON cut at 704 KiB).
   const scratch = mkdtempSync(path.join(os.tmpdir(), "bench-npm-ls-"));

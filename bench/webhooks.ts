@@ -9,7 +9,7 @@ import type { Benchmark } from "./context.ts";
 import { compareAlternating } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
 
-export const BODY_SIZES = [256, 1024, 16 * 1024] as const;
+const BODY_SIZES = [256, 1024, 16 * 1024] as const;
 
 /** A JSON envelope of exactly `bytes` bytes, padded in its payload. */
 export function webhookBody(bytes: number): Buffer {

@@ -31,7 +31,7 @@ export interface CliIO {
   err(text: string): void;
 }
 
-export const processIO: CliIO = {
+const processIO: CliIO = {
   out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
   err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
 };

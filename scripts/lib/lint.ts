@@ -52,7 +52,7 @@ export async function lintWithRedocly(root: string): Promise<Finding[]> {
 const SPECTRAL_SEVERITY: Severity[] = ["error", "warning", "info", "hint"];
 
 /** The Spectral ruleset of the sandbox's control contract: spectral:oas and the rules that are not partner-only. */
-export const sandboxSpectralRuleset = path.join(repoRoot, "spectral", "sandbox.yaml");
+const sandboxSpectralRuleset = path.join(repoRoot, "spectral", "sandbox.yaml");
 
 /** Spectral's rules (.spectral.yaml unless told) on the bundle, where shared components are local $refs. */
 export async function lintWithSpectral(

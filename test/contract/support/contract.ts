@@ -13,7 +13,7 @@ import { HTTP_METHODS, type HttpMethod } from "../../../src/http-methods.ts";
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Schema = Record<string, any>;
 
-export const DOCUMENT_ID = "https://contract-tests.invalid/openapi.json";
+const DOCUMENT_ID = "https://contract-tests.invalid/openapi.json";
 
 export function loadDocument(): Record<string, any> {
   return JSON.parse(readFileSync(bundleJsonPath, "utf8"));

@@ -53,7 +53,7 @@ export function companyIdExample(op: Operation): string | undefined {
 }
 
 /** The URL path of an operation with its path parameters substituted (each one URI-encoded). */
-export function buildPath(op: Operation, pathParams: Record<string, string>): string {
+function buildPath(op: Operation, pathParams: Record<string, string>): string {
   return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = pathParams[name];
     if (value === undefined) throw new Error(`${op.operationId}: no value for path parameter ${name}`);
