@@ -475,6 +475,31 @@ const families: Record<string, Case[]> = {
       breaking: true,
     },
     {
+      name: "a response media type made more general (application/json → application/*)",
+      mutate: (d) => {
+        const content = d.paths["/items/{itemId}"].get.responses["200"].content;
+        content["application/*"] = content["application/json"];
+        delete content["application/json"];
+      },
+      check: "response-media-type-widened",
+      breaking: true,
+    },
+    {
+      name: "a response media type made more specific (application/* → application/json)",
+      base: (d) => {
+        const content = d.paths["/items/{itemId}"].get.responses["200"].content;
+        content["application/*"] = content["application/json"];
+        delete content["application/json"];
+      },
+      mutate: (d) => {
+        const content = d.paths["/items/{itemId}"].get.responses["200"].content;
+        content["application/json"] = content["application/*"];
+        delete content["application/*"];
+      },
+      check: "response-media-type-narrowed",
+      breaking: false,
+    },
+    {
       name: "a response media type's parameters changed (application/json; charset=utf-8)",
       mutate: (d) => {
         const content = d.paths["/items/{itemId}"].get.responses["200"].content;

@@ -658,21 +658,48 @@ function compareContent(
   const b = isObject(after) ? after : {};
   const match = (type: string, other: JsonObject) =>
     type in other ? type : Object.keys(other).find((candidate) => mediaBase(candidate) === mediaBase(type));
-  for (const type of Object.keys(a))
-    if (match(type, b) === undefined)
+  const removed = Object.keys(a).filter((type) => match(type, b) === undefined);
+  const added = Object.keys(b).filter((type) => match(type, a) === undefined);
+  // A media type replaced by a wider (`application/*`) or narrower one is a rename, judged by direction.
+  const renamed = new Map<string, string>();
+  for (const type of removed) {
+    const other = added.find(
+      (candidate) => !renamed.has(candidate) && (covers(candidate, type) || covers(type, candidate)),
+    );
+    if (other) renamed.set(other, type);
+  }
+  const olds = new Set(renamed.values());
+  for (const type of removed)
+    if (!olds.has(type))
       walk.sink.emit("media-type-removed", flow, `${place} ${type}`, `media type \`${type}\` removed`);
   for (const [type, media] of Object.entries(b)) {
     const where = `${place} ${type}`;
-    const old = match(type, a);
+    const old = renamed.get(type) ?? match(type, a);
     if (old === undefined) {
       walk.sink.emit("media-type-added", flow, where, `media type \`${type}\` added`);
       continue;
     }
+    if (renamed.has(type))
+      walk.sink.emit(
+        covers(type, old) ? "media-type-widened" : "media-type-narrowed",
+        flow,
+        where,
+        `media type \`${old}\` → \`${type}\``,
+      );
     const x = isObject(a[old]) ? (a[old] as JsonObject) : {};
     const y = isObject(media) ? media : {};
     docDiff(walk, flow, where, x, y);
     compareSchemaUse(walk, flow, x.schema, y.schema, where, where, user);
   }
+}
+
+/** Whether media range `general` (`*\/*`, `application/*`) includes `specific`. */
+function covers(general: string, specific: string): boolean {
+  const [g, s] = [mediaBase(general), mediaBase(specific)];
+  if (g === s) return false;
+  if (g === "*/*") return true;
+  const [type, subtype] = g.split("/");
+  return subtype === "*" && s.startsWith(`${type}/`);
 }
 
 function compareResponses(

@@ -111,6 +111,8 @@ export const RULES = {
   "body-became-optional": widening("Body became optional"),
   "media-type-removed": both("Media type removed", "error"),
   "media-type-added": both("Media type added", "info"),
+  "media-type-widened": widening("Media type replaced by a wider range (application/json → application/*)"),
+  "media-type-narrowed": narrowing("Media type replaced by a narrower one (application/* → application/json)"),
   "success-status-removed": both("Success (2xx) status removed", "error"),
   "status-removed": both("Non-success status removed", "info"),
   "status-added": both("Status added", "info"),
