@@ -168,7 +168,10 @@ export function formatMarkdown(report: DiffReport, heading?: string): string {
   return lines.join("\n");
 }
 
-/** One JSON object per change: a list a script can filter by `level` or `id`. */
+/**
+ * One JSON object per change: a list a script can filter by `level` or `id`. One line, so a reader that takes
+ * the last line of `npm run diff`'s output (after npm's own banner) gets all of it.
+ */
 export function formatJson(report: DiffReport): string {
   const list = report.changes.map((change) => ({
     id: change.check,
@@ -179,7 +182,7 @@ export function formatJson(report: DiffReport): string {
     documentation: change.documentation,
     ...(change.acknowledged ? { acknowledged: change.acknowledged } : {}),
   }));
-  return `${JSON.stringify(list, null, 2)}\n`;
+  return `${JSON.stringify(list)}\n`;
 }
 
 /** GitHub Actions workflow commands: `::error`, `::warning`, `::notice`, one per change. */
