@@ -2,8 +2,7 @@
  * The sandbox's state machine: accounts seeded on first use, timed transitions and webhook deliveries as
  * tasks on the clock, events and their delivery log. HTTP lives in server.ts; this file knows nothing of it.
  */
-import { signWebhookPayload } from "../../../src/webhooks/node.ts";
-import { ATTEMPT_TIMEOUT_MS, RETRY_DELAYS_MS } from "../webhooks/deliver.ts";
+import { deliverWebhook, RETRY_DELAYS_MS } from "../webhooks/deliver.ts";
 import type { SandboxClock } from "./clock.ts";
 import { randomStateFor, SeededRandom } from "./random.ts";
 import type { AccountState, CompanyRecord, EventRecord, SandboxState, Task, WalletRecord } from "./state.ts";
@@ -353,29 +352,16 @@ export class SandboxEngine {
   }
 }
 
-/** One POST of an event's exact body, signed with the webhook kit; a status code or why there was none. */
+/**
+ * One attempt, by the webhook kit's sender (`deliverWebhook` with no retries: the sandbox schedules the retries
+ * itself, on its clock): the signed POST of the event's exact body; a status code or why there was none.
+ */
 async function attemptDelivery(
   url: string,
   body: string,
   secret: string,
 ): Promise<{ statusCode?: number; error?: string }> {
-  try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-signature": signWebhookPayload(body, secret),
-        "user-agent": "partner-api-sandbox",
-      },
-      body,
-      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-    });
-    await response.arrayBuffer().catch(() => undefined);
-    return { statusCode: response.status };
-  } catch (error) {
-    if (error instanceof Error && error.name === "TimeoutError")
-      return { error: `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` };
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { error: cause?.code ?? cause?.message ?? (error as Error).message };
-  }
+  const [attempt] = (await deliverWebhook({ url, body, secret, delaysMs: [] })).attempts;
+  if (attempt?.status !== undefined) return { statusCode: attempt.status };
+  return { error: attempt?.error ?? "not sent" };
 }
