@@ -142,6 +142,11 @@ async function declarations(): Promise<void> {
   const result = spawnSync(process.execPath, [tsc, "-p", config], { cwd: repoRoot, encoding: "utf8" });
   await rm(config);
   if (result.status !== 0) throw new JobFailure(`tsc (declarations) failed:\n${result.stdout}${result.stderr}`);
+  // tsc does not copy declaration files it was given; the emitted ones import these two.
+  await mkdir(path.join(distDir, "types", "generated"), { recursive: true });
+  for (const file of ["schema.d.ts", "sandbox.d.ts"]) {
+    await copyFile(path.join(repoRoot, "generated", file), path.join(distDir, "types", "generated", file));
+  }
   await writeFile(path.join(distDir, "sandbox.d.ts"), 'export * from "./types/devkit/src/sandbox/index.js";\n');
 }
 

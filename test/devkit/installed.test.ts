@@ -6,7 +6,8 @@
  * keeps the retry schedule at --speed. One install serves every test; npm's own cache is shared.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -155,32 +156,33 @@ describe("the packed client and devkit, installed in a partner's project", () =>
 
   beforeAll(async () => {
     const started = performance.now();
+    const lap = (what: string, since: number) => `${what} ${Math.round(performance.now() - since)} ms`;
     work = mkdtempSync(path.join(os.tmpdir(), "partner-api-installed-"));
-    // Both packs build first (prepack): the client with tsc, the devkit with esbuild.
-    const [client, devkit] = await Promise.all([
-      npm(["pack", "--json", "--pack-destination", work], repoRoot),
-      npm(["pack", "-w", "devkit", "--json", "--pack-destination", work], repoRoot),
-    ]);
-    const clientPacked = (JSON.parse(client) as Packed[])[0]!;
-    devkitPacked = (JSON.parse(devkit) as Packed[])[0]!;
     app = path.join(work, "partner-app");
     mkdirSync(app);
     writeFileSync(
       path.join(app, "package.json"),
-      JSON.stringify(
-        {
-          name: "partner-app",
-          private: true,
-          type: "module",
-          dependencies: { "partner-api-client": `file:../${clientPacked.filename}` },
-          devDependencies: { "partner-api-devkit": `file:../${devkitPacked.filename}` },
-        },
-        null,
-        2,
-      ),
+      JSON.stringify({ name: "partner-app", private: true, type: "module" }),
     );
-    await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], app);
-    console.info(`packed and installed in ${Math.round(performance.now() - started)} ms`);
+    const install = (args: string[]) =>
+      npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", ...args], app);
+    // The devkit packs in seconds (esbuild); its install (Prism's tree) overlaps the client's pack (tsc).
+    devkitPacked = (
+      JSON.parse(await npm(["pack", "-w", "devkit", "--json", "--pack-destination", work], repoRoot)) as Packed[]
+    )[0]!;
+    const devkitDone = lap("devkit packed in", started);
+    const [clientOutput, devkitInstalled] = await Promise.all([
+      npm(["pack", "--json", "--pack-destination", work], repoRoot).then((out) => [
+        out,
+        lap("client packed at", started),
+      ]),
+      install(["--save-dev", path.join(work, devkitPacked.filename)]).then(() => lap("devkit installed at", started)),
+    ]);
+    const clientPacked = (JSON.parse(clientOutput![0]!) as Packed[])[0]!;
+    await install(["--save", path.join(work, clientPacked.filename)]);
+    console.info(
+      `${devkitDone}, ${clientOutput![1]}, ${devkitInstalled}; ${lap("client installed, all done in", started)}`,
+    );
   }, 150_000);
 
   afterAll(async () => {
@@ -193,8 +195,11 @@ describe("the packed client and devkit, installed in a partner's project", () =>
         }
       }
     }
+    for (const server of receivers) server.closeAllConnections();
     await Promise.all(receivers.map((server) => new Promise((resolve) => server.close(resolve))));
-    if (work) rmSync(work, { recursive: true, force: true });
+    const removing = performance.now();
+    if (work) await rm(work, { recursive: true, force: true });
+    console.info(`removed the project in ${Math.round(performance.now() - removing)} ms`);
   });
 
   test("the app's production dependencies are the client and openapi-fetch's own, nothing of the devkit", async () => {
@@ -380,6 +385,31 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     expect(failed.stderr).toMatch(/FAILED: not delivered: all 6 attempts failed/);
   }, 60_000);
 
+  test("partner-api-devkit/sandbox is typed: the options, the result and the control client", async () => {
+    writeFileSync(path.join(app, "typed.ts"), TYPED_PROGRAM);
+    writeFileSync(
+      path.join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          lib: ["ES2023", "DOM"],
+          types: [],
+          skipLibCheck: true,
+        },
+        files: ["typed.ts"],
+      }),
+    );
+    const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+    const checked = await run(process.execPath, [tsc, "-p", app], { cwd: app, encoding: "utf8" }).catch(
+      (error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error) }),
+    );
+    expect(checked.stdout).toBe("");
+  }, 40_000);
+
   test("partner-api-devkit/sandbox imports and starts with plain node in the app", async () => {
     const script = [
       'import { startSandbox } from "partner-api-devkit/sandbox";',
@@ -396,6 +426,23 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     expect(result.companies).toBeGreaterThan(0);
   }, 40_000);
 });
+
+const TYPED_PROGRAM = `
+import { startSandbox, type Sandbox, type SandboxOptions } from "partner-api-devkit/sandbox";
+
+const options: SandboxOptions = { port: 0, seed: 5, speed: 60, webhooks: { url: "http://127.0.0.1:9/hooks", secret: "s" } };
+const sandbox: Sandbox = await startSandbox(options);
+const clock = await sandbox.control.GET("/_sandbox/clock");
+const now: string | undefined = clock.data?.now;
+await sandbox.control.POST("/_sandbox/clock/advance", { body: { seconds: 10 } });
+// @ts-expect-error seconds is a number
+await sandbox.control.POST("/_sandbox/clock/advance", { body: { seconds: "10" } });
+// @ts-expect-error not an option of startSandbox
+await startSandbox({ prot: 4020 });
+const url: string = sandbox.url;
+await sandbox.stop();
+export { now, url };
+`;
 
 interface Tree {
   dependencies?: Record<string, Tree>;
