@@ -4,23 +4,13 @@
  * client's declarations resolve inside the published package.
  */
 import { spawnSync } from "node:child_process";
-import { copyFile, mkdir, readdir, rm, stat } from "node:fs/promises";
+import { copyFile, mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { defineCommand, isEntryPoint, JobFailure, main, step } from "./lib/cli.ts";
+import { directorySize } from "./lib/files.ts";
 import { rel, repoRoot } from "./lib/paths.ts";
 
 const distDir = path.join(repoRoot, "dist");
-
-async function sizeOf(dir: string): Promise<{ files: number; bytes: number }> {
-  let files = 0;
-  let bytes = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    files++;
-    bytes += (await stat(path.join(entry.parentPath, entry.name))).size;
-  }
-  return { files, bytes };
-}
 
 export const buildCommand = defineCommand({
   name: "npm run build --",
@@ -47,7 +37,7 @@ Exit codes: 0 built, 1 the compiler failed, 2 bad input, 3 a bug.`,
       await mkdir(path.join(distDir, "generated"), { recursive: true });
       await copyFile(path.join(repoRoot, "generated", "schema.d.ts"), path.join(distDir, "generated", "schema.d.ts"));
     });
-    const { files, bytes } = await sizeOf(distDir);
+    const { files, bytes } = await directorySize(distDir);
     return `built ${rel(distDir)}/: ${files} files, ${(bytes / 1024).toFixed(1)} KiB`;
   },
 });
