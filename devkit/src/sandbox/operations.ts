@@ -3,6 +3,7 @@
  * validated against the contract (server.ts), so a handler checks only what the contract cannot say: that
  * an id names something of the calling account, that a BIN is the company's, and the like.
  */
+import type { Issue } from "./contract.ts";
 import { microsecondIso, type SandboxEngine, type WALLET_CHAINS } from "./engine.ts";
 import { renderKycPage, renderTosPage } from "./hosted.ts";
 import type { AccountState, CompanyRecord } from "./state.ts";
@@ -27,12 +28,14 @@ export interface Reply {
 
 /** An answer other than success, with a message naming the bad input. */
 export class SandboxProblem extends Error {
-  override name = "SandboxProblem" as const;
+  override readonly name = "SandboxProblem";
   constructor(
     readonly status: number,
     readonly kind: string,
     readonly title: string,
     detail: string,
+    /** One entry per broken rule, when the request failed the contract's validation. */
+    readonly validation?: Issue[],
   ) {
     super(detail);
   }

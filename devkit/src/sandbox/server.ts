@@ -21,7 +21,9 @@ const CORS_HEADERS = {
 };
 const PROBLEM_TYPE_BASE = "https://sandbox.partner-api.invalid/problems/";
 
-class TooLarge extends Error {}
+class BodyTooLargeError extends Error {
+  override readonly name = "BodyTooLargeError";
+}
 
 function readBody(request: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -30,7 +32,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
     request.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        reject(new TooLarge());
+        reject(new BodyTooLargeError());
         request.resume();
         return;
       }
@@ -39,16 +41,6 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
     request.on("end", () => resolve(Buffer.concat(chunks)));
     request.on("error", reject);
   });
-}
-
-function problem(
-  status: number,
-  kind: string,
-  title: string,
-  detail: string,
-  validation?: Issue[],
-): SandboxProblem & { validation?: Issue[] } {
-  return Object.assign(new SandboxProblem(status, kind, title, detail), validation ? { validation } : {});
 }
 
 function send(response: ServerResponse, operation: Operation | undefined, reply: Reply): void {
@@ -73,7 +65,7 @@ function send(response: ServerResponse, operation: Operation | undefined, reply:
   response.end(JSON.stringify(reply.body));
 }
 
-function problemReply(error: SandboxProblem & { validation?: Issue[] }): Reply {
+function problemReply(error: SandboxProblem): Reply {
   return {
     status: error.status,
     body: {
@@ -98,18 +90,28 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       }
       const match = router.match(request.method ?? "GET", url.pathname);
       if (match.kind === "no-path")
-        throw problem(404, "no-such-path", "No such path", `no operation has the path ${url.pathname}`);
+        throw new SandboxProblem(404, "no-such-path", "No such path", `no operation has the path ${url.pathname}`);
       if (match.kind === "no-method")
-        throw problem(405, "no-such-method", "Method not allowed", `${match.path} has no ${request.method} operation`);
+        throw new SandboxProblem(
+          405,
+          "no-such-method",
+          "Method not allowed",
+          `${match.path} has no ${request.method} operation`,
+        );
       operation = match.operation;
       const header = request.headers["x-api-key"];
       const apiKey = (Array.isArray(header) ? header[0] : header) || undefined;
       if (operation.needsApiKey && apiKey === undefined)
-        throw problem(401, "missing-api-key", "Missing API key", `${operation.operationId} needs the X-API-Key header`);
+        throw new SandboxProblem(
+          401,
+          "missing-api-key",
+          "Missing API key",
+          `${operation.operationId} needs the X-API-Key header`,
+        );
 
       const raw = await readBody(request).catch((error: unknown) => {
-        if (error instanceof TooLarge)
-          throw problem(413, "body-too-large", "Body too large", `the body is over ${MAX_BODY_BYTES} bytes`);
+        if (error instanceof BodyTooLargeError)
+          throw new SandboxProblem(413, "body-too-large", "Body too large", `the body is over ${MAX_BODY_BYTES} bytes`);
         throw error;
       });
       let body: unknown;
@@ -119,7 +121,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
         const mediaType = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
         if (!declaredBody.mediaTypes.has(mediaType)) {
           const status = operation.responses.has(422) ? 422 : 415;
-          throw problem(
+          throw new SandboxProblem(
             status,
             "unsupported-media-type",
             "Unsupported media type",
@@ -132,7 +134,12 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
           try {
             body = JSON.parse(text);
           } catch (error) {
-            throw problem(400, "malformed-json", "Malformed JSON", `the body is not JSON: ${(error as Error).message}`);
+            throw new SandboxProblem(
+              400,
+              "malformed-json",
+              "Malformed JSON",
+              `the body is not JSON: ${(error as Error).message}`,
+            );
           }
         }
         issues.push(...router.validateBody(operation, mediaType, body));
@@ -146,7 +153,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       });
       issues.unshift(...parameterIssues);
       if (issues.length > 0)
-        throw problem(
+        throw new SandboxProblem(
           422,
           "invalid-request",
           "Invalid request",
@@ -170,7 +177,11 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
     } catch (error) {
       if (error instanceof SandboxProblem) send(response, operation, problemReply(error));
       else {
-        send(response, undefined, problemReply(problem(500, "internal", "Sandbox error", (error as Error).message)));
+        send(
+          response,
+          undefined,
+          problemReply(new SandboxProblem(500, "internal", "Sandbox error", (error as Error).message)),
+        );
       }
     }
   };

@@ -9,7 +9,7 @@ import path from "node:path";
 import { type SandboxState, STATE_FORMAT, STATE_VERSION } from "./state.ts";
 
 export class SandboxStateError extends Error {
-  override name = "SandboxStateError" as const;
+  override readonly name = "SandboxStateError";
 }
 
 /** Reads a state file; undefined when there is none yet. Refuses a corrupt file or one of a newer format. */
