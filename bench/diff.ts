@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { diffContracts } from "../scripts/lib/diff/report.ts";
-import type { Document } from "../scripts/lib/diff/resolve.ts";
+import { type Document, isObject } from "../scripts/lib/diff/resolve.ts";
 import type { Benchmark } from "./context.ts";
 import { compareAlternating, compareCommands } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
@@ -15,15 +15,12 @@ const BUDGET_MS = 2000;
 
 /** The bundle with a change in a shared schema, so the comparison walks and reports something. */
 export function mutatedCopy(document: Document): Document {
-  const copy = structuredClone(document) as Record<string, any>;
-  const schemas = copy.components?.schemas ?? {};
-  for (const schema of Object.values(schemas) as Record<string, any>[]) {
-    if (schema && typeof schema === "object" && schema.properties && typeof schema.properties === "object") {
-      schema.properties.benchAddedField = { type: "string" };
-      break;
-    }
-  }
-  return copy as Document;
+  const copy = structuredClone(document);
+  const components = isObject(copy.components) ? copy.components : {};
+  const schemas = isObject(components.schemas) ? components.schemas : {};
+  const target = Object.values(schemas).find((schema) => isObject(schema) && isObject(schema.properties));
+  if (isObject(target) && isObject(target.properties)) target.properties.benchAddedField = { type: "string" };
+  return copy;
 }
 
 export const diffBenchmark: Benchmark = {

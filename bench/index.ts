@@ -5,6 +5,7 @@ import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import { clientBenchmark } from "./client.ts";
 import { type Benchmark, createContext } from "./context.ts";
+import { diffBenchmark } from "./diff.ts";
 import type { BenchSize } from "./harness.ts";
 import { machineInfo } from "./machine.ts";
 import { mockBenchmark } from "./mock.ts";
@@ -19,6 +20,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   clientBenchmark,
   webhooksBenchmark,
   pipelineBenchmark,
+  diffBenchmark,
   mockBenchmark,
   typecheckBenchmark,
   sizeBenchmark,
