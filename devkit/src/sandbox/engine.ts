@@ -335,7 +335,10 @@ export class SandboxEngine {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.stopped || this.state.tasks.length === 0) return;
-    const earliest = Math.min(...this.state.tasks.map((task) => task.dueAt));
+    const earliest = this.state.tasks.reduce(
+      (soonest, task) => Math.min(soonest, task.dueAt),
+      Number.POSITIVE_INFINITY,
+    );
     const delay = Math.min(this.clock.realDelayUntil(earliest), 2 ** 31 - 1);
     this.timer = setTimeout(() => {
       this.timer = undefined;
