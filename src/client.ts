@@ -6,7 +6,14 @@
  * Every option is checked once, where it enters (`settle`), and passed on settled. A call looks its
  * operation up once and hands the facts to the checks, the transport and the error.
  */
-import createClient, { type Client, type Middleware } from "openapi-fetch";
+import createClient, {
+  type Client,
+  createFinalURL,
+  createQuerySerializer,
+  defaultPathSerializer,
+  type Middleware,
+  type PathSerializer,
+} from "openapi-fetch";
 import type { paths } from "../generated/schema.js";
 import { authHeaders, checkApiKey } from "./auth.ts";
 import { ApiError, InvalidInputError, rememberRequest } from "./errors.ts";
@@ -14,13 +21,13 @@ import { HTTP_METHODS, type HttpMethod, isHttpMethod } from "./http-methods.ts";
 import { checkKnownKeys, describeValue } from "./input.ts";
 import { type OperationFacts, operationFor, type UpperMethod } from "./operations.ts";
 import { type CallParameters, checkParameters } from "./params.ts";
-import { type RetryOptions, type RetryPolicy, sendWithRetries, settleRetry } from "./retry.ts";
+import { type RetryOptions, type RetryPolicy, settleRetry, sleep, waitAfterAnswer, waitAfterFailure } from "./retry.ts";
 import { type Environment, resolveBaseUrl } from "./servers.ts";
 import {
-  CallDeadline,
   checkTimeout,
   DEFAULT_TIMEOUT_MS,
   isTimeoutReason,
+  RequestDeadline,
   RequestTimeoutError,
   TimeoutClock,
 } from "./timeout.ts";
@@ -109,63 +116,88 @@ interface Core {
   scoped: Client<paths>;
 }
 
-type CallInit = Record<string, unknown> & { params?: CallParameters; signal?: AbortSignal | null; fetch?: Fetch };
+type CallInit = Record<string, unknown> & {
+  params?: CallParameters;
+  signal?: AbortSignal | null;
+  baseUrl?: string;
+  pathSerializer?: PathSerializer;
+};
 type CallResult = { data?: unknown; error?: unknown; response: Response };
 type InnerMethod = (url: string, init: Record<string, unknown>) => Promise<CallResult>;
 
-/** One call: checked, sent under its deadline (with retries when the operation is safe to repeat). */
+/**
+ * One call: checked, then sent under a deadline; an operation safe to repeat is sent again (a new request
+ * built by openapi-fetch from the same options, with a deadline of its own) while the policy allows.
+ * No closures and no per-call wrapper of `fetch` on the way: openapi-fetch calls the client's `fetch` itself.
+ */
 async function send(core: Core, method: UpperMethod, path: string, init: CallInit | undefined): Promise<CallResult> {
   const operation = operationFor(method, path);
   if (operation !== undefined) checkParameters(operation, init?.params);
   const { settings } = core;
-  const caller = init?.signal ?? undefined;
-  const deadline = new CallDeadline(settings.clock, caller);
-  const fetch = init?.fetch ?? settings.fetch;
-  const retry = operation?.idempotent === true ? settings.retry : false;
-  const transport: Fetch = (request) => {
-    deadline.url = request.url;
-    if (retry === false) return fetch(request);
-    return sendWithRetries(fetch, request, retry, {
-      signal: caller ?? NEVER,
-      next: (previous) => new Request(previous, { signal: deadline.renew() }),
-    });
-  };
   const inner = (operation?.companyScope === true ? core.scoped : core.unscoped)[method] as unknown as InnerMethod;
-  try {
-    // The deadline's signal goes on the request openapi-fetch builds: no copy of the request per call.
-    const result = await inner(
-      path,
-      init === undefined
-        ? { signal: deadline.signal, fetch: transport }
-        : { ...init, signal: deadline.signal, fetch: transport },
-    );
-    if (!result.response.ok) failed(result, method, deadline.url, operation, settings);
-    return result;
-  } catch (error) {
-    // The clock also runs while openapi-fetch reads the response body.
-    if (!isTimeoutReason(error)) throw error;
-    throw new RequestTimeoutError(method, new URL(deadline.url).pathname, deadline.timeoutMs);
-  } finally {
-    deadline.end();
+  const policy = operation?.idempotent === true ? settings.retry : false;
+  const caller = init?.signal ?? undefined;
+  for (let attempt = 1; ; attempt++) {
+    const deadline = new RequestDeadline(settings.clock, caller);
+    let result: CallResult | undefined;
+    let failure: unknown;
+    try {
+      result = await inner(
+        path,
+        init === undefined ? { signal: deadline.signal } : { ...init, signal: deadline.signal },
+      );
+    } catch (error) {
+      failure = error;
+    } finally {
+      deadline.end();
+    }
+    let wait: number | undefined;
+    if (result !== undefined) {
+      if (result.response.ok) return result;
+      wait = policy === false ? undefined : waitAfterAnswer(result.response, attempt, policy);
+      if (wait === undefined) return failed(result, method, path, init, operation, settings);
+    } else {
+      wait = policy === false || caller?.aborted ? undefined : waitAfterFailure(attempt, policy);
+      if (wait === undefined) {
+        // The clock also ran while openapi-fetch read the response body.
+        if (!isTimeoutReason(failure)) throw failure;
+        throw new RequestTimeoutError(method, urlOf(path, init, settings).pathname, settings.clock.timeoutMs);
+      }
+    }
+    await sleep(wait, caller ?? NEVER);
   }
 }
 
-/** Records an error answer for `unwrap()`, and throws it at once on a `throwOnError` client. */
+/** The URL a call went to, rebuilt the way openapi-fetch builds it (only ever needed for an error). */
+function urlOf(path: string, init: CallInit | undefined, settings: Settings): URL {
+  return new URL(
+    createFinalURL(path, {
+      baseUrl: init?.baseUrl ?? settings.baseUrl,
+      params: { path: init?.params?.path as Record<string, unknown> | undefined },
+      querySerializer: () => "",
+      pathSerializer: init?.pathSerializer ?? defaultPathSerializer,
+    }),
+  );
+}
+
+/** An error answer: recorded for `unwrap()`, and thrown at once on a `throwOnError` client. */
 function failed(
   result: CallResult,
   method: string,
-  url: string,
+  path: string,
+  init: CallInit | undefined,
   operation: OperationFacts | undefined,
   settings: Settings,
-): void {
+): CallResult {
   rememberRequest(result.response, {
     method,
-    url,
+    url: result.response.url || urlOf(path, init, settings).href,
     operationId: operation?.operationId,
     errorStatuses: operation?.errorStatuses,
     secrets: settings.secrets,
   });
   if (settings.throwOnError) throw ApiError.fromResponse(result.response, result.error);
+  return result;
 }
 
 /** openapi-fetch's client members that only register things: passed on to every inner client. */
@@ -212,11 +244,13 @@ function wrap(core: Core): Record<WrappedMember, unknown> {
 }
 
 function build(settings: Settings, companyId: string | undefined): PartnerClient | CompanyClient {
-  const unscoped = createClient<paths>({ baseUrl: settings.baseUrl, headers: authHeaders(settings.apiKey) });
+  // openapi-fetch builds its default query serializer on every call unless it is given one: build it once.
+  const options = { baseUrl: settings.baseUrl, fetch: settings.fetch, querySerializer: createQuerySerializer() };
+  const unscoped = createClient<paths>({ ...options, headers: authHeaders(settings.apiKey) });
   const scoped =
     companyId === undefined
       ? unscoped
-      : createClient<paths>({ baseUrl: settings.baseUrl, headers: authHeaders(settings.apiKey, companyId) });
+      : createClient<paths>({ ...options, headers: authHeaders(settings.apiKey, companyId) });
   const client = wrap({ settings, unscoped, scoped });
   Object.defineProperty(client, "forCompany", {
     value: (id: string) => build(settings, checkUlid(id, "companyId")),

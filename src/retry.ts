@@ -1,12 +1,11 @@
 /**
- * Retries for operations the contract marks safe to repeat (`x-idempotent: true`): on network errors,
- * timeouts, 429 and 5xx; a bounded number of attempts with exponential backoff and jitter, waiting at
- * least what `Retry-After` asks. Every attempt sends a clone of the same request (the request itself
- * when it has no body), so the body is re-sent byte for byte. A caller's abort ends it at once.
+ * The retry policy for operations the contract marks safe to repeat (`x-idempotent: true`): on network
+ * errors, timeouts, 429 and 5xx; a bounded number of attempts with exponential backoff and jitter, waiting
+ * at least what `Retry-After` asks. The client runs the loop (src/client.ts): each attempt is a call of its
+ * own, built by openapi-fetch from the same options, with its own timeout. A caller's abort ends it at once.
  */
 import { InvalidInputError } from "./errors.ts";
 import { checkKnownKeys, checkWholeNumber, describeValue } from "./input.ts";
-import type { Fetch } from "./types.ts";
 
 export interface RetryOptions {
   /** Total attempts, the first included (default 3). */
@@ -23,17 +22,6 @@ export type RetryPolicy = Readonly<Required<RetryOptions>>;
 export const DEFAULT_RETRY: RetryPolicy = Object.freeze({ attempts: 3, baseDelayMs: 300, maxDelayMs: 10_000 });
 
 const RETRY_OPTIONS = Object.keys(DEFAULT_RETRY);
-
-export interface RetryTools {
-  /** Waits `ms`, or rejects when `signal` aborts. */
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-  /** A number in [0, 1), for jitter. */
-  random?: () => number;
-  /** The caller's abort signal, which ends the retries; default: the request's own signal. */
-  signal?: AbortSignal;
-  /** The request for the next attempt, made from the previous one (the client gives each attempt its own timeout). */
-  next?: (request: Request) => Request;
-}
 
 /** The policy for `retry` as given to the client, checked: `false` turns retries off. */
 export function settleRetry(option: RetryOptions | false | undefined): RetryPolicy | false {
@@ -72,7 +60,8 @@ export function backoffMs(retry: number, policy: RetryPolicy, random: () => numb
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or rejects with the abort reason as soon as `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
@@ -88,33 +77,27 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Sends `request` with `fetch`, retrying as the policy says. Use only for operations safe to repeat.
- * Every attempt but the last sends a clone, so the body is re-sent byte for byte.
+ * Milliseconds to wait before retrying after attempt number `attempt` got `response`, or undefined when
+ * the answer stands: a success, a status not worth retrying, the last attempt, or a `Retry-After`
+ * longer than `maxDelayMs`.
  */
-export async function sendWithRetries(
-  fetch: Fetch,
-  request: Request,
+export function waitAfterAnswer(
+  response: Response,
+  attempt: number,
   policy: RetryPolicy,
-  tools: RetryTools = {},
-): Promise<Response> {
-  const sleep = tools.sleep ?? abortableSleep;
-  const cancel = tools.signal ?? request.signal;
-  let current = request;
-  for (let attempt = 1; ; attempt++) {
-    const last = attempt >= policy.attempts;
-    if (attempt > 1 && tools.next !== undefined) current = tools.next(current);
-    let wait: number;
-    try {
-      const response = await fetch(last || current.body === null ? current : current.clone());
-      if (last || !isRetryableStatus(response.status)) return response;
-      const asked = retryAfterMs(response.headers.get("Retry-After"));
-      if (asked !== undefined && asked > policy.maxDelayMs) return response;
-      wait = Math.max(asked ?? 0, backoffMs(attempt, policy, tools.random));
-      await response.body?.cancel().catch(() => undefined);
-    } catch (error) {
-      if (last || cancel.aborted) throw error;
-      wait = backoffMs(attempt, policy, tools.random);
-    }
-    await sleep(wait, cancel);
-  }
+  random: () => number = Math.random,
+): number | undefined {
+  if (attempt >= policy.attempts || !isRetryableStatus(response.status)) return undefined;
+  const asked = retryAfterMs(response.headers.get("Retry-After"));
+  if (asked !== undefined && asked > policy.maxDelayMs) return undefined;
+  return Math.max(asked ?? 0, backoffMs(attempt, policy, random));
+}
+
+/** Milliseconds to wait before retrying after attempt number `attempt` failed without an answer (a network error or a timeout), or undefined after the last. */
+export function waitAfterFailure(
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number | undefined {
+  return attempt >= policy.attempts ? undefined : backoffMs(attempt, policy, random);
 }

@@ -1,6 +1,6 @@
 /**
- * Request timeouts. Every request carries an AbortSignal that aborts `timeoutMs` after the request started;
- * each retry attempt starts its own clock, and the caller's own `signal` aborts the request too.
+ * Request timeouts. Every request carries an AbortSignal that aborts `timeoutMs` after the request started
+ * (each retry attempt is a request of its own), and the caller's own `signal` aborts the request too.
  *
  * Requests that start within the same short window share one AbortController and one timer, which fires
  * `timeoutMs` after the window closes: a request is aborted at most one window late (at most `MAX_WINDOW_MS`,
@@ -66,6 +66,8 @@ function expire(controller: AbortController, timeoutMs: number): void {
 export interface TimeoutWindow {
   readonly controller: AbortController;
   readonly timer: ReturnType<typeof setTimeout>;
+  /** `Date.now()` when it opened, and when it closes to new requests. */
+  readonly openedAt: number;
   readonly closesAt: number;
   /** Requests that joined. */
   joined: number;
@@ -89,9 +91,16 @@ export class TimeoutClock {
   /** The window of a request starting now; `leave` it when the request has ended. */
   join(): TimeoutWindow {
     let window = this.#current;
-    if (window === undefined || window.joined === MAX_WINDOW_REQUESTS || performance.now() >= window.closesAt) {
+    const now = Date.now();
+    // A wall clock set back would keep a window open too long: it then closes too.
+    if (
+      window === undefined ||
+      window.joined === MAX_WINDOW_REQUESTS ||
+      now >= window.closesAt ||
+      now < window.openedAt
+    ) {
       if (window !== undefined && window.pending === 0) clearTimeout(window.timer);
-      window = this.#current = this.#open();
+      window = this.#current = this.#open(now);
     }
     window.joined++;
     window.pending++;
@@ -102,59 +111,47 @@ export class TimeoutClock {
     if (--window.pending === 0 && window !== this.#current) clearTimeout(window.timer);
   }
 
-  #open(): TimeoutWindow {
+  #open(now: number): TimeoutWindow {
     const controller = new AbortController();
     const timer = setTimeout(expire, this.windowMs + this.timeoutMs, controller, this.timeoutMs);
     (timer as { unref?: () => void }).unref?.();
-    return { controller, timer, closesAt: performance.now() + this.windowMs, joined: 0, pending: 0 };
+    return { controller, timer, openedAt: now, closesAt: now + this.windowMs, joined: 0, pending: 0 };
   }
 }
 
-/** One call's time limit: the signal of its current attempt, from the window the attempt started in. */
-export class CallDeadline {
-  /** The signal the current attempt carries. */
-  signal: AbortSignal;
-  /** The URL of the last attempt sent under this deadline ("" before the first). */
-  url = "";
+/**
+ * The time limit of one request (one attempt): the signal it carries, from the window it started in. With a
+ * caller's signal, a signal of its own that follows both. `end()` it when the request has ended.
+ */
+export class RequestDeadline {
+  readonly signal: AbortSignal;
   readonly #clock: TimeoutClock;
+  readonly #window: TimeoutWindow;
   readonly #caller: AbortSignal | undefined;
-  #window: TimeoutWindow;
-  #earlier: TimeoutWindow[] | undefined;
   #onAbort: (() => void) | undefined;
 
-  constructor(clock: TimeoutClock, caller?: AbortSignal | null) {
+  constructor(clock: TimeoutClock, caller?: AbortSignal) {
     this.#clock = clock;
-    this.#caller = caller ?? undefined;
     this.#window = clock.join();
-    this.signal = this.#signalFor(this.#window);
+    this.#caller = caller;
+    this.signal = caller === undefined ? this.#window.controller.signal : this.#follow(caller);
   }
 
   get timeoutMs(): number {
     return this.#clock.timeoutMs;
   }
 
-  /** A fresh signal for the next attempt: its clock starts now. */
-  renew(): AbortSignal {
-    this.#unfollow();
-    this.#earlier ??= [];
-    this.#earlier.push(this.#window);
-    this.#window = this.#clock.join();
-    this.signal = this.#signalFor(this.#window);
-    return this.signal;
-  }
-
-  /** Lets go of the windows and of the caller's signal: call it when the call has ended. */
+  /** Lets go of the window and of the caller's signal. */
   end(): void {
-    this.#unfollow();
     this.#clock.leave(this.#window);
-    if (this.#earlier !== undefined) for (const window of this.#earlier) this.#clock.leave(window);
+    if (this.#onAbort === undefined) return;
+    this.#caller?.removeEventListener("abort", this.#onAbort);
+    this.#window.controller.signal.removeEventListener("abort", this.#onAbort);
   }
 
-  #signalFor(window: TimeoutWindow): AbortSignal {
-    const caller = this.#caller;
-    const timeout = window.controller.signal;
-    if (caller === undefined) return timeout;
-    // Only a call with its own signal pays for a controller of its own, following both.
+  // Only a request with the caller's own signal pays for a controller of its own.
+  #follow(caller: AbortSignal): AbortSignal {
+    const timeout = this.#window.controller.signal;
     const follower = new AbortController();
     if (caller.aborted) follower.abort(caller.reason);
     else if (timeout.aborted) follower.abort(timeout.reason);
@@ -164,12 +161,5 @@ export class CallDeadline {
       timeout.addEventListener("abort", this.#onAbort, { once: true });
     }
     return follower.signal;
-  }
-
-  #unfollow(): void {
-    if (this.#onAbort === undefined) return;
-    this.#caller?.removeEventListener("abort", this.#onAbort);
-    this.#window.controller.signal.removeEventListener("abort", this.#onAbort);
-    this.#onAbort = undefined;
   }
 }

@@ -1,7 +1,15 @@
 import { describe, expect, test } from "vitest";
 import { DEFAULT_RETRY as ROOT_DEFAULT_RETRY } from "../../src/index.ts";
-import { backoffMs, DEFAULT_RETRY, retryAfterMs, sendWithRetries, settleRetry } from "../../src/retry.ts";
-import { CARD, json, recordingFetch, testClient } from "./helpers.ts";
+import {
+  backoffMs,
+  DEFAULT_RETRY,
+  retryAfterMs,
+  settleRetry,
+  sleep,
+  waitAfterAnswer,
+  waitAfterFailure,
+} from "../../src/retry.ts";
+import { CARD, json, testClient } from "./helpers.ts";
 
 describe("retries through the client", () => {
   test("a GET (x-idempotent) is retried on 503 and 429 until it succeeds", async () => {
@@ -96,51 +104,46 @@ describe("retries through the client", () => {
   });
 });
 
-describe("sendWithRetries", () => {
+describe("the retry policy", () => {
   const policy = { attempts: 4, baseDelayMs: 100, maxDelayMs: 1_000 };
-  const request = () => new Request("http://127.0.0.1:9/v1/card-bins");
 
-  test("waits with exponential backoff and jitter between attempts", async () => {
-    const waits: number[] = [];
-    const { fetch, sent } = recordingFetch(() => json({}, 500));
-    const tools = { sleep: async (ms: number) => void waits.push(ms), random: () => 0.5 };
-    expect((await sendWithRetries(fetch, request(), policy, tools)).status).toBe(500);
-    expect(sent).toHaveLength(4);
-    expect(waits).toEqual([75, 150, 300]);
+  test("waits with exponential backoff and jitter between attempts, and not after the last", () => {
+    const answer = json({}, 500);
+    expect([1, 2, 3, 4].map((attempt) => waitAfterAnswer(answer, attempt, policy, () => 0.5))).toEqual([
+      75,
+      150,
+      300,
+      undefined,
+    ]);
+    expect([1, 3, 4].map((attempt) => waitAfterFailure(attempt, policy, () => 0.5))).toEqual([75, 300, undefined]);
   });
 
-  test("honours Retry-After (seconds and HTTP date) when it is longer than the backoff", async () => {
-    const waits: number[] = [];
+  test("only 429 and 5xx answers are retried", () => {
+    expect(waitAfterAnswer(json({}, 429), 1, policy)).toBeGreaterThan(0);
+    expect(waitAfterAnswer(json({}, 503), 1, policy)).toBeGreaterThan(0);
+    for (const status of [200, 201, 400, 404, 422])
+      expect(waitAfterAnswer(json({}, status), 1, policy)).toBeUndefined();
+  });
+
+  test("honours Retry-After (seconds and HTTP date) when it is longer than the backoff", () => {
+    const roomy = { ...policy, maxDelayMs: 5_000 };
+    expect(waitAfterAnswer(json({}, 429, { "Retry-After": "1" }), 1, roomy, () => 0)).toBe(1_000);
     const date = new Date(Date.now() + 900).toUTCString();
-    const answers = [json({}, 429, { "Retry-After": "1" }), json({}, 503, { "Retry-After": date }), json({ ok: true })];
-    const { fetch } = recordingFetch((_, attempt) => answers[attempt - 1]!);
-    const tools = { sleep: async (ms: number) => void waits.push(ms), random: () => 0 };
-    expect((await sendWithRetries(fetch, request(), { ...policy, maxDelayMs: 5_000 }, tools)).status).toBe(200);
-    expect(waits[0]).toBe(1_000);
-    expect(waits[1]).toBeGreaterThan(0);
-    expect(waits[1]).toBeLessThanOrEqual(1_000);
+    const wait = waitAfterAnswer(json({}, 503, { "Retry-After": date }), 2, roomy, () => 0);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(1_000);
   });
 
-  test("a Retry-After longer than maxDelayMs ends the retries and returns that answer", async () => {
-    const { fetch, sent } = recordingFetch(() => json({}, 429, { "Retry-After": "120" }));
-    const response = await sendWithRetries(fetch, request(), policy, { sleep: async () => undefined });
-    expect(response.status).toBe(429);
-    expect(sent).toHaveLength(1);
+  test("a Retry-After longer than maxDelayMs ends the retries: the answer stands", () => {
+    expect(waitAfterAnswer(json({}, 429, { "Retry-After": "120" }), 1, policy)).toBeUndefined();
   });
 
-  test("each attempt after the first is made by next() from the previous one", async () => {
-    const { fetch, sent } = recordingFetch((_, attempt) => json({}, attempt < 3 ? 503 : 200));
-    const made: string[] = [];
-    const next = (previous: Request) => {
-      made.push(previous.headers.get("X-Attempt") ?? "1");
-      const following = new Request(previous);
-      following.headers.set("X-Attempt", String(made.length + 1));
-      return following;
-    };
-    const response = await sendWithRetries(fetch, request(), policy, { sleep: async () => undefined, next });
-    expect(response.status).toBe(200);
-    expect(made).toEqual(["1", "2"]);
-    expect(sent.map((s) => s.headers.get("X-Attempt"))).toEqual([null, "2", "3"]);
+  test("sleep waits, and a caller's abort ends it at once", async () => {
+    await expect(sleep(1, new AbortController().signal)).resolves.toBeUndefined();
+    const controller = new AbortController();
+    const waiting = sleep(60_000, controller.signal);
+    controller.abort(new Error("stop"));
+    await expect(waiting).rejects.toThrow("stop");
   });
 
   test("backoffMs grows exponentially, stays within [ceiling/2, ceiling] and is capped", () => {

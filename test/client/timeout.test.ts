@@ -1,7 +1,7 @@
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { DEFAULT_TIMEOUT_MS, RequestTimeoutError } from "../../src/index.ts";
-import { CallDeadline, checkTimeout, isTimeoutReason, MAX_WINDOW_MS, TimeoutClock } from "../../src/timeout.ts";
+import { checkTimeout, isTimeoutReason, MAX_WINDOW_MS, RequestDeadline, TimeoutClock } from "../../src/timeout.ts";
 import { type Sent, testClient } from "./helpers.ts";
 
 /** Answers only when the request is aborted: with the abort reason, as fetch does. */
@@ -93,18 +93,18 @@ describe("timeouts", () => {
 
 describe("shared timeout windows", () => {
   afterEach(() => vi.useRealTimers());
-  const fake = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+  const fake = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
 
   test("requests starting within one window share its signal; each is aborted at most one window late", () => {
     fake();
     const clock = new TimeoutClock(1_000);
     expect(clock.windowMs).toBe(1_000 / 32);
-    const first = new CallDeadline(clock);
+    const first = new RequestDeadline(clock);
     vi.advanceTimersByTime(30);
-    const second = new CallDeadline(clock);
+    const second = new RequestDeadline(clock);
     expect(second.signal).toBe(first.signal);
     vi.advanceTimersByTime(2);
-    const third = new CallDeadline(clock); // 32 ms: the first window has closed
+    const third = new RequestDeadline(clock); // 32 ms: the first window has closed
     expect(third.signal).not.toBe(first.signal);
     vi.advanceTimersByTime(1_000 - 32 - 1); // 999 ms after the first started
     expect(first.signal.aborted).toBe(false);
@@ -122,7 +122,7 @@ describe("shared timeout windows", () => {
     fake();
     expect(new TimeoutClock(30_000).windowMs).toBe(MAX_WINDOW_MS);
     const clock = new TimeoutClock(30_000);
-    const deadlines = Array.from({ length: 17 }, () => new CallDeadline(clock));
+    const deadlines = Array.from({ length: 17 }, () => new RequestDeadline(clock));
     expect(new Set(deadlines.slice(0, 16).map((d) => d.signal)).size).toBe(1);
     expect(deadlines[16]!.signal).not.toBe(deadlines[0]!.signal);
     for (const deadline of deadlines) deadline.end();
@@ -131,46 +131,34 @@ describe("shared timeout windows", () => {
   test("a closed window's timer is cleared when its last request ends; the open one's never holds the process", () => {
     fake();
     const clock = new TimeoutClock(30_000);
-    const early = new CallDeadline(clock);
+    const early = new RequestDeadline(clock);
     expect(vi.getTimerCount()).toBe(1);
     vi.advanceTimersByTime(MAX_WINDOW_MS);
-    const late = new CallDeadline(clock); // opens a second window; the first still has a request
+    const late = new RequestDeadline(clock); // opens a second window; the first still has a request
     expect(vi.getTimerCount()).toBe(2);
     early.end();
     expect(vi.getTimerCount()).toBe(1);
     late.end(); // the open window keeps its timer for the next request
     expect(vi.getTimerCount()).toBe(1);
     vi.advanceTimersByTime(MAX_WINDOW_MS);
-    new CallDeadline(clock).end(); // the idle window is replaced and its timer cleared
+    new RequestDeadline(clock).end(); // the idle window is replaced and its timer cleared
     expect(vi.getTimerCount()).toBe(1);
   });
 
   test("a caller's signal gets a follower of its own, let go of when the call ends", () => {
     const clock = new TimeoutClock(30_000);
     const caller = new AbortController();
-    const deadline = new CallDeadline(clock, caller.signal);
-    const plain = new CallDeadline(clock);
+    const deadline = new RequestDeadline(clock, caller.signal);
+    const plain = new RequestDeadline(clock);
     expect(deadline.signal).not.toBe(plain.signal);
     expect(getEventListeners(caller.signal, "abort")).toHaveLength(1);
     deadline.end();
     plain.end();
     expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
-    const aborted = new CallDeadline(clock, caller.signal);
+    const aborted = new RequestDeadline(clock, caller.signal);
     caller.abort();
     expect(aborted.signal.aborted).toBe(true);
     expect(isTimeoutReason(aborted.signal.reason)).toBe(false);
     aborted.end();
-  });
-
-  test("renew() gives a retry attempt a fresh signal after a timeout", () => {
-    fake();
-    const clock = new TimeoutClock(100);
-    const deadline = new CallDeadline(clock);
-    vi.advanceTimersByTime(200);
-    expect(deadline.signal.aborted).toBe(true);
-    const fresh = deadline.renew();
-    expect(fresh.aborted).toBe(false);
-    expect(deadline.signal).toBe(fresh);
-    deadline.end();
   });
 });
