@@ -1,7 +1,9 @@
 /**
  * The contract gate: comparing two bundles of this repository's contract in process, and `npm run diff` end to
  * end (process start, loading both sides, comparing, printing), with two bundle files and with the working tree
- * bundled by Redocly. The issue's budget is 2 s; each ratio is the budget over the measured time (≥ 1 meets it).
+ * bundled by Redocly. The issue's budget is 2 s for two bundles; each ratio is the budget over the measured time
+ * (≥ 1 meets it). The working-tree run is shown against the same budget without a target: Redocly's load and
+ * bundling come on top of the diff.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -77,7 +79,9 @@ export const diffBenchmark: Benchmark = {
     if (runs) {
       for (const [label, run] of Object.entries(runs)) {
         figures.push({ label: `npm run diff end to end, ${label}`, value: run.medianMs, unit: "ms" });
-        ratios.push({ label: `2 s budget / npm run diff, ${label}`, value: BUDGET_MS / run.medianMs, target: 1 });
+        // The budget is for two bundles; bundling the working tree with Redocly comes on top (no target).
+        const target = label === "two bundle files" ? { target: 1 } : {};
+        ratios.push({ label: `2 s budget / npm run diff, ${label}`, value: BUDGET_MS / run.medianMs, ...target });
       }
     }
     notes.push(
