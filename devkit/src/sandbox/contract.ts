@@ -79,8 +79,15 @@ function resolve(document: Json, start: unknown): { value: Json; pointer?: strin
 /** One router and validator over the partner contract and the control contract. */
 export class ContractRouter {
   private readonly routes: Route[] = [];
-  private readonly ajv = new Ajv2020.default({ strict: false, allErrors: true });
-  private readonly coercingAjv = new Ajv2020.default({ strict: false, allErrors: true, coerceTypes: true });
+  // The documents are not checked against the JSON Schema meta-schema at start: `npm run lint` does that, and it
+  // would cost most of the start-up time.
+  private readonly ajv = new Ajv2020.default({ strict: false, allErrors: true, validateSchema: false });
+  private readonly coercingAjv = new Ajv2020.default({
+    strict: false,
+    allErrors: true,
+    coerceTypes: true,
+    validateSchema: false,
+  });
   private readonly validators = new Map<string, ValidateFunction>();
 
   constructor(documents: { api: Operation["api"]; document: Json }[]) {
