@@ -11,6 +11,7 @@ import { machineInfo } from "./machine.ts";
 import { mockBenchmark } from "./mock.ts";
 import { pipelineBenchmark } from "./pipeline.ts";
 import { type BenchOutcome, type RunSummary, renderResults, scrubPaths } from "./results.ts";
+import { sandboxBenchmark } from "./sandbox.ts";
 import { sizeBenchmark } from "./size.ts";
 import { typecheckBenchmark } from "./typecheck.ts";
 import { webhooksBenchmark } from "./webhooks.ts";
@@ -22,6 +23,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   pipelineBenchmark,
   diffBenchmark,
   mockBenchmark,
+  sandboxBenchmark,
   typecheckBenchmark,
   sizeBenchmark,
 ];

@@ -23,6 +23,8 @@ export interface MockOperation {
   url: string;
   body: string;
   expectedStatus: number;
+  /** Sent instead of the mock's own headers (the sandbox needs the id of a company it holds). */
+  headers?: Record<string, string>;
 }
 
 const MOCK_OPERATIONS: MockOperation[] = [
@@ -72,7 +74,7 @@ function send(target: Target, operation: MockOperation): Promise<Answer> {
         port: target.port,
         method: operation.method,
         path: operation.url,
-        headers: HEADERS,
+        headers: operation.headers ?? HEADERS,
         agent: target.agent,
       },
       (res) => {

@@ -13,7 +13,7 @@ import { builtinModules } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
-import { defineCommand, JobFailure, main } from "../../scripts/lib/cli.ts";
+import { type CliIO, defineCommand, JobFailure, main } from "../../scripts/lib/cli.ts";
 import { step } from "../src/cli/progress.ts";
 
 const devkitRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -54,6 +54,45 @@ function packagesImported(metafile: Metafile): string[] {
   return [...names].sort();
 }
 
+/**
+ * Bundles the entries into `outDir` and copies the contracts beside them; returns the npm packages the bundles
+ * import. `outDir` must be a `dist/` folder under a package.json (the built code finds its files from there).
+ */
+export async function bundleDevkit(
+  outDir: string,
+  io: CliIO,
+  entries: readonly Entry[] = ENTRIES,
+): Promise<Set<string>> {
+  const imported = new Set<string>();
+  for (const entry of entries) {
+    const result = await step(io, `bundle ${entry.source} → ${path.basename(outDir)}/${entry.name}.js`, () =>
+      build({
+        absWorkingDir: devkitRoot,
+        entryPoints: { [entry.name]: entry.source },
+        outdir: outDir,
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        packages: "external",
+        metafile: true,
+        legalComments: "none",
+        logLevel: "error",
+        banner: entry.executable ? { js: "#!/usr/bin/env node" } : {},
+      }),
+    );
+    for (const name of packagesImported(result.metafile!)) imported.add(name);
+  }
+  await step(io, `copy ${CONTRACTS.join(", ")} from generated/`, async () => {
+    for (const file of CONTRACTS) {
+      const source = path.join(repoRoot, "generated", file);
+      if (await exists(source)) await copyFile(source, path.join(outDir, file));
+      else if (file === "openapi.json") throw new JobFailure(`generated/${file} is missing: run \`npm run bundle\``);
+    }
+  });
+  return imported;
+}
+
 export const buildCommand = defineCommand({
   name: "npm run build -w devkit --",
   summary: "bundles the devkit (the partner-api command and startSandbox) into devkit/dist/ for plain node",
@@ -70,39 +109,13 @@ export const buildCommand = defineCommand({
       if (await exists(path.join(devkitRoot, entry.source))) entries.push(entry);
       else io.err(`  skipped dist/${entry.name}.js: ${entry.source} does not exist yet`);
     }
-    const imported = new Set<string>();
-    for (const entry of entries) {
-      const result = await step(io, `bundle ${entry.source} → dist/${entry.name}.js`, () =>
-        build({
-          absWorkingDir: devkitRoot,
-          entryPoints: { [entry.name]: entry.source },
-          outdir: distDir,
-          bundle: true,
-          platform: "node",
-          format: "esm",
-          target: "node20",
-          packages: "external",
-          metafile: true,
-          legalComments: "none",
-          logLevel: "error",
-          banner: entry.executable ? { js: "#!/usr/bin/env node" } : {},
-        }),
-      );
-      for (const name of packagesImported(result.metafile!)) imported.add(name);
-    }
+    const imported = await bundleDevkit(distDir, io, entries);
     const undeclared = [...imported].filter((name) => !(name in (manifest.dependencies ?? {})));
     if (undeclared.length > 0) {
       throw new JobFailure(
         `the bundles import ${undeclared.join(", ")}, not dependencies of partner-api-devkit (devkit/package.json)`,
       );
     }
-    await step(io, `copy ${CONTRACTS.join(", ")} from generated/`, async () => {
-      for (const file of CONTRACTS) {
-        const source = path.join(repoRoot, "generated", file);
-        if (await exists(source)) await copyFile(source, path.join(distDir, file));
-        else if (file === "openapi.json") throw new JobFailure(`generated/${file} is missing: run \`npm run bundle\``);
-      }
-    });
     if (entries.some((entry) => entry.name === "sandbox")) {
       await step(io, "declarations for partner-api-devkit/sandbox", () => declarations());
     }

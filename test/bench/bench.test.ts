@@ -351,11 +351,12 @@ describe.skipIf(process.env[NESTED_ENV])("every benchmark at tiny size", () => {
         expect(ratio.value, `${outcome.name}: ${ratio.label}`).toBeGreaterThan(0);
     }
     const targets = summary.outcomes.flatMap((o) => o.result!.ratios.filter((r) => r.target !== undefined));
-    expect(targets.length).toBe(4 + 6); // client GET and POST, each bare and like for like; webhooks at 3 sizes × 1 and 2 secrets
+    // client GET and POST, each bare and like for like; webhooks at 3 sizes × 1 and 2 secrets; sandbox GET, two start-ups, memory
+    expect(targets.length).toBe(4 + 6 + 4);
     const pipeline = summary.outcomes.find((o) => o.name === "pipeline")!.result!;
     expect(pipeline.figures.map((f) => f.label).join("\n")).not.toContain("npm test");
     expect(pipeline.notes.join(" ")).toContain("`npm test` not timed");
-    expect(progress.some((m) => m.startsWith("[1/6] client"))).toBe(true);
+    expect(progress.some((m) => m.startsWith(`[1/${BENCHMARKS.length}] client`))).toBe(true);
     const text = readFileSync(outFile, "utf8");
     expect(text).not.toContain(repoRoot);
     expect(text).not.toContain(`${os.tmpdir()}/partner-bench`);
