@@ -124,6 +124,21 @@ describe("state files that are refused", () => {
     expect(await readFile(state, "utf8")).toBe(content);
   });
 
+  it("a file written with another seed than the one asked for is refused; without a seed it carries on", async () => {
+    const state = path.join(folder, "seeded.json");
+    const first = await startSandbox({ port: 0, seed: 4, state });
+    await clientFor(first.url, "seeded").get("/v1/companies");
+    await first.stop();
+    const written = await readFile(state, "utf8");
+    await expect(startSandbox({ port: 0, seed: 5, state })).rejects.toThrow(
+      /seeded\.json was written with seed 4, not 5/,
+    );
+    expect(await readFile(state, "utf8")).toBe(written);
+    const again = await startSandbox({ port: 0, state });
+    expect((await clientFor(again.url, "seeded").get("/v1/companies")).body.companies).toHaveLength(1);
+    await again.stop();
+  });
+
   it("the sandbox process exits with the error and leaves the file as it was", async () => {
     const state = path.join(folder, "refused-child.json");
     await writeFile(state, "not json at all");
