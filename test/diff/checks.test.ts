@@ -428,6 +428,13 @@ const families: Record<string, Case[]> = {
       breaking: false,
     },
     {
+      name: "a required write-only response field no longer write-only (oasdiff: warning)",
+      base: (d) => schemas(d).Item.required.push("secret"),
+      mutate: (d) => delete item(d).secret.writeOnly,
+      check: "response-required-field-no-longer-write-only",
+      breaking: true,
+    },
+    {
       name: "a response field became optional",
       mutate: (d) => (schemas(d).Item.required = ["id"]),
       check: "response-field-became-optional",

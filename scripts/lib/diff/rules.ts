@@ -140,6 +140,12 @@ export const RULES = {
     "info",
   ),
   "mutability-changed": both("readOnly or writeOnly changed", "info"),
+  "required-field-no-longer-write-only": {
+    title: "Required field no longer write-only (responses must now carry it)",
+    scope: "flow",
+    toService: "info",
+    toPartner: "error",
+  },
 
   // Schemas: types and values.
   "type-changed": both("Type changed", "error"),

@@ -503,6 +503,18 @@ function compareProperties(
       compareSchemas(cmp, old, property, flow, sink, depth + 1);
       continue;
     }
+    if (
+      flow === "toPartner" &&
+      b.required.has(name) &&
+      propertyView(cmp.base, old).writeOnly &&
+      !propertyView(cmp.head, property).writeOnly
+    )
+      sink.emit(
+        "required-field-no-longer-write-only",
+        flow,
+        locationOf(property),
+        `required field \`${name}\` is no longer write-only`,
+      );
     const local = new ChangeSink();
     compareSchemas(cmp, old, property, flow, local, depth + 1);
     for (const change of local.changes) {
