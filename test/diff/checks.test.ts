@@ -211,6 +211,13 @@ const families: Record<string, Case[]> = {
       breaking: false,
     },
     {
+      name: "a deprecated parameter's sunset deleted",
+      base: (d) => Object.assign(listParams(d)[2], { deprecated: true, "x-sunset": "2027-01-01" }),
+      mutate: (d) => delete listParams(d)[2]["x-sunset"],
+      check: "sunset-removed",
+      breaking: true,
+    },
+    {
       name: "a deprecated parameter removed",
       base: (d) => (listParams(d)[2].deprecated = true),
       mutate: (d) => listParams(d).splice(2, 1),

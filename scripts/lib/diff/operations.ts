@@ -567,6 +567,7 @@ function compareParameters(
       walk.sink.emit("parameter-became-optional", flow, place, `\`${next.label}\` became optional`);
     if (before.deprecated !== true && after.deprecated === true)
       walk.sink.emit("parameter-deprecated", flow, place, `\`${next.label}\` deprecated`);
+    compareSunset(walk, place, before, after);
     if (stable(serialization(before)) !== stable(serialization(after)))
       walk.sink.emit(
         "parameter-serialization-changed",
