@@ -267,7 +267,8 @@ function compareItems(walk: Walk, what: "path" | "webhook", before: Map<string, 
     if (!match) {
       const ops = operationsOf(base, item);
       const plain = [...ops.values()].some((op) => !isUnstable(op) && removal(walk, op).kind === "plain");
-      if (what === "path" && (plain || ops.size === 0))
+      // A path item without operations serves nothing: removing it breaks no caller.
+      if (what === "path" && plain)
         walk.sink.emit("path-removed", "toPartner", label(name), `path \`${name}\` removed`);
       else for (const [method, op] of ops) emitRemoval(walk, what, where(method, name), op, true);
       continue;
