@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { repoRoot } from "../../scripts/lib/paths.ts";
 import { type PrismServer, startPrism } from "../../devkit/src/prism.ts";
+import { repoRoot } from "../../scripts/lib/paths.ts";
 
 const tsx = path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs");
 const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");

@@ -4,9 +4,9 @@
  * Interrupts are covered by devkit/src/prism.ts (signal and exit hooks, and Prism exits when its stdin closes).
  */
 import type { TestProject } from "vitest/node";
+import { startPrism } from "../../devkit/src/prism.ts";
 import { ensureBundle } from "../../scripts/lib/bundle.ts";
 import { formatDuration } from "../../scripts/lib/log.ts";
-import { startPrism } from "../../devkit/src/prism.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

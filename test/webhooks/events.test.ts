@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { readContractWebhooks } from "../../devkit/src/webhooks/contract.ts";
 import { generateContractModule } from "../../scripts/lib/generate.ts";
 import { bundleJsonPath } from "../../scripts/lib/paths.ts";
-import { readContractWebhooks } from "../../devkit/src/webhooks/contract.ts";
 import { isWebhookEventType, parseWebhookEvent, webhookEventTypes } from "../../src/webhooks/index.ts";
 
 const contract = JSON.parse(readFileSync(bundleJsonPath, "utf8")) as { webhooks: Record<string, unknown> };
