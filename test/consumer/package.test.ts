@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type PrismServer, startPrism } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { lockDist } from "../helpers/build-lock.ts";
 
 const tsx = path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs");
 const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
@@ -94,7 +95,11 @@ describe("the published package", () => {
   let packed: { path: string }[];
   let prism: PrismServer | undefined;
 
-  beforeAll(() => {
+  let releaseDist: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    // Held until afterAll: these tests read dist/, which another test's `npm pack` would rebuild meanwhile.
+    releaseDist = await lockDist();
     work = mkdtempSync(path.join(os.tmpdir(), "partner-api-consumer-"));
     run(process.execPath, [tsx, "scripts/build.ts"], repoRoot);
     const [result] = JSON.parse(npm(["pack", "--json", "--pack-destination", work], repoRoot)) as {
@@ -103,9 +108,10 @@ describe("the published package", () => {
     }[];
     tarball = path.join(work, result!.filename);
     packed = result!.files;
-  }, 120_000);
+  }, 420_000);
 
   afterAll(async () => {
+    await releaseDist?.();
     await prism?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
   });
