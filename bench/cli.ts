@@ -4,7 +4,7 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { defineCommand, isEntryPoint, JobFailure, main, UsageError } from "../scripts/lib/cli.ts";
+import { defineCommand, describeValue, isEntryPoint, JobFailure, main, UsageError } from "../scripts/lib/cli.ts";
 import { formatDuration } from "../scripts/lib/log.ts";
 import { rel, repoRoot } from "../scripts/lib/paths.ts";
 import { BENCH_SIZES, type BenchSize } from "./harness.ts";
@@ -17,7 +17,7 @@ function parseSize(quick: boolean | undefined, size: string | undefined): BenchS
   if (size === undefined) return quick ? "quick" : "full";
   if (quick) throw new UsageError(`--quick and --size ${size} contradict each other: give one of them`);
   if (!(BENCH_SIZES as readonly string[]).includes(size))
-    throw new UsageError(`--size must be one of ${BENCH_SIZES.join(", ")}, got "${size}"`);
+    throw new UsageError(`--size must be one of ${BENCH_SIZES.join(", ")}, got ${describeValue(size)}`);
   return size as BenchSize;
 }
 
@@ -27,7 +27,7 @@ function parseOnly(lists: string[] | undefined): string[] | undefined {
   const unknown = chosen.filter((name) => !names.includes(name));
   if (unknown.length > 0)
     throw new UsageError(
-      `--only: unknown benchmark ${unknown.map((n) => `"${n}"`).join(", ")}; known: ${names.join(", ")}`,
+      `--only: unknown benchmark ${unknown.map(describeValue).join(", ")}; known: ${names.join(", ")}`,
     );
   if (chosen.length === 0) throw new UsageError("--only needs at least one benchmark name");
   return [...new Set(chosen)];

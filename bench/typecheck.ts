@@ -12,10 +12,6 @@ import type { Figure, Ratio } from "./results.ts";
 
 type Json = Record<string, unknown>;
 
-function resolve(document: Json, value: unknown): Json {
-  return followRefs<Json>(document, value);
-}
-
 /** A TypeScript module that calls every operation of the bundled contract with the package's client, as a partner would. */
 export function consumerSource(document: Json, packageName: string): { source: string; operations: number } {
   const lines = [
@@ -30,26 +26,26 @@ export function consumerSource(document: Json, packageName: string): { source: s
   // The operations as the generator reads them for the client (scripts/lib/generate.ts), in document order.
   const facts = Object.values(contractFacts(document).operations);
   for (const { method, path: route, companyScope } of facts) {
-    const item = resolve(document, (document.paths as Record<string, Json>)[route]);
+    const item = followRefs<Json>(document, (document.paths as Record<string, Json>)[route]);
     const operation = item[method.toLowerCase()] as Json;
     const parameters = [...((item.parameters as unknown[]) ?? []), ...((operation.parameters as unknown[]) ?? [])].map(
-      (p) => resolve(document, p),
+      (p) => followRefs<Json>(document, p),
     );
     const pathParams = Object.fromEntries(
       parameters
         .filter((p) => p.in === "path")
         .map((p) => [
           p.name as string,
-          (resolve(document, p.schema).example as string | undefined) ?? "01JD8X9N4E2R6T8V0W2Y4Z6A8C",
+          (followRefs<Json>(document, p.schema).example as string | undefined) ?? "01JD8X9N4E2R6T8V0W2Y4Z6A8C",
         ]),
     );
     const init: string[] = [];
     if (Object.keys(pathParams).length > 0) init.push(`params: { path: ${JSON.stringify(pathParams)} }`);
     const content = operation.requestBody
-      ? (resolve(document, operation.requestBody).content as Record<string, Json> | undefined)
+      ? (followRefs<Json>(document, operation.requestBody).content as Record<string, Json> | undefined)
       : undefined;
     const examples = content?.["application/json"]?.examples as Record<string, unknown> | undefined;
-    const example = examples ? resolve(document, Object.values(examples)[0]).value : undefined;
+    const example = examples ? followRefs<Json>(document, Object.values(examples)[0]).value : undefined;
     if (example !== undefined) init.push(`body: ${JSON.stringify(example)}`);
     const caller = companyScope ? "company" : "client";
     const args = init.length > 0 ? `, { ${init.join(", ")} }` : "";
