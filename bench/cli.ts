@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: measures the client, the webhook kit, the pipeline, the mock, the consumer type-check
- * and the package size side by side, and writes bench/RESULTS.md. See `npm run bench -- --help`.
+ * `npm run bench`: runs the benchmarks of bench/index.ts (each against the bare thing it wraps) and writes
+ * bench/RESULTS.md. See `npm run bench -- --help`.
  */
 import os from "node:os";
 import path from "node:path";
@@ -35,7 +35,7 @@ function parseOnly(lists: string[] | undefined): string[] | undefined {
 
 export const benchCommand = defineCommand({
   name: "npm run bench --",
-  summary: "measure the client, webhook kit, pipeline, mock, consumer type-check and package size; write RESULTS.md",
+  summary: "measure each part against the bare thing it wraps and write bench/RESULTS.md",
   usage: `Usage: npm run bench [-- [--quick | --size tiny|quick|full] [--only name[,name…]] [--out file]]
 
 Options:
