@@ -234,6 +234,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
         "dist/sandbox.js",
         "dist/sandbox.json",
         "package.json",
+        "README.md",
       ].sort(),
     );
     expect(files).toContain("dist/types/devkit/src/sandbox/index.d.ts");
