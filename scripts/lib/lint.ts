@@ -54,15 +54,22 @@ const SPECTRAL_SEVERITY: Severity[] = ["error", "warning", "info", "hint"];
 /** The Spectral ruleset of the sandbox's control contract: spectral:oas and the rules that are not partner-only. */
 const sandboxSpectralRuleset = path.join(repoRoot, "spectral", "sandbox.yaml");
 
+/** A Spectral linter with a ruleset loaded (.spectral.yaml unless told), as `lintWithSpectral` and the rule tests use it. */
+export async function loadSpectral(
+  rulesetPath: string = path.join(repoRoot, ".spectral.yaml"),
+): Promise<InstanceType<typeof Spectral>> {
+  const spectral = new Spectral();
+  spectral.setRuleset(await bundleAndLoadRuleset(rulesetPath, { fs, fetch }));
+  return spectral;
+}
+
 /** Spectral's rules (.spectral.yaml unless told) on the bundle, where shared components are local $refs. */
 export async function lintWithSpectral(
   bundle: BundleOutput,
   source = "generated/openapi.yaml",
   rulesetPath: string = path.join(repoRoot, ".spectral.yaml"),
 ): Promise<Finding[]> {
-  const ruleset = await bundleAndLoadRuleset(rulesetPath, { fs, fetch });
-  const spectral = new Spectral();
-  spectral.setRuleset(ruleset);
+  const spectral = await loadSpectral(rulesetPath);
   const results = await spectral.run(new Document(bundle.yaml, Parsers.Yaml, source));
   return results.map((result) => ({
     tool: "spectral",
