@@ -77,6 +77,7 @@ describe("partner-api, in-process", () => {
       /--webhook-url must be an http: or https: URL .*got "ftp:\/\/x\/"/,
     ],
     [["--verbose"], /Unknown option '--verbose'/],
+    [["--state", "no-such-folder-e2/state.json"], /--state no-such-folder-e2\/state\.json: its folder does not exist/],
   ])("sandbox %j: exit 2, naming the option", async (args, message) => {
     const result = await inProcess(["sandbox", ...args]);
     expect(result.code).toBe(2);

@@ -3,6 +3,9 @@
  * unless --host/--port (or SANDBOX_HOST/SANDBOX_PORT) say otherwise, until Ctrl-C. It prints its URL, the
  * control API's URL and what it holds.
  */
+import { constants } from "node:fs";
+import { access } from "node:fs/promises";
+import path from "node:path";
 import {
   defineCommand,
   JobFailure,
@@ -12,7 +15,6 @@ import {
   untilAborted,
 } from "../../../scripts/lib/cli.ts";
 import { formatDuration } from "../../../scripts/lib/log.ts";
-import { displayPath } from "../paths.ts";
 import {
   DEFAULT_SANDBOX_HOST,
   DEFAULT_SANDBOX_PORT,
@@ -69,13 +71,12 @@ Ctrl-C stops it. Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
       let held = "nothing yet";
       let seed = options.seed ?? 1;
       if (options.state !== undefined) {
-        const saved = await readStateFile(options.state, displayPath(options.state)).catch((error: Error) => {
+        await checkStateFolder(options.state);
+        const saved = await readStateFile(options.state, options.state).catch((error: Error) => {
           throw error instanceof SandboxStateError ? new UsageError(error.message) : error;
         });
         if (saved && options.seed === undefined) seed = saved.seed;
-        held = saved
-          ? describeHoldings(saved, options.state)
-          : `nothing yet (new state file ${displayPath(options.state)})`;
+        held = saved ? describeHoldings(saved, options.state) : `nothing yet (new state file ${options.state})`;
       }
       let sandbox: Sandbox;
       try {
@@ -97,7 +98,7 @@ Ctrl-C stops it. Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
       io.out(`  control API: ${sandbox.url}/_sandbox (reset, clock, webhook receivers, events)`);
       io.out(`  holds:       ${held}; every X-API-Key value is its own account, seeded on first use`);
       io.out(
-        `  seed ${seed}, ${options.state === undefined ? "state in memory" : `state in ${displayPath(options.state)}`}, clock at ${options.speed === 1 ? "real time" : `${options.speed}x`}` +
+        `  seed ${seed}, ${options.state === undefined ? "state in memory" : `state in ${options.state}`}, clock at ${options.speed === 1 ? "real time" : `${options.speed}x`}` +
           (options.webhooks ? `, webhooks to ${options.webhooks.url}` : ""),
       );
       io.out(`Try: curl -H 'X-API-Key: sandbox' ${sandbox.url}/v1/companies   (Ctrl-C stops it)`);
@@ -161,9 +162,22 @@ function parsePortOrZero(value: string | undefined): number {
   return parsePortOption(value, "--port", "SANDBOX_PORT") ?? DEFAULT_SANDBOX_PORT;
 }
 
+/** The state file is written on every change: its folder must exist and be writable before the sandbox starts. */
+async function checkStateFolder(file: string): Promise<void> {
+  const folder = path.dirname(path.resolve(file));
+  try {
+    await access(folder, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `--state ${file}: its folder ${code === "ENOENT" ? "does not exist" : `is not writable (${code})`}; create it or choose another file`,
+    );
+  }
+}
+
 function describeHoldings(state: Awaited<ReturnType<typeof readStateFile>> & object, file: string): string {
   const accounts = Object.values(state.accounts);
   const companies = accounts.reduce((sum, account) => sum + account.companies.length, 0);
   const events = accounts.reduce((sum, account) => sum + account.events.length, 0);
-  return `${accounts.length} account(s), ${companies} compan${companies === 1 ? "y" : "ies"}, ${events} event(s) from ${displayPath(file)} (seed ${state.seed}, clock ${state.clock})`;
+  return `${accounts.length} account(s), ${companies} compan${companies === 1 ? "y" : "ies"}, ${events} event(s) from ${file} (seed ${state.seed}, clock ${state.clock})`;
 }
