@@ -262,6 +262,11 @@ describe.concurrent("webhooks bad input exits 2 with an error naming it", () => 
       /--port must be a whole number from 0 to 65535, got "70000"/,
     ],
     ["listen without --secret", ["listen", "--port", "0"], /missing --secret/],
+    [
+      "listen with a bad --host",
+      ["listen", "--port", "0", "--secret", SECRET, "--host", "not a host"],
+      /--host must be an IP address or a host name .*got "not a host"/,
+    ],
   ])("%s", async (_, args, message) => {
     const run = await runInProcess(args);
     expect(run.code).toBe(2);

@@ -1,4 +1,7 @@
-/** Progress lines for the devkit's commands, written to the command's `io.err` (never straight to the process). */
+/**
+ * What the devkit's commands share: progress lines written to the command's `io.err` (never straight to the
+ * process), and the options of its servers that may also come from the environment (port, host).
+ */
 import { isIP } from "node:net";
 import { type CliIO, UsageError } from "../../../scripts/lib/cli.ts";
 import { formatDuration } from "../../../scripts/lib/log.ts";
@@ -18,8 +21,8 @@ export async function step<T>(io: CliIO, name: string, run: () => Promise<T> | T
 }
 
 /** An option's value, else the environment variable's (an empty variable counts as unset). */
-export function optionOrEnv(value: string | undefined, variable: string): [string | undefined, string] {
-  if (value !== undefined) return [value, ""];
+export function optionOrEnv(value: string | undefined, variable?: string): [string | undefined, string] {
+  if (value !== undefined || variable === undefined) return [value, ""];
   const fromEnv = process.env[variable];
   return fromEnv === undefined || fromEnv === "" ? [undefined, ""] : [fromEnv, variable];
 }
@@ -40,7 +43,7 @@ const HOST_NAME =
   /^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
 /** A host to listen on from an option or a variable: an IP address or a host name. */
-export function parseHostOption(value: string | undefined, option: string, variable: string): string | undefined {
+export function parseHostOption(value: string | undefined, option: string, variable?: string): string | undefined {
   const [text, from] = optionOrEnv(value, variable);
   if (text === undefined) return undefined;
   const host = text.trim();
