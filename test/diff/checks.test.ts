@@ -608,10 +608,10 @@ const families: Record<string, Case[]> = {
       breaking: true,
     },
     {
-      name: "a response enum value added (oasdiff: warning)",
+      name: "a response enum value added (oasdiff 1.32+: error)",
       mutate: (d) => item(d).kind.enum.push("c"),
       check: "response-enum-value-added",
-      breaking: false,
+      breaking: true,
     },
     {
       name: "a request field became an enum",

@@ -147,7 +147,7 @@ describe("the gate on files", () => {
     expect(run.stdout).toBe(formatChecks());
     expect(run.stdout).toMatch(/^request-field-added-required +error +Field added as required$/m);
     expect(run.stdout).toMatch(/^response-field-added-required +info /m);
-    expect(run.stdout).toMatch(/^response-enum-value-added +warning /m);
+    expect(run.stdout).toMatch(/^response-enum-value-added +error /m);
   });
 });
 

@@ -157,11 +157,13 @@ export const RULES = {
   "format-added": narrowing("Format added"),
   "format-removed": widening("Format removed or widened (int32 → int64)"),
   "enum-value-removed": narrowing("Enum value removed"),
+  // An error, as oasdiff 1.32 and later rate response-property-enum-value-added: readers that switch over
+  // an enum without a default break on the new value. x-extensible-enum is the way to say "may grow".
   "enum-value-added": {
     title: "Enum value added (readers may not handle it)",
     scope: "flow",
     toService: "info",
-    toPartner: "warning",
+    toPartner: "error",
   },
   "enum-added": narrowing("Enum added (the field was free before)"),
   "enum-removed": {
