@@ -5,6 +5,7 @@
  * from the contract's parameter and request examples, so a changed contract changes the samples.
  */
 
+import { HTTP_METHODS, type HttpMethod } from "../../../src/http-methods.ts";
 import { followRefs, isObject, type Json, type JsonObject } from "../refs.ts";
 
 /** The package name partners install; samples import the client from it. */
@@ -15,13 +16,10 @@ export const COMPANY_HEADER = "X-Company-Id";
 export const API_KEY_VARIABLE = "PARTNER_API_KEY";
 export const BASE_URL_VARIABLE = "PARTNER_API_BASE_URL";
 
-const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
-type Method = (typeof METHODS)[number];
-
 /** What a sample needs to know about one operation, all taken from the contract. */
 export interface OperationExample {
   operationId: string;
-  method: Method;
+  method: HttpMethod;
   path: string;
   /** The X-Company-Id example when the operation is company-scope, otherwise undefined. */
   companyId: string | undefined;
@@ -93,7 +91,7 @@ export function operationExamples(document: Record<string, unknown>): OperationE
   for (const [pathName, rawItem] of Object.entries(doc.paths)) {
     const item = deref(doc, rawItem, `paths["${pathName}"]`);
     if (!isObject(item)) continue;
-    for (const method of METHODS) {
+    for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!isObject(operation)) continue;
       const where = `${method.toUpperCase()} ${pathName}${typeof operation.operationId === "string" ? ` (${operation.operationId})` : ""}`;
