@@ -3,9 +3,8 @@
  * options and output, serving generated/openapi.yaml after bundling the contract when it is stale.
  */
 import { mockCommand } from "../devkit/src/cli/mock.ts";
-import { step } from "../devkit/src/cli/progress.ts";
 import { ensureBundle } from "./lib/bundle.ts";
-import { main } from "./lib/cli.ts";
+import { main, step } from "./lib/cli.ts";
 import { bundleYamlPath } from "./lib/paths.ts";
 
 await main(

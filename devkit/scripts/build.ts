@@ -13,8 +13,7 @@ import { builtinModules } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
-import { type CliIO, defineCommand, JobFailure, main } from "../../scripts/lib/cli.ts";
-import { step } from "../src/cli/progress.ts";
+import { type CliIO, defineCommand, isEntryPoint, JobFailure, main, step } from "../../scripts/lib/cli.ts";
 
 const devkitRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = path.resolve(devkitRoot, "..");
@@ -163,4 +162,4 @@ async function declarations(): Promise<void> {
   await writeFile(path.join(distDir, "sandbox.d.ts"), 'export * from "./types/devkit/src/sandbox/index.js";\n');
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await main(buildCommand);
+if (isEntryPoint(import.meta.url)) await main(buildCommand);

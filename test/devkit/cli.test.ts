@@ -64,7 +64,7 @@ describe("partner-api, in-process", () => {
   });
 
   it.each([
-    [["--port", "70000"], /--port must be a port number from 1 to 65535, got "70000"/],
+    [["--port", "70000"], /--port must be a whole number from 0 to 65535, got "70000"/],
     [["--host", "not a host"], /--host must be an IP address or a host name .*got "not a host"/],
     [["--seed", "1.5"], /--seed must be a whole number from 0 to \d+, got "1\.5"/],
     [["--seed=-1"], /--seed must be a whole number from 0 to \d+, got "-1"/],
@@ -175,6 +175,6 @@ describe("npm run sandbox", () => {
   it("names a bad SANDBOX_PORT (exit 2)", async () => {
     const run = runSandbox([], { SANDBOX_PORT: "http" });
     expect(await run.exited).toBe(2);
-    expect(run.output().stderr).toContain('error: SANDBOX_PORT must be a port number from 1 to 65535, got "http"');
+    expect(run.output().stderr).toContain('error: SANDBOX_PORT must be a whole number from 0 to 65535, got "http"');
   }, 30_000);
 });

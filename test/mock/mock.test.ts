@@ -100,8 +100,8 @@ describe("npm run mock", () => {
   }, 90_000);
 
   it.each([
-    [{ MOCK_PORT: "99999" }, 'MOCK_PORT must be a port number from 1 to 65535, got "99999"'],
-    [{ MOCK_PORT: "http" }, 'MOCK_PORT must be a port number from 1 to 65535, got "http"'],
+    [{ MOCK_PORT: "99999" }, 'MOCK_PORT must be a whole number from 1 to 65535, got "99999"'],
+    [{ MOCK_PORT: "http" }, 'MOCK_PORT must be a whole number from 1 to 65535, got "http"'],
     [
       { MOCK_HOST: "not a host" },
       'MOCK_HOST must be an IP address or a host name (e.g. 127.0.0.1 or localhost), got "not a host"',
@@ -124,7 +124,7 @@ describe("npm run mock", () => {
 
   it.each([
     [["--retries=1"], "Unknown option '--retries'"],
-    [["--port", "http"], '--port must be a port number from 1 to 65535, got "http"'],
+    [["--port", "http"], '--port must be a whole number from 1 to 65535, got "http"'],
     [["--log-level", "loud"], '--log-level must be one of trace, debug, info, warn, error, fatal, silent, got "loud"'],
     [["extra"], 'unexpected argument "extra"'],
   ])(

@@ -5,12 +5,21 @@
  * DEFAULT_PRISM_LOG_LEVEL in ../prism.ts for the crash that level exposes.
  */
 import { readFile } from "node:fs/promises";
-import { type CliIO, defineCommand, JobFailure, UsageError, untilAborted } from "../../../scripts/lib/cli.ts";
+import {
+  type CliIO,
+  defineCommand,
+  JobFailure,
+  optionOrEnv,
+  parseHost,
+  parseInteger,
+  step,
+  UsageError,
+  untilAborted,
+} from "../../../scripts/lib/cli.ts";
 import { formatDuration } from "../../../scripts/lib/log.ts";
 import { isHttpMethod } from "../../../src/http-methods.ts";
 import { contractJsonPath, displayPath } from "../paths.ts";
 import { DEFAULT_PRISM_LOG_LEVEL, PRISM_LOG_LEVELS, type PrismLogLevel, startPrism } from "../prism.ts";
-import { optionOrEnv, parseHostOption, parsePortOption, step } from "./progress.ts";
 
 export const DEFAULT_MOCK_HOST = "127.0.0.1";
 export const DEFAULT_MOCK_PORT = 4010;
@@ -41,8 +50,10 @@ Ctrl-C stops the mock. Exit codes: 0 stopped, 1 Prism could not start, 2 bad opt
     quiet: true,
     async run({ values, io, signal }) {
       const started = performance.now();
-      const port = parsePortOption(values.port, "--port", "MOCK_PORT") ?? DEFAULT_MOCK_PORT;
-      const host = parseHostOption(values.host, "--host", "MOCK_HOST") ?? DEFAULT_MOCK_HOST;
+      const portOption = optionOrEnv(values.port, "--port", "MOCK_PORT");
+      const port = parseInteger(portOption.value, portOption.name, 1, 65_535) ?? DEFAULT_MOCK_PORT;
+      const hostOption = optionOrEnv(values.host, "--host", "MOCK_HOST");
+      const host = parseHost(hostOption.value, hostOption.name) ?? DEFAULT_MOCK_HOST;
       const logLevel = parseLogLevel(values["log-level"]);
       const contract = prepare ? await prepare(io) : await readContract(document);
       let ready = false;
@@ -89,11 +100,11 @@ async function readContract(file: string): Promise<Record<string, unknown>> {
 }
 
 function parseLogLevel(value: string | undefined): PrismLogLevel {
-  const [text, from] = optionOrEnv(value, "MOCK_LOG_LEVEL");
+  const { value: text, name } = optionOrEnv(value, "--log-level", "MOCK_LOG_LEVEL");
   if (text === undefined) return DEFAULT_PRISM_LOG_LEVEL;
   const level = text.trim().toLowerCase();
   if (!(PRISM_LOG_LEVELS as readonly string[]).includes(level)) {
-    throw new UsageError(`${from || "--log-level"} must be one of ${PRISM_LOG_LEVELS.join(", ")}, got "${text}"`);
+    throw new UsageError(`${name} must be one of ${PRISM_LOG_LEVELS.join(", ")}, got "${text}"`);
   }
   return level as PrismLogLevel;
 }

@@ -9,6 +9,8 @@ import path from "node:path";
 import {
   defineCommand,
   JobFailure,
+  optionOrEnv,
+  parseHost,
   parseInteger,
   parsePositiveNumber,
   UsageError,
@@ -24,7 +26,6 @@ import {
   startSandbox,
 } from "../sandbox/index.ts";
 import { readStateFile } from "../sandbox/store.ts";
-import { parseHostOption, parsePortOption } from "./progress.ts";
 
 /** The largest --speed: a day of sandbox time in under a second. */
 const MAX_SPEED = 1_000_000;
@@ -116,7 +117,8 @@ type Values = Partial<Record<"port" | "host" | "seed" | "state" | "speed" | "web
 /** The options, each checked and named when malformed. */
 function sandboxOptions(values: Values) {
   const port = parsePortOrZero(values.port);
-  const host = parseHostOption(values.host, "--host", "SANDBOX_HOST") ?? DEFAULT_SANDBOX_HOST;
+  const hostOption = optionOrEnv(values.host, "--host", "SANDBOX_HOST");
+  const host = parseHost(hostOption.value, hostOption.name) ?? DEFAULT_SANDBOX_HOST;
   // Left out when not given, so a state file carries on with the seed it was written with.
   const seed = parseInteger(values.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
   const speed = parsePositiveNumber(values.speed, "--speed", MAX_SPEED) ?? 1;
@@ -155,11 +157,10 @@ function sandboxOptions(values: Values) {
   return options;
 }
 
-/** --port / SANDBOX_PORT, where 0 (a free port) is allowed too. */
+/** --port / SANDBOX_PORT; 0 picks a free port. */
 function parsePortOrZero(value: string | undefined): number {
-  const text = value ?? (process.env.SANDBOX_PORT || undefined);
-  if (text?.trim() === "0") return 0;
-  return parsePortOption(value, "--port", "SANDBOX_PORT") ?? DEFAULT_SANDBOX_PORT;
+  const option = optionOrEnv(value, "--port", "SANDBOX_PORT");
+  return parseInteger(option.value, option.name, 0, 65_535) ?? DEFAULT_SANDBOX_PORT;
 }
 
 /** The state file is written on every change: its folder must exist and be writable before the sandbox starts. */

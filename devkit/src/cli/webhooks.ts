@@ -16,6 +16,7 @@ import {
   defineCommand,
   describeValue,
   JobFailure,
+  parseHost,
   parseInteger,
   parsePositiveNumber,
   UsageError,
@@ -29,7 +30,6 @@ import { createWebhookHandler, type WebhookHandlerResult, WebhookSignatureError 
 import { contractJsonPath, displayPath } from "../paths.ts";
 import { readContractWebhooks } from "../webhooks/contract.ts";
 import { type AttemptReport, deliverWebhook, newEventId, RETRY_DELAYS_MS } from "../webhooks/deliver.ts";
-import { parseHostOption } from "./progress.ts";
 
 /** The largest --speed: at 1 000 000 the 5-minute wait is 0.3 ms. */
 const MAX_SPEED = 1_000_000;
@@ -208,7 +208,7 @@ Options:
       const started = performance.now();
       if (values.port === undefined) throw new UsageError("missing --port <port> (0 picks a free port)");
       const port = parseInteger(values.port, "--port", 0, 65_535) ?? 0;
-      const host = parseHostOption(values.host, "--host") ?? "127.0.0.1";
+      const host = parseHost(values.host, "--host") ?? "127.0.0.1";
       const secrets = values.secret ?? [];
       if (secrets.length === 0 || secrets.some((s) => s === ""))
         throw new UsageError("missing --secret <signing secret> (or it is empty)");
