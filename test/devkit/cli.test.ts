@@ -130,6 +130,7 @@ describe("npm run sandbox", () => {
     const state = path.join(dir, "state.json");
     const first = runSandbox(["--seed", "11", "--state", state, "--speed", "10"], { SANDBOX_PORT: String(port) });
     const [, url] = await first.waitFor(/Sandbox serving the partner API on (\S+) \(started in \d+ ms\)/);
+    await first.waitFor(/Try: curl/);
     expect(url).toBe(`http://127.0.0.1:${port}`);
     expect(first.output().stdout).toContain(`control API: ${url}/_sandbox`);
     expect(first.output().stdout).toMatch(/holds: +nothing yet \(new state file .*state\.json\)/);
@@ -145,7 +146,7 @@ describe("npm run sandbox", () => {
 
     // The same state file: the account and its ids are still there, and the seed is carried over.
     const second = runSandbox(["--port", String(port), "--state", state]);
-    await second.waitFor(/Sandbox serving/);
+    await second.waitFor(/Try: curl/);
     expect(second.output().stdout).toMatch(
       /holds: +1 account\(s\), \d+ compan(y|ies), \d+ event\(s\) from .*state\.json \(seed 11,/,
     );

@@ -308,7 +308,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
       SECRET,
     ]);
     const [, url] = await sandbox.waitFor(/Sandbox serving the partner API on (\S+) /);
-    expect(sandbox.output()).toMatch(/control API: \S+\/_sandbox/);
+    await sandbox.waitFor(/control API: \S+\/_sandbox/);
     const headers = { "X-API-Key": KEY, "Content-Type": "application/json" };
     const companies = await fetch(`${url}/v1/companies`, { headers });
     expect(companies.status).toBe(200);
