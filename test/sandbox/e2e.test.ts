@@ -263,7 +263,11 @@ describe("a partner integration against the sandbox", () => {
     expect(problems).toEqual([]);
   });
 
-  it("received only verified events, each of the six types at least once", () => {
+  it("received only verified events, each of the six types at least once, each as the contract describes it", () => {
     expect(new Set(received.map((e) => e.type))).toEqual(new Set(webhookEventTypes));
+    for (const event of received) {
+      const pointer = `#/webhooks/${event.type}/post/requestBody/content/application~1json/schema`;
+      expect(validator.errors(pointer, event), `${event.type} ${event.id}`).toEqual([]);
+    }
   });
 });
