@@ -801,6 +801,26 @@ const families: Record<string, Case[]> = {
       breaking: true,
     },
     {
+      name: "security required on an operation that allowed anonymous calls",
+      base: (d) => (d.paths["/items"].get.security = []),
+      mutate: (d) => delete d.paths["/items"].get.security,
+      check: "security-anonymous-access-removed",
+      breaking: true,
+    },
+    {
+      name: "an operation opened to anonymous calls",
+      mutate: (d) => (d.paths["/items"].get.security = []),
+      check: "security-made-optional",
+      breaking: false,
+    },
+    {
+      name: "the anonymous alternative removed ([{ApiKey}, {}] → [{ApiKey}])",
+      base: (d) => (d.paths["/items"].get.security = [{ ApiKey: [] }, {}]),
+      mutate: (d) => d.paths["/items"].get.security.pop(),
+      check: "security-anonymous-access-removed",
+      breaking: true,
+    },
+    {
       name: "a security alternative added",
       mutate: (d) => (d.paths["/items"].get.security = [{ ApiKey: [] }, { Bearer: [] }]),
       check: "security-requirement-added",

@@ -429,7 +429,16 @@ function compareSecurity(walk: Walk, where: string, before: Json | undefined, af
   const b = securityAlternatives(after);
   // No requirement, or an empty one (`{}`), lets anyone call: dropping others then breaks no caller.
   const anonymous = b.size === 0 || b.has("anonymous");
+  // Anonymous callers (no credentials at all) break when the first requirement arrives.
+  if ((a.size === 0 || a.has("anonymous")) && !anonymous)
+    walk.sink.emit(
+      "security-anonymous-access-removed",
+      "toPartner",
+      `${where} security`,
+      "anonymous calls no longer allowed",
+    );
   for (const [key, scopesBefore] of a) {
+    if (key === "anonymous" && !anonymous) continue;
     const scopesAfter = b.get(key);
     if (!scopesAfter) {
       walk.sink.emit(

@@ -77,6 +77,7 @@ export const RULES = {
   "security-requirement-removed": doc("Security requirement alternative removed", "error"),
   "security-requirement-added": doc("Security requirement alternative added", "info"),
   "security-made-optional": doc("Security requirement removed where anonymous calls are now allowed", "info"),
+  "security-anonymous-access-removed": doc("Security required where anonymous calls were allowed", "error"),
   "security-scope-added": doc("OAuth scope added to a security requirement", "error"),
   "security-scope-removed": doc("OAuth scope removed from a security requirement", "info"),
   "security-scheme-removed": doc("Security scheme component removed", "info"),
