@@ -6,8 +6,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { mockCommand } from "../../devkit/src/cli/mock.ts";
 import { findFreePort } from "../../devkit/src/prism.ts";
+import { runCommand } from "../../scripts/lib/cli.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { alive } from "../helpers/process.ts";
 
@@ -99,43 +101,13 @@ describe("npm run mock", () => {
     expect((await run.exited).code).toBe(0);
   }, 90_000);
 
-  it.each([
-    [{ MOCK_PORT: "99999" }, 'MOCK_PORT must be a whole number from 1 to 65535, got "99999"'],
-    [{ MOCK_PORT: "http" }, 'MOCK_PORT must be a whole number from 1 to 65535, got "http"'],
-    [
-      { MOCK_HOST: "not a host" },
-      'MOCK_HOST must be an IP address or a host name (e.g. 127.0.0.1 or localhost), got "not a host"',
-    ],
-    [
-      { MOCK_LOG_LEVEL: "loud" },
-      'MOCK_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"',
-    ],
-  ])(
-    "refuses %j, naming the variable",
-    async (env, message) => {
-      const run = runMock(env);
-      const { code } = await run.exited;
-      expect(code).toBe(2);
-      expect(run.output().stderr).toContain(`error: ${message}`);
-      expect(run.output().stdout).toBe("");
-    },
-    30_000,
-  );
-
-  it.each([
-    [["--retries=1"], "Unknown option '--retries'"],
-    [["--port", "http"], '--port must be a whole number from 1 to 65535, got "http"'],
-    [["--log-level", "loud"], '--log-level must be one of trace, debug, info, warn, error, fatal, silent, got "loud"'],
-    [["extra"], 'unexpected argument "extra"'],
-  ])(
-    "refuses %j, naming it",
-    async (args, message) => {
-      const run = runMock({}, args);
-      expect((await run.exited).code).toBe(2);
-      expect(run.output().stderr).toContain(message);
-    },
-    30_000,
-  );
+  it("refuses a bad MOCK_PORT with exit 2 before starting anything", async () => {
+    const run = runMock({ MOCK_PORT: "99999" });
+    expect((await run.exited).code).toBe(2);
+    expect(run.output().stderr).toContain('error: MOCK_PORT must be a whole number from 1 to 65535, got "99999"');
+    expect(run.output().stderr).not.toContain("bundle the contract");
+    expect(run.output().stdout).toBe("");
+  }, 30_000);
 
   it("says which port is taken and how to choose another", async () => {
     const blocker = createServer();
@@ -151,4 +123,53 @@ describe("npm run mock", () => {
       blocker.close();
     }
   }, 60_000);
+});
+
+describe("partner-api mock / npm run mock: bad settings, in-process", () => {
+  afterEach(() => void vi.unstubAllEnvs());
+
+  async function refused(args: string[], env: Record<string, string> = {}) {
+    for (const [name, value] of Object.entries({ MOCK_PORT: "", MOCK_HOST: "", MOCK_LOG_LEVEL: "", ...env }))
+      vi.stubEnv(name, value);
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCommand(mockCommand({ name: "npm run mock --" }), args, {
+      out: (text) => out.push(text),
+      err: (text) => err.push(text),
+    });
+    return { code, stdout: out.join("\n"), stderr: err.join("\n") };
+  }
+
+  it.each([
+    [{ MOCK_PORT: "http" }, 'MOCK_PORT must be a whole number from 1 to 65535, got "http"'],
+    [
+      { MOCK_HOST: "not a host" },
+      'MOCK_HOST must be an IP address or a host name (e.g. 127.0.0.1 or localhost), got "not a host"',
+    ],
+    [
+      { MOCK_LOG_LEVEL: "loud" },
+      'MOCK_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"',
+    ],
+  ])("refuses %j, naming the variable", async (env, message) => {
+    const run = await refused([], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`error: ${message}`);
+    expect(run.stdout).toBe("");
+  });
+
+  it.each([
+    [["--retries=1"], "Unknown option '--retries'"],
+    [["--port", "http"], '--port must be a whole number from 1 to 65535, got "http"'],
+    [["--log-level", "loud"], '--log-level must be one of trace, debug, info, warn, error, fatal, silent, got "loud"'],
+    [["extra"], 'unexpected argument "extra"'],
+  ])("refuses %j, naming it", async (args, message) => {
+    const run = await refused(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+
+  it("an option wins over its variable", async () => {
+    const run = await refused(["--port", "70000"], { MOCK_PORT: "4010" });
+    expect(run.stderr).toContain('--port must be a whole number from 1 to 65535, got "70000"');
+  });
 });
