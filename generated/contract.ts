@@ -15,210 +15,31 @@ export const ulid = {
   "example": "01JD8X4M6Q2V7R9T3W5Y0Z1A2B"
 } as const;
 
-/** `servers`, each named by the environment it stands for. */
-export const servers = [
-  {
-    "environment": "production",
-    "url": "{base_url}",
-    "variables": {
-      "base_url": {
-        "default": "https://production.partner-api.invalid"
-      }
-    }
-  },
-  {
-    "environment": "sandbox",
-    "url": "{staging_base_url}",
-    "variables": {
-      "staging_base_url": {
-        "default": "https://sandbox.partner-api.invalid"
-      }
-    }
-  }
-] as const;
+/** `servers`: the URL of each environment, its variables at their defaults. */
+export const servers = {
+  "production": "https://production.partner-api.invalid",
+  "sandbox": "https://sandbox.partner-api.invalid"
+} as const;
 
-/** Every operation, keyed by `METHOD /path` as openapi-fetch sees it. */
+/**
+ * Every operation, by path template (as openapi-fetch sees it) and upper-case method:
+ * [operationId, safe to repeat (`x-idempotent`), acts for a company (`X-Company-Id`), the error statuses it
+ * declares, its path parameters (1: a ULID, 0: any other string)], flags as 1 or 0; a missing list is empty.
+ */
 export const operations = {
-  "GET /transactions/{transactionId}": {
-    "operationId": "getTransaction",
-    "method": "GET",
-    "path": "/transactions/{transactionId}",
-    "idempotent": true,
-    "companyScope": false,
-    "pathParameters": [
-      {
-        "name": "transactionId",
-        "ulid": true
-      }
-    ],
-    "errorStatuses": [
-      403,
-      404
-    ]
-  },
-  "GET /v1/cards": {
-    "operationId": "listCards",
-    "method": "GET",
-    "path": "/v1/cards",
-    "idempotent": true,
-    "companyScope": true,
-    "pathParameters": [],
-    "errorStatuses": []
-  },
-  "POST /v1/cards": {
-    "operationId": "createCard",
-    "method": "POST",
-    "path": "/v1/cards",
-    "idempotent": false,
-    "companyScope": true,
-    "pathParameters": [],
-    "errorStatuses": [
-      422
-    ]
-  },
-  "PATCH /v1/cards/{cardId}/spend-settings": {
-    "operationId": "updateCardSpendSettings",
-    "method": "PATCH",
-    "path": "/v1/cards/{cardId}/spend-settings",
-    "idempotent": false,
-    "companyScope": true,
-    "pathParameters": [
-      {
-        "name": "cardId",
-        "ulid": true
-      }
-    ],
-    "errorStatuses": []
-  },
-  "PATCH /v1/cards/{cardId}/unfreeze": {
-    "operationId": "unfreezeCard",
-    "method": "PATCH",
-    "path": "/v1/cards/{cardId}/unfreeze",
-    "idempotent": false,
-    "companyScope": true,
-    "pathParameters": [
-      {
-        "name": "cardId",
-        "ulid": true
-      }
-    ],
-    "errorStatuses": []
-  },
-  "POST /v1/cards/{cardId}/details": {
-    "operationId": "createCardDetailsToken",
-    "method": "POST",
-    "path": "/v1/cards/{cardId}/details",
-    "idempotent": false,
-    "companyScope": true,
-    "pathParameters": [
-      {
-        "name": "cardId",
-        "ulid": true
-      }
-    ],
-    "errorStatuses": []
-  },
-  "GET /v1/card-holders/{cardHolderId}": {
-    "operationId": "getCardHolder",
-    "method": "GET",
-    "path": "/v1/card-holders/{cardHolderId}",
-    "idempotent": true,
-    "companyScope": true,
-    "pathParameters": [
-      {
-        "name": "cardHolderId",
-        "ulid": true
-      }
-    ],
-    "errorStatuses": []
-  },
-  "GET /v1/card-bins": {
-    "operationId": "listCardBins",
-    "method": "GET",
-    "path": "/v1/card-bins",
-    "idempotent": true,
-    "companyScope": true,
-    "pathParameters": [],
-    "errorStatuses": []
-  },
-  "GET /v1/card-spending-account/transactions": {
-    "operationId": "listSpendingAccountTransactions",
-    "method": "GET",
-    "path": "/v1/card-spending-account/transactions",
-    "idempotent": true,
-    "companyScope": true,
-    "pathParameters": [],
-    "errorStatuses": []
-  },
-  "POST /v1/wallets/{walletId}/addresses": {
-    "operationId": "openWalletAddress",
-    "method": "POST",
-    "path": "/v1/wallets/{walletId}/addresses",
-    "idempotent": true,
-    "companyScope": true,
-    "pathParameters": [
-      {
-        "name": "walletId",
-        "ulid": false
-      }
-    ],
-    "errorStatuses": []
-  },
-  "GET /v1/companies": {
-    "operationId": "listCompanies",
-    "method": "GET",
-    "path": "/v1/companies",
-    "idempotent": true,
-    "companyScope": false,
-    "pathParameters": [],
-    "errorStatuses": []
-  },
-  "POST /v1/companies": {
-    "operationId": "onboardCompany",
-    "method": "POST",
-    "path": "/v1/companies",
-    "idempotent": false,
-    "companyScope": false,
-    "pathParameters": [],
-    "errorStatuses": []
-  },
-  "POST /v1/kyb-profiles": {
-    "operationId": "submitKybProfile",
-    "method": "POST",
-    "path": "/v1/kyb-profiles",
-    "idempotent": false,
-    "companyScope": true,
-    "pathParameters": [],
-    "errorStatuses": []
-  },
-  "GET /v1/payment-routes/{routeId}": {
-    "operationId": "getPaymentRoute",
-    "method": "GET",
-    "path": "/v1/payment-routes/{routeId}",
-    "idempotent": true,
-    "companyScope": true,
-    "pathParameters": [
-      {
-        "name": "routeId",
-        "ulid": true
-      }
-    ],
-    "errorStatuses": []
-  },
-  "GET /v1/payment-routes/{routeId}/payment-instructions": {
-    "operationId": "getPaymentInstructions",
-    "method": "GET",
-    "path": "/v1/payment-routes/{routeId}/payment-instructions",
-    "idempotent": true,
-    "companyScope": true,
-    "pathParameters": [
-      {
-        "name": "routeId",
-        "ulid": true
-      }
-    ],
-    "errorStatuses": []
-  }
+  "/transactions/{transactionId}": { GET: ["getTransaction",1,0,[403,404],{"transactionId":1}] },
+  "/v1/cards": { GET: ["listCards",1,1], POST: ["createCard",0,1,[422]] },
+  "/v1/cards/{cardId}/spend-settings": { PATCH: ["updateCardSpendSettings",0,1,[],{"cardId":1}] },
+  "/v1/cards/{cardId}/unfreeze": { PATCH: ["unfreezeCard",0,1,[],{"cardId":1}] },
+  "/v1/cards/{cardId}/details": { POST: ["createCardDetailsToken",0,1,[],{"cardId":1}] },
+  "/v1/card-holders/{cardHolderId}": { GET: ["getCardHolder",1,1,[],{"cardHolderId":1}] },
+  "/v1/card-bins": { GET: ["listCardBins",1,1] },
+  "/v1/card-spending-account/transactions": { GET: ["listSpendingAccountTransactions",1,1] },
+  "/v1/wallets/{walletId}/addresses": { POST: ["openWalletAddress",1,1,[],{"walletId":0}] },
+  "/v1/companies": { GET: ["listCompanies",1,0], POST: ["onboardCompany",0,0] },
+  "/v1/kyb-profiles": { POST: ["submitKybProfile",0,1] },
+  "/v1/payment-routes/{routeId}": { GET: ["getPaymentRoute",1,1,[],{"routeId":1}] },
+  "/v1/payment-routes/{routeId}/payment-instructions": { GET: ["getPaymentInstructions",1,1,[],{"routeId":1}] },
 } as const;
 
 /** GET operations taking `page`, with the response property that holds the items. */

@@ -18,7 +18,7 @@ import type { paths } from "../generated/schema.js";
 import { authHeaders, checkApiKey } from "./auth.ts";
 import { ApiError, InvalidInputError, rememberRequest } from "./errors.ts";
 import { HTTP_METHODS, type HttpMethod, isHttpMethod } from "./http-methods.ts";
-import { checkKnownKeys, describeValue } from "./input.ts";
+import { checkKnownKeys, describeValue, fail } from "./input.ts";
 import { type OperationFacts, operationFor, type UpperMethod } from "./operations.ts";
 import { type CallParameters, checkParameters } from "./params.ts";
 import { type RetryOptions, type RetryPolicy, settleRetry, sleep, waitAfterAnswer, waitAfterFailure } from "./retry.ts";
@@ -84,18 +84,10 @@ function settle(options: PartnerClientOptions): Settings {
     );
   checkKnownKeys(options, KNOWN_OPTIONS, "createPartnerClient() options");
   const apiKey = checkApiKey(options.apiKey);
-  if (options.fetch !== undefined && typeof options.fetch !== "function") {
-    throw new InvalidInputError(
-      "fetch",
-      `fetch must be a function (request: Request) => Promise<Response>, got ${describeValue(options.fetch)}`,
-    );
-  }
-  if (options.throwOnError !== undefined && typeof options.throwOnError !== "boolean") {
-    throw new InvalidInputError(
-      "throwOnError",
-      `throwOnError must be true or false, got ${describeValue(options.throwOnError)}`,
-    );
-  }
+  if (options.fetch !== undefined && typeof options.fetch !== "function")
+    fail("fetch", "fetch", "a function (request: Request) => Promise<Response>", options.fetch);
+  if (options.throwOnError !== undefined && typeof options.throwOnError !== "boolean")
+    fail("throwOnError", "throwOnError", "true or false", options.throwOnError);
   return {
     baseUrl: resolveBaseUrl(options),
     apiKey,
@@ -132,10 +124,10 @@ type InnerMethod = (url: string, init: Record<string, unknown>) => Promise<CallR
  */
 async function send(core: Core, method: UpperMethod, path: string, init: CallInit | undefined): Promise<CallResult> {
   const operation = operationFor(method, path);
-  if (operation !== undefined) checkParameters(operation, init?.params);
+  if (operation !== undefined) checkParameters(operation, method, path, init?.params);
   const { settings } = core;
-  const inner = (operation?.companyScope === true ? core.scoped : core.unscoped)[method] as unknown as InnerMethod;
-  const policy = operation?.idempotent === true ? settings.retry : false;
+  const inner = (operation?.[2] ? core.scoped : core.unscoped)[method] as unknown as InnerMethod;
+  const policy = operation?.[1] ? settings.retry : false;
   const caller = init?.signal ?? undefined;
   for (let attempt = 1; ; attempt++) {
     const deadline = new RequestDeadline(settings.clock, caller);
@@ -192,8 +184,8 @@ function failed(
   rememberRequest(result.response, {
     method,
     url: result.response.url || urlOf(path, init, settings).href,
-    operationId: operation?.operationId,
-    errorStatuses: operation?.errorStatuses,
+    operationId: operation?.[0],
+    errorStatuses: operation?.[3],
     secrets: settings.secrets,
   });
   if (settings.throwOnError) throw ApiError.fromResponse(result.response, result.error);
@@ -221,11 +213,7 @@ function wrap(core: Core): Record<WrappedMember, unknown> {
   const client = {
     request: (method: string, path: string, init?: CallInit) => {
       const lower = typeof method === "string" ? method.toLowerCase() : "";
-      if (!isHttpMethod(lower))
-        throw new InvalidInputError(
-          "method",
-          `method must be one of ${HTTP_METHODS.join(", ")} (any case), got ${describeValue(method)}`,
-        );
+      if (!isHttpMethod(lower)) fail("method", "method", `one of ${HTTP_METHODS.join(", ")} (any case)`, method);
       return send(core, lower.toUpperCase() as UpperMethod, path, init);
     },
   } as Record<WrappedMember, unknown>;

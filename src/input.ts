@@ -16,11 +16,19 @@ export function describeValue(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
+/**
+ * Throws the `InvalidInputError` every check ends in: "`where``label` must be `form`, got `value`", naming
+ * `input`. One sentence shape, built in one place.
+ */
+export function fail(input: string, label: string, form: string, value: unknown, where = ""): never {
+  throw new InvalidInputError(input, `${where}${label} must be ${form}, got ${describeValue(value)}`);
+}
+
 /** `value` when it is a whole number from `min` to `max`; otherwise an `InvalidInputError` naming `name`. */
 export function checkWholeNumber(value: unknown, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
-    throw new InvalidInputError(name, `${name} must be a whole number ${range}, got ${describeValue(value)}`);
+    fail(name, name, `a whole number ${range}`, value);
   }
   return value;
 }

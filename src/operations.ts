@@ -1,19 +1,29 @@
-/** What the contract says about an operation, looked up by method and path template. */
+/** What the contract says about an operation, looked up by path template and method. */
 import { operations } from "../generated/contract.ts";
-import { HTTP_METHODS } from "./http-methods.ts";
+import type { HttpMethod } from "./http-methods.ts";
 
-export type OperationFacts = (typeof operations)[keyof typeof operations];
+/**
+ * One operation's facts (generated/contract.ts): its operationId, whether it is safe to repeat, whether it acts
+ * for a company, the error statuses it declares, and its path parameters (1: a ULID, 0: any other string).
+ */
+export type OperationFacts = readonly [
+  operationId: string,
+  idempotent: 0 | 1,
+  companyScope: 0 | 1,
+  errorStatuses?: readonly number[],
+  pathParameters?: { readonly [name: string]: 0 | 1 },
+];
 
 /** Upper-case, as openapi-fetch's client names its methods. */
-export type UpperMethod = Uppercase<(typeof HTTP_METHODS)[number]>;
+export type UpperMethod = Uppercase<HttpMethod>;
 
-// One map per method, keyed by path template: a call looks its operation up once, without building a key.
-const byMethod = new Map<string, Map<string, OperationFacts>>(
-  HTTP_METHODS.map((method) => [method.toUpperCase(), new Map<string, OperationFacts>()]),
-);
-for (const facts of Object.values(operations) as OperationFacts[]) byMethod.get(facts.method)?.set(facts.path, facts);
+const byPath: { readonly [path: string]: { readonly [method: string]: OperationFacts } | undefined } = operations;
 
-/** The operation `method` (upper case) on `schemaPath` (a path template such as `/v1/cards/{cardId}`), if any. */
+/**
+ * The operation `method` (upper case) on `schemaPath` (a path template such as `/v1/cards/{cardId}`), if any.
+ * Two property reads, no key built. A path such as `constructor` reaches a prototype, which has no upper-case
+ * method names, so it finds nothing too.
+ */
 export function operationFor(method: UpperMethod, schemaPath: string): OperationFacts | undefined {
-  return byMethod.get(method)!.get(schemaPath);
+  return byPath[schemaPath]?.[method];
 }

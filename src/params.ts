@@ -3,8 +3,7 @@
  * would change the path (empty, `.` or `..`, which URL parsers collapse even when percent-encoded).
  * openapi-fetch's path serializer URL-encodes every value. The client calls this before the request is built.
  */
-import { InvalidInputError } from "./errors.ts";
-import { describeValue } from "./input.ts";
+import { fail } from "./input.ts";
 import type { OperationFacts } from "./operations.ts";
 import { isUlid, ULID_FORM } from "./ulid.ts";
 
@@ -13,26 +12,33 @@ export interface CallParameters {
   header?: Record<string, unknown>;
 }
 
-export function checkParameters(operation: OperationFacts, params: CallParameters | undefined): void {
-  for (const { name, ulid } of operation.pathParameters) {
+export function checkParameters(
+  operation: OperationFacts,
+  method: string,
+  path: string,
+  params: CallParameters | undefined,
+): void {
+  const pathParameters = operation[4];
+  for (const name in pathParameters) {
     const value = params?.path?.[name];
-    if (ulid ? !isUlid(value) : typeof value !== "string" || value === "" || value === "." || value === "..") {
-      const form = ulid ? ULID_FORM : 'a non-empty string other than "." and ".."';
-      throw new InvalidInputError(
+    if (
+      pathParameters[name]
+        ? !isUlid(value)
+        : typeof value !== "string" || value === "" || value === "." || value === ".."
+    )
+      fail(
         name,
-        `${where(operation)}: path parameter ${name} must be ${form}, got ${describeValue(value)}`,
+        `path parameter ${name}`,
+        pathParameters[name] ? ULID_FORM : 'a non-empty string other than "." and ".."',
+        value,
+        where(operation, method, path),
       );
-    }
   }
   const companyId = params?.header?.["X-Company-Id"];
-  if (operation.companyScope && companyId !== undefined && !isUlid(companyId)) {
-    throw new InvalidInputError(
-      "X-Company-Id",
-      `${where(operation)}: header X-Company-Id must be ${ULID_FORM}, got ${describeValue(companyId)}`,
-    );
-  }
+  if (operation[2] && companyId !== undefined && !isUlid(companyId))
+    fail("X-Company-Id", "header X-Company-Id", ULID_FORM, companyId, where(operation, method, path));
 }
 
-function where(operation: OperationFacts): string {
-  return `${operation.operationId} (${operation.method} ${operation.path})`;
+function where(operation: OperationFacts, method: string, path: string): string {
+  return `${operation[0]} (${method} ${path}): `;
 }

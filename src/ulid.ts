@@ -1,7 +1,6 @@
 /** The ULID form, from the contract's `components.schemas.Ulid`. */
 import { ulid } from "../generated/contract.ts";
-import { InvalidInputError } from "./errors.ts";
-import { describeValue } from "./input.ts";
+import { fail } from "./input.ts";
 
 const ULID = new RegExp(ulid.pattern);
 
@@ -14,6 +13,5 @@ export function isUlid(value: unknown): value is string {
 
 /** `value` when it is a ULID; otherwise an `InvalidInputError` naming `name`. */
 export function checkUlid(value: unknown, name: string): string {
-  if (!isUlid(value)) throw new InvalidInputError(name, `${name} must be ${ULID_FORM}, got ${describeValue(value)}`);
-  return value;
+  return isUlid(value) ? value : fail(name, name, ULID_FORM, value);
 }

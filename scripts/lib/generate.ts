@@ -229,17 +229,51 @@ export function contractFacts(document: Json): ContractFacts {
   };
 }
 
-/** generated/contract.ts: the contract facts as `as const` data the client compiles with. */
+/**
+ * generated/contract.ts: the contract facts as `as const` data the client compiles with, in the compact form the
+ * client reads at runtime (every byte here lands in a partner's bundle): servers as their URLs, operations as one
+ * short tuple each.
+ */
 export function generateContractModule(document: Json): string {
   const facts = contractFacts(document);
   const constant = (name: string, doc: string, value: unknown) =>
     `/** ${doc} */\nexport const ${name} = ${JSON.stringify(value, null, 2)} as const;\n`;
+  const serverUrls = Object.fromEntries(
+    facts.servers.map((server) => [
+      server.environment,
+      server.url.replace(/\{([^{}]+)\}/g, (_, name: string) => server.variables[name]?.default ?? `{${name}}`),
+    ]),
+  );
+  const byPath: Record<string, string[]> = {};
+  for (const operation of Object.values(facts.operations)) {
+    const tuple: unknown[] = [
+      operation.operationId,
+      operation.idempotent ? 1 : 0,
+      operation.companyScope ? 1 : 0,
+      operation.errorStatuses,
+      Object.fromEntries(operation.pathParameters.map(({ name, ulid }) => [name, ulid ? 1 : 0])),
+    ];
+    // Trailing empty lists and maps are left out: the client reads a missing one as empty.
+    while (tuple.length > 3 && Object.keys(tuple.at(-1) as object).length === 0) tuple.pop();
+    byPath[operation.path] = [...(byPath[operation.path] ?? []), `${operation.method}: ${JSON.stringify(tuple)}`];
+  }
+  const operations = Object.entries(byPath)
+    .map(([pathName, methods]) => `  ${JSON.stringify(pathName)}: { ${methods.join(", ")} },`)
+    .join("\n");
   return (
     CONTRACT_HEADER +
     [
       constant("ulid", "`components.schemas.Ulid`: the form of every identifier the source calls a ULID.", facts.ulid),
-      constant("servers", "`servers`, each named by the environment it stands for.", facts.servers),
-      constant("operations", "Every operation, keyed by `METHOD /path` as openapi-fetch sees it.", facts.operations),
+      constant("servers", "`servers`: the URL of each environment, its variables at their defaults.", serverUrls),
+      `/**
+ * Every operation, by path template (as openapi-fetch sees it) and upper-case method:
+ * [operationId, safe to repeat (\`x-idempotent\`), acts for a company (\`X-Company-Id\`), the error statuses it
+ * declares, its path parameters (1: a ULID, 0: any other string)], flags as 1 or 0; a missing list is empty.
+ */
+export const operations = {
+${operations}
+} as const;
+`,
       constant(
         "pageable",
         "GET operations taking `page`, with the response property that holds the items.",

@@ -92,7 +92,11 @@ describe("options are checked", () => {
     ["apiKey", { apiKey: `${API_KEY}\n`, baseUrl: BASE_URL }, /apiKey must not contain line breaks/],
     ["baseUrl", { apiKey: API_KEY }, /pass baseUrl .* or environment/],
     ["baseUrl", { apiKey: API_KEY, baseUrl: "api.example.com" }, /baseUrl must be an absolute http\(s\) URL/],
-    ["baseUrl", { apiKey: API_KEY, baseUrl: "ftp://api.example.com" }, /baseUrl must use http or https/],
+    [
+      "baseUrl",
+      { apiKey: API_KEY, baseUrl: "ftp://api.example.com" },
+      /baseUrl must be an absolute http\(s\) URL .*got "ftp:/,
+    ],
     ["baseUrl", { apiKey: API_KEY, baseUrl: BASE_URL, environment: "sandbox" }, /either baseUrl or environment/],
     ["environment", { apiKey: API_KEY, environment: "staging" }, /environment must be one of "production", "sandbox"/],
     ["companyId", { apiKey: API_KEY, baseUrl: BASE_URL, companyId: "acme" }, /companyId must be a ULID .*got "acme"/],

@@ -29,11 +29,13 @@ describe("generated files", () => {
   });
 
   test("the facts follow the contract", () => {
-    const idempotent = Object.values(operations)
-      .filter((o) => o.idempotent)
-      .map((o) => o.operationId)
-      .sort();
-    expect(idempotent).toEqual([
+    const all = Object.values(operations).flatMap((methods) => Object.values(methods) as readonly unknown[][]);
+    const idsWhere = (index: number, value: number) =>
+      all
+        .filter((o) => o[index] === value)
+        .map((o) => o[0])
+        .sort();
+    expect(idsWhere(1, 1)).toEqual([
       "getCardHolder",
       "getPaymentInstructions",
       "getPaymentRoute",
@@ -44,21 +46,30 @@ describe("generated files", () => {
       "listSpendingAccountTransactions",
       "openWalletAddress",
     ]);
-    expect(
-      Object.values(operations)
-        .filter((o) => !o.companyScope)
-        .map((o) => o.operationId)
-        .sort(),
-    ).toEqual(["getTransaction", "listCompanies", "onboardCompany"]);
-    expect(Object.keys(operations)).toHaveLength(15);
-    expect(operations["POST /v1/wallets/{walletId}/addresses"].pathParameters).toEqual([
-      { name: "walletId", ulid: false },
+    expect(idsWhere(2, 0)).toEqual(["getTransaction", "listCompanies", "onboardCompany"]);
+    expect(all).toHaveLength(15);
+    expect(operations["/v1/wallets/{walletId}/addresses"].POST).toEqual([
+      "openWalletAddress",
+      1,
+      1,
+      [],
+      { walletId: 0 },
+    ]);
+    expect(operations["/transactions/{transactionId}"].GET).toEqual([
+      "getTransaction",
+      1,
+      0,
+      [403, 404],
+      { transactionId: 1 },
     ]);
     expect(pageable).toEqual({
       "/v1/cards": { itemsKey: "cards" },
       "/v1/card-spending-account/transactions": { itemsKey: "transactions" },
     });
-    expect(servers.map((s) => s.environment)).toEqual(["production", "sandbox"]);
+    expect(servers).toEqual({
+      production: "https://production.partner-api.invalid",
+      sandbox: "https://sandbox.partner-api.invalid",
+    });
     expect(new RegExp(ulid.pattern).test(ulid.example)).toBe(true);
   });
 
