@@ -115,6 +115,11 @@ const schemas = (d: Any) => d.components.schemas;
 const input = (d: Any) => schemas(d).ItemInput.properties;
 const item = (d: Any) => schemas(d).Item.properties;
 const listParams = (d: Any) => d.paths["/items"].get.parameters;
+/** Moves the `from` entry of `content` (application/json unless given) to another media type key. */
+function renameMedia(content: Any, type: string, from = "application/json"): void {
+  content[type] = content[from];
+  delete content[from];
+}
 
 interface Case {
   name: string;
@@ -514,14 +519,72 @@ const families: Record<string, Case[]> = {
       breaking: false,
     },
     {
-      name: "a response media type's parameters changed (application/json; charset=utf-8)",
+      name: "a parameter added to a response media type (application/json → application/json; charset=utf-8)",
+      mutate: (d) =>
+        renameMedia(d.paths["/items/{itemId}"].get.responses["200"].content, "application/json; charset=utf-8"),
+      check: "response-media-type-parameters-added",
+      breaking: false,
+    },
+    {
+      name: "a parameter removed from a response media type (the server may now send any charset)",
+      base: (d) =>
+        renameMedia(d.paths["/items/{itemId}"].get.responses["200"].content, "application/json; charset=utf-8"),
+      mutate: (d) =>
+        renameMedia(
+          d.paths["/items/{itemId}"].get.responses["200"].content,
+          "application/json",
+          "application/json; charset=utf-8",
+        ),
+      check: "response-media-type-parameters-removed",
+      breaking: true,
+    },
+    {
+      name: "a response media type parameter's value changed (charset=utf-8 → charset=utf-16)",
+      base: (d) =>
+        renameMedia(d.paths["/items/{itemId}"].get.responses["200"].content, "application/json; charset=utf-8"),
       mutate: (d) => {
         const content = d.paths["/items/{itemId}"].get.responses["200"].content;
-        content["application/json; charset=utf-8"] = content["application/json"];
-        delete content["application/json"];
+        content["application/json; charset=utf-16"] = content["application/json; charset=utf-8"];
+        delete content["application/json; charset=utf-8"];
+      },
+      check: "response-media-type-parameters-changed",
+      breaking: true,
+    },
+    {
+      name: "a response media type parameter respelled (charset=utf-8 → Charset=UTF-8: the same)",
+      base: (d) =>
+        renameMedia(d.paths["/items/{itemId}"].get.responses["200"].content, "application/json; charset=utf-8"),
+      mutate: (d) => {
+        const content = d.paths["/items/{itemId}"].get.responses["200"].content;
+        content["application/json;Charset=UTF-8"] = content["application/json; charset=utf-8"];
+        delete content["application/json; charset=utf-8"];
       },
       check: "none",
       breaking: false,
+    },
+    {
+      name: "a parameter added to a request media type (only UTF-8 accepted now)",
+      mutate: (d) => renameMedia(d.paths["/items"].post.requestBody.content, "application/json; charset=utf-8"),
+      check: "request-media-type-parameters-added",
+      breaking: true,
+    },
+    {
+      name: "a response media type made more specific by a suffix (application/json → application/problem+json)",
+      mutate: (d) => renameMedia(d.paths["/items/{itemId}"].get.responses["200"].content, "application/problem+json"),
+      check: "response-media-type-narrowed",
+      breaking: false,
+    },
+    {
+      name: "a response media type made more general (application/problem+json → application/json)",
+      base: (d) => renameMedia(d.paths["/items/{itemId}"].get.responses["200"].content, "application/problem+json"),
+      mutate: (d) =>
+        renameMedia(
+          d.paths["/items/{itemId}"].get.responses["200"].content,
+          "application/json",
+          "application/problem+json",
+        ),
+      check: "response-media-type-widened",
+      breaking: true,
     },
   ],
   "types and formats": [
@@ -831,6 +894,25 @@ const families: Record<string, Case[]> = {
       mutate: (d) => (d.components.securitySchemes.ApiKey.name = "Authorization"),
       check: "security-scheme-wire-changed",
       breaking: true,
+    },
+    {
+      name: "the OpenID Connect URL of a scheme changed (where clients get their tokens)",
+      base: (d) =>
+        (d.components.securitySchemes.Oidc = {
+          type: "openIdConnect",
+          openIdConnectUrl: "https://a.example/.well-known/openid-configuration",
+        }),
+      mutate: (d) =>
+        (d.components.securitySchemes.Oidc.openIdConnectUrl = "https://b.example/.well-known/openid-configuration"),
+      check: "security-scheme-wire-changed",
+      breaking: true,
+    },
+    {
+      name: "an HTTP scheme name's case changed (bearer → Bearer: the same scheme)",
+      base: (d) => (d.components.securitySchemes.Bearer = { type: "http", scheme: "bearer" }),
+      mutate: (d) => (d.components.securitySchemes.Bearer.scheme = "Bearer"),
+      check: "security-scheme-changed",
+      breaking: false,
     },
     {
       name: "a security scheme's description changed",

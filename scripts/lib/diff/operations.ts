@@ -174,8 +174,13 @@ function compareSecuritySchemes(walk: Walk, base: Document, head: Document): voi
     else {
       const strip = (scheme: JsonObject) =>
         Object.fromEntries(Object.entries(scheme).filter(([key]) => !DOC_KEYWORDS.has(key)));
-      // What clients put on the wire: changing it locks every caller out.
-      const wire = ["type", "in", "name", "scheme"].filter((key) => stable(before[key]) !== stable(after[key]));
+      // What clients put on the wire, or where they get their token: changing it locks every caller out.
+      // HTTP authentication scheme names are case-insensitive (RFC 9110, 11.1): `Basic` is `basic`.
+      const wireValue = (scheme: JsonObject, key: string) =>
+        key === "scheme" && typeof scheme[key] === "string" ? scheme[key].toLowerCase() : scheme[key];
+      const wire = ["type", "in", "name", "scheme", "openIdConnectUrl"].filter(
+        (key) => stable(wireValue(before, key)) !== stable(wireValue(after, key)),
+      );
       if (wire.length > 0)
         walk.sink.emit(
           "security-scheme-wire-changed",
@@ -654,8 +659,50 @@ function compareBody(
   compareContent(walk, place, flow, a!.content, b!.content, user);
 }
 
-/** `application/json; charset=utf-8` and `application/json` are one media type. */
+/** The media type without its parameters: `application/json; charset=utf-8` is `application/json`. */
 const mediaBase = (type: string) => type.split(";")[0]!.trim().toLowerCase();
+
+/** A media type's parameters (`charset=utf-8`), names lower-cased and values unquoted. */
+function mediaParameters(type: string): Map<string, string> {
+  const parameters = new Map<string, string>();
+  for (const part of type.split(";").slice(1)) {
+    const [name, ...value] = part.split("=");
+    if (!name?.trim()) continue;
+    parameters.set(
+      name.trim().toLowerCase(),
+      value
+        .join("=")
+        .trim()
+        .replace(/^"(.*)"$/, "$1"),
+    );
+  }
+  return parameters;
+}
+
+/** The same media type with the same parameters, however spelled (`application/json;charset=UTF-8`). */
+function sameMedia(a: string, b: string): boolean {
+  if (mediaBase(a) !== mediaBase(b)) return false;
+  const [x, y] = [mediaParameters(a), mediaParameters(b)];
+  return x.size === y.size && [...x].every(([name, value]) => y.get(name)?.toLowerCase() === value.toLowerCase());
+}
+
+/**
+ * Parameters added to a media type narrow it (`application/json` → `application/json; charset=utf-8`: only
+ * UTF-8 now), removed ones widen it, a changed value is neither.
+ */
+function parameterChange(
+  before: Map<string, string>,
+  after: Map<string, string>,
+): "media-type-parameters-added" | "media-type-parameters-removed" | "media-type-parameters-changed" | undefined {
+  const same = (name: string) => before.get(name)?.toLowerCase() === after.get(name)?.toLowerCase();
+  const changed = [...before.keys()].some((name) => after.has(name) && !same(name));
+  const removed = [...before.keys()].some((name) => !after.has(name));
+  const added = [...after.keys()].some((name) => !before.has(name));
+  if (changed || (removed && added)) return "media-type-parameters-changed";
+  if (removed) return "media-type-parameters-removed";
+  if (added) return "media-type-parameters-added";
+  return undefined;
+}
 
 function compareContent(
   walk: Walk,
@@ -668,14 +715,19 @@ function compareContent(
   const a = isObject(before) ? before : {};
   const b = isObject(after) ? after : {};
   const match = (type: string, other: JsonObject) =>
-    type in other ? type : Object.keys(other).find((candidate) => mediaBase(candidate) === mediaBase(type));
+    type in other
+      ? type
+      : (Object.keys(other).find((candidate) => sameMedia(candidate, type)) ??
+        Object.keys(other).find((candidate) => mediaBase(candidate) === mediaBase(type)));
   const removed = Object.keys(a).filter((type) => match(type, b) === undefined);
   const added = Object.keys(b).filter((type) => match(type, a) === undefined);
   // A media type replaced by a wider (`application/*`) or narrower one is a rename, judged by direction.
   const renamed = new Map<string, string>();
+  const suffixes = flow === "toPartner";
   for (const type of removed) {
     const other = added.find(
-      (candidate) => !renamed.has(candidate) && (covers(candidate, type) || covers(type, candidate)),
+      (candidate) =>
+        !renamed.has(candidate) && (covers(candidate, type, suffixes) || covers(type, candidate, suffixes)),
     );
     if (other) renamed.set(other, type);
   }
@@ -692,10 +744,18 @@ function compareContent(
     }
     if (renamed.has(type))
       walk.sink.emit(
-        covers(type, old) ? "media-type-widened" : "media-type-narrowed",
+        covers(type, old, suffixes) ? "media-type-widened" : "media-type-narrowed",
         flow,
         where,
         `media type \`${old}\` → \`${type}\``,
+      );
+    const parameters = parameterChange(mediaParameters(old), mediaParameters(type));
+    if (parameters)
+      walk.sink.emit(
+        parameters,
+        flow,
+        where,
+        `media type parameters \`${old}\` → \`${type}\` (${parameters.replace("media-type-parameters-", "")})`,
       );
     const x = isObject(a[old]) ? (a[old] as JsonObject) : {};
     const y = isObject(media) ? media : {};
@@ -704,13 +764,18 @@ function compareContent(
   }
 }
 
-/** Whether media range `general` (`*\/*`, `application/*`) includes `specific`. */
-function covers(general: string, specific: string): boolean {
+/**
+ * Whether media range `general` (`*\/*`, `application/*`) includes `specific`. With `suffixes` (what a
+ * response promises) a structured syntax suffix counts too: `application/problem+json` is a kind of
+ * `application/json`. A request in `application/merge-patch+json` is another format, not a narrower JSON.
+ */
+function covers(general: string, specific: string, suffixes: boolean): boolean {
   const [g, s] = [mediaBase(general), mediaBase(specific)];
   if (g === s) return false;
   if (g === "*/*") return true;
   const [type, subtype] = g.split("/");
-  return subtype === "*" && s.startsWith(`${type}/`);
+  if (subtype === "*") return s.startsWith(`${type}/`);
+  return suffixes && s.startsWith(`${type}/`) && s.endsWith(`+${subtype}`);
 }
 
 function compareResponses(

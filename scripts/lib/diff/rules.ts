@@ -83,7 +83,10 @@ export const RULES = {
   "security-scheme-removed": doc("Security scheme component removed", "info"),
   "security-scheme-added": doc("Security scheme component added", "info"),
   "security-scheme-changed": doc("Security scheme component changed (flows, URLs, descriptions)", "info"),
-  "security-scheme-wire-changed": doc("Security scheme type, location, name or HTTP scheme changed", "error"),
+  "security-scheme-wire-changed": doc(
+    "Security scheme type, location, name, HTTP scheme or OpenID Connect URL changed",
+    "error",
+  ),
   "server-removed": doc("Server removed", "info"),
   "server-added": doc("Server added", "info"),
   "server-changed": doc("Server variables changed", "info"),
@@ -114,6 +117,11 @@ export const RULES = {
   "media-type-added": both("Media type added", "info"),
   "media-type-widened": widening("Media type replaced by a wider range (application/json → application/*)"),
   "media-type-narrowed": narrowing("Media type replaced by a narrower one (application/* → application/json)"),
+  "media-type-parameters-added": narrowing(
+    "Media type parameter added (application/json → application/json; charset=utf-8)",
+  ),
+  "media-type-parameters-removed": widening("Media type parameter removed"),
+  "media-type-parameters-changed": both("Media type parameter value changed (charset=utf-8 → charset=utf-16)", "error"),
   "success-status-removed": both("Success (2xx) status removed", "error"),
   "status-removed": both("Non-success status removed", "info"),
   "status-added": both("Status added", "info"),
