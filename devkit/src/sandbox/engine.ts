@@ -4,8 +4,17 @@
  */
 import { deliverWebhook, RETRY_DELAYS_MS } from "../webhooks/deliver.ts";
 import type { SandboxClock } from "./clock.ts";
+import { heapify, peekTask, popTask, pushTask } from "./due.ts";
 import { randomStateFor, SeededRandom } from "./random.ts";
-import type { AccountState, CompanyRecord, EventRecord, SandboxState, Task, WalletRecord } from "./state.ts";
+import type {
+  AccountState,
+  CardRecord,
+  CompanyRecord,
+  EventRecord,
+  SandboxState,
+  Task,
+  WalletRecord,
+} from "./state.ts";
 import type { StateStore } from "./store.ts";
 
 export interface EngineSettings {
@@ -59,17 +68,63 @@ export function microsecondIso(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 }
 
+/**
+ * Lookups by id over a list the state keeps (and persists) as an array. The map is built from the array on
+ * first use (so a state read back from a file is indexed too) and takes in what was appended since; the lists
+ * it serves only ever grow, and a shorter or replaced array is indexed again from scratch.
+ */
+class IdIndex<Owner extends object, Item> {
+  private readonly entries = new WeakMap<Owner, { items: Item[]; indexed: number; byId: Map<string, Item> }>();
+
+  constructor(
+    private readonly itemsOf: (owner: Owner) => Item[],
+    private readonly idOf: (item: Item) => string,
+  ) {}
+
+  get(owner: Owner, id: string): Item | undefined {
+    const items = this.itemsOf(owner);
+    let entry = this.entries.get(owner);
+    if (!entry || entry.items !== items || entry.indexed > items.length) {
+      entry = { items, indexed: 0, byId: new Map() };
+      this.entries.set(owner, entry);
+    }
+    for (; entry.indexed < items.length; entry.indexed++) {
+      const item = items[entry.indexed]!;
+      const key = this.idOf(item);
+      // The first with an id wins, as a search from the start would find it.
+      if (!entry.byId.has(key)) entry.byId.set(key, item);
+    }
+    return entry.byId.get(id);
+  }
+}
+
 export class SandboxEngine {
   private timer: NodeJS.Timeout | undefined;
+  /** The due time the timer is set for, while one is set. */
+  private timerDueAt: number | undefined;
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
+  private readonly companies = new IdIndex<AccountState, CompanyRecord>(
+    (account) => account.companies,
+    (record) => record.company.id,
+  );
+  private readonly cards = new IdIndex<CompanyRecord, CardRecord>(
+    (company) => company.cards,
+    (record) => record.card.id,
+  );
+  private readonly events = new IdIndex<AccountState, EventRecord>(
+    (account) => account.events,
+    (record) => record.envelope.id,
+  );
 
   constructor(
     public state: SandboxState,
     readonly clock: SandboxClock,
     readonly store: StateStore,
     readonly settings: EngineSettings,
-  ) {}
+  ) {
+    heapify(state.tasks);
+  }
 
   random(account: AccountState): SeededRandom {
     return new SeededRandom(account);
@@ -77,6 +132,21 @@ export class SandboxEngine {
 
   now(): string {
     return this.clock.iso();
+  }
+
+  /** One of the account's companies by id. */
+  company(account: AccountState, id: string): CompanyRecord | undefined {
+    return this.companies.get(account, id);
+  }
+
+  /** One of the company's cards by id. */
+  card(company: CompanyRecord, id: string): CardRecord | undefined {
+    return this.cards.get(company, id);
+  }
+
+  /** One of the account's events by id. */
+  event(account: AccountState, id: string): EventRecord | undefined {
+    return this.events.get(account, id);
   }
 
   hasAccount(apiKey: string): boolean {
@@ -242,12 +312,14 @@ export class SandboxEngine {
   }
 
   schedule(task: Task extends infer T ? (T extends Task ? Omit<T, "id"> : never) : never): void {
-    this.state.tasks.push({ ...task, id: this.state.nextTaskId++ } as Task);
-    this.arm();
+    const scheduled = { ...task, id: this.state.nextTaskId++ } as Task;
+    pushTask(this.state.tasks, scheduled);
+    // The timer already wakes in time for anything due at or after the time it is set for.
+    if (this.timerDueAt === undefined || scheduled.dueAt < this.timerDueAt) this.arm();
   }
 
   cancel(matches: (task: Task) => boolean): void {
-    this.state.tasks = this.state.tasks.filter((task) => !matches(task));
+    this.state.tasks = heapify(this.state.tasks.filter((task) => !matches(task)));
   }
 
   /** Back to the seeded state: accounts go (and are seeded again on use), pending tasks with them. */
@@ -283,16 +355,9 @@ export class SandboxEngine {
   private async runDue(until: number): Promise<void> {
     for (;;) {
       if (this.stopped) return;
-      let next: Task | undefined;
-      for (const task of this.state.tasks)
-        if (
-          task.dueAt <= until &&
-          (!next || task.dueAt < next.dueAt || (task.dueAt === next.dueAt && task.id < next.id))
-        )
-          next = task;
-      if (!next) break;
-      const due = next;
-      this.state.tasks = this.state.tasks.filter((task) => task !== due);
+      const next = peekTask(this.state.tasks);
+      if (!next || next.dueAt > until) break;
+      const due = popTask(this.state.tasks)!;
       this.clock.advanceTo(due.dueAt);
       await this.execute(due);
     }
@@ -303,17 +368,16 @@ export class SandboxEngine {
     const account = this.state.accounts[task.apiKey];
     if (!account) return;
     if (task.kind === "activateCard") {
-      const card = account.companies
-        .find((c) => c.company.id === task.companyId)
-        ?.cards.find((c) => c.card.id === task.cardId);
+      const company = this.company(account, task.companyId);
+      const card = company && this.card(company, task.cardId);
       if (card && card.card.status === "Creating") card.card.status = "Active";
     } else if (task.kind === "finishKybReview") {
-      const company = account.companies.find((c) => c.company.id === task.companyId);
+      const company = this.company(account, task.companyId);
       if (!company) return;
       company.kybStatus = "APPROVED";
       this.fire(task.apiKey, "company.kyb_status_changed", { companyId: company.company.id, status: "APPROVED" });
     } else {
-      const event = account.events.find((e) => e.envelope.id === task.eventId);
+      const event = this.event(account, task.eventId);
       const endpoint = account.endpoints.find((e) => e.endpoint.id === task.endpointId);
       if (!event || !endpoint) return;
       const delivery = await attemptDelivery(endpoint.endpoint.url, event.body, endpoint.secret);
@@ -334,14 +398,14 @@ export class SandboxEngine {
   private arm(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.stopped || this.state.tasks.length === 0) return;
-    const earliest = this.state.tasks.reduce(
-      (soonest, task) => Math.min(soonest, task.dueAt),
-      Number.POSITIVE_INFINITY,
-    );
-    const delay = Math.min(this.clock.realDelayUntil(earliest), 2 ** 31 - 1);
+    this.timerDueAt = undefined;
+    const earliest = peekTask(this.state.tasks);
+    if (this.stopped || !earliest) return;
+    const delay = Math.min(this.clock.realDelayUntil(earliest.dueAt), 2 ** 31 - 1);
+    this.timerDueAt = earliest.dueAt;
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.timerDueAt = undefined;
       this.runDueNow().catch(() => undefined);
     }, delay);
     this.timer.unref();

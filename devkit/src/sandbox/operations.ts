@@ -54,7 +54,7 @@ function accountOf(call: Call): AccountState {
 /** The company a partner operation acts for (X-Company-Id): it must be one of the calling account's. */
 function actingCompany(call: Call): CompanyRecord {
   const id = call.params["X-Company-Id"] as string;
-  const company = accountOf(call).companies.find((c) => c.company.id === id);
+  const company = call.engine.company(accountOf(call), id);
   if (!company)
     throw new SandboxProblem(
       403,
@@ -68,13 +68,13 @@ function actingCompany(call: Call): CompanyRecord {
 /** A company named in a control path: 404 unless it is one of the calling account's. */
 function pathCompany(call: Call): CompanyRecord {
   const id = call.params.companyId as string;
-  const company = accountOf(call).companies.find((c) => c.company.id === id);
+  const company = call.engine.company(accountOf(call), id);
   if (!company) throw notFound("company", id);
   return company;
 }
 
-function findCard(company: CompanyRecord, id: string) {
-  const card = company.cards.find((c) => c.card.id === id);
+function findCard(call: Call, company: CompanyRecord, id: string) {
+  const card = call.engine.card(company, id);
   if (!card) throw notFound("card", id);
   return card;
 }
@@ -197,20 +197,20 @@ export const handlers: Record<string, (call: Call) => Reply> = {
   },
 
   updateCardSpendSettings(call) {
-    const card = findCard(actingCompany(call), call.params.cardId);
+    const card = findCard(call, actingCompany(call), call.params.cardId);
     card.spendSettings = call.body;
     return { status: 200, body: {} };
   },
 
   unfreezeCard(call) {
-    const card = findCard(actingCompany(call), call.params.cardId);
+    const card = findCard(call, actingCompany(call), call.params.cardId);
     // Nothing freezes a card in the sandbox (the API has no freeze operation), so this only records it.
     card.frozen = false;
     return { status: 200, body: {} };
   },
 
   createCardDetailsToken(call) {
-    findCard(actingCompany(call), call.params.cardId);
+    findCard(call, actingCompany(call), call.params.cardId);
     return {
       status: 200,
       body: { type: "card_details", data: { accessToken: `sbx_${call.engine.random(accountOf(call)).token(40)}` } },
@@ -337,7 +337,7 @@ export const handlers: Record<string, (call: Call) => Reply> = {
   },
 
   resendEvent(call) {
-    const event = accountOf(call).events.find((e) => e.envelope.id === call.params.eventId);
+    const event = call.engine.event(accountOf(call), call.params.eventId);
     if (!event) throw notFound("event", call.params.eventId);
     call.engine.scheduleDeliveries(call.apiKey!, event);
     return { status: 202, body: { ...event.envelope, deliveries: event.deliveries } };
