@@ -6,10 +6,9 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { HTTP_METHODS } from "../../../src/http-methods.ts";
 
 type Json = { [key: string]: unknown };
-
-const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
 
 export interface Parameter {
   name: string;
@@ -49,6 +48,18 @@ interface Route {
   methods: Map<string, Operation>;
 }
 
+/** A query string's values by name: a request's URLSearchParams, or none. */
+export interface QueryValues {
+  get(name: string): string | null;
+}
+
+/** How many segments a path has: a templated route matches only paths with as many as its own. */
+function segmentCount(path: string): number {
+  let count = 0;
+  for (let index = path.indexOf("/"); index !== -1; index = path.indexOf("/", index + 1)) count++;
+  return count;
+}
+
 function pointerSegment(segment: string): string {
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
@@ -78,7 +89,14 @@ function resolve(document: Json, start: unknown): { value: Json; pointer?: strin
 
 /** One router and validator over the partner contract and the control contract. */
 export class ContractRouter {
+  /** Every route: the literal ones first, then the templated ones in the contracts' order. */
   private readonly routes: Route[] = [];
+  /** Routes without path parameters by their exact path, tried first, so `/a/b` never loses to `/a/{id}`. */
+  private readonly literalRoutes = new Map<string, Route>();
+  /** Templated routes by segment count, each list in the contracts' order. */
+  private readonly templatedRoutes = new Map<number, Route[]>();
+  /** Each parameter's coercing validator, compiled on its first use. */
+  private readonly parameterValidators = new Map<Parameter, ValidateFunction>();
   // The documents are not checked against the JSON Schema meta-schema at start: `npm run lint` does that, and it
   // would cost most of the start-up time.
   private readonly ajv = new Ajv2020.default({ strict: false, allErrors: true, validateSchema: false });
@@ -119,7 +137,7 @@ export class ContractRouter {
             .join("/")}$`,
         );
         const route: Route = { pattern, names, path, methods: new Map() };
-        for (const method of METHODS) {
+        for (const method of HTTP_METHODS) {
           const op = item[method] as Json | undefined;
           if (!op) continue;
           const opPointer = `${id}#/paths/${pointerSegment(path)}/${method}`;
@@ -172,9 +190,16 @@ export class ContractRouter {
             responses,
           });
         }
-        // A literal path is tried before a templated one, so `/a/b` never loses to `/a/{id}`.
-        if (names.length === 0) this.routes.unshift(route);
-        else this.routes.push(route);
+        if (names.length === 0) {
+          this.routes.unshift(route);
+          this.literalRoutes.set(path, route);
+        } else {
+          this.routes.push(route);
+          const count = segmentCount(path);
+          const sameLength = this.templatedRoutes.get(count);
+          if (sameLength) sameLength.push(route);
+          else this.templatedRoutes.set(count, [route]);
+        }
       }
     }
   }
@@ -184,16 +209,15 @@ export class ContractRouter {
   }
 
   match(method: string, pathname: string): Match {
-    for (const route of this.routes) {
+    const literal = this.literalRoutes.get(pathname);
+    if (literal) return matched(literal, method, NO_PATH_PARAMS);
+    for (const route of this.templatedRoutes.get(segmentCount(pathname)) ?? []) {
       const found = route.pattern.exec(pathname);
       if (!found) continue;
-      const operation = route.methods.get(method.toUpperCase());
-      if (!operation) return { kind: "no-method", path: route.path };
       const pathParams: Record<string, string> = {};
-      route.names.forEach((name, index) => {
-        pathParams[name] = decodeURIComponent(found[index + 1]!);
-      });
-      return { kind: "operation", operation, pathParams };
+      for (let index = 0; index < route.names.length; index++)
+        pathParams[route.names[index]!] = decodeURIComponent(found[index + 1]!);
+      return matched(route, method, pathParams);
     }
     return { kind: "no-path" };
   }
@@ -215,7 +239,7 @@ export class ContractRouter {
     operation: Operation,
     sources: {
       path: Record<string, string>;
-      query: URLSearchParams;
+      query: QueryValues;
       headers: Record<string, string | string[] | undefined>;
     },
   ): { values: Record<string, unknown>; issues: Issue[] } {
@@ -239,7 +263,7 @@ export class ContractRouter {
       }
       // Ajv coerces in place only inside an object, so the value travels in a one-key holder.
       const holder = { value: raw };
-      const wrapped = this.wrapperFor(parameter.pointer);
+      const wrapped = this.parameterValidator(parameter);
       if (!wrapped(holder)) {
         for (const error of wrapped.errors ?? [])
           issues.push({
@@ -253,12 +277,11 @@ export class ContractRouter {
     return { values, issues };
   }
 
-  private wrapperFor(pointer: string): ValidateFunction {
-    const key = `w${pointer}`;
-    let validate = this.validators.get(key);
+  private parameterValidator(parameter: Parameter): ValidateFunction {
+    let validate = this.parameterValidators.get(parameter);
     if (!validate) {
-      validate = this.coercingAjv.compile({ type: "object", properties: { value: { $ref: pointer } } });
-      this.validators.set(key, validate);
+      validate = this.coercingAjv.compile({ type: "object", properties: { value: { $ref: parameter.pointer } } });
+      this.parameterValidators.set(parameter, validate);
     }
     return validate;
   }
@@ -288,6 +311,14 @@ export class ContractRouter {
       message: describe(error, ""),
     }));
   }
+}
+
+const NO_PATH_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
+function matched(route: Route, method: string, pathParams: Record<string, string>): Match {
+  const operation = route.methods.get(method) ?? route.methods.get(method.toUpperCase());
+  if (!operation) return { kind: "no-method", path: route.path };
+  return { kind: "operation", operation, pathParams };
 }
 
 function describe(error: ErrorObject, prefix: string): string {

@@ -5,8 +5,8 @@
  * an unknown method, 401 without X-API-Key, 400 for malformed JSON, 413 for a body over 10 MB, 415 (422 where
  * the operation declares 422) for a wrong content type, 422 for a bad parameter or body.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ContractRouter, Issue, Operation } from "./contract.ts";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { ContractRouter, Issue, Operation, QueryValues } from "./contract.ts";
 import type { SandboxEngine } from "./engine.ts";
 import { asyncHandlers, type Call, handlers, type Reply, SandboxProblem } from "./operations.ts";
 
@@ -21,11 +21,46 @@ const CORS_HEADERS = {
 };
 const PROBLEM_TYPE_BASE = "https://sandbox.partner-api.invalid/problems/";
 
+/** The response headers for each content type, built once: writeHead only reads them. */
+const headersByContentType = new Map<string, OutgoingHttpHeaders>();
+function headersFor(contentType: string): OutgoingHttpHeaders {
+  let headers = headersByContentType.get(contentType);
+  if (!headers) {
+    headers = { ...CORS_HEADERS, "content-type": contentType };
+    headersByContentType.set(contentType, headers);
+  }
+  return headers;
+}
+
+const NO_QUERY: QueryValues = { get: () => null };
+const EMPTY_BODY = Buffer.alloc(0);
+/**
+ * A request target whose path `new URL` would return unchanged: no dot segments, percent-escapes, backslashes
+ * or leading `//`, and no fragment. Anything else goes through `new URL`, so both give the same path and query.
+ */
+const PLAIN_TARGET = /^\/(?!\/)[\w\-~/]*(?:\?[^#]*)?$/;
+
+function pathAndQuery(target: string): { pathname: string; query: QueryValues } {
+  if (PLAIN_TARGET.test(target)) {
+    const mark = target.indexOf("?");
+    if (mark === -1) return { pathname: target, query: NO_QUERY };
+    return { pathname: target.slice(0, mark), query: new URLSearchParams(target.slice(mark + 1)) };
+  }
+  const url = new URL(target, "http://sandbox.invalid");
+  return { pathname: url.pathname, query: url.searchParams };
+}
+
+/** A request that declares no body (no Content-Length, no Transfer-Encoding) has none to read. */
+function hasBody(request: IncomingMessage): boolean {
+  return request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined;
+}
+
 class BodyTooLargeError extends Error {
   override readonly name = "BodyTooLargeError";
 }
 
 function readBody(request: IncomingMessage): Promise<Buffer> {
+  if (!hasBody(request)) return Promise.resolve(EMPTY_BODY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -45,7 +80,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
 
 function send(response: ServerResponse, operation: Operation | undefined, reply: Reply): void {
   if (reply.html !== undefined) {
-    response.writeHead(reply.status, { ...CORS_HEADERS, "content-type": "text/html; charset=utf-8" });
+    response.writeHead(reply.status, headersFor("text/html; charset=utf-8"));
     response.end(reply.html);
     return;
   }
@@ -61,7 +96,7 @@ function send(response: ServerResponse, operation: Operation | undefined, reply:
     : reply.status >= 400
       ? "application/problem+json"
       : "application/json";
-  response.writeHead(reply.status, { ...CORS_HEADERS, "content-type": contentType });
+  response.writeHead(reply.status, headersFor(contentType));
   response.end(JSON.stringify(reply.body));
 }
 
@@ -82,15 +117,15 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     let operation: Operation | undefined;
     try {
-      const url = new URL(request.url ?? "/", "http://sandbox.invalid");
+      const { pathname, query } = pathAndQuery(request.url ?? "/");
       // A browser's preflight: answered for every path, before routing, as Prism does.
       if (request.method === "OPTIONS" && request.headers["access-control-request-method"]) {
         send(response, undefined, { status: 204 });
         return;
       }
-      const match = router.match(request.method ?? "GET", url.pathname);
+      const match = router.match(request.method ?? "GET", pathname);
       if (match.kind === "no-path")
-        throw new SandboxProblem(404, "no-such-path", "No such path", `no operation has the path ${url.pathname}`);
+        throw new SandboxProblem(404, "no-such-path", "No such path", `no operation has the path ${pathname}`);
       if (match.kind === "no-method")
         throw new SandboxProblem(
           405,
@@ -148,10 +183,10 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       }
       const { values, issues: parameterIssues } = router.validateParameters(operation, {
         path: match.pathParams,
-        query: url.searchParams,
+        query,
         headers: request.headers,
       });
-      issues.unshift(...parameterIssues);
+      if (parameterIssues.length > 0) issues.unshift(...parameterIssues);
       if (issues.length > 0)
         throw new SandboxProblem(
           422,
