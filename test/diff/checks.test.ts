@@ -822,11 +822,25 @@ const families: Record<string, Case[]> = {
       breaking: false,
     },
     {
-      name: "a response prefixItems entry added (oasdiff reads it as widening)",
+      name: "a response prefixItems entry added (the position was any value; oasdiff warns both ways)",
       base: (d) => (item(d).pair = { type: "array", prefixItems: [{ type: "string" }] }),
       mutate: (d) => item(d).pair.prefixItems.push({ type: "integer" }),
-      check: "response-items-widened",
+      check: "response-prefix-items-changed",
       breaking: true,
+    },
+    {
+      name: "a request prefixItems entry removed (the position falls back to items: string)",
+      base: (d) => (input(d).pair = { type: "array", items: { type: "string" }, prefixItems: [{ type: "integer" }] }),
+      mutate: (d) => input(d).pair.prefixItems.pop(),
+      check: "request-prefix-items-changed",
+      breaking: true,
+    },
+    {
+      name: "a prefixItems entry repeating items added (every array valid before is valid now)",
+      base: (d) => (input(d).pair = { type: "array", items: { type: "string" } }),
+      mutate: (d) => (input(d).pair.prefixItems = [{ type: "string" }]),
+      check: "none",
+      breaking: false,
     },
     {
       name: "a request contains added",

@@ -197,6 +197,8 @@ export const RULES = {
   "pattern-changed": both("Pattern changed", "error"),
   "items-narrowed": narrowing("Array items or tuple (prefixItems, contains) narrowed"),
   "items-widened": widening("Array items or tuple (prefixItems, contains) widened"),
+  // An error both ways: a tuple entry differing from `items` narrows or widens by position (oasdiff: warning).
+  "prefix-items-changed": both("prefixItems entry added or removed where it differs from items", "error"),
   "properties-narrowed": narrowing(
     "Additional properties narrowed (additionalProperties, patternProperties, propertyNames, unevaluated…)",
   ),

@@ -600,10 +600,21 @@ function comparePrefixItems(
     const x = before[i];
     const y = after[i];
     if (x && y) compareSchemas(cmp, x, y, flow, sink, depth + 1);
-    // oasdiff's reading: a new tuple position may be sent by writers (widens); a dropped one narrows.
-    else if (y) sink.emit("items-widened", flow, locationOf(y), `prefixItems entry ${i} added`);
-    else if (x) sink.emit("items-narrowed", flow, locationOf(x), `prefixItems entry ${i} removed`);
+    // A position without a tuple entry is governed by `items`: an entry added or removed changes the position
+    // only where it differs from `items`. Which way it goes depends on both, so it counts both ways (oasdiff
+    // rates prefix-items-added/removed a warning on both sides, and ignores an entry repeating `items`).
+    else if (y && differs(cmp, a.subschemas.get("items") ?? { ...y, schema: {} }, y, flow, depth))
+      sink.emit("prefix-items-changed", flow, locationOf(y), `prefixItems entry ${i} added`);
+    else if (x && differs(cmp, x, b.subschemas.get("items") ?? { ...x, schema: {} }, flow, depth))
+      sink.emit("prefix-items-changed", flow, locationOf(x), `prefixItems entry ${i} removed`);
   }
+}
+
+/** Whether two schemas differ in anything but documentation. */
+function differs(cmp: SchemaComparison, before: SchemaNode, after: SchemaNode, flow: Flow, depth: number): boolean {
+  const local = new ChangeSink();
+  compareSchemas(cmp, before, after, flow, local, depth + 1);
+  return local.changes.some((change) => !change.documentation);
 }
 
 function compareSchemaMaps(
