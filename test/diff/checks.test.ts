@@ -849,6 +849,19 @@ const families: Record<string, Case[]> = {
       breaking: true,
     },
     {
+      name: "a response object opened (additionalProperties: false removed: like optional fields added)",
+      base: (d) => (schemas(d).Item.additionalProperties = false),
+      mutate: (d) => delete schemas(d).Item.additionalProperties,
+      check: "response-closed-object-opened",
+      breaking: false,
+    },
+    {
+      name: "a request object closed (additionalProperties: false added; oasdiff has no check for it)",
+      mutate: (d) => (schemas(d).ItemInput.additionalProperties = false),
+      check: "request-properties-narrowed",
+      breaking: true,
+    },
+    {
       name: "request patternProperties removed",
       base: (d) => (schemas(d).ItemInput.patternProperties = { "^x-": { type: "string" } }),
       mutate: (d) => delete schemas(d).ItemInput.patternProperties,

@@ -203,6 +203,10 @@ export const RULES = {
     "Additional properties narrowed (additionalProperties, patternProperties, propertyNames, unevaluated…)",
   ),
   "properties-widened": widening("Additional properties widened"),
+  "closed-object-opened": both(
+    "additionalProperties: false removed (undeclared properties allowed; readers ignore them, as an added optional field)",
+    "info",
+  ),
   "content-encoding-changed": both("contentMediaType or contentEncoding changed", "error"),
 
   // Schemas: composition.

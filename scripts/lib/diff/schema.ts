@@ -569,8 +569,12 @@ function compareSubschema(
   const where = locationOf(after ?? before ?? b.node);
   if (after?.schema === false && before?.schema !== false)
     return sink.emit(narrowed, flow, where, `${keyword}: false (nothing allowed there now)`);
-  if (before?.schema === false && after?.schema !== false)
+  if (before?.schema === false && after?.schema !== false) {
+    // Undeclared properties may now appear: like an optional field added, readers ignore what they do not know.
+    if (keyword === "additionalProperties" || keyword === "unevaluatedProperties")
+      return sink.emit("closed-object-opened", flow, where, `${keyword} no longer false`);
     return sink.emit(widened, flow, where, `${keyword} no longer false`);
+  }
   if (allowsAny(before)) return sink.emit(narrowed, flow, where, `${keyword} schema added`);
   if (allowsAny(after)) return sink.emit(widened, flow, where, `${keyword} schema removed`);
   compareSchemas(cmp, before!, after!, flow, sink, depth + 1);
