@@ -8,12 +8,13 @@
  * in; npm packages stay imports, and every one of them must be a declared dependency of the devkit.
  */
 import { spawnSync } from "node:child_process";
-import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
 import { type CliIO, defineCommand, isEntryPoint, JobFailure, main, step } from "../../scripts/lib/cli.ts";
+import { directorySize } from "../../scripts/lib/files.ts";
 
 const devkitRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = path.resolve(devkitRoot, "..");
@@ -118,13 +119,7 @@ export const buildCommand = defineCommand({
     if (entries.some((entry) => entry.name === "sandbox")) {
       await step(io, "declarations for partner-api-devkit/sandbox", () => declarations());
     }
-    let files = 0;
-    let bytes = 0;
-    for (const entry of await readdir(distDir, { withFileTypes: true, recursive: true })) {
-      if (!entry.isFile()) continue;
-      files++;
-      bytes += (await stat(path.join(entry.parentPath, entry.name))).size;
-    }
+    const { files, bytes } = await directorySize(distDir);
     return `built devkit/dist/: ${files} files, ${(bytes / 1024).toFixed(1)} KiB, importing ${[...imported].join(", ") || "no packages"}`;
   },
 });

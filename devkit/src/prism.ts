@@ -94,15 +94,6 @@ function canBind(host: string, port: number): Promise<boolean> {
   });
 }
 
-/** Parses a port number given as text; the message names `name` (e.g. MOCK_PORT) when it is not one. */
-export function parsePort(value: string, name: string): number {
-  const trimmed = value.trim();
-  if (!/^\d+$/.test(trimmed)) throw new Error(`${name} must be a port number from 1 to 65535, got "${value}"`);
-  const port = Number(trimmed);
-  if (port < 1 || port > 65_535) throw new Error(`${name} must be a port number from 1 to 65535, got "${value}"`);
-  return port;
-}
-
 // Every live Prism process, so that an exiting or interrupted parent takes them along.
 const live = new Set<ChildProcess>();
 let exitHooksInstalled = false;
