@@ -16,12 +16,12 @@ import createClient, {
 } from "openapi-fetch";
 import type { paths } from "../generated/schema.js";
 import { authHeaders, checkApiKey } from "./auth.ts";
-import { ApiError, InvalidInputError, rememberRequest } from "./errors.ts";
+import { ApiError, rememberRequest } from "./errors.ts";
 import { HTTP_METHODS, type HttpMethod, isHttpMethod } from "./http-methods.ts";
-import { checkKnownKeys, describeValue, fail } from "./input.ts";
+import { checkKnownKeys, fail } from "./input.ts";
 import { type OperationFacts, operationFor, type UpperMethod } from "./operations.ts";
 import { type CallParameters, checkParameters } from "./params.ts";
-import { type RetryOptions, type RetryPolicy, settleRetry, sleep, waitAfterAnswer, waitAfterFailure } from "./retry.ts";
+import { type RetryOptions, type RetryPolicy, settleRetry, sleep, waitBeforeRetry } from "./retry.ts";
 import { type Environment, resolveBaseUrl } from "./servers.ts";
 import {
   checkTimeout,
@@ -78,10 +78,7 @@ interface Settings {
 
 function settle(options: PartnerClientOptions): Settings {
   if (!options || typeof options !== "object")
-    throw new InvalidInputError(
-      "options",
-      "createPartnerClient() takes an options object with at least apiKey and baseUrl",
-    );
+    fail("options", "createPartnerClient() options", "an object with at least apiKey and baseUrl", options);
   checkKnownKeys(options, KNOWN_OPTIONS, "createPartnerClient() options");
   const apiKey = checkApiKey(options.apiKey);
   if (options.fetch !== undefined && typeof options.fetch !== "function")
@@ -127,7 +124,7 @@ async function send(core: Core, method: UpperMethod, path: string, init: CallIni
   if (operation !== undefined) checkParameters(operation, method, path, init?.params);
   const { settings } = core;
   const inner = (operation?.[2] ? core.scoped : core.unscoped)[method] as unknown as InnerMethod;
-  const policy = operation?.[1] ? settings.retry : false;
+  const policy = operation?.[1] ? settings.retry : undefined;
   const caller = init?.signal ?? undefined;
   for (let attempt = 1; ; attempt++) {
     const deadline = new RequestDeadline(settings.clock, caller);
@@ -143,18 +140,15 @@ async function send(core: Core, method: UpperMethod, path: string, init: CallIni
     } finally {
       deadline.end();
     }
-    let wait: number | undefined;
-    if (result !== undefined) {
-      if (result.response.ok) return result;
-      wait = policy === false ? undefined : waitAfterAnswer(result.response, attempt, policy);
-      if (wait === undefined) return failed(result, method, path, init, operation, settings);
-    } else {
-      wait = policy === false || caller?.aborted ? undefined : waitAfterFailure(attempt, policy);
-      if (wait === undefined) {
-        // The clock also ran while openapi-fetch read the response body.
-        if (!isTimeoutReason(failure)) throw failure;
-        throw new RequestTimeoutError(method, urlOf(path, init, settings).pathname, settings.clock.timeoutMs);
-      }
+    const response = result?.response;
+    if (response?.ok) return result!;
+    // After a failure without an answer, the caller's own abort ends the retries.
+    const wait = policy && (response || !caller?.aborted) ? waitBeforeRetry(attempt, policy, response) : undefined;
+    if (wait === undefined) {
+      if (response) return failed(result!, method, path, init, operation, settings);
+      // The clock also ran while openapi-fetch read the response body.
+      if (!isTimeoutReason(failure)) throw failure;
+      throw new RequestTimeoutError(method, urlOf(path, init, settings).pathname, settings.clock.timeoutMs);
     }
     await sleep(wait, caller ?? NEVER);
   }
@@ -184,8 +178,7 @@ function failed(
   rememberRequest(result.response, {
     method,
     url: result.response.url || urlOf(path, init, settings).href,
-    operationId: operation?.[0],
-    errorStatuses: operation?.[3],
+    operation,
     secrets: settings.secrets,
   });
   if (settings.throwOnError) throw ApiError.fromResponse(result.response, result.error);

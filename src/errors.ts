@@ -6,6 +6,7 @@
  */
 
 import type { operations } from "../generated/schema.js";
+import type { OperationFacts } from "./operations.ts";
 
 /** Every message of the package's errors starts with this, so logs can tell them apart. */
 export const ERROR_PREFIX = "partner-api-client: ";
@@ -29,7 +30,7 @@ export class PartnerApiError extends Error {
 export class InvalidInputError extends PartnerApiError {
   override readonly name = "InvalidInputError";
   /** The option or parameter that was wrong, e.g. `cardId` or `companyId`. */
-  readonly input: string;
+  declare readonly input: string;
 
   constructor(input: string, message: string) {
     super(message);
@@ -42,9 +43,8 @@ export interface RequestInfo {
   method: string;
   /** The full URL the request went to. */
   url: string;
-  operationId?: string | undefined;
-  /** The error statuses the contract declares for the operation. */
-  errorStatuses?: readonly number[] | undefined;
+  /** What the contract says about the operation, when the path is one of its templates. */
+  operation: OperationFacts | undefined;
   /** Strings that must never appear in an error (the API key). */
   secrets: readonly string[];
 }
@@ -56,19 +56,18 @@ export function rememberRequest(response: Response, info: RequestInfo): void {
   requestInfo.set(response, info);
 }
 
-/** Replaces every occurrence of a secret in a string, or in the strings of a JSON value, with a marker. */
-function redact<T>(value: T, secrets: readonly string[]): T {
-  const live = secrets.filter((secret) => secret.length > 0);
-  if (live.length === 0) return value;
-  const scrub = (input: unknown, depth: number): unknown => {
-    if (typeof input === "string") return live.reduce((text, secret) => text.split(secret).join(REDACTED), input);
-    if (depth > 50 || input === null || typeof input !== "object") return input;
-    if (Array.isArray(input)) return input.map((item) => scrub(item, depth + 1));
-    return Object.fromEntries(
-      Object.entries(input).map(([key, item]) => [scrub(key, depth + 1), scrub(item, depth + 1)]),
-    );
-  };
-  return scrub(value, 0) as T;
+/** Replaces every occurrence of a secret in a string, or in the strings (keys too) of a JSON value, with a marker. */
+function redact<T>(value: T, secrets: readonly string[], depth = 0): T {
+  if (typeof value === "string") {
+    let text: string = value;
+    for (const secret of secrets) if (secret) text = text.split(secret).join(REDACTED);
+    return text as T;
+  }
+  if (depth > 50 || value === null || typeof value !== "object") return value;
+  const scrub = (item: unknown) => redact(item, secrets, depth + 1);
+  return (
+    Array.isArray(value) ? value.map(scrub) : Object.fromEntries(Object.entries(value).map((entry) => entry.map(scrub)))
+  ) as T;
 }
 
 /** The request id the server put on a response, if any. The source names no such header; these are the usual ones. */
@@ -88,17 +87,18 @@ function summarize(body: unknown): string {
  */
 export class ApiError extends PartnerApiError {
   override readonly name = "ApiError";
-  readonly status: number;
+  // Declared, not defined: the constructor sets each (class field definitions would cost bytes in every bundle).
+  declare readonly status: number;
   /** True when the contract declares this status for the operation (then `status` and `body` are typed by it). */
-  readonly declared: boolean;
+  declare readonly declared: boolean;
   /** The parsed error body as openapi-fetch gave it (JSON, or text when it is not JSON). */
-  readonly body: unknown;
-  readonly method: string;
+  declare readonly body: unknown;
+  declare readonly method: string;
   /** The request path (without query string), e.g. `/v1/cards/01JD8X9N4E2R6T8V0W2Y4Z6A8C/unfreeze`. */
-  readonly path: string;
-  readonly operationId: string | undefined;
+  declare readonly path: string;
+  declare readonly operationId: string | undefined;
   /** The server's request id (`X-Request-Id` or `Request-Id`) when the response carried one. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
 
   constructor(init: {
     status: number;
@@ -125,9 +125,9 @@ export class ApiError extends PartnerApiError {
     this.requestId = requestId;
   }
 
-  toJSON(): Record<string, unknown> {
-    const { name, message, status, declared, method, path, operationId, requestId, body } = this;
-    return { name, message, status, declared, method, path, operationId, requestId, body };
+  /** Its own fields (name, status, declared, body, method, path, operationId, requestId) and its message. */
+  toJSON(): object {
+    return { ...this, message: this.message };
   }
 
   /** Builds the error for an openapi-fetch result, using what the client recorded about its request. */
@@ -145,9 +145,9 @@ export class ApiError extends PartnerApiError {
       body,
       method: info?.method ?? "(unknown method)",
       path,
-      operationId: info?.operationId,
+      operationId: info?.operation?.[0],
       requestId: requestIdOf(response),
-      declared: info?.errorStatuses?.includes(response.status) ?? false,
+      declared: info?.operation?.[3]?.includes(response.status) ?? false,
       secrets: info?.secrets,
     });
   }

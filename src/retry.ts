@@ -4,8 +4,7 @@
  * at least what `Retry-After` asks. The client runs the loop (src/client.ts): each attempt is a call of its
  * own, built by openapi-fetch from the same options, with its own timeout. A caller's abort ends it at once.
  */
-import { InvalidInputError } from "./errors.ts";
-import { checkKnownKeys, checkWholeNumber, describeValue } from "./input.ts";
+import { checkKnownKeys, checkWholeNumber, fail } from "./input.ts";
 
 export interface RetryOptions {
   /** Total attempts, the first included (default 3). */
@@ -21,28 +20,26 @@ export type RetryPolicy = Readonly<Required<RetryOptions>>;
 /** The default policy, frozen: every client shares it, so no caller may change it. */
 export const DEFAULT_RETRY: RetryPolicy = Object.freeze({ attempts: 3, baseDelayMs: 300, maxDelayMs: 10_000 });
 
-const RETRY_OPTIONS = Object.keys(DEFAULT_RETRY);
+const RETRY_OPTIONS = Object.keys(DEFAULT_RETRY) as (keyof RetryPolicy)[];
+/** The largest value each option may take (the smallest: 1 attempt, 0 ms). */
+const RETRY_MAX: RetryPolicy = { attempts: 10, baseDelayMs: 60_000, maxDelayMs: 300_000 };
 
 /** The policy for `retry` as given to the client, checked: `false` turns retries off. */
 export function settleRetry(option: RetryOptions | false | undefined): RetryPolicy | false {
   if (option === false) return false;
   if (option === undefined) return DEFAULT_RETRY;
-  if (typeof option !== "object" || option === null) {
-    throw new InvalidInputError(
-      "retry",
-      `retry must be false or an object { ${RETRY_OPTIONS.join(", ")} }, got ${describeValue(option)}`,
-    );
-  }
+  if (typeof option !== "object" || option === null)
+    fail("retry", "retry", `false or an object { ${RETRY_OPTIONS.join(", ")} }`, option);
   checkKnownKeys(option, RETRY_OPTIONS, "retry", "retry");
-  return Object.freeze({
-    attempts: checkWholeNumber(option.attempts ?? DEFAULT_RETRY.attempts, "retry.attempts", 1, 10),
-    baseDelayMs: checkWholeNumber(option.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs, "retry.baseDelayMs", 0, 60_000),
-    maxDelayMs: checkWholeNumber(option.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs, "retry.maxDelayMs", 0, 300_000),
-  });
-}
-
-export function isRetryableStatus(status: number): boolean {
-  return status === 429 || (status >= 500 && status <= 599);
+  const policy: Partial<Record<keyof RetryPolicy, number>> = {};
+  for (const key of RETRY_OPTIONS)
+    policy[key] = checkWholeNumber(
+      option[key] ?? DEFAULT_RETRY[key],
+      `retry.${key}`,
+      +(key === "attempts"),
+      RETRY_MAX[key],
+    );
+  return Object.freeze(policy as RetryPolicy);
 }
 
 /** Milliseconds a `Retry-After` header asks for (delta-seconds or an HTTP date), or undefined. */
@@ -77,27 +74,19 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Milliseconds to wait before retrying after attempt number `attempt` got `response`, or undefined when
- * the answer stands: a success, a status not worth retrying, the last attempt, or a `Retry-After`
- * longer than `maxDelayMs`.
+ * Milliseconds to wait before retrying after attempt number `attempt` got `response` (or, without one, failed:
+ * a network error or a timeout), or undefined when the outcome stands: the last attempt, a status other than
+ * 429 and 5xx, or a `Retry-After` longer than `maxDelayMs`.
  */
-export function waitAfterAnswer(
-  response: Response,
+export function waitBeforeRetry(
   attempt: number,
   policy: RetryPolicy,
+  response?: Response,
   random: () => number = Math.random,
 ): number | undefined {
-  if (attempt >= policy.attempts || !isRetryableStatus(response.status)) return undefined;
-  const asked = retryAfterMs(response.headers.get("Retry-After"));
-  if (asked !== undefined && asked > policy.maxDelayMs) return undefined;
-  return Math.max(asked ?? 0, backoffMs(attempt, policy, random));
-}
-
-/** Milliseconds to wait before retrying after attempt number `attempt` failed without an answer (a network error or a timeout), or undefined after the last. */
-export function waitAfterFailure(
-  attempt: number,
-  policy: RetryPolicy,
-  random: () => number = Math.random,
-): number | undefined {
-  return attempt >= policy.attempts ? undefined : backoffMs(attempt, policy, random);
+  if (attempt >= policy.attempts || (response && response.status !== 429 && response.status < 500)) return undefined;
+  const asked = response && retryAfterMs(response.headers.get("Retry-After"));
+  return asked !== undefined && asked > policy.maxDelayMs
+    ? undefined
+    : Math.max(asked ?? 0, backoffMs(attempt, policy, random));
 }

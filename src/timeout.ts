@@ -31,9 +31,9 @@ const MAX_WINDOW_REQUESTS = 16;
  */
 export class RequestTimeoutError extends PartnerApiError {
   override readonly name = "TimeoutError";
-  readonly method: string;
-  readonly path: string;
-  readonly timeoutMs: number;
+  declare readonly method: string;
+  declare readonly path: string;
+  declare readonly timeoutMs: number;
 
   constructor(method: string, path: string, timeoutMs: number) {
     super(`${method} ${path} got no response within ${timeoutMs} ms (timeoutMs)`);
@@ -135,10 +135,6 @@ export class RequestDeadline {
     this.#window = clock.join();
     this.#caller = caller;
     this.signal = caller === undefined ? this.#window.controller.signal : this.#follow(caller);
-  }
-
-  get timeoutMs(): number {
-    return this.#clock.timeoutMs;
   }
 
   /** Lets go of the window and of the caller's signal. */

@@ -1,14 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { DEFAULT_RETRY as ROOT_DEFAULT_RETRY } from "../../src/index.ts";
-import {
-  backoffMs,
-  DEFAULT_RETRY,
-  retryAfterMs,
-  settleRetry,
-  sleep,
-  waitAfterAnswer,
-  waitAfterFailure,
-} from "../../src/retry.ts";
+import { backoffMs, DEFAULT_RETRY, retryAfterMs, settleRetry, sleep, waitBeforeRetry } from "../../src/retry.ts";
 import { CARD, json, testClient } from "./helpers.ts";
 
 describe("retries through the client", () => {
@@ -109,33 +101,37 @@ describe("the retry policy", () => {
 
   test("waits with exponential backoff and jitter between attempts, and not after the last", () => {
     const answer = json({}, 500);
-    expect([1, 2, 3, 4].map((attempt) => waitAfterAnswer(answer, attempt, policy, () => 0.5))).toEqual([
+    expect([1, 2, 3, 4].map((attempt) => waitBeforeRetry(attempt, policy, answer, () => 0.5))).toEqual([
       75,
       150,
       300,
       undefined,
     ]);
-    expect([1, 3, 4].map((attempt) => waitAfterFailure(attempt, policy, () => 0.5))).toEqual([75, 300, undefined]);
+    expect([1, 3, 4].map((attempt) => waitBeforeRetry(attempt, policy, undefined, () => 0.5))).toEqual([
+      75,
+      300,
+      undefined,
+    ]);
   });
 
   test("only 429 and 5xx answers are retried", () => {
-    expect(waitAfterAnswer(json({}, 429), 1, policy)).toBeGreaterThan(0);
-    expect(waitAfterAnswer(json({}, 503), 1, policy)).toBeGreaterThan(0);
+    expect(waitBeforeRetry(1, policy, json({}, 429))).toBeGreaterThan(0);
+    expect(waitBeforeRetry(1, policy, json({}, 503))).toBeGreaterThan(0);
     for (const status of [200, 201, 400, 404, 422])
-      expect(waitAfterAnswer(json({}, status), 1, policy)).toBeUndefined();
+      expect(waitBeforeRetry(1, policy, json({}, status))).toBeUndefined();
   });
 
   test("honours Retry-After (seconds and HTTP date) when it is longer than the backoff", () => {
     const roomy = { ...policy, maxDelayMs: 5_000 };
-    expect(waitAfterAnswer(json({}, 429, { "Retry-After": "1" }), 1, roomy, () => 0)).toBe(1_000);
+    expect(waitBeforeRetry(1, roomy, json({}, 429, { "Retry-After": "1" }), () => 0)).toBe(1_000);
     const date = new Date(Date.now() + 900).toUTCString();
-    const wait = waitAfterAnswer(json({}, 503, { "Retry-After": date }), 2, roomy, () => 0);
+    const wait = waitBeforeRetry(2, roomy, json({}, 503, { "Retry-After": date }), () => 0);
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(1_000);
   });
 
   test("a Retry-After longer than maxDelayMs ends the retries: the answer stands", () => {
-    expect(waitAfterAnswer(json({}, 429, { "Retry-After": "120" }), 1, policy)).toBeUndefined();
+    expect(waitBeforeRetry(1, policy, json({}, 429, { "Retry-After": "120" }))).toBeUndefined();
   });
 
   test("sleep waits, and a caller's abort ends it at once", async () => {
