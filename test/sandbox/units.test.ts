@@ -1,12 +1,14 @@
-/** The sandbox's building blocks on their own: clock, seeded random, state store, contract router. */
+/** The sandbox's building blocks on their own: clock, seeded random, due tasks, engine, state store, contract router. */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SandboxClock } from "../../devkit/src/sandbox/clock.ts";
+import { heapify, popTask, pushTask } from "../../devkit/src/sandbox/due.ts";
+import { SandboxEngine } from "../../devkit/src/sandbox/engine.ts";
 import { sandboxRouter } from "../../devkit/src/sandbox/index.ts";
 import { randomStateFor, SeededRandom } from "../../devkit/src/sandbox/random.ts";
-import { emptyState, STATE_FORMAT } from "../../devkit/src/sandbox/state.ts";
+import { emptyState, STATE_FORMAT, type Task } from "../../devkit/src/sandbox/state.ts";
 import { fileStore, memoryStore, readStateFile } from "../../devkit/src/sandbox/store.ts";
 
 describe("SandboxClock", () => {
@@ -49,6 +51,75 @@ describe("SeededRandom", () => {
     expect(new Set(ids).size).toBe(1000);
     const below = Array.from({ length: 1000 }, () => random.below(3));
     expect(new Set(below)).toEqual(new Set([0, 1, 2]));
+  });
+});
+
+describe("due tasks", () => {
+  const task = (id: number, dueAt: number): Task => ({
+    id,
+    dueAt,
+    apiKey: "k",
+    kind: "finishKybReview",
+    companyId: "c",
+  });
+  const order = (tasks: Task[]) => [...tasks].sort((a, b) => a.dueAt - b.dueAt || a.id - b.id).map((t) => t.id);
+  const drain = (heap: Task[]) => Array.from({ length: heap.length }, () => popTask(heap)!.id);
+
+  it("come out by due time, then in the order they were scheduled, whether pushed or read back in any order", () => {
+    const random = new SeededRandom({ random: randomStateFor(7, "due") });
+    const tasks = Array.from({ length: 2_000 }, (_, id) => task(id, random.below(50)));
+    const heap: Task[] = [];
+    for (const each of tasks) pushTask(heap, each);
+    expect(drain(heap)).toEqual(order(tasks));
+    expect(drain(heapify([...tasks].reverse()))).toEqual(order(tasks));
+    expect(popTask([])).toBeUndefined();
+  });
+});
+
+describe("SandboxEngine", () => {
+  it("runs thousands of due tasks, read back in any order, one at a time in due order on advance", async () => {
+    const start = Date.parse("2030-01-01T00:00:00Z");
+    const state = emptyState(1, start);
+    const clock = new SandboxClock(start, 1, () => 0);
+    const engine = new SandboxEngine(state, clock, memoryStore, {
+      seed: 1,
+      cardIssuingSeconds: 10,
+      kybReviewSeconds: 60,
+      baseUrl: () => "http://sandbox.invalid",
+    });
+    const company = engine.account("k").companies[0]!;
+    const count = 3_000;
+    for (let i = 0; i < count; i++) {
+      const id = `card-${i}`;
+      company.cards.push({
+        card: { id, status: "Creating", name: id, last4: "0000", type: "company", brand: "Visa", createdAt: "" },
+        cardHolderId: company.cardHolders[0]!.id,
+        bin: "45671234",
+        category: "TravelExpenses",
+        frozen: false,
+      });
+      engine.schedule({
+        kind: "activateCard",
+        apiKey: "k",
+        dueAt: start + 1_000 + (i % 5) * 100,
+        companyId: company.company.id,
+        cardId: id,
+      });
+    }
+    engine.schedule({ kind: "finishKybReview", apiKey: "k", dueAt: start + 1_000, companyId: company.company.id });
+    await engine.stop();
+    state.tasks.reverse();
+    // A state read back from a file: its tasks in whatever order the file holds them.
+    const reloaded = new SandboxEngine(state, clock, memoryStore, engine.settings);
+    expect(reloaded.card(company, "card-1234")?.card.status).toBe("Creating");
+    await reloaded.advance(500);
+    expect(company.cards.filter((c) => c.card.status === "Active")).toHaveLength(0);
+    await reloaded.advance(1_000);
+    expect(company.cards.every((c) => c.card.status === "Active")).toBe(true);
+    expect(state.tasks).toEqual([]);
+    const [review] = reloaded.account("k").events.filter((e) => e.envelope.type === "company.kyb_status_changed");
+    expect(review?.envelope.createdAt).toBe("2030-01-01T00:00:01.000Z");
+    await reloaded.stop();
   });
 });
 
