@@ -287,10 +287,31 @@ const families: Record<string, Case[]> = {
       breaking: false,
     },
     {
-      name: "a query parameter's explode changed (another wire format)",
-      mutate: (d) => (listParams(d)[1].explode = false),
+      name: "an array query parameter's explode changed (another wire format)",
+      base: (d) =>
+        listParams(d).push({ name: "tags", in: "query", schema: { type: "array", items: { type: "string" } } }),
+      mutate: (d) => (listParams(d)[3].explode = false),
       check: "request-parameter-serialization-changed",
       breaking: true,
+    },
+    {
+      name: "a string query parameter's explode changed (one value is written the same way)",
+      mutate: (d) => (listParams(d)[1].explode = false),
+      check: "none",
+      breaking: false,
+    },
+    {
+      name: "a query parameter no longer allows reserved characters unencoded",
+      base: (d) => (listParams(d)[1].allowReserved = true),
+      mutate: (d) => delete listParams(d)[1].allowReserved,
+      check: "request-parameter-reserved-disallowed",
+      breaking: true,
+    },
+    {
+      name: "a query parameter now allows reserved characters unencoded",
+      mutate: (d) => (listParams(d)[1].allowReserved = true),
+      check: "request-parameter-reserved-allowed",
+      breaking: false,
     },
     {
       name: "a query parameter's default style written out (form, explode: no change on the wire)",

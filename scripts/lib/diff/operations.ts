@@ -528,6 +528,16 @@ function parameterSchema(parameter: JsonObject): Json | undefined {
   return media?.schema;
 }
 
+/** A schema whose values are single strings, numbers or booleans (one `type`, none of them array or object). */
+function isScalar(document: Document, value: Json | undefined): boolean {
+  const schema = deref(document, value);
+  const types = Array.isArray(schema?.type) ? schema.type : [schema?.type];
+  return (
+    types.length > 0 &&
+    types.every((type) => typeof type === "string" && ["string", "number", "integer", "boolean", "null"].includes(type))
+  );
+}
+
 function serialization(parameter: JsonObject): { style: string; explode: boolean } {
   const defaults: Record<string, string> = { query: "form", cookie: "form", path: "simple", header: "simple" };
   const style = typeof parameter.style === "string" ? parameter.style : (defaults[String(parameter.in)] ?? "form");
@@ -583,12 +593,22 @@ function compareParameters(
     if (before.deprecated !== true && after.deprecated === true)
       walk.sink.emit("parameter-deprecated", flow, place, `\`${next.label}\` deprecated`);
     compareSunset(walk, place, before, after);
-    if (stable(serialization(before)) !== stable(serialization(after)))
+    const [was, now] = [serialization(before), serialization(after)];
+    // explode makes no difference to a single value (a string, a number): only to arrays and objects.
+    const scalar = isScalar(walk.cmp.base, before.schema) && isScalar(walk.cmp.head, after.schema);
+    if (was.style !== now.style || (was.explode !== now.explode && !scalar))
       walk.sink.emit(
         "parameter-serialization-changed",
         flow,
         place,
-        `\`${next.label}\`: ${stable(serialization(before))} → ${stable(serialization(after))}`,
+        `\`${next.label}\`: ${stable(was)} → ${stable(now)}`,
+      );
+    if ((before.allowReserved === true) !== (after.allowReserved === true))
+      walk.sink.emit(
+        after.allowReserved === true ? "parameter-reserved-allowed" : "parameter-reserved-disallowed",
+        flow,
+        place,
+        `\`${next.label}\`: allowReserved ${code(before.allowReserved)} → ${code(after.allowReserved)}`,
       );
     const docs = new ChangeSink();
     docDiff(

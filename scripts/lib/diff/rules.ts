@@ -104,7 +104,14 @@ export const RULES = {
   "parameter-added-optional": both("Optional parameter or header added", "info"),
   "parameter-became-required": narrowing("Parameter or header became required"),
   "parameter-became-optional": widening("Parameter or header became optional"),
-  "parameter-serialization-changed": both("Parameter style or explode changed (the wire format)", "error"),
+  "parameter-serialization-changed": both(
+    "Parameter style, or explode of an array or object, changed (the wire format)",
+    "error",
+  ),
+  "parameter-reserved-disallowed": narrowing(
+    "Parameter no longer accepts reserved characters unencoded (allowReserved)",
+  ),
+  "parameter-reserved-allowed": widening("Parameter now accepts reserved characters unencoded (allowReserved)"),
   "parameter-deprecated": both("Parameter deprecated", "info", true),
 
   // Bodies, media types and status codes.
