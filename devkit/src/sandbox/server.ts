@@ -55,19 +55,14 @@ function hasBody(request: IncomingMessage): boolean {
   return request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined;
 }
 
-class BodyTooLargeError extends Error {
-  override readonly name = "BodyTooLargeError";
-}
-
 function readBody(request: IncomingMessage): Promise<Buffer> {
-  if (!hasBody(request)) return Promise.resolve(EMPTY_BODY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     request.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        reject(new BodyTooLargeError());
+        reject(new SandboxProblem(413, "body-too-large", "Body too large", `the body is over ${MAX_BODY_BYTES} bytes`));
         request.resume();
         return;
       }
@@ -144,11 +139,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
           `${operation.operationId} needs the X-API-Key header`,
         );
 
-      const raw = await readBody(request).catch((error: unknown) => {
-        if (error instanceof BodyTooLargeError)
-          throw new SandboxProblem(413, "body-too-large", "Body too large", `the body is over ${MAX_BODY_BYTES} bytes`);
-        throw error;
-      });
+      const raw = hasBody(request) ? await readBody(request) : EMPTY_BODY;
       let body: unknown;
       const issues: Issue[] = [];
       const declaredBody = operation.requestBody;
