@@ -540,6 +540,34 @@ const families: Record<string, Case[]> = {
       breaking: false,
     },
     {
+      name: "a field's type changed in the itemSchema of a streamed response (OpenAPI 3.2)",
+      base: (d) => {
+        d.openapi = "3.2.0";
+        d.paths["/items"].get.responses["200"].content["application/jsonl"] = {
+          itemSchema: { type: "object", properties: { id: { type: "string" } } },
+        };
+      },
+      mutate: (d) =>
+        (d.paths["/items"].get.responses["200"].content["application/jsonl"].itemSchema.properties.id.type = "integer"),
+      check: "response-type-changed",
+      breaking: true,
+    },
+    {
+      name: "an optional field added to the itemSchema of a streamed response (OpenAPI 3.2)",
+      base: (d) => {
+        d.openapi = "3.2.0";
+        d.paths["/items"].get.responses["200"].content["application/jsonl"] = {
+          itemSchema: { type: "object", properties: { id: { type: "string" } } },
+        };
+      },
+      mutate: (d) =>
+        (d.paths["/items"].get.responses["200"].content["application/jsonl"].itemSchema.properties.note = {
+          type: "string",
+        }),
+      check: "response-field-added-optional",
+      breaking: false,
+    },
+    {
       name: "a parameter added to a response media type (application/json → application/json; charset=utf-8)",
       mutate: (d) =>
         renameMedia(d.paths["/items/{itemId}"].get.responses["200"].content, "application/json; charset=utf-8"),

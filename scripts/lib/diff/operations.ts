@@ -781,6 +781,8 @@ function compareContent(
     const y = isObject(media) ? media : {};
     docDiff(walk, flow, where, x, y);
     compareSchemaUse(walk, flow, x.schema, y.schema, where, where, user);
+    // OpenAPI 3.2: the schema of each item of a sequential media type (application/jsonl, text/event-stream).
+    compareSchemaUse(walk, flow, x.itemSchema, y.itemSchema, `${where} itemSchema`, `${where} itemSchema`, user);
   }
 }
 
