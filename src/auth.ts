@@ -7,15 +7,11 @@ import { InvalidInputError } from "./errors.ts";
 
 /** The API key when it can be sent as a header; the error never echoes it. */
 export function checkApiKey(apiKey: unknown): string {
-  if (typeof apiKey !== "string" || apiKey.trim() === "") {
-    throw new InvalidInputError("apiKey", "apiKey is required: pass the partner API key as a non-empty string");
-  }
-  if (/[\r\n\0]/.test(apiKey) || apiKey !== apiKey.trim()) {
+  if (typeof apiKey !== "string" || !apiKey || /[\r\n\0]/.test(apiKey) || apiKey !== apiKey.trim())
     throw new InvalidInputError(
       "apiKey",
-      "apiKey must not contain line breaks or surrounding whitespace (value not shown)",
+      "apiKey must be the partner API key: a non-empty string without line breaks or surrounding whitespace (value not shown)",
     );
-  }
   return apiKey;
 }
 

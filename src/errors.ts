@@ -70,17 +70,6 @@ function redact<T>(value: T, secrets: readonly string[], depth = 0): T {
   ) as T;
 }
 
-/** The request id the server put on a response, if any. The source names no such header; these are the usual ones. */
-function requestIdOf(response: Response): string | undefined {
-  return response.headers.get("X-Request-Id") ?? response.headers.get("Request-Id") ?? undefined;
-}
-
-function summarize(body: unknown): string {
-  if (body === undefined || body === "") return "";
-  const text = typeof body === "string" ? body : JSON.stringify(body);
-  return `: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`;
-}
-
 /**
  * A non-2xx answer from the API, thrown by `unwrap()` and by every call of a `throwOnError` client.
  * `isApiError(error, operationId)` narrows it to what the contract declares for that operation.
@@ -107,22 +96,18 @@ export class ApiError extends PartnerApiError {
     path: string;
     operationId?: string | undefined;
     requestId?: string | undefined;
-    declared?: boolean;
+    declared?: boolean | undefined;
     secrets?: readonly string[] | undefined;
   }) {
-    const secrets = init.secrets ?? [];
-    const body = redact(init.body, secrets);
-    const requestId = init.requestId === undefined ? undefined : redact(init.requestId, secrets);
-    const path = redact(init.path, secrets);
-    const where = `${init.method} ${path}${init.operationId ? ` (${init.operationId})` : ""}`;
-    super(`${where} answered ${init.status}${requestId ? ` [request id ${requestId}]` : ""}${summarize(body)}`);
-    this.status = init.status;
-    this.declared = init.declared ?? false;
-    this.body = body;
-    this.method = init.method;
-    this.path = path;
-    this.operationId = init.operationId;
-    this.requestId = requestId;
+    const { secrets = [], ...fields } = init;
+    const [body, path, requestId] = [init.body, init.path, init.requestId].map((value) => redact(value, secrets));
+    const text = body === undefined || body === "" ? "" : typeof body === "string" ? body : JSON.stringify(body);
+    super(
+      `${init.method} ${path}${init.operationId ? ` (${init.operationId})` : ""} answered ${init.status}` +
+        `${requestId ? ` [request id ${requestId}]` : ""}${text && `: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`}`,
+    );
+    // Everything but the secrets; `body`, `path` and `requestId` as redacted.
+    Object.assign(this, fields, { declared: !!init.declared, body, path, requestId });
   }
 
   /** Its own fields (name, status, declared, body, method, path, operationId, requestId) and its message. */
@@ -133,12 +118,11 @@ export class ApiError extends PartnerApiError {
   /** Builds the error for an openapi-fetch result, using what the client recorded about its request. */
   static fromResponse(response: Response, body: unknown): ApiError {
     const info = requestInfo.get(response);
-    const url = info?.url || response.url;
     let path = "(unknown path)";
     try {
-      if (url) path = new URL(url).pathname;
+      path = new URL(info?.url || response.url).pathname;
     } catch {
-      // An unparsable URL keeps the placeholder.
+      // No URL, or an unparsable one: the placeholder stays.
     }
     return new ApiError({
       status: response.status,
@@ -146,8 +130,9 @@ export class ApiError extends PartnerApiError {
       method: info?.method ?? "(unknown method)",
       path,
       operationId: info?.operation?.[0],
-      requestId: requestIdOf(response),
-      declared: info?.operation?.[3]?.includes(response.status) ?? false,
+      // The source names no request id header; these are the usual ones.
+      requestId: response.headers.get("X-Request-Id") ?? response.headers.get("Request-Id") ?? undefined,
+      declared: info?.operation?.[3]?.includes(response.status),
       secrets: info?.secrets,
     });
   }

@@ -7,13 +7,20 @@ import { InvalidInputError } from "./errors.ts";
 
 /** Shows a bad value in a message without letting a long one flood it (never used for the API key). */
 export function describeValue(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (value === null) return "null";
-  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
-    return `${typeof value} ${String(value)}`;
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+  const type = typeof value;
+  return value === undefined
+    ? "nothing"
+    : value === null
+      ? "null"
+      : type === "string"
+        ? JSON.stringify((value as string).length > 40 ? `${(value as string).slice(0, 40)}…` : value)
+        : type === "object"
+          ? Array.isArray(value)
+            ? "an array"
+            : "an object"
+          : type === "function"
+            ? "a function"
+            : `${type} ${String(value)}`;
 }
 
 /**

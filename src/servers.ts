@@ -7,6 +7,7 @@ export type Environment = keyof typeof servers;
 
 export const ENVIRONMENTS = Object.keys(servers) as readonly Environment[];
 
+const CREDENTIALS = "the API address you received with your partner credentials";
 const HTTP_URL = 'an absolute http(s) URL without query or fragment, such as "https://api.example.com"';
 
 /** `value` as a base URL (no trailing slash) when it is an absolute http(s) URL without query or fragment. */
@@ -35,18 +36,14 @@ export function resolveBaseUrl(options: {
     throw new InvalidInputError("baseUrl", "pass either baseUrl or environment, not both");
   if (baseUrl !== undefined) return parseHttpUrl(baseUrl, "baseUrl").href.replace(/\/+$/, "");
   if (environment === undefined)
-    throw new InvalidInputError(
-      "baseUrl",
-      `pass baseUrl (the API address you received with your partner credentials) or environment (${choices})`,
-    );
+    throw new InvalidInputError("baseUrl", `pass baseUrl (${CREDENTIALS}) or environment (${choices})`);
   const resolved: string | undefined = Object.hasOwn(servers, environment) ? servers[environment] : undefined;
   if (resolved === undefined) fail("environment", "environment", choices, environment);
   const url = parseHttpUrl(resolved, "environment");
   if (url.hostname === "invalid" || url.hostname.endsWith(".invalid"))
     throw new InvalidInputError(
       "environment",
-      `environment "${environment}" resolves to ${resolved}, a placeholder: the API description names no host for it. ` +
-        `Pass baseUrl with the ${environment} address you received with your partner credentials instead.`,
+      `environment "${environment}" resolves to ${resolved}, a placeholder: the API description names no host for it. Pass baseUrl (${CREDENTIALS}) instead.`,
     );
   return url.href.replace(/\/+$/, "");
 }

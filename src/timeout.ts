@@ -37,9 +37,7 @@ export class RequestTimeoutError extends PartnerApiError {
 
   constructor(method: string, path: string, timeoutMs: number) {
     super(`${method} ${path} got no response within ${timeoutMs} ms (timeoutMs)`);
-    this.method = method;
-    this.path = path;
-    this.timeoutMs = timeoutMs;
+    Object.assign(this, { method, path, timeoutMs });
   }
 }
 
@@ -53,21 +51,15 @@ const timeoutReasons = new WeakSet<object>();
 
 /** True when `error` is the abort reason of a request that ran out of time (and not, say, the caller's abort). */
 export function isTimeoutReason(error: unknown): boolean {
-  return typeof error === "object" && error !== null && timeoutReasons.has(error);
-}
-
-function expire(controller: AbortController, timeoutMs: number): void {
-  const reason = new DOMException(`no response within ${timeoutMs} ms`, "TimeoutError");
-  timeoutReasons.add(reason);
-  controller.abort(reason);
+  // WeakSet#has answers false for anything that is not an object.
+  return timeoutReasons.has(error as object);
 }
 
 /** Requests that started within one window, and the signal that times them all out. */
 export interface TimeoutWindow {
   readonly controller: AbortController;
   readonly timer: ReturnType<typeof setTimeout>;
-  /** `Date.now()` when it opened, and when it closes to new requests. */
-  readonly openedAt: number;
+  /** `Date.now()` when it closes to new requests (it opened `windowMs` earlier). */
   readonly closesAt: number;
   /** Requests that joined. */
   joined: number;
@@ -94,13 +86,20 @@ export class TimeoutClock {
     const now = Date.now();
     // A wall clock set back would keep a window open too long: it then closes too.
     if (
-      window === undefined ||
+      !window ||
       window.joined === MAX_WINDOW_REQUESTS ||
       now >= window.closesAt ||
-      now < window.openedAt
+      now < window.closesAt - this.windowMs
     ) {
-      if (window !== undefined && window.pending === 0) clearTimeout(window.timer);
-      window = this.#current = this.#open(now);
+      if (window?.pending === 0) clearTimeout(window.timer);
+      const controller = new AbortController();
+      const timer = setTimeout(() => {
+        const reason = new DOMException(`no response within ${this.timeoutMs} ms`, "TimeoutError");
+        timeoutReasons.add(reason);
+        controller.abort(reason);
+      }, this.windowMs + this.timeoutMs);
+      (timer as { unref?: () => void }).unref?.();
+      window = this.#current = { controller, timer, closesAt: now + this.windowMs, joined: 0, pending: 0 };
     }
     window.joined++;
     window.pending++;
@@ -109,13 +108,6 @@ export class TimeoutClock {
 
   leave(window: TimeoutWindow): void {
     if (--window.pending === 0 && window !== this.#current) clearTimeout(window.timer);
-  }
-
-  #open(now: number): TimeoutWindow {
-    const controller = new AbortController();
-    const timer = setTimeout(expire, this.windowMs + this.timeoutMs, controller, this.timeoutMs);
-    (timer as { unref?: () => void }).unref?.();
-    return { controller, timer, openedAt: now, closesAt: now + this.windowMs, joined: 0, pending: 0 };
   }
 }
 
@@ -132,30 +124,30 @@ export class RequestDeadline {
 
   constructor(clock: TimeoutClock, caller?: AbortSignal) {
     this.#clock = clock;
-    this.#window = clock.join();
+    const window = (this.#window = clock.join());
     this.#caller = caller;
-    this.signal = caller === undefined ? this.#window.controller.signal : this.#follow(caller);
+    let signal = window.controller.signal;
+    // Only a request with the caller's own signal pays for a controller of its own.
+    if (caller) {
+      const timeout = signal;
+      const follower = new AbortController();
+      const onAbort = () => follower.abort(caller.aborted ? caller.reason : timeout.reason);
+      if (caller.aborted || timeout.aborted) onAbort();
+      else {
+        this.#onAbort = onAbort;
+        caller.addEventListener("abort", onAbort, { once: true });
+        timeout.addEventListener("abort", onAbort, { once: true });
+      }
+      signal = follower.signal;
+    }
+    this.signal = signal;
   }
 
   /** Lets go of the window and of the caller's signal. */
   end(): void {
     this.#clock.leave(this.#window);
-    if (this.#onAbort === undefined) return;
-    this.#caller?.removeEventListener("abort", this.#onAbort);
+    if (!this.#onAbort) return;
+    this.#caller!.removeEventListener("abort", this.#onAbort);
     this.#window.controller.signal.removeEventListener("abort", this.#onAbort);
-  }
-
-  // Only a request with the caller's own signal pays for a controller of its own.
-  #follow(caller: AbortSignal): AbortSignal {
-    const timeout = this.#window.controller.signal;
-    const follower = new AbortController();
-    if (caller.aborted) follower.abort(caller.reason);
-    else if (timeout.aborted) follower.abort(timeout.reason);
-    else {
-      this.#onAbort = () => follower.abort(caller.aborted ? caller.reason : timeout.reason);
-      caller.addEventListener("abort", this.#onAbort, { once: true });
-      timeout.addEventListener("abort", this.#onAbort, { once: true });
-    }
-    return follower.signal;
   }
 }

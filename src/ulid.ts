@@ -5,7 +5,7 @@ import { fail } from "./input.ts";
 const ULID = new RegExp(ulid.pattern);
 
 /** The expected form, for error messages. */
-export const ULID_FORM = `a ULID (26 characters of Crockford base32: digits and upper-case letters without I, L, O, U; e.g. ${ulid.example})`;
+export const ULID_FORM = `a ULID (26 characters of Crockford base32, e.g. ${ulid.example})`;
 
 export function isUlid(value: unknown): value is string {
   return typeof value === "string" && ULID.test(value);

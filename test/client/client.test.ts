@@ -87,9 +87,9 @@ describe("createPartnerClient", () => {
 describe("options are checked", () => {
   const fetch = recordingFetch().fetch;
   const cases: [string, Record<string, unknown>, RegExp][] = [
-    ["apiKey", { baseUrl: BASE_URL }, /apiKey is required/],
-    ["apiKey", { apiKey: "", baseUrl: BASE_URL }, /apiKey is required/],
-    ["apiKey", { apiKey: `${API_KEY}\n`, baseUrl: BASE_URL }, /apiKey must not contain line breaks/],
+    ["apiKey", { baseUrl: BASE_URL }, /apiKey must be the partner API key: a non-empty string/],
+    ["apiKey", { apiKey: "", baseUrl: BASE_URL }, /apiKey must be the partner API key: a non-empty string/],
+    ["apiKey", { apiKey: `${API_KEY}\n`, baseUrl: BASE_URL }, /apiKey must be .* without line breaks/],
     ["baseUrl", { apiKey: API_KEY }, /pass baseUrl .* or environment/],
     ["baseUrl", { apiKey: API_KEY, baseUrl: "api.example.com" }, /baseUrl must be an absolute http\(s\) URL/],
     [
