@@ -1003,6 +1003,19 @@ const families: Record<string, Case[]> = {
       breaking: true,
     },
     {
+      name: "a response header's maximum raised (its values, which oasdiff does not check: information)",
+      base: (d) => (d.paths["/items"].get.responses["200"].headers["X-Total"].schema.maximum = 1000),
+      mutate: (d) => (d.paths["/items"].get.responses["200"].headers["X-Total"].schema.maximum = 5000),
+      check: "response-header-values-changed",
+      breaking: false,
+    },
+    {
+      name: "a response header's type changed (integer → string)",
+      mutate: (d) => (d.paths["/items"].get.responses["200"].headers["X-Total"].schema.type = "string"),
+      check: "response-type-changed",
+      breaking: true,
+    },
+    {
       name: "a response header added",
       mutate: (d) => (d.paths["/items"].get.responses["200"].headers["X-Page"] = { schema: { type: "string" } }),
       check: "response-parameter-added-optional",

@@ -7,7 +7,7 @@ import { HTTP_METHODS } from "../../../src/http-methods.ts";
 import { followRefs } from "../refs.ts";
 import { type Change, ChangeSink, mergeChanges } from "./changes.ts";
 import { DOC_KEYWORDS, type Document, isObject, type Json, type JsonObject } from "./resolve.ts";
-import type { ChangeKind, Flow } from "./rules.ts";
+import { type ChangeKind, checkId, defaultLevel, type Flow } from "./rules.ts";
 import { compareSchemas, newComparison, type SchemaComparison, stable } from "./schema.ts";
 
 const OPERATION_KEYS_HANDLED = new Set([
@@ -545,12 +545,51 @@ function serialization(parameter: JsonObject): { style: string; explode: boolean
   return { style, explode };
 }
 
+/**
+ * What a response header's schema may change without failing the gate: its range of values. oasdiff checks a
+ * response header's presence, requiredness, type, format and nullability only; a wider range of values is
+ * reported, as information.
+ */
+const HEADER_VALUE_KINDS = new Set<ChangeKind>([
+  "constraint-widened",
+  "constraint-changed",
+  "enum-value-added",
+  "enum-removed",
+  "extensible-enum-value-added",
+  "pattern-removed",
+  "pattern-changed",
+  "items-widened",
+  "properties-widened",
+  "prefix-items-changed",
+  "variant-added",
+  "allof-member-removed",
+  "const-changed",
+  "const-removed",
+  "conditional-changed",
+  "conditional-removed",
+]);
+
+function asHeaderValues(changes: readonly Change[]): Change[] {
+  return changes.map((change) =>
+    HEADER_VALUE_KINDS.has(change.kind)
+      ? {
+          ...change,
+          kind: "header-values-changed",
+          check: checkId("header-values-changed", "toPartner"),
+          level: defaultLevel("header-values-changed", "toPartner"),
+          message: `${change.message} (response header values: ${change.check})`,
+        }
+      : change,
+  );
+}
+
 function compareParameters(
   walk: Walk,
   where: string,
   flow: Flow,
   a: Map<string, Parameter>,
   b: Map<string, Parameter>,
+  responseHeaders = false,
 ): void {
   const isRequired = (p: JsonObject) => p.required === true || p.in === "path";
   for (const [key, { parameter, label }] of a) {
@@ -620,8 +659,9 @@ function compareParameters(
       [...DOC_KEYWORDS].filter((k) => k !== "deprecated"),
     );
     walk.sink.addFrom(docs.changes, where);
+    const values = new ChangeSink();
     compareSchemaUse(
-      walk,
+      { ...walk, sink: values },
       flow,
       parameterSchema(before),
       parameterSchema(after),
@@ -629,6 +669,7 @@ function compareParameters(
       next.origin ? `${next.origin}/schema` : place,
       where,
     );
+    walk.sink.addFrom(responseHeaders ? asHeaderValues(values.changes) : values.changes);
   }
 }
 
@@ -834,7 +875,7 @@ function compareResponses(
     const x = deref(base, a[old]) ?? {};
     const y = deref(head, b[status]) ?? {};
     docDiff(walk, flow, place, x, y);
-    compareParameters(walk, place, flow, headers(base, x.headers), headers(head, y.headers));
+    compareParameters(walk, place, flow, headers(base, x.headers), headers(head, y.headers), flow === "toPartner");
     compareContent(walk, place, flow, x.content, y.content, where);
   }
 }

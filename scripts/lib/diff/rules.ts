@@ -113,6 +113,10 @@ export const RULES = {
   ),
   "parameter-reserved-allowed": widening("Parameter now accepts reserved characters unencoded (allowReserved)"),
   "parameter-deprecated": both("Parameter deprecated", "info", true),
+  "header-values-changed": both(
+    "A response header's range of values changed (constraint, enum, pattern); its type and presence are checked apart",
+    "info",
+  ),
 
   // Bodies, media types and status codes.
   "body-removed": both("Body removed", "error"),
