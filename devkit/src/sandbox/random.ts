@@ -36,18 +36,18 @@ export class SeededRandom {
 
   /** A 32-bit unsigned integer (sfc32). */
   next(): number {
-    let [a, b, c, d] = this.holder.random;
-    a >>>= 0;
-    b >>>= 0;
-    c >>>= 0;
-    d >>>= 0;
+    // The state is updated in place: a draw allocates nothing.
+    const state = this.holder.random;
+    const a = state[0] >>> 0;
+    const b = state[1] >>> 0;
+    const c = state[2] >>> 0;
+    const d = state[3] >>> 0;
     const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    this.holder.random = [a >>> 0, b >>> 0, c >>> 0, d >>> 0];
+    const rotated = ((c << 21) | (c >>> 11)) + t;
+    state[0] = (b ^ (b >>> 9)) >>> 0;
+    state[1] = ((c + (c << 3)) | 0) >>> 0;
+    state[2] = (rotated | 0) >>> 0;
+    state[3] = ((d + 1) | 0) >>> 0;
     return t >>> 0;
   }
 
@@ -60,15 +60,19 @@ export class SeededRandom {
     return items[this.below(items.length)]!;
   }
 
+  /** Built from character codes in one go: a flat string, not a chain of concatenations kept in memory. */
   chars(alphabet: string, length: number): string {
-    let out = "";
-    for (let i = 0; i < length; i++) out += alphabet[this.below(alphabet.length)];
-    return out;
+    const codes = new Array<number>(length);
+    for (let i = 0; i < length; i++) codes[i] = alphabet.charCodeAt(this.below(alphabet.length));
+    return String.fromCharCode(...codes);
   }
 
   /** A ULID-shaped id (the contract's pattern), all of it from the generator so it is reproducible. */
   ulid(): string {
-    return this.chars("01234567", 1) + this.chars(CROCKFORD, 25);
+    const codes = new Array<number>(26);
+    codes[0] = CROCKFORD.charCodeAt(this.below(8));
+    for (let i = 1; i < 26; i++) codes[i] = CROCKFORD.charCodeAt(this.below(CROCKFORD.length));
+    return String.fromCharCode(...codes);
   }
 
   digits(length: number): string {
