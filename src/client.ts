@@ -82,7 +82,7 @@ function settle(options: PartnerClientOptions): Settings {
   checkKnownKeys(options, KNOWN_OPTIONS, "createPartnerClient() options");
   const apiKey = checkApiKey(options.apiKey);
   if (options.fetch !== undefined && typeof options.fetch !== "function")
-    fail("fetch", "fetch", "a function (request: Request) => Promise<Response>", options.fetch);
+    fail("fetch", "fetch", "a function (request) => Promise<Response>", options.fetch);
   if (options.throwOnError !== undefined && typeof options.throwOnError !== "boolean")
     fail("throwOnError", "throwOnError", "true or false", options.throwOnError);
   return {
@@ -214,13 +214,11 @@ function wrap(core: Core): Record<WrappedMember, unknown> {
     const upper = method.toUpperCase() as UpperMethod;
     client[upper] = (path: string, init?: CallInit) => send(core, upper, path, init);
   }
-  const inners = core.scoped === core.unscoped ? [core.unscoped] : [core.unscoped, core.scoped];
-  client.use = (...middleware: Middleware[]) => {
-    for (const inner of inners) inner.use(...middleware);
-  };
-  client.eject = (...middleware: Middleware[]) => {
-    for (const inner of inners) inner.eject(...middleware);
-  };
+  const inners = new Set([core.unscoped, core.scoped]);
+  for (const member of FORWARDED)
+    client[member] = (...middleware: Middleware[]) => {
+      for (const inner of inners) inner[member](...middleware);
+    };
   return client;
 }
 

@@ -10,14 +10,14 @@ export const ENVIRONMENTS = Object.keys(servers) as readonly Environment[];
 const CREDENTIALS = "the API address you received with your partner credentials";
 const HTTP_URL = 'an absolute http(s) URL without query or fragment, such as "https://api.example.com"';
 
-/** `value` as a base URL (no trailing slash) when it is an absolute http(s) URL without query or fragment. */
-function parseHttpUrl(value: unknown, name: string): URL {
+/** `value` without a trailing slash when it is an absolute http(s) URL without query or fragment. */
+function parseHttpUrl(value: unknown, name: string): string {
   let url: URL | undefined;
   try {
     url = new URL(value as string);
   } catch {}
   return typeof value === "string" && url && /^https?:$/.test(url.protocol) && !url.search && !url.hash
-    ? url
+    ? url.href.replace(/\/+$/, "")
     : fail(name, name, HTTP_URL, value);
 }
 
@@ -26,24 +26,28 @@ function parseHttpUrl(value: unknown, name: string): URL {
  * An environment whose server is still a `.invalid` placeholder (the reserved TLD: the source names no real
  * host) is refused rather than sent to a fake host.
  */
-export function resolveBaseUrl(options: {
+export function resolveBaseUrl({
+  baseUrl,
+  environment,
+}: {
   baseUrl?: string | undefined;
   environment?: Environment | undefined;
 }): string {
-  const { baseUrl, environment } = options;
   const choices = `one of ${ENVIRONMENTS.map((e) => `"${e}"`).join(", ")}`;
-  if (baseUrl !== undefined && environment !== undefined)
-    throw new InvalidInputError("baseUrl", "pass either baseUrl or environment, not both");
-  if (baseUrl !== undefined) return parseHttpUrl(baseUrl, "baseUrl").href.replace(/\/+$/, "");
-  if (environment === undefined)
-    throw new InvalidInputError("baseUrl", `pass baseUrl (${CREDENTIALS}) or environment (${choices})`);
-  const resolved: string | undefined = Object.hasOwn(servers, environment) ? servers[environment] : undefined;
-  if (resolved === undefined) fail("environment", "environment", choices, environment);
+  if (environment === undefined) {
+    if (baseUrl === undefined)
+      throw new InvalidInputError("baseUrl", `pass baseUrl (${CREDENTIALS}) or environment (${choices})`);
+    return parseHttpUrl(baseUrl, "baseUrl");
+  }
+  if (baseUrl !== undefined) throw new InvalidInputError("baseUrl", "pass either baseUrl or environment, not both");
+  const resolved = Object.hasOwn(servers, environment)
+    ? servers[environment]
+    : fail("environment", "environment", choices, environment);
   const url = parseHttpUrl(resolved, "environment");
-  if (url.hostname === "invalid" || url.hostname.endsWith(".invalid"))
+  if (/(^|\.)invalid$/.test(new URL(url).hostname))
     throw new InvalidInputError(
       "environment",
       `environment "${environment}" resolves to ${resolved}, a placeholder: the API description names no host for it. Pass baseUrl (${CREDENTIALS}) instead.`,
     );
-  return url.href.replace(/\/+$/, "");
+  return url;
 }
