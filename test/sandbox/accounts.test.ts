@@ -81,6 +81,26 @@ describe("determinism", () => {
     expect((await script(12)).companyId).not.toBe(first.companyId);
   });
 
+  it("seeded data is the same to the timestamp, whenever the account is first used", async () => {
+    const seeded = async (startTime: string) => {
+      const other = await startSandbox({ port: 0, seed: 11, startTime });
+      try {
+        const client = clientFor(other.url, "partner");
+        const { companyId } = await seededCompany(client);
+        return {
+          companies: (await client.get("/v1/companies")).body,
+          bins: (await client.get("/v1/card-bins", { companyId })).body,
+          ledger: (await client.get("/v1/card-spending-account/transactions", { companyId })).body,
+        };
+      } finally {
+        await other.stop();
+      }
+    };
+    const first = await seeded("2026-03-01T00:00:00Z");
+    expect(await seeded("2026-09-15T12:34:56Z")).toEqual(first);
+    expect(JSON.stringify(first)).toContain("2026-01-01T00:0");
+  });
+
   it("an account's ids do not depend on what other accounts did", async () => {
     const a = await startSandbox({ port: 0, seed: 5 });
     const b = await startSandbox({ port: 0, seed: 5 });

@@ -98,7 +98,12 @@ class IdIndex<Owner extends object, Item> {
   }
 }
 
+/** When seeded data was made, as its timestamps say: a fixed instant, so seeded data does not depend on when it was first used. */
+const SEEDED_AT = Date.UTC(2026, 0, 1);
+
 export class SandboxEngine {
+  /** Set while an account is being seeded: the time its seeded records carry. */
+  private seedingAt: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** The due time the timer is set for, while one is set. */
   private timerDueAt: number | undefined;
@@ -131,7 +136,7 @@ export class SandboxEngine {
   }
 
   now(): string {
-    return this.clock.iso();
+    return this.seedingAt ?? this.clock.iso();
   }
 
   /** One of the account's companies by id. */
@@ -153,10 +158,24 @@ export class SandboxEngine {
     return Object.hasOwn(this.state.accounts, apiKey);
   }
 
-  /** The account of an API key, seeded on its first use. */
+  /**
+   * The account of an API key, seeded on its first use. What it is seeded with carries fixed times
+   * (SEEDED_AT, a minute apart), not the clock's reading at first use, so the same seed gives the same
+   * seeded data, timestamps included, run after run.
+   */
   account(apiKey: string): AccountState {
     const existing = this.state.accounts[apiKey];
     if (existing) return existing;
+    const seededAt = Math.min(SEEDED_AT, this.clock.now());
+    try {
+      this.seedingAt = new Date(seededAt).toISOString();
+      return this.seedAccount(apiKey, seededAt);
+    } finally {
+      this.seedingAt = undefined;
+    }
+  }
+
+  private seedAccount(apiKey: string, seededAt: number): AccountState {
     const account: AccountState = {
       random: randomStateFor(this.settings.seed, apiKey),
       companies: [],
@@ -176,8 +195,11 @@ export class SandboxEngine {
       ["Account", "Credit", 5000, "Top-up"],
       ["Card", "Debit", 42.5, "Office supplies"],
       ["Card", "Debit", 18.99, "Software subscription"],
-    ] as const)
+    ] as const) {
+      seededAt += 60_000;
+      this.seedingAt = new Date(seededAt).toISOString();
       demo.ledger.push(this.ledgerEntry(account, demo, { type, direction, amount, description }));
+    }
     return account;
   }
 
