@@ -124,7 +124,8 @@ export class RequestDeadline {
 
   constructor(clock: TimeoutClock, caller?: AbortSignal) {
     this.#clock = clock;
-    const window = (this.#window = clock.join());
+    const window = clock.join();
+    this.#window = window;
     this.#caller = caller;
     let signal = window.controller.signal;
     // Only a request with the caller's own signal pays for a controller of its own.
