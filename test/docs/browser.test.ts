@@ -1,18 +1,14 @@
-/**
- * The built reference in real headless Chromium (Debian's `chromium`, driven by playwright-core):
- * served from a loopback static server with every other host blocked, it must render every
- * operation, webhook and schema, navigate, show the TypeScript samples, and make no request to
- * any other host, no failed request and no console error. It also looks at the build's own PNGs
- * (dist/docs/screenshot-*.png) for a non-blank render and follows the link to the Sandbox control
- * page. Its own screenshots go to test-output/docs/.
- */
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  chromiumPath as chromiumPathOf,
+  hasChromium as hasChromiumAt,
+  launchChromium,
+} from "../../scripts/lib/chromium.ts";
 import {
   buildDocs,
   type DocsBuildResult,
@@ -26,16 +22,8 @@ import { repoRoot, sandboxBundleJsonPath } from "../../scripts/lib/paths.ts";
 import { HTTP_METHODS } from "../../src/http-methods.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 
-const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const chromiumFlags = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-const hasChromium = existsSync(chromiumPath);
+const chromiumPath = chromiumPathOf();
+const hasChromium = hasChromiumAt();
 const screenshotDir = path.join(repoRoot, "test-output", "docs");
 
 if (!hasChromium) {
@@ -137,7 +125,7 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
     built = await buildDocs({ outDir: out });
     server = await serveStatic(out);
     origin = new URL(server.url).origin;
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     watch = await watchNetwork(page, origin);
     await mkdir(screenshotDir, { recursive: true });
@@ -305,7 +293,7 @@ describe.skipIf(!hasChromium)("the network watch of the browser test", () => {
       '<!doctype html><title>control</title><img src="https://cdn.example.invalid/logo.svg"><img src="missing.png"><script>console.error("boom")</script>',
     );
     const server = await serveStatic(dir);
-    const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const watch = await watchNetwork(page, new URL(server.url).origin);

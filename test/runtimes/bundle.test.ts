@@ -13,22 +13,19 @@ import os from "node:os";
 import path from "node:path";
 import vm from "node:vm";
 import { type BuildOptions, build, type Plugin } from "esbuild";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  chromiumPath as chromiumPathOf,
+  hasChromium as hasChromiumAt,
+  launchChromium,
+} from "../../scripts/lib/chromium.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { BODY, BODY_DIGEST, SECRET } from "../webhooks/known-answers.ts";
 
-const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const chromiumFlags = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-const hasChromium = existsSync(chromiumPath);
+const chromiumPath = chromiumPathOf();
+const hasChromium = hasChromiumAt();
 if (!hasChromium) {
   console.warn(
     `[runtimes bundle test] browser check SKIPPED: no Chromium at ${chromiumPath}. Install it with ` +
@@ -195,7 +192,7 @@ describe("the package root in a browser bundle (esbuild --platform=browser)", ()
 
   it.skipIf(!hasChromium)("verifies a known-answer signature in headless Chromium", async () => {
     const { code } = await bundle({ platform: "browser" });
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
+    browser = await launchChromium();
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));

@@ -6,9 +6,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
-
-export const chromiumPath = (): string => process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+import { chromiumPath, launchChromium } from "../chromium.ts";
 
 /** The operation the second screenshot shows, by Redoc's anchor (`#/<tag>/<operationId>`, lower case). */
 export const SCREENSHOT_OPERATION = { anchor: "#/cards/createcard", summary: "Create a card" };
@@ -26,10 +24,7 @@ export async function takeScreenshots(indexPath: string, title: string): Promise
       skipped: `no Chromium at ${executablePath} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
     };
   const outDir = path.dirname(indexPath);
-  const browser = await chromium.launch({
-    executablePath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-sync"],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.route("**/*", (route) =>
