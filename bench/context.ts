@@ -42,7 +42,7 @@ export async function makeSandbox(repoRoot: string): Promise<string> {
       const relative = path.relative(repoRoot, source);
       if (relative === "") return true;
       const top = relative.split(path.sep)[0]!;
-      return !SKIPPED_AT_ROOT.has(top) && !relative.endsWith(".tgz") && relative !== path.join("bench", "RESULTS.md");
+      return !SKIPPED_AT_ROOT.has(top) && !relative.endsWith(".tgz");
     },
   });
   await symlink(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
