@@ -8,8 +8,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -18,6 +16,7 @@ import { findFreePort } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { verifyWebhookSignature } from "../../src/webhooks/index.ts";
 import { lockDist } from "../helpers/build-lock.ts";
+import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 
 const run = promisify(execFile);
 const SECRET = "whsec_installed_test";
@@ -112,31 +111,11 @@ function serve(args: string[], { direct = false } = {}): Served {
   return served;
 }
 
-interface Received {
-  at: number;
-  body: string;
-  signature: string | undefined;
-}
-
-/** A loopback receiver answering `statuses[i]` to the i-th delivery (the last one forever after). */
-async function receiver(statuses: number[]): Promise<{ url: string; received: Received[]; server: Server }> {
-  const received: Received[] = [];
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const header = req.headers["x-signature"];
-    received.push({
-      at: performance.now(),
-      body: Buffer.concat(chunks).toString("utf8"),
-      signature: Array.isArray(header) ? header[0] : header,
-    });
-    res.writeHead(statuses[Math.min(received.length - 1, statuses.length - 1)]!).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  receivers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, received, server };
-}
-const receivers: Server[] = [];
+const receivers: Receiver[] = [];
+const track = (receiver: Receiver): Receiver => {
+  receivers.push(receiver);
+  return receiver;
+};
 
 async function until(condition: () => boolean, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
@@ -203,8 +182,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
         }
       }
     }
-    for (const server of receivers) server.closeAllConnections();
-    await Promise.all(receivers.map((server) => new Promise((resolve) => server.close(resolve))));
+    await Promise.all(receivers.map((receiver) => receiver.close()));
     const removing = performance.now();
     if (work) await rm(work, { recursive: true, force: true });
     console.info(`removed the project in ${Math.round(performance.now() - removing)} ms`);
@@ -293,7 +271,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
   }, 60_000);
 
   test("npx partner-api sandbox answers, fires a signed webhook to the receiver given at start, stops on Ctrl-C", async () => {
-    const hook = await receiver([200]);
+    const hook = track(await startReceiver([200]));
     const sandbox = serve([
       "sandbox",
       "--port",
@@ -330,8 +308,8 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     });
     expect(onboarded.status, await onboarded.clone().text()).toBe(201);
     const { company } = (await onboarded.json()) as { company: { id: string } };
-    await until(() => hook.received.some((r) => r.body.includes(company.id)), 10_000);
-    const delivery = hook.received.find((r) => r.body.includes(company.id));
+    await until(() => hook.deliveries.some((r) => r.body.includes(company.id)), 10_000);
+    const delivery = hook.deliveries.find((r) => r.body.includes(company.id));
     expect(delivery, "a webhook about the new company").toBeDefined();
     expect(verifyWebhookSignature(delivery!.body, delivery!.signature, SECRET)).toBe(true);
     expect(JSON.parse(delivery!.body)).toMatchObject({
@@ -361,23 +339,23 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     expect(await listen.interrupt()).toMatch(/stopped: 1 deliveries, 1 accepted, 0 refused/);
 
     // A receiver failing twice: the retries come after 10 s and 30 s, divided by --speed 60.
-    const flaky = await receiver([500, 503, 204]);
+    const flaky = track(await startReceiver([500, 503, 204]));
     const retried = await npx(
       ["webhooks", "trigger", "payment_route.created", "--url", flaky.url, "--secret", SECRET, "--speed", "60"],
       { direct: true },
     );
     expect(retried.code, retried.stderr).toBe(0);
-    expect(flaky.received).toHaveLength(3);
-    const [first, second] = flaky.received.slice(1).map((r, i) => r.at - flaky.received[i]!.at);
+    expect(flaky.deliveries).toHaveLength(3);
+    const [first, second] = flaky.deliveries.slice(1).map((r, i) => r.at - flaky.deliveries[i]!.at);
     expect(first).toBeGreaterThanOrEqual(10_000 / 60 - 2);
     expect(second).toBeGreaterThanOrEqual(30_000 / 60 - 2);
-    expect(new Set(flaky.received.map((r) => r.body)).size).toBe(1);
-    expect(flaky.received.every((r) => verifyWebhookSignature(r.body, r.signature, SECRET))).toBe(true);
+    expect(new Set(flaky.deliveries.map((r) => r.body)).size).toBe(1);
+    expect(flaky.deliveries.every((r) => verifyWebhookSignature(r.body, r.signature, SECRET))).toBe(true);
     expect(retried.stdout).toMatch(/retry 1\/5 in 10\.00 s, 167 ms at this speed/);
     expect(retried.stdout).toMatch(/retry 2\/5 in 30\.00 s, 500 ms at this speed/);
 
     // And one that never recovers: six attempts, then exit 1.
-    const broken = await receiver([500]);
+    const broken = track(await startReceiver([500]));
     const failed = await npx([
       "webhooks",
       "trigger",
@@ -390,7 +368,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
       "100000",
     ]);
     expect(failed.code).toBe(1);
-    expect(broken.received).toHaveLength(6);
+    expect(broken.deliveries).toHaveLength(6);
     expect(failed.stderr).toMatch(/FAILED: not delivered: all 6 attempts failed/);
   }, 60_000);
 

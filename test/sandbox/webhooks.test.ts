@@ -3,44 +3,19 @@
  * non-2xx answer or a network error after 10 s, 30 s, 1 min, 2 min and 5 min of clock time, the same body
  * every time; the delivery log shows each attempt; resend starts a new series.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { verifyWebhookSignature } from "../../src/webhooks/index.ts";
+import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { clientFor, ONBOARD_BODY } from "./support.ts";
 
-interface Received {
-  body: string;
-  signature: string;
-}
-
-/** A loopback receiver that answers each delivery with the next status of `statuses` (the last one repeats). */
-async function receiver(statuses: number[]): Promise<{ url: string; received: Received[]; server: Server }> {
-  const received: Received[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      received.push({
-        body: Buffer.concat(chunks).toString("utf8"),
-        signature: String(request.headers["x-signature"]),
-      });
-      response.writeHead(statuses[Math.min(received.length - 1, statuses.length - 1)]!);
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received, server };
-}
-
 let sandbox: Sandbox;
-const servers: Server[] = [];
+const servers: Receiver[] = [];
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, seed: 2 });
 });
 afterEach(() => {
-  for (const server of servers.splice(0)) server.close();
+  return Promise.all(servers.splice(0).map((receiver) => receiver.close()));
 });
 afterAll(() => sandbox.stop());
 
@@ -49,23 +24,23 @@ const secondsBetween = (a: string, b: string) => (Date.parse(b) - Date.parse(a))
 
 describe("delivery and retries", () => {
   it("a receiver answering 500 then 200 gets the same signed body twice, 10 s apart on the clock", async () => {
-    const hook = await receiver([500, 200]);
-    servers.push(hook.server);
+    const hook = await startReceiver([500, 200]);
+    servers.push(hook);
     const client = clientFor(sandbox.url, "hooks-a");
     const endpoint = await client.post("/_sandbox/webhook-endpoints", { url: hook.url, secret: "whsec_a" });
     expect(endpoint.status).toBe(201);
     await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
     await advance(0);
-    expect(hook.received).toHaveLength(1);
+    expect(hook.deliveries).toHaveLength(1);
     await advance(9);
-    expect(hook.received).toHaveLength(1);
+    expect(hook.deliveries).toHaveLength(1);
     await advance(1);
-    expect(hook.received).toHaveLength(2);
-    expect(hook.received[1]!.body).toBe(hook.received[0]!.body);
-    for (const { body, signature } of hook.received)
+    expect(hook.deliveries).toHaveLength(2);
+    expect(hook.deliveries[1]!.body).toBe(hook.deliveries[0]!.body);
+    for (const { body, signature } of hook.deliveries)
       expect(() => verifyWebhookSignature(body, signature, "whsec_a")).not.toThrow();
     const [event] = (await client.get("/_sandbox/events")).body.events;
-    expect(JSON.parse(hook.received[0]!.body).id).toBe(event.id);
+    expect(JSON.parse(hook.deliveries[0]!.body).id).toBe(event.id);
     expect(event.deliveries.map((d: { attempt: number; statusCode: number }) => [d.attempt, d.statusCode])).toEqual([
       [1, 500],
       [2, 200],
@@ -74,8 +49,8 @@ describe("delivery and retries", () => {
   });
 
   it("an unreachable receiver is tried six times, 10 s, 30 s, 1 min, 2 min and 5 min apart, each a network error", async () => {
-    const closed = await receiver([200]);
-    await new Promise((resolve) => closed.server.close(resolve));
+    const closed = await startReceiver([200]);
+    await closed.close();
     const client = clientFor(sandbox.url, "hooks-b");
     await client.post("/_sandbox/webhook-endpoints", { url: closed.url, secret: "s" });
     await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
@@ -93,36 +68,36 @@ describe("delivery and retries", () => {
   });
 
   it("every event goes to each of the account's endpoints", async () => {
-    const one = await receiver([200]);
-    const two = await receiver([200]);
-    servers.push(one.server, two.server);
+    const one = await startReceiver([200]);
+    const two = await startReceiver([200]);
+    servers.push(one, two);
     const client = clientFor(sandbox.url, "hooks-c");
     await client.post("/_sandbox/webhook-endpoints", { url: one.url, secret: "s1" });
     await client.post("/_sandbox/webhook-endpoints", { url: two.url, secret: "s2" });
     expect((await client.get("/_sandbox/webhook-endpoints")).body.webhookEndpoints).toHaveLength(2);
     await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
     await advance(0);
-    expect([one.received.length, two.received.length]).toEqual([1, 1]);
-    expect(() => verifyWebhookSignature(two.received[0]!.body, two.received[0]!.signature, "s2")).not.toThrow();
+    expect([one.deliveries.length, two.deliveries.length]).toEqual([1, 1]);
+    expect(() => verifyWebhookSignature(two.deliveries[0]!.body, two.deliveries[0]!.signature, "s2")).not.toThrow();
   });
 
   it("a removed endpoint gets no more attempts", async () => {
-    const hook = await receiver([500]);
-    servers.push(hook.server);
+    const hook = await startReceiver([500]);
+    servers.push(hook);
     const client = clientFor(sandbox.url, "hooks-d");
     const endpoint = await client.post("/_sandbox/webhook-endpoints", { url: hook.url, secret: "s" });
     await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
     await advance(0);
     expect((await client.delete(`/_sandbox/webhook-endpoints/${endpoint.body.id}`)).status).toBe(204);
     await advance(600);
-    expect(hook.received).toHaveLength(1);
+    expect(hook.deliveries).toHaveLength(1);
   });
 });
 
 describe("resend", () => {
   it("starts a new series of the same event and body, retried on the same schedule", async () => {
-    const hook = await receiver([200, 503, 200]);
-    servers.push(hook.server);
+    const hook = await startReceiver([200, 503, 200]);
+    servers.push(hook);
     const client = clientFor(sandbox.url, "hooks-e");
     await client.post("/_sandbox/webhook-endpoints", { url: hook.url, secret: "s" });
     await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
@@ -133,10 +108,10 @@ describe("resend", () => {
     expect(resent.body.id).toBe(eventId);
     await advance(0);
     await advance(10);
-    expect(hook.received.map((r) => r.body)).toEqual([
-      hook.received[0]!.body,
-      hook.received[0]!.body,
-      hook.received[0]!.body,
+    expect(hook.deliveries.map((r) => r.body)).toEqual([
+      hook.deliveries[0]!.body,
+      hook.deliveries[0]!.body,
+      hook.deliveries[0]!.body,
     ]);
     const { deliveries } = (await client.get("/_sandbox/events")).body.events[0];
     expect(deliveries.map((d: { attempt: number; statusCode: number }) => [d.attempt, d.statusCode])).toEqual([
@@ -149,8 +124,8 @@ describe("resend", () => {
 
 describe("a receiver registered at start", () => {
   it("gets every account's events, and survives a reset", async () => {
-    const hook = await receiver([200]);
-    servers.push(hook.server);
+    const hook = await startReceiver([200]);
+    servers.push(hook);
     const withHook = await startSandbox({ port: 0, seed: 2, webhooks: { url: hook.url, secret: "start" } });
     try {
       const client = clientFor(withHook.url, "any-account");
@@ -159,7 +134,7 @@ describe("a receiver registered at start", () => {
       ).toEqual([hook.url]);
       await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
       await withHook.control.POST("/_sandbox/clock/advance", { body: { seconds: 0 } });
-      expect(hook.received).toHaveLength(1);
+      expect(hook.deliveries).toHaveLength(1);
       expect((await withHook.control.POST("/_sandbox/reset")).response.status).toBe(204);
       expect((await client.get("/_sandbox/webhook-endpoints")).body.webhookEndpoints).toHaveLength(1);
     } finally {

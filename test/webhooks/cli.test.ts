@@ -1,7 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -10,6 +8,7 @@ import { readContractWebhooks } from "../../devkit/src/webhooks/contract.ts";
 import { type CliIO, runCommand } from "../../scripts/lib/cli.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { signWebhookPayload, verifyWebhookSignature, webhookEventTypes } from "../../src/webhooks/index.ts";
+import { type Delivery, startReceiver } from "../helpers/receiver.ts";
 
 const SECRET = "whsec_cli_test";
 
@@ -50,35 +49,6 @@ async function runInProcess(args: string[]): Promise<Run> {
   return { code, stdout: out.join("\n"), stderr: err.join("\n") };
 }
 
-interface Delivery {
-  at: number;
-  body: string;
-  signature: string | undefined;
-  contentType: string | undefined;
-}
-
-/** A loopback receiver answering `statuses[i]` to the i-th delivery (the last one forever after). */
-async function receiver(
-  statuses: number[],
-): Promise<{ url: string; deliveries: Delivery[]; close: () => Promise<void> }> {
-  const deliveries: Delivery[] = [];
-  const server: Server = createServer(async (req: IncomingMessage, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const header = req.headers["x-signature"];
-    deliveries.push({
-      at: performance.now(),
-      body: Buffer.concat(chunks).toString("utf8"),
-      signature: Array.isArray(header) ? header[0] : header,
-      contentType: req.headers["content-type"],
-    });
-    res.writeHead(statuses[Math.min(deliveries.length - 1, statuses.length - 1)]!).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
-  return { url, deliveries, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 const gaps = (deliveries: Delivery[]) => deliveries.slice(1).map((d, i) => d.at - deliveries[i]!.at);
 
 describe("webhooks list", () => {
@@ -96,7 +66,7 @@ describe("webhooks trigger over loopback", () => {
   afterAll(() => Promise.all(servers.map((s) => s.close())));
 
   it("retries a receiver that fails twice: three deliveries, one event id, same bytes, every signature valid", async () => {
-    const flaky = await receiver([500, 503, 204]);
+    const flaky = await startReceiver([500, 503, 204]);
     servers.push(flaky);
     const run = await runCli([
       "trigger",
@@ -134,7 +104,7 @@ describe("webhooks trigger over loopback", () => {
   });
 
   it("gives up on a receiver that never recovers: six deliveries on the schedule, non-zero exit", async () => {
-    const broken = await receiver([500]);
+    const broken = await startReceiver([500]);
     servers.push(broken);
     const run = await runCli([
       "trigger",
@@ -159,7 +129,7 @@ describe("webhooks trigger over loopback", () => {
   });
 
   it("counts an unreachable receiver as a failed attempt", async () => {
-    const gone = await receiver([200]);
+    const gone = await startReceiver([200]);
     await gone.close();
     const run = await runCli([
       "trigger",
@@ -176,7 +146,7 @@ describe("webhooks trigger over loopback", () => {
   });
 
   it("sends the given --payload file inside a fresh envelope", async () => {
-    const ok = await receiver([200]);
+    const ok = await startReceiver([200]);
     servers.push(ok);
     const dir = mkdtempSync(path.join(tmpdir(), "webhooks-cli-"));
     const file = path.join(dir, "payload.json");
