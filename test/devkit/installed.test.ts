@@ -13,8 +13,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findFreePort } from "../../devkit/src/prism.ts";
+import { documentedSnippets } from "../../scripts/lib/docs/snippets.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { typecheckModules } from "../../scripts/lib/typecheck.ts";
 import { verifyWebhookSignature } from "../../src/webhooks/index.ts";
+import { loadDocument } from "../contract/support/contract.ts";
 import { lockDist } from "../helpers/build-lock.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 
@@ -396,6 +399,12 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     );
     expect(checked.stdout).toBe("");
   }, 40_000);
+
+  test("every TypeScript of the docs compiles against the installed packages (guide, getting started, samples)", async () => {
+    // The same modules test/docs/snippets-typecheck.test.ts compiles against the sources.
+    const errors = await typecheckModules(documentedSnippets(loadDocument()), { installedIn: app });
+    expect(errors.map((error) => `${error.where} ${error.message}`)).toEqual([]);
+  }, 60_000);
 
   test("partner-api-devkit/sandbox imports and starts with plain node in the app", async () => {
     const script = [
