@@ -90,7 +90,7 @@ describe("generated files", () => {
   });
 
   test("a default does not make a property present: optional unless `required`, sent or received", async () => {
-    // One schema in a request body, a response and a webhook: the same reading in every direction.
+    // One schema in a request body, a response and a webhook (and a query and a header parameter): the same reading.
     const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
     const ref = { $ref: "#/components/schemas/Settings" };
     const types = await generateSchemaTypes({
@@ -99,6 +99,10 @@ describe("generated files", () => {
       paths: {
         "/settings": {
           post: {
+            parameters: [
+              { name: "page", in: "query", schema: { type: "integer", default: 1 } },
+              { name: "X-Mode", in: "header", schema: { type: "string", default: "auto" } },
+            ],
             requestBody: { required: true, ...json(ref) },
             responses: { "200": { description: "ok", ...json(ref) } },
           },
@@ -118,6 +122,9 @@ describe("generated files", () => {
     const settings = /Settings: \{([^}]*)\}/.exec(types)?.[1] ?? "";
     expect(settings).toMatch(/\bmode: string;/);
     expect(settings).toMatch(/\blimit\?: number;/);
+    // Parameters are optional unless `required`, whatever their default.
+    expect(types).toMatch(/\bpage\?: number;/);
+    expect(types).toMatch(/"X-Mode"\?: string;/);
   });
 
   test("an allOf that redeclares its base's properties omits them from the base instead of intersecting", async () => {
