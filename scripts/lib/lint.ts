@@ -7,6 +7,7 @@ import { bundleAndLoadRuleset } from "@stoplight/spectral-ruleset-bundler/with-l
 import spectralRuntime from "@stoplight/spectral-runtime";
 import { type BundleOutput, bundleSandboxContract } from "./bundle.ts";
 import { rel, repoRoot, sandboxContractRoot } from "./paths.ts";
+import { pointerSegment } from "./refs.ts";
 
 const { Spectral, Document } = spectralCore;
 const Parsers = spectralParsers;
@@ -77,7 +78,7 @@ export async function lintWithSpectral(
     severity: SPECTRAL_SEVERITY[result.severity] ?? "error",
     message: result.message,
     where: `${source}:${result.range.start.line + 1}:${result.range.start.character + 1}`,
-    pointer: `#/${result.path.map((segment) => String(segment).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`,
+    pointer: `#/${result.path.map((segment) => pointerSegment(String(segment))).join("/")}`,
   }));
 }
 

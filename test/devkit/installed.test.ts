@@ -13,8 +13,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findFreePort } from "../../devkit/src/prism.ts";
+import { documentedSnippets } from "../../scripts/lib/docs/snippets.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { typecheckModules } from "../../scripts/lib/typecheck.ts";
 import { verifyWebhookSignature } from "../../src/webhooks/index.ts";
+import { loadDocument } from "../contract/support/contract.ts";
 import { lockDist } from "../helpers/build-lock.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 
@@ -396,6 +399,26 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     );
     expect(checked.stdout).toBe("");
   }, 40_000);
+
+  test("every TypeScript of the docs compiles against the installed packages (guide, getting started, samples)", async () => {
+    // The same modules test/docs/snippets-typecheck.test.ts compiles against the sources, and one wrong use of each
+    // package that must fail.
+    const broken = {
+      name: "broken",
+      source: [
+        'import { createPartnerClient } from "partner-api-client";',
+        'import { startSandbox } from "partner-api-devkit/sandbox";',
+        'await createPartnerClient({ apiKey: "k", baseUrl: "http://x" }).GET("/v1/no-such-path");',
+        "await startSandbox({ prot: 4020 });",
+      ].join("\n"),
+    };
+    const errors = await typecheckModules([...documentedSnippets(loadDocument()), broken], { installedIn: app });
+    expect(errors.map((error) => `${error.where} ${error.message.split("\n")[0]}`)).toEqual([
+      // openapi-fetch's overloads answer an unknown path with "Expected 2 arguments, but got 1".
+      expect.stringMatching(/^broken:3 /),
+      expect.stringMatching(/^broken:4 .*'prot' does not exist/),
+    ]);
+  }, 60_000);
 
   test("partner-api-devkit/sandbox imports and starts with plain node in the app", async () => {
     const script = [

@@ -19,10 +19,9 @@ export function loadDocument(): Record<string, any> {
   return JSON.parse(readFileSync(bundleJsonPath, "utf8"));
 }
 
-/** Escapes one segment of a JSON pointer. */
-export function pointerSegment(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
+import { pointerSegment } from "../../../scripts/lib/refs.ts";
+
+export { pointerSegment };
 
 export interface Parameter {
   name: string;
