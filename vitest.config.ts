@@ -1,6 +1,12 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import { SOURCE_CONDITION } from "./scripts/lib/source.ts";
 
 export default defineConfig({
+  // `partner-api-client` and `partner-api-devkit/…` resolve to their TypeScript sources (scripts/lib/source.ts):
+  // in the test files (ssr, whose conditions vitest also passes to its workers for the modules it leaves to node)
+  // and in the globalSetup files, which vitest runs in its own `__vitest__` environment.
+  environments: { __vitest__: { resolve: { conditions: [SOURCE_CONDITION, "node"] } } },
+  ssr: { resolve: { conditions: [SOURCE_CONDITION] } },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -4,8 +4,15 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { defineCommand, describeValue, isEntryPoint, JobFailure, main, UsageError } from "../scripts/lib/cli.ts";
-import { formatDuration } from "../scripts/lib/log.ts";
+import {
+  defineCommand,
+  describeValue,
+  formatDuration,
+  isEntryPoint,
+  JobFailure,
+  main,
+  UsageError,
+} from "partner-api-devkit/cli";
 import { rel, repoRoot } from "../scripts/lib/paths.ts";
 import { BENCH_SIZES, type BenchSize } from "./harness.ts";
 import { BENCHMARKS, runBenchmarks } from "./index.ts";

@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { diffContracts } from "../scripts/lib/diff/report.ts";
 import { type Document, isObject } from "../scripts/lib/diff/resolve.ts";
+import { SOURCE_CONDITION } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
 import { compareAlternating, compareCommands } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
@@ -57,12 +58,20 @@ export const diffBenchmark: Benchmark = {
       {
         "two bundle files": {
           command: process.execPath,
-          args: [tsx, script, "--base", "release/openapi.json", "--head", "generated/openapi.json"],
+          args: [
+            tsx,
+            `--conditions=${SOURCE_CONDITION}`,
+            script,
+            "--base",
+            "release/openapi.json",
+            "--head",
+            "generated/openapi.json",
+          ],
           cwd: dir,
         },
         "working tree bundled": {
           command: process.execPath,
-          args: [tsx, script, "--base", "release/openapi.json"],
+          args: [tsx, `--conditions=${SOURCE_CONDITION}`, script, "--base", "release/openapi.json"],
           cwd: dir,
         },
       },

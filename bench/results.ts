@@ -2,7 +2,7 @@
  * What each benchmark reports, and bench/RESULTS.md written from it.
  */
 
-import { formatDuration } from "../scripts/lib/log.ts";
+import { formatDuration } from "partner-api-devkit/cli";
 import type { BenchSize } from "./harness.ts";
 import type { MachineInfo } from "./machine.ts";
 

@@ -4,11 +4,13 @@
  * process's memory after 10,000 requests, side by side in one run.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { copyFile, mkdir, rm } from "node:fs/promises";
+import { copyFile, mkdir, rm, writeFile } from "node:fs/promises";
 import { Agent } from "node:http";
 import path from "node:path";
+import { build } from "esbuild";
 import { bundleDevkit } from "../devkit/scripts/build.ts";
 import { type PrismServer, startPrism } from "../devkit/src/prism.ts";
+import { SOURCE_CONDITION, TSX_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
 import { median, percentile, roundOrder } from "./harness.ts";
 import { load, type MockOperation, processMemoryMiB } from "./mock.ts";
@@ -35,8 +37,8 @@ interface StartedSandbox {
 
 /**
  * The sandbox in its own process, timed from spawning it to its first answer. `npm run sandbox` is node with
- * tsx's loader on scripts/sandbox.ts (`node --import tsx scripts/sandbox.ts`); `npx partner-api sandbox` is
- * node on the built dist/cli.js.
+ * tsx's loader on scripts/sandbox.ts (`node --conditions=partner-api-source --import tsx scripts/sandbox.ts`);
+ * `npx partner-api sandbox` is node on the built dist/cli.js.
  */
 async function startSandboxProcess(repoRoot: string, entry: string[]): Promise<StartedSandbox> {
   const started = performance.now();
@@ -68,13 +70,34 @@ async function startSandboxProcess(repoRoot: string, entry: string[]): Promise<S
   return { url, port: Number(new URL(url).port), pid: child.pid!, child, startupMs };
 }
 
-/** The devkit built as it is published (esbuild, plain JavaScript) into .tmp/, beside a copy of its package.json. */
+/**
+ * The devkit built as it is published (esbuild, plain JavaScript) into .tmp/, beside a copy of its package.json,
+ * and its peer dependency the client as plain JavaScript in the node_modules/ beside it (one esbuild bundle of the
+ * client's source, found through the source condition), as a partner's project has both installed.
+ */
 async function buildPublishedCli(repoRoot: string): Promise<string> {
   const root = path.join(repoRoot, ".tmp", "bench-devkit");
   await rm(root, { recursive: true, force: true });
   await mkdir(path.join(root, "dist"), { recursive: true });
   await copyFile(path.join(repoRoot, "devkit", "package.json"), path.join(root, "package.json"));
   await bundleDevkit(path.join(root, "dist"), { out: () => undefined, err: () => undefined });
+  const client = path.join(root, "node_modules", "partner-api-client");
+  await build({
+    absWorkingDir: repoRoot,
+    stdin: { contents: 'export * from "partner-api-client";', resolveDir: repoRoot, loader: "js" },
+    outfile: path.join(client, "index.js"),
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    conditions: [SOURCE_CONDITION],
+    external: ["openapi-fetch"],
+    logLevel: "error",
+  });
+  await writeFile(
+    path.join(client, "package.json"),
+    JSON.stringify({ name: "partner-api-client", type: "module", exports: "./index.js" }),
+  );
   return path.join(root, "dist", "cli.js");
 }
 
@@ -125,7 +148,7 @@ export const sandboxBenchmark: Benchmark = {
     let sandbox: StartedSandbox | undefined;
     const agents: Agent[] = [];
     try {
-      const npmRunSandbox = ["--import", "tsx", path.join(repoRoot, "scripts", "sandbox.ts")];
+      const npmRunSandbox = [...TSX_NODE_ARGS, path.join(repoRoot, "scripts", "sandbox.ts")];
       progress("sandbox: start-up of npm run sandbox and of the built partner-api sandbox");
       const startups = size === "tiny" ? 1 : 3;
       const sourceStartupMs = await startupMs(repoRoot, npmRunSandbox, startups);
@@ -266,7 +289,7 @@ export const sandboxBenchmark: Benchmark = {
         name: this.name,
         title: this.title,
         method:
-          "The sandbox in its own process (`node --import tsx scripts/sandbox.ts --port 0 --seed 1`, what `npm run sandbox` runs) and " +
+          "The sandbox in its own process (`node --conditions=partner-api-source --import tsx scripts/sandbox.ts --port 0 --seed 1`, what `npm run sandbox` runs) and " +
           "Prism 5.14.2 through `startPrism()` (what `npm run mock` runs), both validating requests against the contract. " +
           `Load from this process over keep-alive loopback connections, ${concurrency} at a time, ${requestsPerRound} requests per round, ` +
           `${rounds} alternating round(s) per operation; figures are medians over rounds (p99 per round, then the median). ` +

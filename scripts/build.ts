@@ -6,8 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { copyFile, mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { defineCommand, isEntryPoint, JobFailure, main, step } from "./lib/cli.ts";
-import { directorySize } from "./lib/files.ts";
+import { defineCommand, directorySize, isEntryPoint, JobFailure, main, step } from "partner-api-devkit/cli";
 import { rel, repoRoot } from "./lib/paths.ts";
 
 const distDir = path.join(repoRoot, "dist");

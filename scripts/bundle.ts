@@ -2,9 +2,10 @@
  * `npm run bundle`: bundles openapi/openapi.yaml into generated/openapi.yaml and generated/openapi.json.
  * `--check` writes nothing and exits 1 when the committed bundle is stale.
  */
+
+import { defineCommand, isEntryPoint, JobFailure, main } from "partner-api-devkit/cli";
 import { HTTP_METHODS } from "../src/http-methods.ts";
 import { bundleContract, ensureBundle, staleBundleFiles } from "./lib/bundle.ts";
-import { defineCommand, isEntryPoint, JobFailure, main } from "./lib/cli.ts";
 
 function countOf(document: Record<string, unknown>): string {
   const paths = Object.values((document.paths ?? {}) as Record<string, Record<string, unknown>>);

@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { defineCommand, describeValue, isEntryPoint, JobFailure, main, UsageError } from "./lib/cli.ts";
+import { defineCommand, describeValue, isEntryPoint, JobFailure, main, UsageError } from "partner-api-devkit/cli";
 import { RELEASE_BASELINE } from "./lib/diff/baseline.ts";
 import { CONFIG_FILE, readConfig } from "./lib/diff/config.ts";
 import { bundleWorkingTree, gitTopLevel, loadContract } from "./lib/diff/load.ts";

@@ -7,6 +7,7 @@ import { access } from "node:fs/promises";
 import path from "node:path";
 import {
   defineCommand,
+  formatDuration,
   isEntryPoint,
   JobFailure,
   main,
@@ -16,10 +17,9 @@ import {
   step,
   UsageError,
   untilAborted,
-} from "./lib/cli.ts";
+} from "partner-api-devkit/cli";
 import { buildDocs, docsDir } from "./lib/docs/build.ts";
 import { serveStatic } from "./lib/docs/server.ts";
-import { formatDuration } from "./lib/log.ts";
 import { rel } from "./lib/paths.ts";
 
 export const docsPreviewCommand = defineCommand({

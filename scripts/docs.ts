@@ -4,7 +4,7 @@
  * operation. `--out DIR` writes elsewhere.
  */
 import path from "node:path";
-import { defineCommand, isEntryPoint, main, step, UsageError } from "./lib/cli.ts";
+import { defineCommand, isEntryPoint, main, step, UsageError } from "partner-api-devkit/cli";
 import { buildDocs, docsDir } from "./lib/docs/build.ts";
 import { rel } from "./lib/paths.ts";
 

@@ -5,8 +5,8 @@
  * `--check` writes nothing and exits 1 when a generated file is stale.
  */
 import { writeFile } from "node:fs/promises";
+import { defineCommand, isEntryPoint, JobFailure, main } from "partner-api-devkit/cli";
 import { bundleContract, ensureBundle, readOrEmpty, staleBundleFiles } from "./lib/bundle.ts";
-import { defineCommand, isEntryPoint, JobFailure, main } from "./lib/cli.ts";
 import {
   contractModulePath,
   generateContractModule,

@@ -5,8 +5,8 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { type CliIO, defineCommand, isEntryPoint, JobFailure, main, step, UsageError } from "partner-api-devkit/cli";
 import { bundleContract } from "./lib/bundle.ts";
-import { type CliIO, defineCommand, isEntryPoint, JobFailure, main, step, UsageError } from "./lib/cli.ts";
 import { type Finding, lintSandboxContract, lintWithRedocly, lintWithSpectral } from "./lib/lint.ts";
 import { contractRoot, rel } from "./lib/paths.ts";
 

@@ -2,9 +2,8 @@
  * `npm run mock`: the devkit's `partner-api mock` (devkit/src/cli/mock.ts), run from source with the same
  * options and output, serving generated/openapi.yaml after bundling the contract when it is stale.
  */
-import { mockCommand } from "../devkit/src/cli/mock.ts";
+import { main, mockCommand, step } from "partner-api-devkit/cli";
 import { ensureBundle } from "./lib/bundle.ts";
-import { main, step } from "./lib/cli.ts";
 import { bundleYamlPath } from "./lib/paths.ts";
 
 await main(

@@ -9,8 +9,16 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import {
+  type CliIO,
+  defineCommand,
+  describeValue,
+  isEntryPoint,
+  JobFailure,
+  main,
+  UsageError,
+} from "partner-api-devkit/cli";
 import { parseDocument } from "yaml";
-import { type CliIO, defineCommand, describeValue, isEntryPoint, JobFailure, main, UsageError } from "./lib/cli.ts";
 import { RELEASE_BASELINE } from "./lib/diff/baseline.ts";
 import { CONFIG_FILE, readConfig } from "./lib/diff/config.ts";
 import { bundleWorkingTree, gitTopLevel, loadFile } from "./lib/diff/load.ts";
@@ -36,6 +44,10 @@ export function bumpVersion(version: string, bump: Bump): string {
   if (bump === "minor") return `${major}.${minor + 1}.0`;
   return `${major}.${minor}.${patch + 1}`;
 }
+
+/** The devkit's manifest, whose peer dependency on the client follows the client's version. */
+const DEVKIT_MANIFEST = "devkit/package.json";
+const PEER_CLIENT = /("peerDependencies":\s*\{[^}]*"partner-api-client":\s*")[^"]*(")/;
 
 export interface ReleaseResult {
   version: string;
@@ -82,6 +94,12 @@ export async function release(
     [changelogFile, `${CHANGELOG_TITLE}\n${entry.trimEnd()}\n${rest.startsWith("\n") ? "" : "\n"}${rest}`],
     [baselineFile, `${JSON.stringify(head.document, null, 2)}\n`],
   ];
+  const devkitFile = path.join(root, DEVKIT_MANIFEST);
+  if (existsSync(devkitFile)) {
+    // The devkit's peer dependency is the client's exact version (test/layout/imports.test.ts holds it).
+    const devkitText = await readFile(devkitFile, "utf8");
+    files.push([devkitFile, devkitText.replace(PEER_CLIENT, `$1${version}$2`)]);
+  }
   const configFile = path.join(root, CONFIG_FILE);
   if (config.acknowledged.length > 0) {
     // Acknowledged changes are released now; the next release is measured from here.
@@ -101,8 +119,9 @@ export const releaseCommand = defineCommand({
 
 Compares the working contract with the release baseline (${RELEASE_BASELINE}). Without a bump, uses the smallest
 the changes allow: breaking → major, compatible → minor, documentation only → patch; a smaller one is refused.
-Then writes package.json (version), ${CHANGELOG_FILE} (the report on top), the new baseline, and empties the
-acknowledged list in ${CONFIG_FILE}. Commit those files (and tag the commit) to publish the release.
+Then writes package.json (version), ${CHANGELOG_FILE} (the report on top), the new baseline, ${DEVKIT_MANIFEST} (its
+peer dependency on the client, to the new version), and empties the acknowledged list in ${CONFIG_FILE}. Commit
+those files (and tag the commit) to publish the release.
 
 Options:
   --dry-run   say what would be written, write nothing`,

@@ -6,12 +6,14 @@ export {
   ApiError,
   type ApiErrorOf,
   type DeclaredErrorStatus,
+  ERROR_PREFIX,
   type FetchResult,
   InvalidInputError,
   isApiError,
   PartnerApiError,
   unwrap,
 } from "./errors.ts";
+export { HTTP_METHODS, type HttpMethod, isHttpMethod } from "./http-methods.ts";
 export {
   type PageablePath,
   type PageItem,

@@ -2,10 +2,13 @@
  * `npm run build -w devkit` (and the devkit's prepack): bundles devkit/src with esbuild into dist/ so the
  * published package runs on plain `node`, with no TypeScript loader and no access to this repository:
  *   dist/cli.js      the `partner-api` executable
+ *   dist/cli-kit.js  the commands and their runner for `import … from "partner-api-devkit/cli"`, with dist/cli-kit.d.ts
  *   dist/sandbox.js  `startSandbox()` for `import … from "partner-api-devkit/sandbox"`, with dist/sandbox.d.ts
+ *   dist/chunks/     the code those three share
  *   dist/*.json      the bundled contracts the tools serve (copied from generated/)
- * The few client modules the tools use (webhook signing and the receiver kit) and the CLI runner are bundled
- * in; npm packages stay imports, and every one of them must be a declared dependency of the devkit.
+ * Only devkit/src is bundled. npm packages stay imports, and every one of them must be a declared dependency or
+ * peer dependency of the devkit: the client (`partner-api-client`, for webhook signing and the receiver kit) is
+ * the partner's installed copy, never a copy inside dist/.
  */
 import { spawnSync } from "node:child_process";
 import { copyFile, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -13,8 +16,8 @@ import { builtinModules } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
-import { type CliIO, defineCommand, isEntryPoint, JobFailure, main, step } from "../../scripts/lib/cli.ts";
-import { directorySize } from "../../scripts/lib/files.ts";
+import { directorySize } from "../src/cli/files.ts";
+import { type CliIO, defineCommand, isEntryPoint, JobFailure, main, step } from "../src/cli/runner.ts";
 
 const devkitRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = path.resolve(devkitRoot, "..");
@@ -31,8 +34,12 @@ interface Entry {
 
 const ENTRIES: Entry[] = [
   { name: "cli", source: "src/cli/main.ts", executable: true },
+  { name: "cli-kit", source: "src/cli/kit.ts", executable: false },
   { name: "sandbox", source: "src/sandbox/index.ts", executable: false },
 ];
+
+/** The entries with declarations: dist/<name>.d.ts re-exports what tsc writes for the source under dist/types/. */
+const TYPED_ENTRIES = ["cli-kit", "sandbox"];
 
 async function exists(file: string): Promise<boolean> {
   return stat(file).then(
@@ -54,35 +61,47 @@ function packagesImported(metafile: Metafile): string[] {
   return [...names].sort();
 }
 
+export interface Bundled {
+  /** The npm packages the bundles import. */
+  imported: Set<string>;
+  /** The source files bundled in, relative to the repository root (`devkit/src/…`). */
+  inputs: Set<string>;
+}
+
 /**
- * Bundles the entries into `outDir` and copies the contracts beside them; returns the npm packages the bundles
- * import. `outDir` must be a `dist/` folder under a package.json (the built code finds its files from there).
+ * Bundles the entries into `outDir` in one esbuild run (code they share goes into dist/chunks/, so the entries
+ * share module instances and the tarball holds each module once) and copies the contracts beside them; returns
+ * the npm packages the bundles import and the files they hold. `outDir` must be a `dist/` folder under a
+ * package.json (the built code finds its files from there).
  */
-export async function bundleDevkit(
-  outDir: string,
-  io: CliIO,
-  entries: readonly Entry[] = ENTRIES,
-): Promise<Set<string>> {
-  const imported = new Set<string>();
-  for (const entry of entries) {
-    const result = await step(io, `bundle ${entry.source} → ${path.basename(outDir)}/${entry.name}.js`, () =>
-      build({
-        absWorkingDir: devkitRoot,
-        entryPoints: { [entry.name]: entry.source },
-        outdir: outDir,
-        bundle: true,
-        platform: "node",
-        format: "esm",
-        target: "node20",
-        packages: "external",
-        metafile: true,
-        legalComments: "none",
-        logLevel: "error",
-        banner: entry.executable ? { js: "#!/usr/bin/env node" } : {},
-      }),
-    );
-    for (const name of packagesImported(result.metafile!)) imported.add(name);
+export async function bundleDevkit(outDir: string, io: CliIO, entries: readonly Entry[] = ENTRIES): Promise<Bundled> {
+  const names = entries.map((entry) => `${path.basename(outDir)}/${entry.name}.js`).join(", ");
+  const result = await step(io, `bundle ${names}`, () =>
+    build({
+      absWorkingDir: devkitRoot,
+      entryPoints: Object.fromEntries(entries.map((entry) => [entry.name, entry.source])),
+      outdir: outDir,
+      bundle: true,
+      splitting: true,
+      chunkNames: "chunks/[name]-[hash]",
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      packages: "external",
+      metafile: true,
+      legalComments: "none",
+      logLevel: "error",
+    }),
+  );
+  for (const entry of entries.filter((e) => e.executable)) {
+    const file = path.join(outDir, `${entry.name}.js`);
+    await writeFile(file, `#!/usr/bin/env node\n${await readFile(file, "utf8")}`);
   }
+  const inputs = new Set(
+    Object.keys(result.metafile!.inputs).map((input) =>
+      path.relative(repoRoot, path.resolve(devkitRoot, input)).split(path.sep).join("/"),
+    ),
+  );
   await step(io, `copy ${CONTRACTS.join(", ")} from generated/`, async () => {
     for (const file of CONTRACTS) {
       const source = path.join(repoRoot, "generated", file);
@@ -90,7 +109,7 @@ export async function bundleDevkit(
       else if (file === "openapi.json") throw new JobFailure(`generated/${file} is missing: run \`npm run bundle\``);
     }
   });
-  return imported;
+  return { imported: new Set(packagesImported(result.metafile!)), inputs };
 }
 
 export const buildCommand = defineCommand({
@@ -101,6 +120,7 @@ export const buildCommand = defineCommand({
   async run({ io }) {
     const manifest = JSON.parse(await readFile(path.join(devkitRoot, "package.json"), "utf8")) as {
       dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
     };
     await rm(distDir, { recursive: true, force: true });
     await mkdir(distDir, { recursive: true });
@@ -109,15 +129,19 @@ export const buildCommand = defineCommand({
       if (await exists(path.join(devkitRoot, entry.source))) entries.push(entry);
       else io.err(`  skipped dist/${entry.name}.js: ${entry.source} does not exist yet`);
     }
-    const imported = await bundleDevkit(distDir, io, entries);
-    const undeclared = [...imported].filter((name) => !(name in (manifest.dependencies ?? {})));
+    const { imported } = await bundleDevkit(distDir, io, entries);
+    const declared = { ...manifest.dependencies, ...manifest.peerDependencies };
+    const undeclared = [...imported].filter((name) => !Object.hasOwn(declared, name));
     if (undeclared.length > 0) {
       throw new JobFailure(
         `the bundles import ${undeclared.join(", ")}, not dependencies of partner-api-devkit (devkit/package.json)`,
       );
     }
-    if (entries.some((entry) => entry.name === "sandbox")) {
-      await step(io, "declarations for partner-api-devkit/sandbox", () => declarations());
+    const typed = entries.filter((entry) => TYPED_ENTRIES.includes(entry.name));
+    if (typed.length > 0) {
+      await step(io, `declarations for ${typed.map((entry) => `dist/${entry.name}.d.ts`).join(", ")}`, () =>
+        declarations(typed),
+      );
     }
     const { files, bytes } = await directorySize(distDir);
     return `built devkit/dist/: ${files} files, ${(bytes / 1024).toFixed(1)} KiB, importing ${[...imported].join(", ") || "no packages"}`;
@@ -125,10 +149,11 @@ export const buildCommand = defineCommand({
 });
 
 /**
- * tsc writes the declarations of src/sandbox/index.ts and what it reaches (the client's types among them) under
- * dist/types/; dist/sandbox.d.ts re-exports them, so `partner-api-devkit/sandbox` is typed without the repo.
+ * tsc writes the declarations of the typed entries and what they reach in devkit/src under dist/types/; each
+ * dist/<entry>.d.ts re-exports its entry's, so `partner-api-devkit/cli` and `partner-api-devkit/sandbox` are typed
+ * without the repository. The client's types stay imports of `partner-api-client`, the peer dependency.
  */
-async function declarations(): Promise<void> {
+async function declarations(entries: readonly Entry[]): Promise<void> {
   const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
   const config = path.join(distDir, "tsconfig.types.json");
   await writeFile(
@@ -143,18 +168,22 @@ async function declarations(): Promise<void> {
         outDir: path.join(distDir, "types"),
       },
       include: [],
-      files: [path.join(devkitRoot, "src", "sandbox", "index.ts"), path.join(repoRoot, "generated", "schema.d.ts")],
+      files: entries.map((entry) => path.join(devkitRoot, entry.source)),
     }),
   );
   const result = spawnSync(process.execPath, [tsc, "-p", config], { cwd: repoRoot, encoding: "utf8" });
   await rm(config);
   if (result.status !== 0) throw new JobFailure(`tsc (declarations) failed:\n${result.stdout}${result.stderr}`);
-  // tsc does not copy declaration files it was given; the emitted ones import these two.
+  // tsc does not copy declaration files it was given; the sandbox's declarations import its control contract's.
   await mkdir(path.join(distDir, "types", "generated"), { recursive: true });
-  for (const file of ["schema.d.ts", "sandbox.d.ts"]) {
-    await copyFile(path.join(repoRoot, "generated", file), path.join(distDir, "types", "generated", file));
+  await copyFile(
+    path.join(repoRoot, "generated", "sandbox.d.ts"),
+    path.join(distDir, "types", "generated", "sandbox.d.ts"),
+  );
+  for (const entry of entries) {
+    const emitted = `./types/devkit/${entry.source.replace(/\.ts$/, ".js")}`;
+    await writeFile(path.join(distDir, `${entry.name}.d.ts`), `export * from "${emitted}";\n`);
   }
-  await writeFile(path.join(distDir, "sandbox.d.ts"), 'export * from "./types/devkit/src/sandbox/index.js";\n');
 }
 
 if (isEntryPoint(import.meta.url)) await main(buildCommand);

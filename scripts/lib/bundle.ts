@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { bundle, loadConfig } from "@redocly/openapi-core";
+import { JobFailure } from "partner-api-devkit/cli";
 import { stringify } from "yaml";
-import { JobFailure } from "./cli.ts";
 import {
   bundleJsonPath,
   bundleYamlPath,

@@ -3,7 +3,7 @@
  * (statistics, alternation, argument parsing, the RESULTS.md writer) on its own.
  */
 import { createHmac } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -322,6 +322,11 @@ describe("benchmark fixtures", () => {
     scratch.push(dir);
     expect(existsSync(path.join(dir, "openapi", "openapi.yaml"))).toBe(true);
     expect(existsSync(path.join(dir, "node_modules", "openapi-fetch", "package.json"))).toBe(true);
+    // The workspace packages are the copy's own, not the repository's.
+    expect(realpathSync(path.join(dir, "node_modules", "partner-api-devkit"))).toBe(
+      realpathSync(path.join(dir, "devkit")),
+    );
+    expect(realpathSync(path.join(dir, "node_modules", "partner-api-client"))).toBe(realpathSync(dir));
     expect(existsSync(path.join(dir, ".git"))).toBe(true);
     expect(existsSync(path.join(dir, ".tmp"))).toBe(false);
     expect(existsSync(path.join(dir, "dist"))).toBe(false);

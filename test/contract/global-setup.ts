@@ -3,10 +3,11 @@
  * loopback port, hands its URL to the tests (`inject("prismUrl")`) and stops it whatever the outcome.
  * Interrupts are covered by devkit/src/prism.ts (signal and exit hooks, and Prism exits when its stdin closes).
  */
+
+import { formatDuration } from "partner-api-devkit/cli";
 import type { TestProject } from "vitest/node";
 import { startPrism } from "../../devkit/src/prism.ts";
 import { ensureBundle } from "../../scripts/lib/bundle.ts";
-import { formatDuration } from "../../scripts/lib/log.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -8,11 +8,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type CliIO, type Command, type CommandGroup, runCommand } from "partner-api-devkit/cli";
 import { afterAll, describe, expect, it } from "vitest";
 import { partnerApiCli } from "../../devkit/src/cli/index.ts";
 import { findFreePort } from "../../devkit/src/prism.ts";
-import { type CliIO, type Command, type CommandGroup, runCommand } from "../../scripts/lib/cli.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
 
 async function inProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out: string[] = [];
@@ -95,7 +96,7 @@ afterAll(() => {
 
 /** `npm run sandbox -- …`: the script's own node process (tsx's loader), so signals reach it directly. */
 function runSandbox(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts", "sandbox.ts"), ...args], {
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, path.join(repoRoot, "scripts", "sandbox.ts"), ...args], {
     cwd: repoRoot,
     env: { ...process.env, SANDBOX_PORT: "", SANDBOX_HOST: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

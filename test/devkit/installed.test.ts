@@ -1,9 +1,10 @@
 /**
  * What a partner installs, as a partner installs it: `npm pack` the client (repo root) and the devkit
  * (`-w devkit`), then a fresh project outside this repository installs both tarballs (the client as a
- * dependency, the devkit as a dev dependency) and runs `npx partner-api …` there with plain node: the mock
- * answers, the sandbox answers and fires a webhook, `webhooks trigger` delivers to `webhooks listen` and
- * keeps the retry schedule at --speed. One install serves every test; npm's own cache is shared.
+ * dependency, the devkit, whose peer dependency the client is, as a dev dependency) and runs `npx partner-api …`
+ * there with plain node: the mock answers, the sandbox answers and fires a webhook, `webhooks trigger` delivers to
+ * `webhooks listen` and keeps the retry schedule at --speed. One install serves every test; npm's own cache is
+ * shared.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -153,26 +154,28 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     work = mkdtempSync(path.join(os.tmpdir(), "partner-api-installed-"));
     app = path.join(work, "partner-app");
     mkdirSync(app);
+    // The two packs (esbuild and tsc each) run side by side.
+    const [devkitOutput, clientOutput] = await Promise.all([
+      npm(["pack", "-w", "devkit", "--json", "--pack-destination", work], repoRoot),
+      packClient(work),
+    ]);
+    devkitPacked = (JSON.parse(devkitOutput) as Packed[])[0]!;
+    const clientPacked = (JSON.parse(clientOutput) as Packed[])[0]!;
+    const packed = lap("both packed in", started);
+    // One install of both, as `npm install` in a partner's clone: the devkit's peer dependency is the client
+    // installed beside it (installed alone, npm would fetch the peer from the registry).
     writeFileSync(
       path.join(app, "package.json"),
-      JSON.stringify({ name: "partner-app", private: true, type: "module" }),
+      JSON.stringify({
+        name: "partner-app",
+        private: true,
+        type: "module",
+        dependencies: { "partner-api-client": `file:${path.join(work, clientPacked.filename)}` },
+        devDependencies: { "partner-api-devkit": `file:${path.join(work, devkitPacked.filename)}` },
+      }),
     );
-    const install = (args: string[]) =>
-      npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", ...args], app);
-    // The devkit packs in seconds (esbuild); its install (Prism's tree) overlaps the client's pack (tsc).
-    devkitPacked = (
-      JSON.parse(await npm(["pack", "-w", "devkit", "--json", "--pack-destination", work], repoRoot)) as Packed[]
-    )[0]!;
-    const devkitDone = lap("devkit packed in", started);
-    const [clientOutput, devkitInstalled] = await Promise.all([
-      packClient(work).then((out) => [out, lap("client packed at", started)]),
-      install(["--save-dev", path.join(work, devkitPacked.filename)]).then(() => lap("devkit installed at", started)),
-    ]);
-    const clientPacked = (JSON.parse(clientOutput![0]!) as Packed[])[0]!;
-    await install(["--save", path.join(work, clientPacked.filename)]);
-    console.info(
-      `${devkitDone}, ${clientOutput![1]}, ${devkitInstalled}; ${lap("client installed, all done in", started)}`,
-    );
+    await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], app);
+    console.info(`${packed}; ${lap("installed, all done in", started)}`);
   }, 420_000);
 
   afterAll(async () => {
@@ -205,11 +208,13 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     expect(Object.keys(all.dependencies ?? {}).sort()).toEqual(["partner-api-client", "partner-api-devkit"]);
   });
 
-  test("the devkit tarball holds the built command, the sandbox entry with types and the contracts, no machine paths", () => {
+  test("the devkit tarball holds the built command, its entries with types and the contracts, no machine paths", () => {
     const files = devkitPacked.files.map((file) => file.path).sort();
-    expect(files.filter((file) => !file.startsWith("dist/types/"))).toEqual(
+    expect(files.filter((file) => !file.startsWith("dist/types/") && !file.startsWith("dist/chunks/"))).toEqual(
       [
         "dist/cli.js",
+        "dist/cli-kit.d.ts",
+        "dist/cli-kit.js",
         "dist/openapi.json",
         "dist/sandbox.d.ts",
         "dist/sandbox.js",
@@ -219,6 +224,8 @@ describe("the packed client and devkit, installed in a partner's project", () =>
       ].sort(),
     );
     expect(files).toContain("dist/types/devkit/src/sandbox/index.d.ts");
+    expect(files).toContain("dist/types/devkit/src/cli/kit.d.ts");
+    expect(files.filter((file) => file.startsWith("dist/chunks/")).every((file) => file.endsWith(".js"))).toBe(true);
     const installed = path.join(app, "node_modules", "partner-api-devkit");
     expect(readFileSync(path.join(installed, "dist", "cli.js"), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
     for (const file of files.filter((f) => /\.(js|ts)$/.test(f))) {
@@ -226,6 +233,26 @@ describe("the packed client and devkit, installed in a partner's project", () =>
       expect(text, file).not.toContain(repoRoot);
       expect(text, file).not.toMatch(/from "(\.\.\/)+(scripts|src)\//);
     }
+  });
+
+  test("the devkit holds no copy of the client: it imports the partner's installed partner-api-client", () => {
+    const installed = path.join(app, "node_modules", "partner-api-devkit");
+    const code = devkitPacked.files
+      .map((file) => file.path)
+      .filter((file) => file.endsWith(".js"))
+      .map((file) => readFileSync(path.join(installed, file), "utf8"))
+      .join("\n");
+    expect(code).toMatch(/from "partner-api-client"/);
+    // The client's webhook modules define these; the devkit only imports them.
+    for (const name of ["signWebhookPayload", "createWebhookHandler", "verifyWebhookSignature"])
+      expect(code, name).not.toMatch(new RegExp(`function ${name}\\b`));
+    const manifest = JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8")) as {
+      peerDependencies?: Record<string, string>;
+    };
+    const client = JSON.parse(
+      readFileSync(path.join(app, "node_modules", "partner-api-client", "package.json"), "utf8"),
+    ) as { version: string };
+    expect(manifest.peerDependencies).toEqual({ "partner-api-client": client.version });
   });
 
   test("npx partner-api: --version, --help on every level, exit 2 for what it does not know", async () => {
@@ -375,7 +402,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     expect(failed.stderr).toMatch(/FAILED: not delivered: all 6 attempts failed/);
   }, 60_000);
 
-  test("partner-api-devkit/sandbox is typed: the options, the result and the control client", async () => {
+  test("partner-api-devkit/sandbox and /cli are typed: the options, the result, the control client, a command", async () => {
     writeFileSync(path.join(app, "typed.ts"), TYPED_PROGRAM);
     writeFileSync(
       path.join(app, "tsconfig.json"),
@@ -421,23 +448,40 @@ describe("the packed client and devkit, installed in a partner's project", () =>
   }, 60_000);
 
   test("partner-api-devkit/sandbox imports and starts with plain node in the app", async () => {
-    const script = [
+    const result = await nodeInApp<{ status: number; companies: number }>("start-sandbox.mjs", [
       'import { startSandbox } from "partner-api-devkit/sandbox";',
       "const sandbox = await startSandbox({ port: 0, seed: 5 });",
       'const response = await fetch(sandbox.url + "/v1/companies", { headers: { "X-API-Key": "k" } });',
       "const body = await response.json();",
       "await sandbox.stop();",
       "console.log(JSON.stringify({ status: response.status, companies: body.companies.length }));",
-    ].join("\n");
-    writeFileSync(path.join(app, "start-sandbox.mjs"), script);
-    const { stdout } = await run(process.execPath, ["start-sandbox.mjs"], { cwd: app, env: npmEnv, timeout: 30_000 });
-    const result = JSON.parse(stdout.trim()) as { status: number; companies: number };
+    ]);
     expect(result.status).toBe(200);
     expect(result.companies).toBeGreaterThan(0);
   }, 40_000);
+
+  test("partner-api-devkit/cli runs a command in-process with plain node, through the installed client", async () => {
+    const result = await nodeInApp<{ code: number; types: number; summary: string }>("run-command.mjs", [
+      'import { runCommand, webhooksCommands } from "partner-api-devkit/cli";',
+      "const out = [];",
+      "const err = [];",
+      'const code = await runCommand(webhooksCommands("hooks"), ["list"], { out: (t) => out.push(t), err: (t) => err.push(t) });',
+      "console.log(JSON.stringify({ code, types: out.length, summary: err.join('') }));",
+    ]);
+    expect(result).toMatchObject({ code: 0, types: 6 });
+    expect(result.summary).toMatch(/6 event types, from node_modules\/partner-api-devkit\/dist\/openapi\.json/);
+  }, 40_000);
 });
 
+/** Writes a module into the app, runs it with plain node there and parses the JSON line it prints. */
+async function nodeInApp<T>(file: string, lines: string[]): Promise<T> {
+  writeFileSync(path.join(app, file), lines.join("\n"));
+  const { stdout } = await run(process.execPath, [file], { cwd: app, env: npmEnv, timeout: 30_000 });
+  return JSON.parse(stdout.trim()) as T;
+}
+
 const TYPED_PROGRAM = `
+import { defineCommand, type ExitCode, runCommand } from "partner-api-devkit/cli";
 import { startSandbox, type Sandbox, type SandboxOptions } from "partner-api-devkit/sandbox";
 
 const options: SandboxOptions = { port: 0, seed: 5, speed: 60, webhooks: { url: "http://127.0.0.1:9/hooks", secret: "s" } };
@@ -451,7 +495,22 @@ await sandbox.control.POST("/_sandbox/clock/advance", { body: { seconds: "10" } 
 await startSandbox({ prot: 4020 });
 const url: string = sandbox.url;
 await sandbox.stop();
-export { now, url };
+
+const hello = defineCommand({
+  name: "hello",
+  summary: "greets",
+  usage: "Usage: hello [--name <name>]",
+  options: { name: { type: "string" } },
+  run({ values, io }) {
+    const name: string | undefined = values.name;
+    // @ts-expect-error --name is a string option
+    const wrong: boolean | undefined = values.name;
+    io.out(\`hello \${name ?? "there"} \${wrong}\`);
+    return undefined;
+  },
+});
+const code: ExitCode = await runCommand(hello, ["--name", "Ana"]);
+export { code, now, url };
 `;
 
 interface Tree {

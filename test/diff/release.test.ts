@@ -4,7 +4,7 @@
  * the same from a fresh git clone.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -105,6 +105,20 @@ describe("a release in a scratch copy", () => {
     expect(read("CHANGELOG.md")).toContain("Acknowledged: Brands are numbered now.");
     expect(read("openapi-changes.allow.yaml")).toContain("acknowledged: []");
     expect(read("openapi-changes.allow.yaml")).toContain("# The contract gate's configuration");
+  });
+
+  it("keeps the devkit's peer dependency on the client at the released version", async () => {
+    await settle();
+    mkdirSync(path.join(root, "devkit"));
+    cpSync(path.join(repoRoot, "devkit", "package.json"), path.join(root, "devkit", "package.json"));
+    const devkitBefore = JSON.parse(read("devkit/package.json"));
+    const result = await release(root, "minor", quiet, { today: TODAY });
+    expect(result.version).toBe("1.1.0");
+    expect(result.written).toContain("devkit/package.json");
+    const devkit = JSON.parse(read("devkit/package.json"));
+    expect(devkit.peerDependencies).toEqual({ "partner-api-client": "1.1.0" });
+    // Only the peer dependency moves: the devkit's own version and its workspace link stay.
+    expect({ ...devkit, peerDependencies: devkitBefore.peerDependencies }).toEqual(devkitBefore);
   });
 
   it("--dry-run writes nothing; a bad bump exits 2", async () => {

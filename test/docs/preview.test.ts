@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { runCommand } from "partner-api-devkit/cli";
 import { afterAll, describe, expect, it } from "vitest";
 import { docsPreviewCommand } from "../../scripts/docs-preview.ts";
-import { runCommand } from "../../scripts/lib/cli.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { runInProcess, runScript } from "../helpers/run.ts";
 

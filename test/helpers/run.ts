@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { type Command, type CommandGroup, runCommand } from "../../scripts/lib/cli.ts";
+import { type Command, type CommandGroup, runCommand } from "partner-api-devkit/cli";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
 
 export interface RunResult {
   status: number | null;
@@ -21,11 +22,7 @@ export function runScript(
 ): RunResult {
   const result = spawnSync(
     process.execPath,
-    [
-      path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"),
-      path.join(repoRoot, script.includes("/") ? "" : "scripts", script),
-      ...args,
-    ],
+    [...TSX_NODE_ARGS, path.join(repoRoot, script.includes("/") ? "" : "scripts", script), ...args],
     {
       cwd: options.cwd ?? repoRoot,
       env: { ...process.env, ...options.env },

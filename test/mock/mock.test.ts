@@ -6,11 +6,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
+import { runCommand } from "partner-api-devkit/cli";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { mockCommand } from "../../devkit/src/cli/mock.ts";
 import { findFreePort } from "../../devkit/src/prism.ts";
-import { runCommand } from "../../scripts/lib/cli.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { alive } from "../helpers/process.ts";
 
 const children: ChildProcess[] = [];
@@ -26,7 +27,7 @@ interface Run {
 
 function runMock(env: Record<string, string>, args: string[] = []): Run {
   // Run the script's own node process (tsx's loader, not the tsx CLI wrapper) so that signals reach it directly.
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts", "mock.ts"), ...args], {
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, path.join(repoRoot, "scripts", "mock.ts"), ...args], {
     cwd: repoRoot,
     env: { ...process.env, MOCK_PORT: "", MOCK_HOST: "", MOCK_LOG_LEVEL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

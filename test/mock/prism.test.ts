@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findFreePort, type PrismServer, startPrism } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { alive } from "../helpers/process.ts";
 
 const started: PrismServer[] = [];
@@ -97,14 +98,10 @@ describe("startPrism", () => {
       "console.log(String(server.pid));",
       "setInterval(() => {}, 1000);",
     ].join("\n");
-    const parent = spawn(
-      process.execPath,
-      [path.join(repoRoot, "node_modules/tsx/dist/cli.mjs"), "--input-type=module", "-e", script],
-      {
-        cwd: repoRoot,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const parent = spawn(process.execPath, [...TSX_NODE_ARGS, "--input-type=module", "-e", script], {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     parent.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     parent.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -22,6 +22,7 @@ import {
   launchChromium,
 } from "../../scripts/lib/chromium.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { SOURCE_CONDITION } from "../../scripts/lib/source.ts";
 import { BODY, BODY_DIGEST, SECRET } from "../webhooks/known-answers.ts";
 
 const chromiumPath = chromiumPathOf();
@@ -286,7 +287,12 @@ export const used = [constructWebhookEventAsync, createPartnerClient, constructW
 describe("package.json", () => {
   it("gives every export condition of the root a built module and its types", async () => {
     const manifest = JSON.parse(await readFile(path.join(packageDir, "package.json"), "utf8"));
-    const root = manifest.exports["."];
+    // First, the repository's own branch: its TypeScript sources (scripts/lib/source.ts), which are not packed.
+    const { [SOURCE_CONDITION]: source, ...root } = manifest.exports["."];
+    expect(Object.keys(manifest.exports["."])[0]).toBe(SOURCE_CONDITION);
+    for (const file of Object.values<string>(source)) expect(existsSync(path.join(repoRoot, file)), file).toBe(true);
+    expect(source.node).toBe("./src/index.ts");
+    expect(source.browser).toBe("./src/index.web.ts");
     const targets = Object.entries<any>(root).flatMap(([condition, target]) =>
       typeof target === "string"
         ? [[condition, target]]

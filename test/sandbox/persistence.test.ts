@@ -10,6 +10,7 @@ import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { STATE_VERSION } from "../../devkit/src/sandbox/state.ts";
+import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
 
 const runner = path.resolve("test/sandbox/fixtures/run-sandbox.ts");
@@ -28,7 +29,7 @@ afterAll(() => rm(folder, { recursive: true, force: true }));
 async function spawnSandbox(options: object): Promise<{ child: ChildProcess; url?: string; error?: string }> {
   // node itself with tsx's loader, not the tsx command: that one runs node as a child of its own, which a
   // SIGKILL to it would leave running.
-  const child = spawn(process.execPath, ["--import", "tsx", runner, JSON.stringify(options)], {
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, runner, JSON.stringify(options)], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   children.push(child);

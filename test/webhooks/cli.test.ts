@@ -2,11 +2,12 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type CliIO, runCommand } from "partner-api-devkit/cli";
 import { afterAll, describe, expect, it } from "vitest";
 import { webhooksCommands } from "../../devkit/src/cli/webhooks.ts";
 import { readContractWebhooks } from "../../devkit/src/webhooks/contract.ts";
-import { type CliIO, runCommand } from "../../scripts/lib/cli.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { signWebhookPayload, verifyWebhookSignature, webhookEventTypes } from "../../src/webhooks/index.ts";
 import { type Delivery, startReceiver } from "../helpers/receiver.ts";
 
@@ -18,10 +19,10 @@ interface Run {
   stderr: string;
 }
 
-/** `node --import tsx scripts/webhooks.ts …`, as `npm run webhooks -- …` runs it: real output and exit code. */
+/** scripts/webhooks.ts in node with TSX_NODE_ARGS, as `npm run webhooks -- …` runs it: real output and exit code. */
 function runCli(args: string[], { timeoutMs = 30_000 } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/webhooks.ts", ...args], {
+    const child = spawn(process.execPath, [...TSX_NODE_ARGS, "scripts/webhooks.ts", ...args], {
       cwd: repoRoot,
       env: { ...process.env, NO_COLOR: "1" },
     });
@@ -253,7 +254,7 @@ describe("webhooks listen", () => {
     // One process (no npx wrapper), so the test can stop it with a signal.
     child = spawn(
       process.execPath,
-      ["--import", "tsx", "scripts/webhooks.ts", "listen", "--port", "0", "--secret", SECRET],
+      [...TSX_NODE_ARGS, "scripts/webhooks.ts", "listen", "--port", "0", "--secret", SECRET],
       { cwd: repoRoot },
     );
     let stdout = "";

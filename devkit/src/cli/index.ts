@@ -1,11 +1,12 @@
 /**
  * The `partner-api` command of partner-api-devkit: `partner-api <sandbox|mock|webhooks> …`. Each command is a
- * handler run by the one CLI runner (scripts/lib/cli.ts, bundled into the package); this repository's
+ * handler run by the one CLI runner (./runner.ts, also the package's `partner-api-devkit/cli` entry); this repository's
  * `npm run mock`, `npm run webhooks` and `npm run sandbox` call the same handlers.
  */
-import type { CommandGroup } from "../../../scripts/lib/cli.ts";
+
 import { devkitVersion } from "../paths.ts";
 import { mockCommand } from "./mock.ts";
+import type { CommandGroup } from "./runner.ts";
 import { sandboxCommand } from "./sandbox.ts";
 import { webhooksCommands } from "./webhooks.ts";
 

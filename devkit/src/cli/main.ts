@@ -1,5 +1,6 @@
 /** The `partner-api` executable (built to dist/cli.js with a `#!/usr/bin/env node` line). */
-import { main } from "../../../scripts/lib/cli.ts";
+
 import { partnerApiCli } from "./index.ts";
+import { main } from "./runner.ts";
 
 await main(partnerApiCli);

@@ -5,6 +5,10 @@
  * DEFAULT_PRISM_LOG_LEVEL in ../prism.ts for the crash that level exposes.
  */
 import { readFile } from "node:fs/promises";
+import { isHttpMethod } from "partner-api-client";
+import { contractJsonPath, displayPath } from "../paths.ts";
+import { DEFAULT_PRISM_LOG_LEVEL, PRISM_LOG_LEVELS, type PrismLogLevel, startPrism } from "../prism.ts";
+import { formatDuration } from "./duration.ts";
 import {
   type CliIO,
   defineCommand,
@@ -15,11 +19,7 @@ import {
   step,
   UsageError,
   untilAborted,
-} from "../../../scripts/lib/cli.ts";
-import { formatDuration } from "../../../scripts/lib/log.ts";
-import { isHttpMethod } from "../../../src/http-methods.ts";
-import { contractJsonPath, displayPath } from "../paths.ts";
-import { DEFAULT_PRISM_LOG_LEVEL, PRISM_LOG_LEVELS, type PrismLogLevel, startPrism } from "../prism.ts";
+} from "./runner.ts";
 
 export const DEFAULT_MOCK_HOST = "127.0.0.1";
 export const DEFAULT_MOCK_PORT = 4010;

@@ -7,17 +7,6 @@ import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import path from "node:path";
 import {
-  defineCommand,
-  JobFailure,
-  optionOrEnv,
-  parseHost,
-  parseInteger,
-  parsePositiveNumber,
-  UsageError,
-  untilAborted,
-} from "../../../scripts/lib/cli.ts";
-import { formatDuration } from "../../../scripts/lib/log.ts";
-import {
   DEFAULT_SANDBOX_HOST,
   DEFAULT_SANDBOX_PORT,
   type Sandbox,
@@ -26,6 +15,17 @@ import {
   startSandbox,
 } from "../sandbox/index.ts";
 import { readStateFile } from "../sandbox/store.ts";
+import { formatDuration } from "./duration.ts";
+import {
+  defineCommand,
+  JobFailure,
+  optionOrEnv,
+  parseHost,
+  parseInteger,
+  parsePositiveNumber,
+  UsageError,
+  untilAborted,
+} from "./runner.ts";
 
 /** The largest --speed: a day of sandbox time in under a second. */
 const MAX_SPEED = 1_000_000;

@@ -12,6 +12,17 @@ import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
+  createWebhookHandler,
+  ERROR_PREFIX,
+  type WebhookHandlerResult,
+  WebhookSignatureError,
+  webhookEventTypes,
+} from "partner-api-client";
+import { contractJsonPath, displayPath } from "../paths.ts";
+import { readContractWebhooks } from "../webhooks/contract.ts";
+import { type AttemptReport, deliverWebhook, newEventId, RETRY_DELAYS_MS } from "../webhooks/deliver.ts";
+import { formatDuration } from "./duration.ts";
+import {
   type CommandGroup,
   defineCommand,
   describeValue,
@@ -21,15 +32,7 @@ import {
   parsePositiveNumber,
   UsageError,
   untilAborted,
-} from "../../../scripts/lib/cli.ts";
-import { formatDuration } from "../../../scripts/lib/log.ts";
-// Bundled into the devkit at build, so the devkit does not need the client package at run time.
-import { ERROR_PREFIX } from "../../../src/errors.ts";
-import { webhookEventTypes } from "../../../src/webhooks/events.ts";
-import { createWebhookHandler, type WebhookHandlerResult, WebhookSignatureError } from "../../../src/webhooks/index.ts";
-import { contractJsonPath, displayPath } from "../paths.ts";
-import { readContractWebhooks } from "../webhooks/contract.ts";
-import { type AttemptReport, deliverWebhook, newEventId, RETRY_DELAYS_MS } from "../webhooks/deliver.ts";
+} from "./runner.ts";
 
 /** The largest --speed: at 1 000 000 the 5-minute wait is 0.3 ms. */
 const MAX_SPEED = 1_000_000;

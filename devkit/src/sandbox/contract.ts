@@ -6,7 +6,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { HTTP_METHODS } from "../../../src/http-methods.ts";
+import { HTTP_METHODS } from "partner-api-client";
 
 type Json = { [key: string]: unknown };
 

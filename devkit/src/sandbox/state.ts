@@ -2,8 +2,9 @@
  * The sandbox's whole state as plain JSON: what a state file holds. Every record is stored as the contract
  * shows it (plus the few private fields the sandbox needs), so a response is a projection, never a rebuild.
  */
+
+import type { components } from "partner-api-client";
 import type { components as control } from "../../../generated/sandbox.js";
-import type { components } from "../../../generated/schema.js";
 import type { Task } from "./flows/index.ts";
 import type { RandomState } from "./random.ts";
 

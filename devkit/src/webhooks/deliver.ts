@@ -3,8 +3,8 @@
  * `X-Signature`, then up to 5 retries after 10 s, 30 s, 1 min, 2 min and 5 min while the receiver answers
  * non-2xx or cannot be reached. Every attempt carries the same body bytes (so the same event id).
  */
-// Bundled into the devkit at build, so the devkit does not need the client package at run time.
-import { signWebhookPayload } from "../../../src/webhooks/node.ts";
+// The client's own signing (a peer dependency): the devkit signs exactly as the partner's installed client verifies.
+import { signWebhookPayload } from "partner-api-client";
 
 /** The waits before each retry, from the source's Events section. */
 export const RETRY_DELAYS_MS: readonly number[] = [10_000, 30_000, 60_000, 120_000, 300_000];

@@ -3,8 +3,8 @@
  * off with `none`), `acknowledged` accepts one failing change by its key with a reason.
  */
 import { readFile } from "node:fs/promises";
+import { describeValue, UsageError } from "partner-api-devkit/cli";
 import { parse } from "yaml";
-import { describeValue, UsageError } from "../cli.ts";
 import { isObject } from "./resolve.ts";
 import { findCheck, LEVELS, type Level } from "./rules.ts";
 

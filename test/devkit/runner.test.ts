@@ -1,10 +1,10 @@
 import { pathToFileURL } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
 import {
   type CommandGroup,
   defineCommand,
   describeValue,
   EXIT,
+  formatDuration,
   isEntryPoint,
   JobFailure,
   optionOrEnv,
@@ -14,8 +14,8 @@ import {
   step,
   UsageError,
   untilAborted,
-} from "../../scripts/lib/cli.ts";
-import { formatDuration } from "../../scripts/lib/log.ts";
+} from "partner-api-devkit/cli";
+import { afterEach, describe, expect, it } from "vitest";
 import { runInProcess } from "../helpers/run.ts";
 
 /** A command whose outcome the test picks with --outcome. */

@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { directorySize } from "partner-api-devkit/cli";
 import { afterAll, describe, expect, it } from "vitest";
-import { directorySize } from "../../scripts/lib/files.ts";
 
 const dirs: string[] = [];
 afterAll(async () => {

@@ -3,12 +3,14 @@
  * the arguments, prints `--help`, times the work, prints what went wrong, and maps the outcome to one exit
  * code each: 0 done, 1 the job's own "no" (a failed gate, a failed lint), 2 bad input, 3 a bug.
  * Handlers never call `process.exit`, so tests call them in-process.
+ * The `partner-api` command runs on it, and so does every CLI of the repository (scripts/, bench/), which imports
+ * it as `partner-api-devkit/cli` (./kit.ts): the devkit owns the runner, the repository uses the package.
  */
 import { isIP } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { formatDuration } from "./log.ts";
+import { formatDuration } from "./duration.ts";
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 

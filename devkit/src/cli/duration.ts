@@ -1,6 +1,6 @@
 /**
  * How every CLI and report writes a duration. Progress steps and exit codes live in the one runner,
- * scripts/lib/cli.ts (`step`, `runCommand`).
+ * ./runner.ts (`step`, `runCommand`).
  */
 
 export function formatDuration(ms: number): string {

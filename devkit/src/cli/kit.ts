@@ -1,0 +1,34 @@
+/**
+ * `partner-api-devkit/cli`: the `partner-api` commands as handlers, and the one runner they run on. The
+ * repository's own CLIs (scripts/, bench/) import the runner from here, and `npm run mock`, `npm run sandbox` and
+ * `npm run webhooks` run these same handlers from source; imports go one way, from the repository to this package.
+ * The public surface, listed name by name.
+ */
+
+export { formatDuration } from "./duration.ts";
+export { directorySize } from "./files.ts";
+export { CLI_NAME, partnerApiCli } from "./index.ts";
+export { DEFAULT_MOCK_HOST, DEFAULT_MOCK_PORT, type MockCommandOptions, mockCommand } from "./mock.ts";
+export {
+  type CliIO,
+  type Command,
+  type CommandContext,
+  type CommandGroup,
+  defineCommand,
+  describeValue,
+  EXIT,
+  type ExitCode,
+  isEntryPoint,
+  JobFailure,
+  main,
+  optionOrEnv,
+  parseHost,
+  parseInteger,
+  parsePositiveNumber,
+  runCommand,
+  step,
+  UsageError,
+  untilAborted,
+} from "./runner.ts";
+export { type SandboxCommandOptions, sandboxCommand } from "./sandbox.ts";
+export { webhooksCommands } from "./webhooks.ts";

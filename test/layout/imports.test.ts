@@ -1,0 +1,190 @@
+/**
+ * Imports go one way: scripts → devkit → client, never back. The client (`src/`, `partner-api-client`) knows
+ * neither the devkit nor the repository's tools; the devkit (`devkit/`, `partner-api-devkit`) uses the client only as
+ * the package `partner-api-client` (its peer dependency) and never reaches into `scripts/`; `scripts/` uses the
+ * devkit only through the package's public entries (`partner-api-devkit/cli`, …); `bench/` measures what a partner
+ * gets. And every tool of the repository resolves the two packages from source under one export condition.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import path from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../../scripts/lib/paths.ts";
+import { SOURCE_CONDITION, TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import vitestConfig from "../../vitest.config.ts";
+
+interface Import {
+  /** The importing file, from the repository root. */
+  file: string;
+  specifier: string;
+  /** A relative import's target from the repository root; undefined for a package or a built-in. */
+  target?: string;
+}
+
+/** Every module a TypeScript file imports: static, type-only, `export … from` and dynamic `import()`. */
+function importsOf(file: string): Import[] {
+  const text = readFileSync(path.join(repoRoot, file), "utf8");
+  return ts.preProcessFile(text, true, true).importedFiles.map(({ fileName: specifier }) => ({
+    file,
+    specifier,
+    target: specifier.startsWith(".")
+      ? path
+          .relative(repoRoot, path.resolve(repoRoot, path.dirname(file), specifier))
+          .split(path.sep)
+          .join("/")
+      : undefined,
+  }));
+}
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(path.join(repoRoot, dir), { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".ts") && !name.split(path.sep).includes("node_modules"))
+    .map((name) => path.join(dir, name).split(path.sep).join("/"));
+}
+
+const importsIn = (dir: string): Import[] => tsFiles(dir).flatMap(importsOf);
+const show = (found: Import) => `${found.file} imports ${found.target ?? found.specifier}`;
+
+interface Manifest {
+  version: string;
+  scripts?: Record<string, string>;
+  exports: Record<string, unknown>;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+const readManifest = (file: string) => JSON.parse(readFileSync(path.join(repoRoot, file), "utf8")) as Manifest;
+const client = readManifest("package.json");
+const devkit = readManifest("devkit/package.json");
+
+/** `partner-api-devkit/cli` → true when the package lists that entry in its "exports". */
+function isPublicEntry(specifier: string, name: string, manifest: Manifest): boolean {
+  if (specifier !== name && !specifier.startsWith(`${name}/`)) return false;
+  return Object.hasOwn(manifest.exports, `.${specifier.slice(name.length)}`);
+}
+
+/** The npm package a bare specifier names (`ajv/dist/2020.js` → `ajv`, `@a/b/c` → `@a/b`). */
+function packageOf(specifier: string): string {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+const isBuiltin = (specifier: string) => specifier.startsWith("node:") || builtinModules.includes(specifier);
+
+describe("imports go one way: scripts → devkit → client", () => {
+  it("the client (src/) imports src/, generated/, openapi-fetch and node built-ins: nothing of the devkit or the tools", () => {
+    const offending = importsIn("src").filter(({ specifier, target }) =>
+      target === undefined
+        ? !isBuiltin(specifier) && packageOf(specifier) !== "openapi-fetch"
+        : !target.startsWith("src/") && !target.startsWith("generated/"),
+    );
+    expect(offending.map(show)).toEqual([]);
+  });
+
+  it("the devkit's source imports itself, its declared packages and the client as partner-api-client, never src/ or scripts/", () => {
+    const declared = new Set([
+      ...Object.keys(devkit.dependencies ?? {}),
+      ...Object.keys(devkit.peerDependencies ?? {}),
+    ]);
+    const offending = importsIn("devkit/src").filter(({ specifier, target }) => {
+      if (target === undefined) {
+        if (isBuiltin(specifier)) return false;
+        if (packageOf(specifier) === "partner-api-client")
+          return !isPublicEntry(specifier, "partner-api-client", client);
+        return !declared.has(packageOf(specifier));
+      }
+      // The control contract's types (generated/sandbox.d.ts) are the devkit's own; the build copies them.
+      return !target.startsWith("devkit/src/") && target !== "generated/sandbox.js";
+    });
+    expect(offending.map(show)).toEqual([]);
+  });
+
+  it("the devkit's build script stays inside devkit/", () => {
+    const offending = importsIn("devkit/scripts").filter(
+      ({ target }) => target !== undefined && !target.startsWith("devkit/"),
+    );
+    expect(offending.map(show)).toEqual([]);
+  });
+
+  it("scripts/ use the devkit only through its public entries, and never bench/ or test/", () => {
+    const offending = importsIn("scripts").filter(({ specifier, target }) =>
+      target === undefined
+        ? packageOf(specifier) === "partner-api-devkit" && !isPublicEntry(specifier, "partner-api-devkit", devkit)
+        : ["devkit/", "bench/", "test/"].some((dir) => target.startsWith(dir)),
+    );
+    expect(offending.map(show)).toEqual([]);
+  });
+
+  it("bench/ uses itself, scripts/lib/, the devkit and the client's public entry, never other src/ files", () => {
+    const offending = importsIn("bench").filter(({ specifier, target }) =>
+      target === undefined
+        ? packageOf(specifier) === "partner-api-devkit" && !isPublicEntry(specifier, "partner-api-devkit", devkit)
+        : !["bench/", "scripts/lib/", "devkit/src/", "devkit/scripts/"].some((dir) => target.startsWith(dir)) &&
+          target !== "src/index.ts",
+    );
+    expect(offending.map(show)).toEqual([]);
+  });
+
+  it("nothing outside test/ imports test/", () => {
+    const offending = ["src", "devkit", "scripts", "bench"]
+      .flatMap(importsIn)
+      .filter(({ target }) => target?.startsWith("test/"));
+    expect(offending.map(show)).toEqual([]);
+  });
+
+  it("the check sees imports of every kind: relative, package, type-only", () => {
+    const specifiers = (file: string) => importsOf(file).map((found) => found.target ?? found.specifier);
+    expect(specifiers("bench/cli.ts")).toEqual(expect.arrayContaining(["partner-api-devkit/cli", "bench/harness.ts"]));
+    expect(specifiers("devkit/src/webhooks/deliver.ts")).toContain("partner-api-client");
+    expect(specifiers("devkit/src/sandbox/index.ts")).toContain("generated/sandbox.js");
+    expect(specifiers("scripts/mock.ts")).toContain("partner-api-devkit/cli");
+    expect(isPublicEntry("partner-api-devkit/cli", "partner-api-devkit", devkit)).toBe(true);
+    expect(isPublicEntry("partner-api-devkit/src/cli/runner.ts", "partner-api-devkit", devkit)).toBe(false);
+  });
+});
+
+describe("the packages resolve from source in the repository, built elsewhere", () => {
+  it("every export of both packages has a first branch under the source condition, pointing at files that exist", () => {
+    const checked: string[] = [];
+    for (const [dir, manifest] of [
+      [".", client],
+      ["devkit", devkit],
+    ] as const) {
+      for (const [entry, target] of Object.entries(manifest.exports)) {
+        if (typeof target === "string") continue; // package.json, the contracts: files, not code
+        const conditions = target as Record<string, unknown>;
+        expect(Object.keys(conditions)[0], `${dir} ${entry}`).toBe(SOURCE_CONDITION);
+        const source = conditions[SOURCE_CONDITION];
+        const files = typeof source === "string" ? [source] : Object.values(source as Record<string, string>);
+        for (const file of files) {
+          expect(file, `${dir} ${entry}`).toMatch(/^\.\/(src|generated)\/.*\.ts$/);
+          expect(() => readFileSync(path.join(repoRoot, dir, file)), `${dir} ${entry} → ${file}`).not.toThrow();
+        }
+        checked.push(`${dir} ${entry}`);
+      }
+    }
+    expect(checked).toEqual([". .", ". ./types", "devkit ./cli", "devkit ./sandbox"]);
+  });
+
+  it("tsc, vitest and every tsx run set the condition", () => {
+    const tsconfig = ts.readConfigFile(path.join(repoRoot, "tsconfig.json"), ts.sys.readFile).config;
+    expect(tsconfig.compilerOptions.customConditions).toEqual([SOURCE_CONDITION]);
+    expect(vitestConfig.ssr?.resolve?.conditions).toContain(SOURCE_CONDITION);
+    expect(vitestConfig.environments?.__vitest__?.resolve?.conditions).toContain(SOURCE_CONDITION);
+    expect(TSX_NODE_ARGS).toContain(`--conditions=${SOURCE_CONDITION}`);
+    const tsxScripts = [client, devkit].flatMap((manifest) =>
+      Object.entries(manifest.scripts ?? {}).filter(([, line]) => /\btsx\b/.test(line)),
+    );
+    expect(tsxScripts.length).toBeGreaterThan(10);
+    const without = tsxScripts.filter(([, line]) => !line.includes(`tsx --conditions=${SOURCE_CONDITION} `));
+    expect(without.map(([name]) => name)).toEqual([]);
+  });
+
+  it("the devkit's peer dependency is this client's exact version, linked from the workspace here", () => {
+    expect(devkit.peerDependencies).toEqual({ "partner-api-client": client.version });
+    expect(devkit.devDependencies).toEqual({ "partner-api-client": "file:.." });
+    expect(devkit.dependencies).not.toHaveProperty("partner-api-client");
+  });
+});
