@@ -97,8 +97,9 @@ export interface FamilyBuilder {
   /**
    * The family's rows, one a line, columns split by `|`:
    * `scope | kind | detector | level(s) | title | oasdiff | flags`.
-   * - scope `doc` (one id, the kind, for the whole document), `webhook` (one id, the kind), or `flow` (one id per
-   *   direction: `request-<kind>` and `response-<kind>`, with two levels and two oasdiff references: request, response);
+   * - scope `doc` (one id, the kind, for the whole document), `webhook` (one id, the kind), `flow` (one id per
+   *   direction: `request-<kind>` and `response-<kind>`, with two levels and two oasdiff references: request,
+   *   response), or `request` / `response` for a check judged in one direction only;
    * - oasdiff: oasdiff's check id and level (`request-property-type-changed error`), `-` where oasdiff has none;
    * - flags: `documentation` for a documentation-only check (a patch release).
    */
@@ -140,7 +141,15 @@ export function defineFamily(name: Family, moduleUrl: string): FamilyBuilder {
         level: level(response),
         oasdiff: reference(oasdiffResponse),
       });
-    } else if (scope === "doc" || scope === "webhook")
+    } else if (scope === "request" || scope === "response")
+      rows.push({
+        ...common,
+        id: `${scope}-${kind}`,
+        direction: scope,
+        level: level(levels),
+        oasdiff: reference(oasdiff),
+      });
+    else if (scope === "doc" || scope === "webhook")
       rows.push({ ...common, id: kind!, direction: SCOPES[scope], level: level(levels), oasdiff: reference(oasdiff) });
     else throw new Error(`${file}: row ${kind}: scope ${scope}`);
   };

@@ -101,5 +101,5 @@ family.table(`
   flow | parameter-serialization-changed | presence     | error, error | Parameter style, or explode of an array or object, changed (the wire format) | -
   flow | parameter-reserved-disallowed   | presence     | error, info  | Parameter no longer accepts reserved characters unencoded (allowReserved) | -
   flow | parameter-reserved-allowed      | presence     | info, error  | Parameter now accepts reserved characters unencoded (allowReserved) | -
-  flow | header-values-changed           | headerValues | info, info   | A response header's range of values changed (constraint, enum, pattern); its type and presence are checked apart | -
+  response | header-values-changed | headerValues | info | A response header's range of values changed (constraint, enum, pattern); its type and presence are checked apart | -
 `);

@@ -60,6 +60,6 @@ family.table(`
   flow | field-became-required               | fields     | error, info  | Field became required | request-property-became-required error, response-property-became-required info
   flow | field-became-optional               | fields     | info, error  | Field became optional | request-property-became-optional info, response-property-became-optional error
   flow | ignored-field-changed               | fields     | info, info   | Change to a read-only field in a request or a write-only field in a response (that side ignores it) | -, response-optional-write-only-property-removed info
-  flow | required-field-no-longer-write-only | fields     | info, error  | Required field no longer write-only (responses must now carry it) | -, response-required-property-became-non-write-only warning
+  response | required-field-no-longer-write-only | fields | error | Required field no longer write-only (responses must now carry it) | response-required-property-became-non-write-only warning
   flow | mutability-changed                  | mutability | info, info   | readOnly or writeOnly changed | request-optional-property-became-read-only info, response-optional-property-became-read-only info
 `);
