@@ -7,6 +7,7 @@
 import { HTTP_METHODS } from "../../../src/http-methods.ts";
 import { type Change, ChangeSink, mergeChanges } from "./changes.ts";
 import type { Flow } from "./checks/define.ts";
+import { docs } from "./checks/document.ts";
 import { covers, mediaBase, sameMedia } from "./checks/request-body.ts";
 import { type Document, deref, type Parameter, unstableNote } from "./pairs.ts";
 import { isObject, type Json, type JsonObject } from "./resolve.ts";
@@ -185,6 +186,19 @@ function headers(document: Document, value: Json | undefined): Map<string, Param
   return map;
 }
 
+const requiredBoth = (...sides: Parameter[]) =>
+  sides.every(({ parameter }) => parameter.required === true || parameter.in === "path");
+
+/**
+ * A required parameter's default is never applied (every call sends the value): a change to it is documentation,
+ * as oasdiff skips it (RequestParameterDefaultValueChangedCheck judges optional parameters only).
+ */
+function unusedDefault(change: Change): Change {
+  if (change.kind !== "default-changed") return change;
+  const message = `${change.message} (the default of a required parameter is never applied)`;
+  return ChangeSink.change(docs, change.flow, "documentation-changed", change.location, message);
+}
+
 /** A parameter's schema: `schema`, or the schema of its one `content` entry. */
 function parameterSchema(parameter: JsonObject): Json | undefined {
   if (parameter.schema !== undefined) return parameter.schema;
@@ -216,7 +230,7 @@ function compareParameters(
       { schema: schemaBefore ?? {}, origin: before.origin ? `${before.origin}/schema` : place, path: "" },
       { schema: schemaAfter ?? {}, origin: after.origin ? `${after.origin}/schema` : place, path: "" },
     ] as const;
-    const values = new ChangeSink();
+    const values = requiredBoth(before, after) ? new ChangeSink(unusedDefault) : new ChangeSink();
     if (header && flow === "toPartner") compareHeaderSchemas(walk.cmp, nodes[0], nodes[1], flow, values);
     else compareSchemas(walk.cmp, nodes[0], nodes[1], flow, values);
     walk.sink.addFrom(values.changes, where);

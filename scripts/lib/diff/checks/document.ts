@@ -77,8 +77,11 @@ function schemaDocs(a: SchemaView, b: SchemaView, out: Out): void {
       out.emit("documentation-changed", locationOf(b.node), `allOf member \`${name}\` removed`);
 }
 
-/** Descriptions, summaries, examples, titles, `xml`, tags of the document: a patch release. */
-family.detector(
+/**
+ * Descriptions, summaries, examples, titles, `xml`, tags of the document: a patch release. The walk also
+ * reports through it what a place makes documentation only (the default of a required parameter).
+ */
+export const docs = family.detector(
   "docs",
   ["document", "servers", "scheme", "item", "operation", "parameter", "body", "media", "responses", "schema"],
   (pair, out) => {

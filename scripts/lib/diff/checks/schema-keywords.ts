@@ -126,10 +126,16 @@ function keyword(a: SchemaView, b: SchemaView, key: string) {
   return { from, to, where: locationOf((after ?? before)!.at), text: `${key} ${code(from)} → ${code(to)}` };
 }
 
-/** A format refines its type: a new format narrows, going to a wider one (int32 → int64) widens. */
+/**
+ * A format refines its type: a new format narrows, going to a wider one (int32 → int64) widens. When the type
+ * itself changes (integer/int64 → number/double), the type's verdict covers the format, as oasdiff judges it
+ * (checker/type_change_helpers: a type change is judged on the type alone; `request-property-type-generalized`).
+ */
 family.detector("formats", ["schema"], ({ a, b }, out) => {
   const change = keyword(a, b, "format");
   if (!change) return;
+  const typesOf = (view: SchemaView) => (view.types ? stable([...view.types].sort()) : "any");
+  if (typesOf(a) !== typesOf(b)) return;
   const { from, to, where, text } = change;
   const kind =
     from === undefined
@@ -286,7 +292,14 @@ family.detector("patterns", ["schema"], ({ a, b }, out) => {
   const anyAfter = change.to === undefined || ANY_PATTERN.test(String(change.to));
   if (anyBefore && anyAfter) return;
   const kind = anyAfter ? "pattern-removed" : anyBefore ? "pattern-added" : "pattern-changed";
-  out.emit(kind, change.where, `pattern ${code(change.from)} → ${code(change.to)}`);
+  // oasdiff calls a pattern generalised to `.*` a change in a response (a warning), not a removal.
+  const generalised = anyAfter && change.to !== undefined && out.flow === "toPartner";
+  out.emit(
+    kind,
+    change.where,
+    `pattern ${code(change.from)} → ${code(change.to)}`,
+    generalised ? { oasdiff: "warning" } : {},
+  );
 });
 
 /** `items`, `contains`, `unevaluatedItems` and tuple entries (`prefixItems`). */
