@@ -3,7 +3,11 @@
  * verdicts, `--profile oasdiff` gives oasdiff's wherever the difference is one of levels, and every area has
  * pairs in both directions.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { differencesFromOasdiff } from "../../scripts/lib/diff/registry.ts";
+import { repoRoot } from "../../scripts/lib/paths.ts";
 import { AREAS, CASES, run, verdict } from "./oasdiff-corpus.ts";
 
 describe("the oasdiff parity corpus", () => {
@@ -31,5 +35,14 @@ describe("the oasdiff parity corpus", () => {
         testCase.name,
       ).toEqual([]);
     }
+  });
+
+  it("docs/api-team.md lists every check whose default level differs from oasdiff's, with both levels", () => {
+    const doc = readFileSync(path.join(repoRoot, "docs", "api-team.md"), "utf8");
+    const table = doc.slice(doc.indexOf("### Level profiles"), doc.indexOf("### Config: levels"));
+    const differing = differencesFromOasdiff();
+    expect(differing.length).toBeGreaterThan(0);
+    for (const row of differing)
+      expect(table).toMatch(new RegExp(`\`${row.id}\`[^\n]*\\| ${row.level} \\| ${row.oasdiff!.level}`));
   });
 });
