@@ -170,6 +170,23 @@ describe("the gate on files", () => {
     for (const check of checks) expect(existsSync(path.join(repoRoot, check.detector.split("#")[0]!))).toBe(true);
   });
 
+  it("judges with oasdiff's levels under --profile oasdiff (an operationId renamed: our warning, oasdiff's info)", async () => {
+    const args = [
+      "--base",
+      fixture("base.yaml"),
+      "--head",
+      fixture("head-rename-operation-id.yaml"),
+      "--fail-on",
+      "warning",
+    ];
+    const ours = await diff(args);
+    expect(ours.code).toBe(1);
+    expect(ours.stdout).toContain("check: operation-id-changed");
+    const theirs = await diff([...args, "--profile", "oasdiff"]);
+    expect(theirs.code).toBe(0);
+    expect(theirs.stdout).toMatch(/Info \(1\)\n {2}- GET \/widgets\/\{widgetId\}: operationId/);
+  });
+
   it("lists oasdiff's levels under --profile oasdiff", async () => {
     const run = await diff(["--list-checks", "--profile", "oasdiff", "--format", "json"]);
     const checks = JSON.parse(run.stdout) as { id: string; level: string }[];
