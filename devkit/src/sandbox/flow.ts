@@ -6,12 +6,13 @@
  * (server.ts), so a handler checks only what the contract cannot say: that an id names something of the
  * calling account, that a BIN is the company's, and the like.
  */
-import type { operations as ControlOperations } from "../../../generated/sandbox.js";
+
 import type {
   operations as PartnerOperations,
   paths as PartnerPaths,
   webhooks as PartnerWebhooks,
-} from "../../../generated/schema.js";
+} from "partner-api-client";
+import type { operations as ControlOperations } from "../../../generated/sandbox.js";
 import type { Issue } from "./contract.ts";
 import type { SandboxEngine } from "./engine.ts";
 import type { AccountState, CompanyRecord } from "./state.ts";
