@@ -53,7 +53,7 @@ export interface Webhook {
 export type Match =
   | { kind: "operation"; operation: Operation; pathParams: Record<string, string> }
   | { kind: "no-path" }
-  | { kind: "no-method"; path: string };
+  | { kind: "no-method"; path: string /** The methods the path has, for an Allow header. */; methods: string[] };
 
 interface Route {
   pattern: RegExp;
@@ -408,7 +408,7 @@ const NO_PATH_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 function matched(route: Route, method: string, pathParams: Record<string, string>): Match {
   const operation = route.methods.get(method) ?? route.methods.get(method.toUpperCase());
-  if (!operation) return { kind: "no-method", path: route.path };
+  if (!operation) return { kind: "no-method", path: route.path, methods: [...route.methods.keys()] };
   return { kind: "operation", operation, pathParams };
 }
 
