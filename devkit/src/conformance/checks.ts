@@ -6,7 +6,7 @@
  */
 import { verifyWebhookSignature } from "../../../src/webhooks/index.ts";
 import type { ContractRouter } from "../sandbox/contract.ts";
-import type { Delivery, Exchange, Finding, Level, Probe } from "./types.ts";
+import type { Delivery, Exchange, Failure, Finding, Level, Probe } from "./types.ts";
 
 export interface CheckContext {
   router: ContractRouter;
@@ -457,7 +457,31 @@ export const CHECKS: readonly Check[] = [
       "each event the API description promises after an action arrives (kyc_link.issued after onboarding with Swap; with the sandbox's control API also route, deposit, KYC, onboarding and KYB events)",
     judges: "the actions verify takes, within --webhook-wait",
   },
+  {
+    id: "request_conformance",
+    level: "warning",
+    target: "run",
+    summary:
+      "the request itself conforms to the contract: a known operation, valid parameters and body (the client's side)",
+    judges: "proxy only: each request it forwards",
+  },
 ];
+
+/** What a check found, as a failure of the request (or delivery) `base` describes. */
+export function toFailure(
+  check: { id: string; level: Level },
+  base: Omit<Failure, "check" | "level" | "message">,
+  finding: Finding,
+): Failure {
+  return {
+    check: check.id,
+    level: check.level,
+    ...base,
+    message: finding.message,
+    ...(finding.jsonPath !== undefined ? { jsonPath: finding.jsonPath } : {}),
+    ...(finding.rule !== undefined ? { rule: finding.rule } : {}),
+  };
+}
 
 export const CHECK_IDS: readonly string[] = CHECKS.map((check) => check.id);
 

@@ -6,6 +6,11 @@
  */
 import { describeFetchError, parseJson, REQUEST_TIMEOUT_MS } from "./http.ts";
 
+/** The control API failed a set-up call: the target misbehaves, so verify cannot go on (a failed run, not a bug). */
+export class ControlError extends Error {
+  override name = "ControlError";
+}
+
 export interface ControlAnswer {
   status: number;
   json?: unknown;
@@ -28,7 +33,9 @@ export class SandboxControl {
       const text = await response.text();
       return { status: response.status, ...parseJson(text) };
     } catch (error) {
-      throw new Error(`the sandbox's control API did not answer ${method} ${path}: ${describeFetchError(error)}`);
+      throw new ControlError(
+        `the sandbox's control API did not answer ${method} ${path}: ${describeFetchError(error)}`,
+      );
     }
   }
 
@@ -36,7 +43,7 @@ export class SandboxControl {
   async expect2xx(method: string, path: string, apiKey?: string, body?: unknown): Promise<unknown> {
     const answer = await this.call(method, path, apiKey, body);
     if (answer.status < 200 || answer.status > 299)
-      throw new Error(`${method} ${path} on the sandbox's control API answered ${answer.status}`);
+      throw new ControlError(`${method} ${path} on the sandbox's control API answered ${answer.status}`);
     return answer.json;
   }
 }

@@ -2,6 +2,8 @@
  * Sending one probe and reading its whole answer, timed; and the probe as a curl command line a person can
  * paste to reproduce it, with the API keys read from the environment rather than printed.
  */
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Answer, Probe } from "./types.ts";
 
 /** How long one request may take before it counts as no answer. */
@@ -13,8 +15,8 @@ export const KEY_VARIABLES = { main: "PARTNER_API_KEY", other: "PARTNER_OTHER_AP
 export function describeFetchError(error: unknown): string {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
     return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
+  const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
+  return cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error).message ?? String(error);
 }
 
 /** Parses a body as JSON when it has one; the reason when it is not JSON. */
@@ -70,4 +72,18 @@ export function curlLine(probe: Pick<Probe, "method" | "url" | "headers" | "body
   }
   if (probe.body !== undefined) parts.push("--data-raw", shellQuote(probe.body));
   return parts.join(" ");
+}
+
+/** Listens on `host` (loopback by default) and `port` (a free one by default); the URL to reach it. */
+export async function listen(server: Server, host = "127.0.0.1", port = 0): Promise<{ url: string; port: number }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  return { url: `http://${shown.includes(":") ? `[${shown}]` : shown}:${bound}`, port: bound };
 }

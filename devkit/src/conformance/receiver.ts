@@ -5,8 +5,7 @@
  * other path counts as the main account's.
  */
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { parseJson } from "./http.ts";
+import { listen, parseJson } from "./http.ts";
 import type { Delivery } from "./types.ts";
 
 /** A delivery body over this is cut off and refused (the API description sets no size). */
@@ -59,16 +58,7 @@ export async function startReceiver(options: { host?: string; port?: number } = 
       for (const wake of waiters) wake();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = options.host && options.host !== "0.0.0.0" && options.host !== "::" ? options.host : "127.0.0.1";
-  receiver.url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  receiver.url = (await listen(server, options.host, options.port)).url;
   receiver.waitFor = (accept, count, ms, signal) =>
     new Promise<void>((resolve) => {
       const check = () => {

@@ -21,9 +21,9 @@ import {
   type RequestParts,
   toProbe,
 } from "./cases.ts";
-import { CHECKS, type CheckContext, type DeliveryCheck, holdsString, type ResponseCheck } from "./checks.ts";
+import { CHECKS, type CheckContext, type DeliveryCheck, holdsString, type ResponseCheck, toFailure } from "./checks.ts";
 import { detectControl, type SandboxControl } from "./control.ts";
-import { curlLine, send } from "./http.ts";
+import { curlLine, describeFetchError, send } from "./http.ts";
 import { BODY_VALUES, type Found, FoundValues } from "./links.ts";
 import { startReceiver, type WebhookReceiver } from "./receiver.ts";
 import type { Delivery, Exchange, Failure, Finding, Probe, Skip } from "./types.ts";
@@ -118,7 +118,11 @@ interface ExpectedEvent {
 }
 
 export function defaultChecks(): Set<string> {
-  return new Set(CHECKS.filter((check) => check.id !== "max_response_time").map((check) => check.id));
+  return new Set(
+    CHECKS.filter((check) => check.id !== "max_response_time" && check.id !== "request_conformance").map(
+      (check) => check.id,
+    ),
+  );
 }
 
 function loadDefaultDocument(): Record<string, unknown> {
@@ -193,15 +197,7 @@ class Run {
     base: Omit<Failure, "check" | "level" | "message">,
     finding: Finding,
   ): void {
-    const failure: Failure = {
-      check: check.id,
-      level: check.level,
-      ...base,
-      message: finding.message,
-      ...(finding.jsonPath !== undefined ? { jsonPath: finding.jsonPath } : {}),
-      ...(finding.rule !== undefined ? { rule: finding.rule } : {}),
-    };
-    (check.level === "error" ? this.failures : this.warnings).push(failure);
+    (check.level === "error" ? this.failures : this.warnings).push(toFailure(check, base, finding));
   }
 
   /** Sends one probe, judges its answer with every enabled check; undefined when the request budget is spent. */
@@ -278,9 +274,8 @@ async function preflight(options: VerifyOptions): Promise<void> {
   try {
     await fetch(options.baseUrl, { method: "GET", signal: AbortSignal.timeout(10_000) }).then((r) => r.arrayBuffer());
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
     throw new UsageError(
-      `--base-url ${options.baseUrl}: cannot reach it (${cause}); start the implementation or correct the URL`,
+      `--base-url ${options.baseUrl}: cannot reach it (${describeFetchError(error)}); start the implementation or correct the URL`,
     );
   }
 }
