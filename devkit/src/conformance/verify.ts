@@ -58,6 +58,8 @@ export interface VerifyOptions {
   /** The contract (a bundled OpenAPI document); the devkit's own when omitted. */
   document?: Record<string, unknown>;
   onProgress?: (message: string) => void;
+  /** Called with each request and its answer, in the order sent. */
+  onExchange?: (exchange: Exchange) => void;
   signal?: AbortSignal;
 }
 
@@ -211,6 +213,7 @@ class Run {
     this.coverage.set(probe.operationId, (this.coverage.get(probe.operationId) ?? 0) + 1);
     const answer = await send(probe);
     const exchange = { probe, answer };
+    this.options.onExchange?.(exchange);
     for (const check of this.responseChecks) {
       for (const finding of check.run(exchange, this.checkContext))
         this.record(
