@@ -230,7 +230,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     expect(version).toMatchObject({ code: 0, stdout: `${devkitVersion}\n` });
     const help = await npx(["--help"]);
     expect(help.code).toBe(0);
-    for (const command of ["sandbox", "mock", "webhooks"])
+    for (const command of ["sandbox", "mock", "webhooks", "verify", "proxy"])
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     const levels = [
       ["sandbox", "--help"],
@@ -239,6 +239,8 @@ describe("the packed client and devkit, installed in a partner's project", () =>
       ["webhooks", "list", "--help"],
       ["webhooks", "trigger", "--help"],
       ["webhooks", "listen", "--help"],
+      ["verify", "--help"],
+      ["proxy", "--help"],
     ];
     const answers = await Promise.all(levels.map((args) => npx(args, { direct: true })));
     for (const [i, answer] of answers.entries()) {
@@ -252,6 +254,10 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     const badSpeed = await npx(["sandbox", "--speed", "fast"], { direct: true });
     expect(badSpeed.code).toBe(2);
     expect(badSpeed.stderr).toMatch(/--speed must be a number greater than 0 .*got "fast"/);
+    // The built verify loads its engine (fast-check, Ajv) and lists its checks.
+    const checks = await npx(["verify", "--list-checks"], { direct: true });
+    expect(checks.code).toBe(0);
+    expect(checks.stdout).toMatch(/^account_isolation +error /m);
     const list = await npx(["webhooks", "list"], { direct: true });
     expect(list.code).toBe(0);
     expect(list.stdout.trim().split("\n")).toHaveLength(6);
