@@ -125,8 +125,10 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
   let open = 0;
 
   const report = (failure: Failure) => {
-    violations.push(failure);
-    options.onViolation?.(failure);
+    // A plain object: the lazy curl getter of a judged exchange is read once, here.
+    const plain = { ...failure };
+    violations.push(plain);
+    options.onViolation?.(plain);
   };
 
   function judge(request: IncomingMessage, requestBody: Buffer | undefined, answer: Answer): void {
@@ -199,13 +201,18 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
       label: issues.length > 0 ? issues.map((issue) => issue.message).join("; ") : "traffic",
       account: reproduce.account,
     };
+    // The curl line is written only for an exchange that broke something: most break nothing.
+    let curl: string | undefined;
     const base = {
       operationId: operation.operationId,
       method,
       path: operation.path,
       status: answer.error === undefined ? answer.status : null,
       label: probe.label,
-      curl: curlLine(probe),
+      get curl() {
+        curl ??= curlLine(probe);
+        return curl;
+      },
     };
     for (const issue of issues)
       report({
@@ -309,9 +316,12 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
         response.end();
         const ms = performance.now() - started;
         const text = size <= MAX_VALIDATED_BODY_BYTES ? Buffer.concat(chunks).toString("utf8") : "";
-        const answerHeaders = new Headers();
-        for (const [name, value] of Object.entries(incoming.headers))
-          if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
+        const answerHeaders = {
+          get(name: string): string | null {
+            const value = incoming.headers[name.toLowerCase()];
+            return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+          },
+        };
         setImmediate(() =>
           finish(
             { status: incoming.statusCode ?? 0, headers: answerHeaders, text, ms, ...parseJson(text) },
