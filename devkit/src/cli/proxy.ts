@@ -125,10 +125,9 @@ could not listen, 2 bad option.`,
       await proxy.settled();
       await proxy.close();
       await writes;
-      const errors = proxy.violations.filter((failure) => failure.level === "error").length;
-      const warnings = proxy.violations.length - errors;
-      const byCheck = new Map<string, number>();
-      for (const failure of proxy.violations) byCheck.set(failure.check, (byCheck.get(failure.check) ?? 0) + 1);
+      const errors = proxy.errors();
+      const warnings = [...proxy.counts.values()].reduce((sum, count) => sum + count, 0) - errors;
+      const byCheck = proxy.counts;
       const summary = `${proxy.stats.requests} request(s) forwarded (${proxy.stats.unmatched} not in the contract), ${errors} violation(s), ${warnings} warning(s)${byCheck.size > 0 ? `: ${[...byCheck].map(([id, count]) => `${id} ${count}`).join(", ")}` : ""}`;
       if (errors > 0 && values["fail-on-violation"]) throw new JobFailure(summary);
       io.err(`✓ proxy stopped: ${summary}`);

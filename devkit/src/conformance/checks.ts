@@ -61,6 +61,9 @@ export const GENERIC_STATUSES: ReadonlyMap<number, string> = new Map([
   [429, "too many requests"],
 ]);
 
+/** Broken rules reported per body at most: a large body breaking one rule everywhere is one story. */
+export const MAX_FINDINGS = 20;
+
 /** Statuses a conforming request may get besides 2xx (after Schemathesis's positive_data_acceptance). */
 const ALSO_ACCEPTED_FOR_VALID_DATA = [409, 429];
 
@@ -160,11 +163,15 @@ export function responseSchemaConformance(exchange: Exchange, context: CheckCont
   if (!answered(exchange) || !probe.operation?.responses.get(answer.status)) return [];
   if (answer.json === undefined)
     return [{ message: `the ${answer.status} body is not JSON: ${answer.jsonError ?? "empty"}`, jsonPath: "" }];
-  return context.router.validateResponse(probe.operation, answer.status, answer.json).map((issue) => ({
+  const issues = context.router.validateResponse(probe.operation, answer.status, answer.json);
+  const findings: Finding[] = issues.slice(0, MAX_FINDINGS).map((issue) => ({
     message: issue.message,
     jsonPath: issue.location[1] ?? "",
     ...(issue.rule ? { rule: issue.rule } : {}),
   }));
+  if (issues.length > MAX_FINDINGS)
+    findings.push({ message: `and ${issues.length - MAX_FINDINGS} more broken rules in the same body` });
+  return findings;
 }
 
 export function responseHeadersConformance(exchange: Exchange, context: CheckContext): Finding[] {

@@ -29,6 +29,28 @@ export function parseJson(text: string): { json?: unknown; jsonError?: string } 
   }
 }
 
+/** An answer body over this is not read (and not judged beyond its status and headers). */
+export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
+
+/** The body as text, or undefined when it is over `limit` bytes (the rest is not read). */
+async function readLimited(response: Response, limit: number): Promise<string | undefined> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 export async function send(probe: Probe, timeoutMs: number = REQUEST_TIMEOUT_MS): Promise<Answer> {
   const started = performance.now();
   try {
@@ -39,14 +61,12 @@ export async function send(probe: Probe, timeoutMs: number = REQUEST_TIMEOUT_MS)
       redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      text,
-      ms: performance.now() - started,
-      ...parseJson(text),
-    };
+    const text = await readLimited(response, MAX_ANSWER_BYTES);
+    const body =
+      text === undefined
+        ? { text: "", jsonError: `the body is over ${MAX_ANSWER_BYTES / 1024 / 1024} MB and was not read` }
+        : { text, ...parseJson(text) };
+    return { status: response.status, headers: response.headers, ms: performance.now() - started, ...body };
   } catch (error) {
     return {
       status: 0,

@@ -21,6 +21,8 @@ import type { Answer, Exchange, Failure, Probe } from "./types.ts";
 
 /** Bodies up to this size are kept for validation; a larger one passes through unvalidated. */
 export const MAX_VALIDATED_BODY_BYTES = 1024 * 1024;
+/** Violations kept in memory at most (a long session keeps counting them, and reporting each). */
+export const MAX_KEPT_VIOLATIONS = 10_000;
 /** Ids remembered for the isolation check at most (the oldest are forgotten first). */
 export const MAX_TRACKED_IDS = 100_000;
 
@@ -64,7 +66,12 @@ export interface ProxyOptions {
 export interface ContractProxy {
   url: string;
   port: number;
+  /** The first MAX_KEPT_VIOLATIONS violations (every one goes to onViolation). */
   violations: Failure[];
+  /** Violations by check id, every one counted. */
+  counts: Map<string, number>;
+  /** Error-level violations, every one counted. */
+  errors(): number;
   /** Requests forwarded, and how many of them the contract has no operation for (passed through unjudged). */
   stats: { requests: number; unmatched: number };
   /** Resolves when every exchange received so far has been judged. */
@@ -124,10 +131,14 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
   /** Exchanges forwarded and not judged yet. */
   let open = 0;
 
+  const counts = new Map<string, number>();
+  let errors = 0;
   const report = (failure: Failure) => {
     // A plain object: the lazy curl getter of a judged exchange is read once, here.
     const plain = { ...failure };
-    violations.push(plain);
+    counts.set(plain.check, (counts.get(plain.check) ?? 0) + 1);
+    if (plain.level === "error") errors++;
+    if (violations.length < MAX_KEPT_VIOLATIONS) violations.push(plain);
     options.onViolation?.(plain);
   };
 
@@ -358,6 +369,8 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
     url,
     port,
     violations,
+    counts,
+    errors: () => errors,
     stats,
     async settled() {
       while (open > 0) await new Promise((resolve) => setTimeout(resolve, 5));

@@ -829,7 +829,8 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
       warnings: run.warnings,
       skipped: run.skipped,
       checks: [...enabled],
-      coverage: Object.fromEntries(run.coverage),
+      // Keys include event types the implementation sent: no prototype for them to land on.
+      coverage: Object.assign(Object.create(null) as Record<string, number>, Object.fromEntries(run.coverage)),
     };
   } finally {
     await run.receiver?.close();
