@@ -35,18 +35,14 @@ export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
 /** The body as text, or undefined when it is over `limit` bytes (the rest is not read). */
 async function readLimited(response: Response, limit: number): Promise<string | undefined> {
   if (!response.body) return "";
-  const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
+  // Node's web streams are async iterable (the DOM typings do not say so); leaving the loop early cancels the
+  // stream, so the rest of an oversized body is never read.
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");
 }
