@@ -10,8 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../devkit/src/cli/verify.ts";
 import { CHECK_IDS } from "../../devkit/src/conformance/checks.ts";
 import { verify } from "../../devkit/src/conformance/verify.ts";
+import { findFreePort } from "../../devkit/src/prism.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { runInProcess } from "../helpers/run.ts";
+import { pathOf, startFaulty } from "./support/faulty.ts";
 
 const command = verifyCommand({ name: "partner-api verify" });
 let sandbox: Sandbox;
@@ -99,6 +101,50 @@ describe("verify against the sandbox", () => {
     expect(first.length).toBeGreaterThan(20);
     expect(await requests(11)).toEqual(first);
     expect(await requests(12)).not.toEqual(first);
+  });
+
+  it("without the control API, with --webhook-secret: checks what reaches the receiver registered with the service", async () => {
+    const port = await findFreePort();
+    // The service's developer settings, played by the sandbox's start option: every account's events go there.
+    const service = await startSandbox({
+      port: 0,
+      seed: 6,
+      webhooks: { url: `http://127.0.0.1:${port}/hooks`, secret: "whsec_staging" },
+    });
+    // A staging service has no control API: hide it.
+    const staging = await startFaulty(service.url, {
+      async intercept(request) {
+        return pathOf(request).startsWith("/_sandbox/") ? { status: 404, headers: {}, body: "" } : undefined;
+      },
+    });
+    try {
+      const run = await runInProcess(command, [
+        "--base-url",
+        staging.url,
+        "--api-key",
+        "staging",
+        "--allow-writes",
+        "--webhook-secret",
+        "whsec_staging",
+        "--webhook-port",
+        String(port),
+        "--webhook-wait",
+        "5000",
+        "--format",
+        "json",
+      ]);
+      expect(run.stderr).toMatch(/no sandbox control API/);
+      expect(run.stderr).toMatch(
+        new RegExp(`webhook receiver listening on http://127\\.0\\.0\\.1:${port}: register it with the service`),
+      );
+      expect(run.code, run.stdout).toBe(0);
+      const report = JSON.parse(run.stdout);
+      expect(report.coverage["company.kyc_link.issued"]).toBeGreaterThan(0);
+      expect(report.sandboxControl).toBe(false);
+    } finally {
+      await staging.close();
+      await service.stop();
+    }
   });
 
   it("writes the junit and markdown reports", async () => {
