@@ -202,8 +202,11 @@ class Run {
     (check.level === "error" ? this.failures : this.warnings).push(toFailure(check, base, finding));
   }
 
-  /** Sends one probe, judges its answer with every enabled check; undefined when the request budget is spent. */
-  async exchange(probe: Probe): Promise<Exchange | undefined> {
+  /**
+   * Sends one probe and, unless `judged` is false, judges its answer with every enabled check; undefined when
+   * the request budget is spent.
+   */
+  async exchange(probe: Probe, judged = true): Promise<Exchange | undefined> {
     if (this.options.signal?.aborted) return undefined;
     if (this.requests >= (this.options.maxRequests ?? DEFAULT_MAX_REQUESTS)) {
       this.notSent++;
@@ -214,7 +217,18 @@ class Run {
     const answer = await send(probe);
     const exchange = { probe, answer };
     this.options.onExchange?.(exchange);
-    for (const check of this.responseChecks) {
+    if (judged) this.judge(exchange);
+    if (this.requests - this.lastProgress >= 100) {
+      this.lastProgress = this.requests;
+      this.progress(`  ${this.requests} requests, ${this.failures.length} failure(s) so far`);
+    }
+    return exchange;
+  }
+
+  /** Judges an answer with every enabled check, recording what they find. */
+  judge(exchange: Exchange): void {
+    const { probe, answer } = exchange;
+    for (const check of this.responseChecks)
       for (const finding of check.run(exchange, this.checkContext))
         this.record(
           check,
@@ -228,12 +242,6 @@ class Run {
           },
           finding,
         );
-    }
-    if (this.requests - this.lastProgress >= 100) {
-      this.lastProgress = this.requests;
-      this.progress(`  ${this.requests} requests, ${this.failures.length} failure(s) so far`);
-    }
-    return exchange;
   }
 
   /** Sends the parts as `kind` for `account`; takes the values a 2xx answer of the main account holds. */
@@ -471,44 +479,18 @@ async function readBackPaged(run: Run, listCards: Operation, companyId: string, 
     parts.query = { page: String(page), limit: "100" };
     const probe = toProbe(run.context, listCards, parts, "availability", "main");
     probe.mustContain = { id: cardId, what: "the created card" };
-    const exchange = await sendUnjudged(run, probe);
+    const exchange = await run.exchange(probe, false);
     if (!exchange) return;
     const totalPages = (exchange.answer.json as { pagination?: { totalPages?: unknown } } | undefined)?.pagination
       ?.totalPages;
     const last = typeof totalPages !== "number" || page >= totalPages;
     if (holdsString(exchange.answer.json, cardId) || last || exchange.answer.status !== 200) {
-      judge(run, exchange);
+      run.judge(exchange);
       return;
     }
-    judge(run, { ...exchange, probe: { ...probe, kind: "positive", label: parts.label } });
+    // A page without the card: judged as an ordinary read.
+    run.judge({ ...exchange, probe: { ...probe, kind: "positive", label: parts.label } });
   }
-}
-
-/** Sends without judging; the caller judges the exchange it decides on. */
-async function sendUnjudged(run: Run, probe: Probe): Promise<Exchange | undefined> {
-  const checks = run.responseChecks.splice(0);
-  try {
-    return await run.exchange(probe);
-  } finally {
-    run.responseChecks.push(...checks);
-  }
-}
-
-function judge(run: Run, exchange: Exchange): void {
-  for (const check of run.responseChecks)
-    for (const finding of check.run(exchange, run.checkContext))
-      run.record(
-        check,
-        {
-          operationId: exchange.probe.operationId,
-          method: exchange.probe.method,
-          path: exchange.probe.path,
-          status: exchange.answer.error === undefined ? exchange.answer.status : null,
-          label: exchange.probe.label,
-          curl: curlLine(exchange.probe),
-        },
-        finding,
-      );
 }
 
 /** One broken part at a time, a missing header, no credentials: each refused. */
@@ -784,12 +766,8 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
             );
         }
       }
-      if (
-        operation.operationId === "onboardCompany" ||
-        (operation.operationId === "listCompanies" && !operations.some((o) => o.operationId === "onboardCompany"))
-      ) {
-        if (control) await controlSetup(run);
-      }
+      // The control API's set-up needs the companies, including those this run onboards.
+      if (control && operation.operationId === "onboardCompany") await controlSetup(run);
     }
     run.progress(`• reading back what was created`);
     await availabilityPhase(run, operations);
