@@ -262,7 +262,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     expect(list.code).toBe(0);
     expect(list.stdout.trim().split("\n")).toHaveLength(6);
     expect(list.stderr).toMatch(/6 event types, from node_modules\/partner-api-devkit\/dist\/openapi\.json/);
-  });
+  }, 60_000);
 
   test("npx partner-api mock serves the packaged contract with Prism and stops on Ctrl-C", async () => {
     const port = await findFreePort();
