@@ -12,7 +12,7 @@ import { CHECK_IDS } from "../../devkit/src/conformance/checks.ts";
 import { verify } from "../../devkit/src/conformance/verify.ts";
 import { findFreePort } from "../../devkit/src/prism.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { runInProcess } from "../helpers/run.ts";
+import { runInProcess, runScript } from "../helpers/run.ts";
 import { pathOf, startFaulty } from "./support/faulty.ts";
 
 const command = verifyCommand({ name: "partner-api verify" });
@@ -229,6 +229,16 @@ describe("verify's input", () => {
     const run = await runInProcess(command, args);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
+  });
+
+  it("npm run verify and npm run proxy exit with the runner's codes as processes", () => {
+    const unreachable = runScript("verify.ts", ["--base-url", "http://127.0.0.1:4999", "--api-key", "k"]);
+    expect(unreachable.status).toBe(2);
+    expect(unreachable.stderr).toMatch(/--base-url http:\/\/127\.0\.0\.1:4999: cannot reach it/);
+    expect(runScript("verify.ts", ["--list-checks"]).status).toBe(0);
+    const proxy = runScript("proxy.ts", ["--upstream", "nope"]);
+    expect(proxy.status).toBe(2);
+    expect(proxy.stderr).toMatch(/--upstream must be an http: or https: URL, got "nope"/);
   });
 
   it("an unreachable --base-url is bad input (exit 2), named", async () => {
