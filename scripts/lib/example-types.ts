@@ -6,8 +6,9 @@
  * `const`) and compiles it against the contract's generated `.d.ts`: a type that rejects what the contract's own
  * examples send (a default typed as required, say) is an error naming the example.
  */
+
+import { followRefs, isObject, type JsonObject, pointerSegment } from "partner-api-devkit/cli";
 import { HTTP_METHODS } from "../../src/http-methods.ts";
-import { followRefs, isObject, type JsonObject, pointerSegment } from "./refs.ts";
 import { type ModuleSource, typecheckModules } from "./typecheck.ts";
 
 export interface ContractExample {

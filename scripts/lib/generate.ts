@@ -1,10 +1,10 @@
 import path from "node:path";
 import openapiTS, { astToString, type OpenAPITSOptions, tsOmit } from "openapi-typescript";
+import { followRefs, isObject, lookup } from "partner-api-devkit/cli";
 import ts from "typescript";
 import { HTTP_METHODS } from "../../src/http-methods.ts";
 import { bundleSandboxContract } from "./bundle.ts";
 import { bundleJsonPath, generatedDir } from "./paths.ts";
-import { followRefs, isObject, lookup } from "./refs.ts";
 
 export const schemaTypesPath = path.join(generatedDir, "schema.d.ts");
 

@@ -5,9 +5,9 @@ import spectralCore from "@stoplight/spectral-core";
 import spectralParsers from "@stoplight/spectral-parsers";
 import { bundleAndLoadRuleset } from "@stoplight/spectral-ruleset-bundler/with-loader";
 import spectralRuntime from "@stoplight/spectral-runtime";
+import { pointerSegment } from "partner-api-devkit/cli";
 import { type BundleOutput, bundleSandboxContract } from "./bundle.ts";
 import { rel, repoRoot, sandboxContractRoot } from "./paths.ts";
-import { pointerSegment } from "./refs.ts";
 
 const { Spectral, Document } = spectralCore;
 const Parsers = spectralParsers;

@@ -260,7 +260,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     expect(version).toMatchObject({ code: 0, stdout: `${devkitVersion}\n` });
     const help = await npx(["--help"]);
     expect(help.code).toBe(0);
-    for (const command of ["sandbox", "mock", "webhooks"])
+    for (const command of ["sandbox", "mock", "webhooks", "verify", "proxy"])
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     const levels = [
       ["sandbox", "--help"],
@@ -269,6 +269,8 @@ describe("the packed client and devkit, installed in a partner's project", () =>
       ["webhooks", "list", "--help"],
       ["webhooks", "trigger", "--help"],
       ["webhooks", "listen", "--help"],
+      ["verify", "--help"],
+      ["proxy", "--help"],
     ];
     const answers = await Promise.all(levels.map((args) => npx(args, { direct: true })));
     for (const [i, answer] of answers.entries()) {
@@ -282,11 +284,15 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     const badSpeed = await npx(["sandbox", "--speed", "fast"], { direct: true });
     expect(badSpeed.code).toBe(2);
     expect(badSpeed.stderr).toMatch(/--speed must be a number greater than 0 .*got "fast"/);
+    // The built verify loads its engine (fast-check, Ajv) and lists its checks.
+    const checks = await npx(["verify", "--list-checks"], { direct: true });
+    expect(checks.code).toBe(0);
+    expect(checks.stdout).toMatch(/^account_isolation +error /m);
     const list = await npx(["webhooks", "list"], { direct: true });
     expect(list.code).toBe(0);
     expect(list.stdout.trim().split("\n")).toHaveLength(6);
     expect(list.stderr).toMatch(/6 event types, from node_modules\/partner-api-devkit\/dist\/openapi\.json/);
-  });
+  }, 60_000);
 
   test("npx partner-api mock serves the packaged contract with Prism and stops on Ctrl-C", async () => {
     const port = await findFreePort();

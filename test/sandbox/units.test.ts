@@ -202,7 +202,11 @@ describe("the contract router", () => {
       pathParams: { cardId: "ABC" },
     });
     expect(router.match("GET", "/v1/nothing").kind).toBe("no-path");
-    expect(router.match("PUT", "/v1/companies")).toEqual({ kind: "no-method", path: "/v1/companies" });
+    expect(router.match("PUT", "/v1/companies")).toEqual({
+      kind: "no-method",
+      path: "/v1/companies",
+      methods: ["GET", "POST"],
+    });
     expect(router.match("POST", "/_sandbox/clock/advance")).toMatchObject({
       operation: { operationId: "advanceClock", needsApiKey: false },
     });

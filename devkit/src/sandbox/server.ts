@@ -146,13 +146,16 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       const match = router.match(request.method ?? "GET", pathname);
       if (match.kind === "no-path")
         throw new SandboxProblem(404, "no-such-path", "No such path", `no operation has the path ${pathname}`);
-      if (match.kind === "no-method")
+      if (match.kind === "no-method") {
+        // RFC 9110: a 405 lists the methods the path has.
+        response.setHeader("allow", match.methods.join(", "));
         throw new SandboxProblem(
           405,
           "no-such-method",
           "Method not allowed",
           `${match.path} has no ${request.method} operation`,
         );
+      }
       operation = match.operation;
       const header = request.headers["x-api-key"];
       const apiKey = (Array.isArray(header) ? header[0] : header) || undefined;

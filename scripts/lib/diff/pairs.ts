@@ -2,7 +2,7 @@
  * The pairs the walk yields: the same place in the base and the head document, one side missing when it was
  * added or removed. Detectors (checks/) judge them; they never walk. Also the few helpers both sides use.
  */
-import { followRefs } from "../refs.ts";
+import { followRefs } from "partner-api-devkit/cli";
 import { type Document, isObject, type Json, type JsonObject, type SchemaNode, type SchemaView } from "./resolve.ts";
 
 export type { Document };

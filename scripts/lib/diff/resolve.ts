@@ -4,7 +4,7 @@
  * "null allowed" (`nullable: true` in 3.0, `type: [X, "null"]`, `oneOf: [{type: "null"}, X]`) made one flag.
  */
 
-import { isObject, type Json, type JsonObject, lookup } from "../refs.ts";
+import { isObject, type Json, type JsonObject, lookup } from "partner-api-devkit/cli";
 
 export { isObject, type Json, type JsonObject };
 export type Document = JsonObject;

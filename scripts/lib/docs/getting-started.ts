@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { isObject } from "../refs.ts";
+import { isObject } from "partner-api-devkit/cli";
 
 export const gettingStartedPath = path.join(path.dirname(fileURLToPath(import.meta.url)), "getting-started.md");
 

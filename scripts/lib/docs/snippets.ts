@@ -11,10 +11,10 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { isObject, type JsonObject } from "partner-api-devkit/cli";
 import ts from "typescript";
 import { HTTP_METHODS } from "../../../src/http-methods.ts";
 import { repoRoot } from "../paths.ts";
-import { isObject, type JsonObject } from "../refs.ts";
 import type { ModuleSource } from "../typecheck.ts";
 import { gettingStartedPath, readGettingStarted } from "./getting-started.ts";
 import { addCodeSamples, TYPESCRIPT_LABEL } from "./samples.ts";
