@@ -315,7 +315,11 @@ describe("start with faults and scenarios", () => {
       io,
       controller.signal,
     );
-    await expect.poll(() => out.join("\n")).toMatch(/Sandbox serving the partner API on (\S+) /);
+    await expect.poll(() => out.join("\n")).toMatch(/drive it: +partner-api sandbox --help/);
+    const printed = out.join("\n");
+    expect(printed).toMatch(/scenarios: +approved-company ran as account "started"/);
+    expect(printed).toMatch(/faults: +1 sandbox-wide from .*faults\.yaml/);
+    expect(printed).toContain("clock frozen at 2030-01-01T00:00:00.000Z");
     const url = out.join("\n").match(/Sandbox serving the partner API on (\S+) /)![1]!;
     try {
       const client = clientFor(url, "started");

@@ -131,12 +131,23 @@ Ctrl-C stops it. Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
       io.out(
         `Sandbox serving the partner API on ${sandbox.url} (started in ${formatDuration(performance.now() - started)})`,
       );
-      io.out(`  control API: ${sandbox.url}/_sandbox (reset, clock, webhook receivers, events)`);
-      io.out(`  holds:       ${held}; every X-API-Key value is its own account, seeded on first use`);
       io.out(
-        `  seed ${seed}, ${options.state === undefined ? "state in memory" : `state in ${options.state}`}, clock at ${options.speed === 1 ? "real time" : `${options.speed}x`}` +
+        `  control API: ${sandbox.url}/_sandbox (reset, clock, webhook receivers, events, faults, request log, scenarios)`,
+      );
+      io.out(`  holds:       ${held}; every X-API-Key value is its own account, seeded on first use`);
+      if (options.scenarios?.length)
+        io.out(
+          `  scenarios:   ${options.scenarios.join(", ")} ran as account "${options.scenarioApiKey ?? DEFAULT_SCENARIO_API_KEY}"`,
+        );
+      if (options.faults?.length) io.out(`  faults:      ${options.faults.length} sandbox-wide from ${values.faults}`);
+      const clock = options.frozen
+        ? `clock frozen at ${(await sandbox.control.GET("/_sandbox/clock")).data?.now}`
+        : `clock at ${options.speed === 1 ? "real time" : `${options.speed}x`}`;
+      io.out(
+        `  seed ${seed}, ${options.state === undefined ? "state in memory" : `state in ${options.state}`}, ${clock}` +
           (options.webhooks ? `, webhooks to ${options.webhooks.url}` : ""),
       );
+      io.out(`  drive it:    ${group} --help (clock, kyc, route open, deposit, trigger, logs, faults, scenario)`);
       io.out(`Try: curl -H 'X-API-Key: sandbox' ${sandbox.url}/v1/companies   (Ctrl-C stops it)`);
       await untilAborted(signal);
       const stopStarted = performance.now();
