@@ -5,7 +5,8 @@
  * control calls that list and remove them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { type Sandbox, sandboxRouter, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { FaultBook, MAX_FAULTS } from "../../devkit/src/sandbox/testmode/faults.ts";
 import { ApiError, createPartnerClient, RequestTimeoutError } from "../../src/index.ts";
 import { clientFor, ONBOARD_BODY, request, seededCompany } from "./support.ts";
 
@@ -238,5 +239,17 @@ describe("scope, chance and bookkeeping", () => {
     await expect(startSandbox({ port: 0, faults: [{ operationId: "listCompanies" }] as never })).rejects.toThrow(
       /startSandbox: faults\[0\] .*must have the property status/,
     );
+  });
+});
+
+describe("the fault book's bound", () => {
+  it("holds at most MAX_FAULTS faults, then names the limit", () => {
+    const book = new FaultBook(1, sandboxRouter().operations, () => 0);
+    for (let i = 0; i < MAX_FAULTS; i++) book.add({ operationId: "listCards", status: 500 });
+    expect(() => book.add({ operationId: "listCards", status: 500 })).toThrow(
+      `the sandbox holds ${MAX_FAULTS} faults, the most it takes: remove some first`,
+    );
+    book.clear();
+    expect(book.add({ operationId: "listCards", status: 500 }).hits).toBe(0);
   });
 });

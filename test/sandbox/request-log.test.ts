@@ -4,8 +4,8 @@
  * and the live stream (server-sent events) with Last-Event-ID.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { accountFingerprint } from "../../devkit/src/sandbox/testmode/log.ts";
+import { type Sandbox, sandboxRouter, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { accountFingerprint, MAX_REQUEST_STREAMS, RequestLog } from "../../devkit/src/sandbox/testmode/log.ts";
 import { clientFor, request, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
@@ -136,6 +136,16 @@ describe("filters", () => {
 });
 
 describe("bounds", () => {
+  it("serves at most MAX_REQUEST_STREAMS streams at once", () => {
+    const requests = new RequestLog(sandboxRouter());
+    const stops = Array.from({ length: MAX_REQUEST_STREAMS }, () =>
+      requests.follow({ filter: {}, send: () => undefined }, undefined),
+    );
+    expect(requests.streamsFull).toBe(true);
+    stops[0]!();
+    expect(requests.streamsFull).toBe(false);
+  });
+
   it("keeps the last requestLogSize calls, and bodies up to 64 KiB", async () => {
     const small = await startSandbox({ port: 0, requestLogSize: 3 });
     try {

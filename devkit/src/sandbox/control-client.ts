@@ -5,19 +5,64 @@
  * throws the client package's `ApiError`, carrying the status, the problem document, the method, the path and
  * the control operation's id.
  */
-import createClient, { type Client } from "openapi-fetch";
+import createClient, {
+  type Client,
+  type ClientPathsWithMethod,
+  type FetchResponse,
+  type MaybeOptionalInit,
+  type Middleware,
+} from "openapi-fetch";
 import type { paths as ControlPaths } from "../../../generated/sandbox.js";
 import { ApiError } from "../../../src/errors.ts";
 import { HTTP_METHODS } from "../../../src/http-methods.ts";
-import type { ThrowingClient } from "../../../src/types.ts";
 import type { ContractRouter } from "./contract.ts";
+
+// The throwing client's types, as the partner client's `ThrowingClient` (src/types.ts) has them. The devkit's
+// declarations may not point into the repository's src/, so they are spelled out here until the devkit
+// imports the client package (issue 19 item 5), which exports `ThrowingClient`.
+/** The HTTP_METHODS of src/http-methods.ts as a type, written out for the same reason. */
+type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
+type RequiredKeysOfHelper<T> = { [K in keyof T]: Record<never, never> extends Pick<T, K> ? never : K }[keyof T];
+type RequiredKeysOf<T> = RequiredKeysOfHelper<T> extends undefined ? never : RequiredKeysOfHelper<T>;
+type InitParam<Init> =
+  RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+type SuccessResult<Result> = Result extends { data?: infer Data; response: Response }
+  ? Result extends { error?: never }
+    ? { data: Exclude<Data, undefined>; error?: never; response: Response }
+    : never
+  : never;
+type PathsOf<Paths extends {}> = Paths & Record<string, Record<HttpMethod, Record<string | number, unknown>>>;
+type ThrowingMethod<Paths extends {}, Method extends HttpMethod> = <
+  Path extends ClientPathsWithMethod<Client<Paths>, Method>,
+  Init extends MaybeOptionalInit<PathsOf<Paths>[Path], Method>,
+>(
+  url: Path,
+  ...init: InitParam<Init>
+) => Promise<SuccessResult<FetchResponse<PathsOf<Paths>[Path][Method], Init, `${string}/${string}`>>>;
+type ThrowingClient<Paths extends {}> = {
+  [Method in HttpMethod as Uppercase<Method>]: ThrowingMethod<Paths, Method>;
+} & {
+  request<
+    Method extends HttpMethod,
+    Path extends ClientPathsWithMethod<Client<Paths>, Method>,
+    Init extends MaybeOptionalInit<PathsOf<Paths>[Path], Method>,
+  >(
+    method: Method,
+    url: Path,
+    ...init: InitParam<Init>
+  ): Promise<SuccessResult<FetchResponse<PathsOf<Paths>[Path][Method], Init, `${string}/${string}`>>>;
+  use(...middleware: Middleware[]): void;
+  eject(...middleware: Middleware[]): void;
+};
+/** The control client with `throwOnError`: every call resolves to `{ data, response }` or throws `ApiError`. */
+export type ThrowingControl = ThrowingClient<ControlPaths>;
 
 /** Keys this long or longer are kept out of errors, as the partner client keeps its key out. */
 const MIN_SECRET_LENGTH = 8;
 
 /** The control client: openapi-fetch's `{ data, error, response }` results, or throwing on error answers. */
 export type SandboxControl<ThrowOnError extends boolean = false> = ThrowOnError extends true
-  ? ThrowingClient<ControlPaths>
+  ? ThrowingControl
   : Client<ControlPaths>;
 
 export interface SandboxControlOptions {
@@ -65,7 +110,8 @@ export function controlClient(
     });
   };
   const inner = client as unknown as Record<string, (path: string, init?: unknown) => Promise<Result>>;
-  for (const method of HTTP_METHODS) {
+  // `satisfies`: the list written out above fails to compile once the project's list holds another method.
+  for (const method of HTTP_METHODS satisfies readonly HttpMethod[]) {
     const upper = method.toUpperCase();
     throwing[upper] = (path: string, init?: unknown) => check(upper, inner[upper]!(path, init));
   }

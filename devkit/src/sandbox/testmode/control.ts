@@ -7,7 +7,7 @@ import type { SandboxEngine } from "../engine.ts";
 import { defineFlow, SandboxProblem, unprocessable } from "../flow.ts";
 import { FaultInputError } from "./faults.ts";
 import { type TestMode, testModeOf } from "./index.ts";
-import { accountFingerprint, type RequestFilter, type SandboxRequest } from "./log.ts";
+import { accountFingerprint, MAX_REQUEST_STREAMS, type RequestFilter, type SandboxRequest } from "./log.ts";
 import { type Scenario, ScenarioError, shippedScenarios } from "./scenarios.ts";
 
 /** How often an idle request stream sends a comment, so proxies and clients keep it open. */
@@ -89,6 +89,13 @@ export const testModeFlow = defineFlow()({
 
     streamRequests(call) {
       const { log } = modeOf(call);
+      if (log.streamsFull)
+        throw new SandboxProblem(
+          503,
+          "too-many-streams",
+          "Too many request streams",
+          `${MAX_REQUEST_STREAMS} request streams are open, the most the sandbox serves; close one first`,
+        );
       const filter = filterOf(call);
       const after = call.params["Last-Event-ID"];
       return {

@@ -17,6 +17,9 @@ export class FaultInputError extends Error {
   override readonly name = "FaultInputError";
 }
 
+/** The most faults a sandbox holds at once: each call is checked against every one. */
+export const MAX_FAULTS = 1000;
+
 const EFFECTS = ["status", "drop", "malformed"] as const;
 const INPUT_FIELDS = [
   "operationId",
@@ -49,6 +52,8 @@ export class FaultBook {
 
   /** Checks what the contract cannot say, and registers the fault; `account` is the owner's fingerprint. */
   add(input: FaultInput, account?: string): Fault {
+    if (this.faults.length >= MAX_FAULTS)
+      throw new FaultInputError(`the sandbox holds ${MAX_FAULTS} faults, the most it takes: remove some first`);
     const effects = EFFECTS.filter((effect) => input[effect] !== undefined);
     if (effects.length > 1)
       throw new FaultInputError(

@@ -15,6 +15,8 @@ export type SandboxRequest = components["schemas"]["SandboxRequest"];
 /** The most bytes of each body the log keeps. */
 export const LOGGED_BODY_BYTES = 64 * 1024;
 export const DEFAULT_REQUEST_LOG_SIZE = 1000;
+/** The most request streams open at once. */
+export const MAX_REQUEST_STREAMS = 100;
 export const REDACTED = "[REDACTED]";
 
 const SECRET_HEADERS = new Set(["x-api-key", "authorization", "proxy-authorization", "cookie", "set-cookie"]);
@@ -217,6 +219,11 @@ export class RequestLog {
   /** Forgets the account's entries, or every entry. */
   clear(account?: string): void {
     this.entries = account === undefined ? [] : this.entries.filter((entry) => entry.call.account !== account);
+  }
+
+  /** Whether another stream may be opened. */
+  get streamsFull(): boolean {
+    return this.streams.size >= MAX_REQUEST_STREAMS;
   }
 
   /** Sends the entries after `afterId` still held, then every new one, until the returned function is called. */
