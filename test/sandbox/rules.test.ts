@@ -4,6 +4,9 @@
  * webhook endpoints get only the event types they subscribe to; the completion page after verification when
  * there is no redirectUri; ids are ULIDs in the order they were made, the clock's time in front.
  */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
@@ -174,6 +177,34 @@ describe("webhook subscriptions", () => {
         (e: { events: string[] }) => e.events.length,
       ),
     ).toEqual([6, 1]);
+  });
+
+  it("an endpoint from a state file written before subscriptions receives every type, as it did", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "sandbox-subscriptions-"));
+    const state = path.join(folder, "state.json");
+    const hook = await startReceiver([200]);
+    receivers.push(hook);
+    try {
+      const first = await startSandbox({ port: 0, state });
+      await clientFor(first.url, "old-endpoint").post("/_sandbox/webhook-endpoints", { url: hook.url, secret: "s" });
+      await first.stop();
+      const saved = JSON.parse(await readFile(state, "utf8"));
+      for (const endpoint of saved.accounts["old-endpoint"].endpoints) delete endpoint.endpoint.events;
+      await writeFile(state, JSON.stringify(saved));
+      const second = await startSandbox({ port: 0, state });
+      try {
+        const client = clientFor(second.url, "old-endpoint");
+        const listed = (await client.get("/_sandbox/webhook-endpoints")).body.webhookEndpoints;
+        expect(listed[0].events).toHaveLength(6);
+        await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
+        await second.control.POST("/_sandbox/clock/advance", { body: { seconds: 0 } });
+        expect(hook.deliveries.map((d) => JSON.parse(d.body).type)).toEqual(["company.kyc_link.issued"]);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it("refuses an unknown event type, an empty list, an empty update and an unknown endpoint", async () => {

@@ -25,8 +25,21 @@ export function addEndpoint(
   return record;
 }
 
+/**
+ * The event types an endpoint receives. A state file written before endpoints had subscriptions holds none:
+ * such an endpoint receives every type, as it did.
+ */
+function subscriptions(endpoint: EndpointRecord["endpoint"]): Subscriptions {
+  return (endpoint.events as Subscriptions | undefined) ?? [...webhookEventTypes];
+}
+
 function subscribes(endpoint: EndpointRecord["endpoint"], type: string): boolean {
-  return (endpoint.events as readonly string[]).includes(type);
+  return (subscriptions(endpoint) as readonly string[]).includes(type);
+}
+
+/** An endpoint as the control API shows it. */
+function shownEndpoint(endpoint: EndpointRecord["endpoint"]): EndpointRecord["endpoint"] {
+  return { ...endpoint, events: subscriptions(endpoint) };
 }
 
 /** A first delivery of the event to each of the account's endpoints subscribed to its type, due now. */
@@ -85,11 +98,14 @@ export const webhooks = defineFlow<WebhookTasks>()({
       if (!record) throw notFound("webhook endpoint", id);
       if (call.body.url !== undefined) record.endpoint.url = call.body.url;
       if (call.body.events !== undefined) record.endpoint.events = call.body.events;
-      return { status: 200, body: record.endpoint };
+      return { status: 200, body: shownEndpoint(record.endpoint) };
     },
 
     listWebhookEndpoints(call) {
-      return { status: 200, body: { webhookEndpoints: accountOf(call).endpoints.map((e) => e.endpoint) } };
+      return {
+        status: 200,
+        body: { webhookEndpoints: accountOf(call).endpoints.map((e) => shownEndpoint(e.endpoint)) },
+      };
     },
 
     deleteWebhookEndpoint(call) {
