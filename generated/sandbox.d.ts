@@ -35,7 +35,8 @@ export interface paths {
         };
         /**
          * Read the sandbox clock
-         * @description The clock every timed transition and webhook retry of the sandbox runs on.
+         * @description The clock every timed transition and webhook retry of the sandbox runs on, whether it is frozen, and
+         *     whether all due work has run (`status`).
          */
         get: operations["getClock"];
         put?: never;
@@ -57,11 +58,185 @@ export interface paths {
         put?: never;
         /**
          * Advance the sandbox clock
-         * @description Moves the clock forward by `seconds`. Every timed transition (a card becoming active, a KYB
-         *     review ending) and every webhook retry that falls due runs, in clock order, before the call
-         *     returns; each runs with the clock set to its own due time.
+         * @description Moves the clock forward by `seconds`, or to the time `to`. Every timed transition (a card becoming
+         *     active, a KYB review ending) and every webhook retry that falls due runs, in clock order, before the
+         *     call returns; each runs with the clock set to its own due time. A frozen clock stays frozen at its
+         *     new reading.
          */
         post: operations["advanceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/clock/freeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Freeze the sandbox clock
+         * @description Stops the clock at its reading: nothing falls due on its own and every record carries the same time
+         *     until the clock is advanced or resumed. With a fixed start time and seed, a frozen clock gives the
+         *     same ids and timestamps every run. Freezing a frozen clock changes nothing.
+         */
+        post: operations["freezeClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/clock/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume the sandbox clock
+         * @description Lets a frozen clock follow real time (times the speed) again, from the reading it was frozen at.
+         *     Resuming a running clock changes nothing.
+         */
+        post: operations["resumeClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List faults
+         * @description With an `X-API-Key`, the account's faults and the sandbox-wide ones; without, every fault.
+         */
+        get: operations["listFaults"];
+        put?: never;
+        /**
+         * Make partner API calls fail on purpose
+         * @description Registers a fault: the matching calls answer with an error status (with `Retry-After` for 429 and
+         *     503 when asked), answer late, lose their connection, or get a body that is not valid JSON. With an
+         *     `X-API-Key` the fault strikes only that account's calls; without one, every account's. Faults apply
+         *     in the order they were registered: the first that matches a call (and wins its `probability` draw)
+         *     strikes it. Calls made by a scenario are never faulted, nor is the control API.
+         */
+        post: operations["createFault"];
+        /**
+         * Remove faults
+         * @description With an `X-API-Key`, removes the account's faults; without, every fault.
+         */
+        delete: operations["deleteFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/faults/{faultId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a fault
+         * @description Any sandbox-wide fault, or one of the calling account's.
+         */
+        delete: operations["deleteFault"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the calls the sandbox answered
+         * @description The request log, newest first: each call's clock time, account, operation, method, path, status,
+         *     duration, bodies, the fault that struck it and whether its answer matches the contract. With an
+         *     `X-API-Key`, only that account's calls; without, every call. The log holds the last 1,000 calls
+         *     in memory (never in the state file); calls to the log itself are not logged.
+         */
+        get: operations["listRequests"];
+        put?: never;
+        post?: never;
+        /**
+         * Clear the request log
+         * @description With an `X-API-Key`, forgets the account's calls; without, every call.
+         */
+        delete: operations["deleteRequests"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/requests/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the request log live
+         * @description Server-sent events: one event `request` per call as it is answered, its `data` one `SandboxRequest`
+         *     as JSON and its `id` the entry's id. With `Last-Event-ID` (as `EventSource` sends on reconnecting),
+         *     the calls after that id still in the log come first. A comment line every 15 seconds keeps the
+         *     connection open. The same account and filter rules as `listRequests`.
+         */
+        get: operations["streamRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the shipped scenarios
+         * @description The scenarios `runScenario` and `--scenario` know by name, with their steps.
+         */
+        get: operations["listScenarios"];
+        put?: never;
+        /**
+         * Run a scenario
+         * @description Runs a shipped scenario by name, or the one posted, step by step through the same API a partner
+         *     calls: every step is validated, logged and fires its webhooks as a call of your own would. The steps
+         *     call as the calling account (`X-API-Key`) unless the scenario or a step names another. The clock is
+         *     frozen for the run (an `advanceClock` step still moves it). A step answering other than it expects
+         *     stops the run with 422 naming the step; the steps before it stay done.
+         */
+        post: operations["runScenario"];
         delete?: never;
         options?: never;
         head?: never;
@@ -77,13 +252,14 @@ export interface paths {
         };
         /**
          * List webhook receivers
-         * @description The endpoints every event of the calling account goes to, including one registered at start.
+         * @description The endpoints the calling account's events go to, each with the event types it receives, including one registered at start.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Register a webhook receiver
-         * @description Every later event of the calling account is delivered to this URL, signed with the secret.
+         * @description Every later event of the calling account of the types in `events` (every type when omitted) is
+         *     delivered to this URL, signed with the secret.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -109,7 +285,11 @@ export interface paths {
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a webhook receiver
+         * @description Sets its URL or the event types it receives; later events (and retries already scheduled) follow the change.
+         */
+        patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
     "/_sandbox/events": {
@@ -144,7 +324,7 @@ export interface paths {
         /**
          * Send an event again
          * @description Starts a new delivery series of the same event (same body, same id) to each of the account's
-         *     endpoints, with the same retry schedule. The first attempt is due at once; it has run when the
+         *     endpoints that receives its type, with the same retry schedule. The first attempt is due at once; it has run when the
          *     next `advanceClock` returns.
          */
         post: operations["resendEvent"];
@@ -242,6 +422,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/companies/{companyId}/terms-acceptance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set whether a company accepted the terms
+         * @description Sets `swap.tosAccepted` (the company must have been onboarded with Swap), as the customer does on
+         *     the hosted terms page. No event fires: the API description names none for it.
+         */
+        post: operations["setCompanyTermsAccepted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/companies/{companyId}/kyb-result": {
         parameters: {
             query?: never;
@@ -275,7 +476,10 @@ export interface paths {
         /**
          * Open a payment route for a company
          * @description Opens a route as the service's own app would (the partner API has no operation for it) and fires
-         *     `payment_route.created`. The route is then readable with `getPaymentRoute`.
+         *     `payment_route.created`. The route is then readable with `getPaymentRoute`. As the API description
+         *     says, routes can be opened once verification is approved, and terms not accepted block alongside
+         *     it: for a company whose `kycStatus` is not `approved`, or whose terms are not accepted, the call
+         *     answers 422 naming the missing step, unless `force` is true.
          */
         post: operations["createPaymentRoute"];
         delete?: never;
@@ -295,7 +499,7 @@ export interface paths {
         put?: never;
         /**
          * Record a movement on a company's card spending account
-         * @description Card spending (`Card`, `Debit`) or a top-up (`Account`, `Credit`); listed by `listSpendingAccountTransactions`.
+         * @description Card spending (`Card`, `Debit`) or a top-up (`Account`, `Credit`); listed by `listSpendingAccountTransactions`, and its `transaction.id` is readable with `getTransaction`.
          */
         post: operations["createSpendingAccountEntry"];
         delete?: never;
@@ -316,8 +520,11 @@ export interface paths {
         /**
          * Make money land on a payment route
          * @description A payer's deposit arrives on the route: records a `Credit` transaction (readable with
-         *     `getTransaction`) and fires `payment_route.transaction.created`. An inactive route refuses it
-         *     with 422.
+         *     `getTransaction`) and fires `payment_route.transaction.created`. The transaction is in fiat: on an
+         *     on-ramp the amount the payer sent, on an off-ramp the payout (the stablecoin amount less the fee);
+         *     the event's `data.incomingAmount` is the amount sent. An inactive route refuses it with 422, and so
+         *     does a route whose company is not cleared (verification `approved` and terms accepted) unless
+         *     `force` is true.
          */
         post: operations["createDeposit"];
         delete?: never;
@@ -374,18 +581,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/hosted/complete/{companyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show the hosted completion page
+         * @description Where the hosted verification page sends the customer once verification is approved, when the
+         *     company was onboarded without `redirectUri` (the API description says the redirect defaults to a
+         *     completion page hosted by the service). Needs no API key.
+         */
+        get: operations["getCompletionPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description The sandbox clock. It follows real time (times the speed) and jumps forward on advance. */
+        /**
+         * @description The sandbox clock. It follows real time (times the speed) unless frozen, and jumps forward on advance;
+         *     it never goes back.
+         */
         Clock: {
             /** Format: date-time */
             now: string;
+            /** @description True while frozen (`freezeClock`): the clock then moves only when advanced. */
+            frozen: boolean;
+            /** @description How many times faster than real time the clock runs while not frozen. */
+            speed: number;
+            /**
+             * @description `ready` when every timed transition and webhook delivery attempt due by `now` has run, `advancing`
+             *     while some are still being run (an advance in progress, or work that has just fallen due on the
+             *     running clock). Wait for `ready` before asserting on what due work does.
+             * @enum {string}
+             */
+            status: "ready" | "advancing";
+            /** @description Timed transitions and delivery attempts scheduled and not yet run. */
+            pendingTasks: number;
+            /**
+             * Format: date-time
+             * @description Clock time the next pending task falls due; null when none is pending.
+             */
+            nextDueAt: string | null;
         };
+        /** @description Exactly one of `seconds` (how far to move) and `to` (the time to move to). */
         AdvanceClockRequest: {
             /** @description How far to move the clock; 0 runs only what is already due. */
-            seconds: number;
+            seconds?: number;
+            /**
+             * Format: date-time
+             * @description The time to move the clock to; not earlier than its reading and at most a year ahead of it.
+             */
+            to?: string;
+        } & (unknown | unknown);
+        ValidationIssue: {
+            location: string[];
+            message: string;
         };
         /**
          * @description An error of the sandbox (RFC 9457 problem details): what was wrong with the request, naming the bad
@@ -398,10 +658,7 @@ export interface components {
             status: number;
             detail?: string;
             /** @description One entry per rule the request broke, when the request failed validation. */
-            validation?: {
-                location?: string[];
-                message?: string;
-            }[];
+            validation?: components["schemas"]["ValidationIssue"][];
         };
         /**
          * ULID
@@ -411,11 +668,229 @@ export interface components {
          * @example 01JD8X4M6Q2V7R9T3W5Y0Z1A2B
          */
         Ulid: string;
+        /** @description A fault as registered, with how often it has struck. */
+        Fault: {
+            id: components["schemas"]["Ulid"];
+            /**
+             * @description `account`: only the calls of the account that registered it; `sandbox`: every call (registered without an API key, or from `--faults`).
+             * @enum {string}
+             */
+            scope: "sandbox" | "account";
+            /** @description The account's fingerprint (see `SandboxRequest.account`) when `scope` is `account`. */
+            account?: string;
+            operationId?: string;
+            method?: string;
+            path?: string;
+            status?: number;
+            /** @description The body sent with `status`, when one was given. */
+            body?: unknown;
+            retryAfter?: number;
+            delayMs?: number;
+            drop?: boolean;
+            malformed?: boolean;
+            times?: number;
+            probability?: number;
+            /** @description With `times`, how many matching calls it will still fail. */
+            remaining?: number;
+            /** @description How many calls it has failed so far. */
+            hits: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ListFaultsResponse: {
+            /** @description Oldest first. */
+            faults: components["schemas"]["Fault"][];
+        };
+        /**
+         * @description Which partner API calls fail (`operationId`, or `path` with an optional `method`), how (`status`,
+         *     `delayMs`, `drop` or `malformed`; `delayMs` combines with the others) and for how long (`times`,
+         *     `probability`, or until removed). `status`, `drop` and `malformed` exclude one another.
+         */
+        CreateFaultRequest: {
+            /** @description A partner API operation, e.g. `listCardBins`. The control API is never faulted. */
+            operationId?: string;
+            /**
+             * @description With `path`, only calls of this method; any method when omitted.
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description A path template of the partner API as the API description writes it, e.g. `/v1/cards/{cardId}/unfreeze`. */
+            path?: string;
+            /** @description Answer with this status instead of running the operation (nothing changes). */
+            status?: number;
+            /** @description The body sent with `status` (JSON); a problem document naming the fault when omitted. */
+            body?: unknown;
+            /** @description Seconds, sent as the `Retry-After` header with `status` (meant for 429 and 503). */
+            retryAfter?: number;
+            /** @description Real milliseconds to wait before answering; alone, the operation then runs and answers as usual. */
+            delayMs?: number;
+            /**
+             * @description Close the connection without an answer; the operation does not run.
+             * @constant
+             */
+            drop?: true;
+            /**
+             * @description The operation runs, but its answer's body is cut short, so it is not valid JSON.
+             * @constant
+             */
+            malformed?: true;
+            /** @description Fail the next this many matching calls, then remove the fault. Until removed when omitted. */
+            times?: number;
+            /** @description Fail each matching call with this chance, drawn from the sandbox's seeded generator (the same seed fails the same calls). */
+            probability?: number;
+        } & ((unknown | unknown) & (unknown | unknown | unknown | unknown));
+        /** @description The headers and body of a request or an answer, as logged. */
+        LoggedMessage: {
+            /** @description Header names in lower case. */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description The body, parsed when it is JSON (or a form), the text otherwise; absent when there was none. */
+            body?: unknown;
+            /** @description True when the body was over 64 KiB; `body` then holds its first 64 KiB as text. */
+            truncated?: boolean;
+        };
+        /** @description The fault that struck a call, and what it did. */
+        FaultApplied: {
+            id: components["schemas"]["Ulid"];
+            status?: number;
+            retryAfter?: number;
+            delayMs?: number;
+            drop?: boolean;
+            malformed?: boolean;
+        };
+        ContractCheck: {
+            valid: boolean;
+            /** @description One entry per rule the answer broke. */
+            issues: components["schemas"]["ValidationIssue"][];
+        };
+        /**
+         * @description One call the sandbox answered, as the request log keeps it. Bodies are kept up to 64 KiB each; the
+         *     `X-API-Key` value, authorization and cookie headers, and fields named like a secret (`secret`,
+         *     `accessToken`, `apiKey`, `password`, `token`) read `[REDACTED]`.
+         */
+        SandboxRequest: {
+            /** @description Its place in the log, counting up from 1 since the sandbox started; the stream sends it as the event id. */
+            id: number;
+            /**
+             * Format: date-time
+             * @description Clock time the call arrived.
+             */
+            at: string;
+            /**
+             * @description The calling account, as a fingerprint of its API key (`acct_` and the first 12 hex digits of the
+             *     key's SHA-256) rather than the key itself; null for a call without `X-API-Key`.
+             */
+            account: string | null;
+            /**
+             * @description Which API the operation belongs to; null when the path matched no operation.
+             * @enum {string|null}
+             */
+            api: "partner" | "control" | null;
+            operationId: string | null;
+            method: string;
+            /** @description The path requested, without the query string. */
+            path: string;
+            /** @description The query string, without `?`, when there was one. */
+            query?: string;
+            /** @description The status answered; null when a fault dropped the connection. */
+            status: number | null;
+            /** @description Real milliseconds from arrival to the end of the answer. */
+            durationMs: number;
+            /** @description The scenario that made the call, when a scenario did. */
+            scenario?: string;
+            request: components["schemas"]["LoggedMessage"];
+            response: components["schemas"]["LoggedMessage"];
+            /** @description The fault that struck the call; null when none did. */
+            fault: components["schemas"]["FaultApplied"] | null;
+            /**
+             * @description Whether the answer is one the contract declares for the operation: a declared status, with a body
+             *     its schema accepts. Null when the path matched no operation or the connection was dropped.
+             */
+            contract: components["schemas"]["ContractCheck"] | null;
+        };
+        ListRequestsResponse: {
+            /** @description Newest first, at most `limit`. */
+            requests: components["schemas"]["SandboxRequest"][];
+            /** @description How many logged calls match the filters, `limit` aside (a verification count). */
+            count: number;
+        };
+        /**
+         * @description One call of a scenario (`operationId`), or a shipped scenario run in its place (`include`). Strings
+         *     may hold references to earlier answers: `${name.path}` reads `path` (dot-separated keys and array
+         *     indexes) in the answer of the step called `name`, and may leave out the one key that wraps a resource
+         *     (`${company.id}` for `${company.company.id}`). A string that is one whole reference takes the
+         *     referenced value as it is (a number stays a number).
+         */
+        ScenarioStep: {
+            /** @description How later steps refer to this step's answer. */
+            name?: string;
+            /** @description An operation of the partner API or of this control API (not `runScenario` or `streamRequests`). */
+            operationId?: string;
+            /** @description The name of a shipped scenario whose steps run here; later steps can refer to its named steps. */
+            include?: string;
+            /** @description The account this step calls as; the run's account when omitted. */
+            apiKey?: string;
+            /** @description `X-Company-Id` for a company-scope operation. */
+            companyId?: string;
+            /** @description Path and query parameters by name. */
+            params?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description The request body (JSON, or the form fields of a hosted page). */
+            body?: unknown;
+            /** @description The status the step must answer; any 2xx when omitted. Another answer stops the run. */
+            expect?: number;
+        } & (unknown | unknown);
+        /**
+         * @description Chained calls that bring an account to a state in one go, as a YAML or JSON file, or posted. Runs
+         *     with the clock frozen, so a run from the same state, seed and clock reading makes the same ids.
+         */
+        Scenario: {
+            name?: string;
+            description?: string;
+            /** @description The account the steps call as when the run names none (no `X-API-Key`, no `--scenario-api-key`). */
+            apiKey?: string;
+            steps: components["schemas"]["ScenarioStep"][];
+        };
+        ListScenariosResponse: {
+            scenarios: components["schemas"]["Scenario"][];
+        };
+        /** @description A shipped scenario by `name`, or a whole `scenario`. */
+        RunScenarioRequest: {
+            /** @description A shipped scenario (`listScenarios`). */
+            name?: string;
+            scenario?: components["schemas"]["Scenario"];
+        } & (unknown | unknown);
+        /** @description What a scenario did, step by step. */
+        ScenarioRun: {
+            /** @description Its name, or `(posted)` for an unnamed one. */
+            scenario: string;
+            steps: {
+                name?: string;
+                operationId: string;
+                method: string;
+                /** @description The path called, references filled in. */
+                path: string;
+                status: number;
+                /** @description The answer's body. */
+                body?: unknown;
+            }[];
+        };
+        /**
+         * @description A webhook event type of the partner API.
+         * @enum {string}
+         */
+        WebhookEventType: "company.onboarding_status_changed" | "company.kyc_link.issued" | "company.kyc_status_changed" | "payment_route.created" | "payment_route.transaction.created" | "company.kyb_status_changed";
+        /** @description The event types the endpoint receives. */
+        WebhookEventTypes: components["schemas"]["WebhookEventType"][];
         /** @description A receiver of an account's webhook events. Its signing secret is never echoed. */
         WebhookEndpoint: {
             id: components["schemas"]["Ulid"];
             /** Format: uri */
             url: string;
+            /** @description The event types it receives (all of them unless it was registered or updated with a list). */
+            events: components["schemas"]["WebhookEventTypes"];
             /** Format: date-time */
             createdAt: string;
         };
@@ -425,11 +900,22 @@ export interface components {
         CreateWebhookEndpointRequest: {
             /**
              * Format: uri
-             * @description An http or https URL that receives every event of the calling account.
+             * @description An http or https URL that receives the calling account's events.
              */
             url: string;
             /** @description The signing secret; each delivery carries `X-Signature`, the HMAC-SHA256 hex digest of the body under it. */
             secret: string;
+            /** @description The event types to send it; every type when omitted. */
+            events?: components["schemas"]["WebhookEventTypes"];
+        };
+        UpdateWebhookEndpointRequest: {
+            /**
+             * Format: uri
+             * @description A new receiving URL; retries already scheduled go to it.
+             */
+            url?: string;
+            /** @description The event types to send it from now on. */
+            events?: components["schemas"]["WebhookEventTypes"];
         };
         /**
          * @description The envelope of every webhook delivery. Each event is an HTTP POST of this JSON object, signed in
@@ -590,6 +1076,10 @@ export interface components {
             /** @description The onboarding status is a free string in the partner API (`Pending` on a new company). */
             status: string;
         };
+        SetTermsAcceptedRequest: {
+            /** @description Whether the company's customer has accepted the terms of service. */
+            tosAccepted: boolean;
+        };
         SetKybResultRequest: {
             /** @description The KYB result; the partner API does not specify its values (the sandbox's review time gives `APPROVED`). */
             status: string;
@@ -614,6 +1104,13 @@ export interface components {
             status?: "active" | "inactive";
             /** @default 0.5 */
             feePercent?: number;
+            /**
+             * @description Open the route although the company is not cleared for it: routes open only for a company whose
+             *     verification (`kycStatus`) is `approved` and whose terms are accepted, and otherwise the call
+             *     answers 422 naming the missing step.
+             * @default false
+             */
+            force?: boolean;
         };
         /**
          * @description Where money enters the route. A crypto side also carries `address`. The allowed values of `type`
@@ -777,9 +1274,15 @@ export interface components {
             entry: components["schemas"]["LedgerEntry"];
         };
         CreateDepositRequest: {
-            /** @description The amount the payer sent, in the route's source currency. */
+            /** @description The amount the payer sent, in the route's source currency (fiat on an on-ramp, the stablecoin on an off-ramp). */
             amount: number;
             senderName?: string;
+            /**
+             * @description Take the deposit although the route's company is not cleared for it (verification `approved` and
+             *     terms accepted); otherwise the call answers 422 naming the missing step.
+             * @default false
+             */
+            force?: boolean;
         };
         /**
          * ISO 4217 currency code
@@ -858,15 +1361,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["SandboxProblem"];
             };
         };
-        /** @description Missing X-API-Key header; account-scoped operations need one. */
-        Unauthorized: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["SandboxProblem"];
-            };
-        };
         /** @description The calling account has nothing with that id. */
         NotFound: {
             headers: {
@@ -876,8 +1370,37 @@ export interface components {
                 "application/problem+json": components["schemas"]["SandboxProblem"];
             };
         };
+        /** @description Missing X-API-Key header; account-scoped operations need one. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["SandboxProblem"];
+            };
+        };
     };
     parameters: {
+        /**
+         * @description The `id` of a fault.
+         * @example 01JD8X2K7P3M9Q4R6S8T0V2W4X
+         */
+        FaultId: components["schemas"]["Ulid"];
+        /**
+         * @description Only calls of this operation.
+         * @example createCard
+         */
+        RequestOperationId: string;
+        /**
+         * @description Only calls answered with this status.
+         * @example 503
+         */
+        RequestStatus: number;
+        /**
+         * @description Only calls of this API.
+         * @example partner
+         */
+        RequestApi: "partner" | "control";
         /**
          * @description ULID of one of the calling account's webhook endpoints.
          * @example 01JD8X2K7P3M9Q4R6S8T0V2W4X
@@ -932,7 +1455,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The clock's reading. */
+            /** @description The clock's reading and status. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -956,7 +1479,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The clock after the move. */
+            /** @description The clock after the move; every task due by its new reading has run. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -965,6 +1488,286 @@ export interface operations {
                     "application/json": components["schemas"]["Clock"];
                 };
             };
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    freezeClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The frozen clock. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+        };
+    };
+    resumeClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The running clock. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+        };
+    };
+    listFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The faults, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListFaultsResponse"];
+                };
+            };
+        };
+    };
+    createFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFaultRequest"];
+            };
+        };
+        responses: {
+            /** @description The fault, active from the next call. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fault"];
+                };
+            };
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    deleteFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deleteFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `id` of a fault.
+                 * @example 01JD8X2K7P3M9Q4R6S8T0V2W4X
+                 */
+                faultId: components["parameters"]["FaultId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only calls of this operation.
+                 * @example createCard
+                 */
+                operationId?: components["parameters"]["RequestOperationId"];
+                /**
+                 * @description Only calls answered with this status.
+                 * @example 503
+                 */
+                status?: components["parameters"]["RequestStatus"];
+                /**
+                 * @description Only calls of this API.
+                 * @example partner
+                 */
+                api?: components["parameters"]["RequestApi"];
+                /**
+                 * @description Only calls that arrived at this clock time or later.
+                 * @example 2026-11-22T13:00:00Z
+                 */
+                since?: string;
+                /**
+                 * @description At most this many calls (default 100).
+                 * @example 20
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching calls, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListRequestsResponse"];
+                };
+            };
+        };
+    };
+    deleteRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    streamRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only calls of this operation.
+                 * @example createCard
+                 */
+                operationId?: components["parameters"]["RequestOperationId"];
+                /**
+                 * @description Only calls answered with this status.
+                 * @example 503
+                 */
+                status?: components["parameters"]["RequestStatus"];
+                /**
+                 * @description Only calls of this API.
+                 * @example partner
+                 */
+                api?: components["parameters"]["RequestApi"];
+            };
+            header?: {
+                /**
+                 * @description The id of the last entry received; the stream starts after it.
+                 * @example 41
+                 */
+                "Last-Event-ID"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream, open until the client closes it or the sandbox stops. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+        };
+    };
+    listScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shipped scenarios. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListScenariosResponse"];
+                };
+            };
+        };
+    };
+    runScenario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunScenarioRequest"];
+            };
+        };
+        responses: {
+            /** @description Every step ran; their answers, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioRun"];
+                };
+            };
+            404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
         };
     };
@@ -1039,6 +1842,39 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ULID of one of the calling account's webhook endpoints.
+                 * @example 01JD8X2K7P3M9Q4R6S8T0V2W4X
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listEvents: {
@@ -1262,6 +2098,39 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SetOnboardingStatusRequest"];
+            };
+        };
+        responses: {
+            /** @description The company after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    setCompanyTermsAccepted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ULID of one of the calling account's companies.
+                 * @example 01JD8X2K7P3M9Q4R6S8T0V2W4X
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetTermsAcceptedRequest"];
             };
         };
         responses: {
@@ -1527,6 +2396,33 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getCompletionPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ULID of one of the calling account's companies.
+                 * @example 01JD8X2K7P3M9Q4R6S8T0V2W4X
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
         };
     };
 }

@@ -6,12 +6,13 @@
  *   dist/sandbox.js  `startSandbox()` for `import … from "partner-api-devkit/sandbox"`, with dist/sandbox.d.ts
  *   dist/chunks/     the code those three share
  *   dist/*.json      the bundled contracts the tools serve (copied from generated/)
+ *   dist/scenarios/  the sandbox's shipped scenarios (copied from src/sandbox/scenarios/)
  * Only devkit/src is bundled. npm packages stay imports, and every one of them must be a declared dependency or
  * peer dependency of the devkit: the client (`partner-api-client`, for webhook signing and the receiver kit) is
  * the partner's installed copy, never a copy inside dist/.
  */
 import { spawnSync } from "node:child_process";
-import { copyFile, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, cp, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -102,6 +103,10 @@ export async function bundleDevkit(outDir: string, io: CliIO, entries: readonly 
       path.relative(repoRoot, path.resolve(devkitRoot, input)).split(path.sep).join("/"),
     ),
   );
+  await step(io, "copy the shipped scenarios to scenarios/", async () => {
+    const source = path.join(devkitRoot, "src", "sandbox", "scenarios");
+    await cp(source, path.join(outDir, "scenarios"), { recursive: true, filter: (file) => !file.endsWith(".md") });
+  });
   await step(io, `copy ${CONTRACTS.join(", ")} from generated/`, async () => {
     for (const file of CONTRACTS) {
       const source = path.join(repoRoot, "generated", file);

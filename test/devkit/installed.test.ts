@@ -219,6 +219,9 @@ describe("the packed client and devkit, installed in a partner's project", () =>
         "dist/sandbox.d.ts",
         "dist/sandbox.js",
         "dist/sandbox.json",
+        "dist/scenarios/approved-company.yaml",
+        "dist/scenarios/card-issued.yaml",
+        "dist/scenarios/company-with-onramp-and-deposits.yaml",
         "package.json",
         "README.md",
       ].sort(),
@@ -264,6 +267,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     const levels = [
       ["sandbox", "--help"],
+      ["sandbox", "logs", "--help"],
       ["mock", "--help"],
       ["webhooks", "--help"],
       ["webhooks", "list", "--help"],
@@ -277,7 +281,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
       expect(answer.code, levels[i]!.join(" ")).toBe(0);
       expect(answer.stdout).toMatch(/^partner-api /);
     }
-    expect(answers[4]!.stdout).toContain("Usage: partner-api webhooks trigger <type> --url <receiver>");
+    expect(answers[5]!.stdout).toContain("Usage: partner-api webhooks trigger <type> --url <receiver>");
     const unknown = await npx(["replay"], { direct: true });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown command "replay"; expected one of sandbox, mock, webhooks/);
@@ -352,6 +356,12 @@ describe("the packed client and devkit, installed in a partner's project", () =>
       type: "company.kyc_link.issued",
       payload: { companyId: company.id },
     });
+    // The control commands, with the scenarios the package ships.
+    const scenario = await npx(["sandbox", "scenario", "card-issued", "--url", url!, "--api-key", KEY], {
+      direct: true,
+    });
+    expect(scenario.code, scenario.stderr).toBe(0);
+    expect(scenario.stdout).toMatch(/^201 createCard POST \/v1\/cards {2}→ card$/m);
     expect(await sandbox.interrupt()).toMatch(/✓ sandbox stopped/);
   }, 60_000);
 

@@ -63,6 +63,8 @@ export class SandboxEngine {
   /** The due time the timer is set for, while one is set. */
   private timerDueAt: number | undefined;
   private queue: Promise<void> = Promise.resolve();
+  /** Advances and due-work runs queued or running. */
+  private queued = 0;
   private stopped = false;
   /** Set while an account is being seeded: the time its seeded records carry. */
   seedingAt: string | undefined;
@@ -88,9 +90,12 @@ export class SandboxEngine {
     heapify(state.tasks);
   }
 
+  /** The account's generator; the ids it makes carry the time `now()` reads. */
   random(account: AccountState): SeededRandom {
-    return new SeededRandom(account);
+    return new SeededRandom(account, this.idTime);
   }
+
+  private readonly idTime = () => (this.seedingAt === undefined ? this.clock.now() : Date.parse(this.seedingAt));
 
   /** The clock's reading as an ISO time (while an account is seeded: the fixed time its seeded data carries). */
   now(): string {
@@ -172,8 +177,14 @@ export class SandboxEngine {
     return this.serialized(() => this.runDue(this.clock.now()));
   }
 
+  /** True while an advance or a run of due work is queued or running. */
+  get busy(): boolean {
+    return this.queued > 0;
+  }
+
   private serialized(job: () => Promise<void>): Promise<void> {
-    const run = this.queue.then(job);
+    this.queued++;
+    const run = this.queue.then(job).finally(() => this.queued--);
     this.queue = run.catch(() => undefined);
     return run.finally(() => this.arm());
   }
@@ -199,7 +210,10 @@ export class SandboxEngine {
     this.timerDueAt = undefined;
     const earliest = peekTask(this.state.tasks);
     if (this.stopped || !earliest) return;
-    const delay = Math.min(this.clock.realDelayUntil(earliest.dueAt), 2 ** 31 - 1);
+    const until = this.clock.realDelayUntil(earliest.dueAt);
+    // A frozen clock reaches nothing ahead of it on its own.
+    if (until === Number.POSITIVE_INFINITY) return;
+    const delay = Math.min(until, 2 ** 31 - 1);
     this.timerDueAt = earliest.dueAt;
     this.timer = setTimeout(() => {
       this.timer = undefined;

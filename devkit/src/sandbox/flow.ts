@@ -7,6 +7,7 @@
  * calling account, that a BIN is the company's, and the like.
  */
 
+import type { ServerResponse } from "node:http";
 import type {
   operations as PartnerOperations,
   paths as PartnerPaths,
@@ -57,7 +58,9 @@ export type Body<Op extends OperationShape> = undefined extends Op["requestBody"
 type ReplyFor<Status, Response> = Response extends { content: infer C }
   ? "text/html" extends keyof C
     ? { status: Status; html: string }
-    : { status: Status; body: ValueOf<C> }
+    : "text/event-stream" extends keyof C
+      ? { status: Status; stream: (response: ServerResponse) => void }
+      : { status: Status; body: ValueOf<C> }
   : { status: Status };
 
 /** A successful answer: one of the operation's declared 2xx statuses with the body its schema gives. */
@@ -75,6 +78,10 @@ export interface AnyReply {
   body?: unknown;
   /** An HTML page instead of JSON. */
   html?: string;
+  /** Headers beyond the content type. */
+  headers?: Record<string, string> | undefined;
+  /** Server-sent events instead of a body: takes the response over once its headers are sent. */
+  stream?: (response: ServerResponse) => void;
 }
 
 /** What a handler of `Op` is given. */

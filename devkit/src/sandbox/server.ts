@@ -10,6 +10,7 @@ import type { ContractRouter, Issue, Operation, QueryValues } from "./contract.t
 import type { SandboxEngine } from "./engine.ts";
 import { type AnyReply, type Call, SandboxProblem } from "./flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS } from "./flows/index.ts";
+import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -19,6 +20,12 @@ const CORS_HEADERS = {
   "access-control-allow-headers": "*",
   "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
   "access-control-expose-headers": "*",
+};
+const STREAM_HEADERS = {
+  ...CORS_HEADERS,
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache",
+  "x-accel-buffering": "no",
 };
 const PROBLEM_TYPE_BASE = "https://sandbox.partner-api.invalid/problems/";
 
@@ -74,26 +81,33 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function send(response: ServerResponse, operation: Operation | undefined, reply: AnyReply): void {
+function send(response: ServerResponse, operation: Operation | undefined, reply: AnyReply, exchange?: Exchange): void {
+  if (reply.stream) {
+    response.writeHead(reply.status, STREAM_HEADERS);
+    response.flushHeaders();
+    reply.stream(response);
+    return;
+  }
+  let headers: OutgoingHttpHeaders = CORS_HEADERS;
+  let text: string | undefined;
   if (reply.html !== undefined) {
-    response.writeHead(reply.status, headersFor("text/html; charset=utf-8"));
-    response.end(reply.html);
-    return;
+    headers = headersFor("text/html; charset=utf-8");
+    text = reply.html;
+  } else if (reply.body !== undefined) {
+    // A status the operation declares answers in its declared media type; any other is a problem document.
+    const declared = operation?.responses.get(reply.status)?.mediaType;
+    const contentType = declared?.includes("json")
+      ? declared
+      : reply.status >= 400
+        ? "application/problem+json"
+        : "application/json";
+    headers = headersFor(contentType);
+    text = JSON.stringify(reply.body);
   }
-  if (reply.body === undefined) {
-    response.writeHead(reply.status, CORS_HEADERS);
-    response.end();
-    return;
-  }
-  // A status the operation declares answers in its declared media type; any other is a problem document.
-  const declared = operation?.responses.get(reply.status)?.mediaType;
-  const contentType = declared?.includes("json")
-    ? declared
-    : reply.status >= 400
-      ? "application/problem+json"
-      : "application/json";
-  response.writeHead(reply.status, headersFor(contentType));
-  response.end(JSON.stringify(reply.body));
+  if (reply.headers) headers = { ...headers, ...reply.headers };
+  if (exchange) text = exchange.answer(reply.status, headers, text);
+  response.writeHead(reply.status, headers);
+  response.end(text);
 }
 
 function problemReply(error: SandboxProblem): AnyReply {
@@ -132,10 +146,11 @@ function handlersByOperation(router: ContractRouter): Map<Operation, RoutedHandl
   return byOperation;
 }
 
-export function createRequestListener(router: ContractRouter, engine: SandboxEngine) {
+export function createRequestListener(router: ContractRouter, engine: SandboxEngine, testMode: TestMode) {
   const handlers = handlersByOperation(router);
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     let operation: Operation | undefined;
+    let exchange: Exchange | undefined;
     try {
       const { pathname, query } = pathAndQuery(request.url ?? "/");
       // A browser's preflight: answered for every path, before routing, as Prism does.
@@ -143,6 +158,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
         send(response, undefined, { status: 204 });
         return;
       }
+      exchange = testMode.open(request);
       const match = router.match(request.method ?? "GET", pathname);
       if (match.kind === "no-path")
         throw new SandboxProblem(404, "no-such-path", "No such path", `no operation has the path ${pathname}`);
@@ -159,6 +175,18 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       operation = match.operation;
       const header = request.headers["x-api-key"];
       const apiKey = (Array.isArray(header) ? header[0] : header) || undefined;
+      exchange.routed(operation);
+
+      const raw = hasBody(request) ? await readBody(request) : EMPTY_BODY;
+      exchange.received(raw);
+      // A fault answers for the call (or drops it) before anything else, as a failing service would.
+      const struck = await exchange.strike(response);
+      if (struck === UNANSWERED) return;
+      if (struck) {
+        const problem = problemReply(new SandboxProblem(struck.status, "fault", "Fault", struck.detail));
+        send(response, operation, { ...problem, body: struck.body ?? problem.body, headers: struck.headers }, exchange);
+        return;
+      }
       if (operation.needsApiKey && apiKey === undefined)
         throw new SandboxProblem(
           401,
@@ -166,8 +194,6 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
           "Missing API key",
           `${operation.operationId} needs the X-API-Key header`,
         );
-
-      const raw = hasBody(request) ? await readBody(request) : EMPTY_BODY;
       let body: unknown;
       const issues: Issue[] = [];
       const declaredBody = operation.requestBody;
@@ -225,14 +251,15 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
         // Whatever the handler changed (an account seeded before a 404 too) is on disk before the answer.
         if (request.method !== "GET" || isNewAccount) await engine.store.commit();
       }
-      send(response, operation, reply);
+      send(response, operation, reply, exchange);
     } catch (error) {
-      if (error instanceof SandboxProblem) send(response, operation, problemReply(error));
+      if (error instanceof SandboxProblem) send(response, operation, problemReply(error), exchange);
       else {
         send(
           response,
           undefined,
           problemReply(new SandboxProblem(500, "internal", "Sandbox error", (error as Error).message)),
+          exchange,
         );
       }
     }

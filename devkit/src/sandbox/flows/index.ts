@@ -5,6 +5,7 @@
  * and the compiler checks every operation still has exactly one handler of the right shape.
  */
 import type { ControlHandlers, PartnerHandlers, TaskBase, TaskRunners } from "../flow.ts";
+import { testModeFlow } from "../testmode/control.ts";
 import { type CardTasks, cards } from "./cards.ts";
 import { type KybTasks, kyb } from "./kyb.ts";
 import { ledger } from "./ledger.ts";
@@ -13,7 +14,7 @@ import { routes } from "./routes.ts";
 import { sandbox } from "./sandbox.ts";
 import { type WebhookTasks, webhooks } from "./webhooks.ts";
 
-export const FLOWS = [onboarding, kyb, cards, routes, ledger, webhooks, sandbox];
+export const FLOWS = [onboarding, kyb, cards, routes, ledger, webhooks, sandbox, testModeFlow];
 
 /** Every kind of timed task, with the data it carries. */
 export type TaskKinds = CardTasks & KybTasks & WebhookTasks;
@@ -37,6 +38,7 @@ export const CONTROL_HANDLERS: ControlHandlers = {
   ...ledger.control,
   ...webhooks.control,
   ...sandbox.control,
+  ...testModeFlow.control,
 };
 
 export const TASK_RUNNERS: TaskRunners<TaskKinds> = { ...cards.tasks, ...kyb.tasks, ...webhooks.tasks };

@@ -5,7 +5,7 @@
 import type { components } from "../../../../generated/sandbox.js";
 import type { SandboxEngine } from "../engine.ts";
 import { accountOf, apiKeyOf, defineFlow, pathCompany, SandboxProblem, unprocessable } from "../flow.ts";
-import { renderKycPage, renderTosPage } from "../hosted.ts";
+import { renderCompletionPage, renderKycPage, renderTosPage } from "../hosted.ts";
 import type { CompanyRecord } from "../state.ts";
 import { addCardHolder, SEEDED_CARD_BINS } from "./cards.ts";
 import { addWallet } from "./routes.ts";
@@ -92,6 +92,14 @@ function hostedCompany(call: { engine: SandboxEngine; params: { companyId: strin
   );
 }
 
+/**
+ * Where the verification page sends the customer once approved: the company's redirectUri, or by default (as
+ * the API description says) a completion page the service hosts, the sandbox's own here.
+ */
+function continueUrlOf(engine: SandboxEngine, record: CompanyRecord): string {
+  return record.redirectUri ?? `${engine.settings.baseUrl()}/_sandbox/hosted/complete/${record.company.id}`;
+}
+
 /** What each button of the hosted verification page does. */
 const KYC_ACTIONS = {
   start: "incomplete",
@@ -127,6 +135,15 @@ export const onboarding = defineFlow()({
       return { status: 200, body: { company: company.company } };
     },
 
+    setCompanyTermsAccepted(call) {
+      const company = pathCompany(call);
+      const swap = company.company.swap;
+      if (!swap)
+        throw unprocessable(`company ${company.company.id} was not onboarded with Swap, so it has no terms to accept`);
+      swap.tosAccepted = call.body.tosAccepted;
+      return { status: 200, body: { company: company.company } };
+    },
+
     setCompanyOnboardingStatus(call) {
       const company = pathCompany(call);
       const { status } = call.body;
@@ -141,13 +158,18 @@ export const onboarding = defineFlow()({
     },
 
     getKycPage(call) {
-      return { status: 200, html: renderKycPage(hostedCompany(call).company) };
+      const { company } = hostedCompany(call);
+      return { status: 200, html: renderKycPage(company, continueUrlOf(call.engine, company)) };
     },
 
     submitKycPage(call) {
       const { apiKey, company } = hostedCompany(call);
       setKycStatus(call.engine, apiKey, company, KYC_ACTIONS[call.body.action]);
-      return { status: 200, html: renderKycPage(company) };
+      return { status: 200, html: renderKycPage(company, continueUrlOf(call.engine, company)) };
+    },
+
+    getCompletionPage(call) {
+      return { status: 200, html: renderCompletionPage(hostedCompany(call).company) };
     },
 
     getTosPage(call) {

@@ -1,31 +1,60 @@
 /**
- * Webhooks: the account's receivers, its events with their delivery logs, resending, and delivery itself:
- * each event goes to each endpoint as a task on the clock, retried after 10 s, 30 s, 1 min, 2 min and 5 min
- * while the receiver answers non-2xx or cannot be reached.
+ * Webhooks: the account's receivers with the event types each subscribes to, its events with their delivery
+ * logs, resending, and delivery itself: each event goes to each endpoint subscribed to its type as a task on
+ * the clock, retried after 10 s, 30 s, 1 min, 2 min and 5 min while the receiver answers non-2xx or cannot be
+ * reached.
  */
+import { webhookEventTypes } from "../../../../generated/contract.ts";
 import { deliverWebhook, RETRY_DELAYS_MS } from "../../webhooks/deliver.ts";
 import type { SandboxEngine } from "../engine.ts";
 import { accountOf, apiKeyOf, defineFlow, notFound } from "../flow.ts";
-import type { AccountState, EventRecord } from "../state.ts";
+import type { AccountState, EndpointRecord, EventRecord } from "../state.ts";
 
-export function addEndpoint(engine: SandboxEngine, account: AccountState, url: string, secret: string) {
-  const record = { endpoint: { id: engine.random(account).ulid(), url, createdAt: engine.now() }, secret };
+type Subscriptions = EndpointRecord["endpoint"]["events"];
+
+/** An endpoint of the account, subscribed to `events` (every event type when omitted). */
+export function addEndpoint(
+  engine: SandboxEngine,
+  account: AccountState,
+  url: string,
+  secret: string,
+  events: Subscriptions = [...webhookEventTypes],
+) {
+  const record = { endpoint: { id: engine.random(account).ulid(), url, events, createdAt: engine.now() }, secret };
   account.endpoints.push(record);
   return record;
 }
 
-/** A first delivery of the event to each of the account's endpoints, due now. */
+/**
+ * The event types an endpoint receives. A state file written before endpoints had subscriptions holds none:
+ * such an endpoint receives every type, as it did.
+ */
+function subscriptions(endpoint: EndpointRecord["endpoint"]): Subscriptions {
+  return (endpoint.events as Subscriptions | undefined) ?? [...webhookEventTypes];
+}
+
+function subscribes(endpoint: EndpointRecord["endpoint"], type: string): boolean {
+  return (subscriptions(endpoint) as readonly string[]).includes(type);
+}
+
+/** An endpoint as the control API shows it. */
+function shownEndpoint(endpoint: EndpointRecord["endpoint"]): EndpointRecord["endpoint"] {
+  return { ...endpoint, events: subscriptions(endpoint) };
+}
+
+/** A first delivery of the event to each of the account's endpoints subscribed to its type, due now. */
 export function scheduleDeliveries(engine: SandboxEngine, apiKey: string, event: EventRecord): void {
   const now = engine.clock.now();
   for (const { endpoint } of engine.state.accounts[apiKey]?.endpoints ?? [])
-    engine.schedule({
-      kind: "deliverEvent",
-      apiKey,
-      dueAt: now,
-      eventId: event.envelope.id,
-      endpointId: endpoint.id,
-      attempt: 1,
-    });
+    if (subscribes(endpoint, event.envelope.type))
+      engine.schedule({
+        kind: "deliverEvent",
+        apiKey,
+        dueAt: now,
+        eventId: event.envelope.id,
+        endpointId: endpoint.id,
+        attempt: 1,
+      });
 }
 
 /**
@@ -58,12 +87,25 @@ export const webhooks = defineFlow<WebhookTasks>()({
   partner: {},
   control: {
     createWebhookEndpoint(call) {
-      const record = addEndpoint(call.engine, accountOf(call), call.body.url, call.body.secret);
+      const { url, secret, events } = call.body;
+      const record = addEndpoint(call.engine, accountOf(call), url, secret, events);
       return { status: 201, body: record.endpoint };
     },
 
+    updateWebhookEndpoint(call) {
+      const id = call.params.endpointId;
+      const record = accountOf(call).endpoints.find((e) => e.endpoint.id === id);
+      if (!record) throw notFound("webhook endpoint", id);
+      if (call.body.url !== undefined) record.endpoint.url = call.body.url;
+      if (call.body.events !== undefined) record.endpoint.events = call.body.events;
+      return { status: 200, body: shownEndpoint(record.endpoint) };
+    },
+
     listWebhookEndpoints(call) {
-      return { status: 200, body: { webhookEndpoints: accountOf(call).endpoints.map((e) => e.endpoint) } };
+      return {
+        status: 200,
+        body: { webhookEndpoints: accountOf(call).endpoints.map((e) => shownEndpoint(e.endpoint)) },
+      };
     },
 
     deleteWebhookEndpoint(call) {
@@ -91,7 +133,8 @@ export const webhooks = defineFlow<WebhookTasks>()({
       const account = engine.account(task.apiKey);
       const event = engine.event(account, task.eventId);
       const endpoint = account.endpoints.find((e) => e.endpoint.id === task.endpointId);
-      if (!event || !endpoint) return;
+      // Gone, or no longer subscribed to the type: the series ends.
+      if (!event || !endpoint || !subscribes(endpoint.endpoint, event.envelope.type)) return;
       const delivery = await attemptDelivery(endpoint.endpoint.url, event.body, endpoint.secret);
       event.deliveries.push({
         endpointId: task.endpointId,

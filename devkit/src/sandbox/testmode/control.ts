@@ -1,0 +1,146 @@
+/**
+ * The control operations of test mode, as a flow: faults, the request log (listed, cleared and streamed) and
+ * scenarios. Each finds the sandbox's test mode from the engine it is called with.
+ */
+import type { ServerResponse } from "node:http";
+import type { SandboxEngine } from "../engine.ts";
+import { defineFlow, SandboxProblem, unprocessable } from "../flow.ts";
+import { FaultInputError } from "./faults.ts";
+import { type TestMode, testModeOf } from "./index.ts";
+import { accountFingerprint, MAX_REQUEST_STREAMS, type RequestFilter, type SandboxRequest } from "./log.ts";
+import { type Scenario, ScenarioError, shippedScenarios } from "./scenarios.ts";
+
+/** How often an idle request stream sends a comment, so proxies and clients keep it open. */
+const STREAM_KEEPALIVE_MS = 15_000;
+const DEFAULT_LIST_LIMIT = 100;
+
+interface Caller {
+  engine: SandboxEngine;
+  apiKey?: string;
+}
+
+/** The account a call acts for, by fingerprint; undefined without an API key (the whole sandbox). */
+function ownerOf(call: Caller): string | undefined {
+  return call.apiKey === undefined ? undefined : accountFingerprint(call.apiKey);
+}
+
+/** The sandbox's test mode, which every sandbox started by startSandbox has. */
+function modeOf(call: Caller): TestMode {
+  const mode = testModeOf(call.engine);
+  if (!mode) throw new Error("this sandbox runs without test mode");
+  return mode;
+}
+
+function filterOf(
+  call: Caller & { params: { operationId?: string; status?: number; api?: RequestFilter["api"]; since?: string } },
+): RequestFilter {
+  const { operationId, status, api, since } = call.params;
+  return {
+    account: ownerOf(call),
+    operationId,
+    status,
+    api,
+    sinceMs: since === undefined ? undefined : Date.parse(since),
+  };
+}
+
+export const testModeFlow = defineFlow()({
+  name: "test mode: faults, the request log, scenarios",
+  partner: {},
+  control: {
+    createFault(call) {
+      try {
+        return { status: 201, body: modeOf(call).faults.add(call.body, ownerOf(call)) };
+      } catch (error) {
+        if (error instanceof FaultInputError) throw unprocessable(error.message);
+        throw error;
+      }
+    },
+
+    listFaults(call) {
+      return { status: 200, body: { faults: modeOf(call).faults.list(ownerOf(call)) } };
+    },
+
+    deleteFaults(call) {
+      modeOf(call).faults.clear(ownerOf(call));
+      return { status: 204 };
+    },
+
+    deleteFault(call) {
+      const id = call.params.faultId;
+      if (!modeOf(call).faults.remove(id, ownerOf(call)))
+        throw new SandboxProblem(
+          404,
+          "not-found",
+          "Not found",
+          `fault ${id} does not exist (or belongs to another account)`,
+        );
+      return { status: 204 };
+    },
+
+    listRequests(call) {
+      return { status: 200, body: modeOf(call).log.list(filterOf(call), call.params.limit ?? DEFAULT_LIST_LIMIT) };
+    },
+
+    deleteRequests(call) {
+      modeOf(call).log.clear(ownerOf(call));
+      return { status: 204 };
+    },
+
+    streamRequests(call) {
+      const { log } = modeOf(call);
+      if (log.streamsFull)
+        throw new SandboxProblem(
+          503,
+          "too-many-streams",
+          "Too many request streams",
+          `${MAX_REQUEST_STREAMS} request streams are open, the most the sandbox serves; close one first`,
+        );
+      const filter = filterOf(call);
+      const after = call.params["Last-Event-ID"];
+      return {
+        status: 200,
+        stream(response: ServerResponse) {
+          const send = (entry: SandboxRequest) =>
+            response.write(`event: request\nid: ${entry.id}\ndata: ${JSON.stringify(entry)}\n\n`);
+          const keepAlive = setInterval(() => response.write(": keep-alive\n\n"), STREAM_KEEPALIVE_MS);
+          keepAlive.unref();
+          response.write(": following the request log\n\n");
+          const stop = log.follow({ filter, send }, after);
+          response.once("close", () => {
+            clearInterval(keepAlive);
+            stop();
+          });
+        },
+      };
+    },
+
+    listScenarios(call) {
+      return { status: 200, body: { scenarios: [...shippedScenarios(modeOf(call).router).values()] } };
+    },
+
+    async runScenario(call) {
+      const mode = modeOf(call);
+      let scenario: Scenario | undefined = call.body.scenario;
+      if (call.body.name !== undefined) {
+        const shipped = shippedScenarios(mode.router);
+        scenario = shipped.get(call.body.name);
+        if (!scenario)
+          throw new SandboxProblem(
+            404,
+            "not-found",
+            "Not found",
+            `no shipped scenario is called ${JSON.stringify(call.body.name)} (${[...shipped.keys()].join(", ")})`,
+          );
+      }
+      try {
+        return { status: 200, body: await mode.scenarios.run(scenario!, call.apiKey) };
+      } catch (error) {
+        if (error instanceof ScenarioError)
+          throw new SandboxProblem(422, "scenario-failed", "Scenario failed", error.message);
+        throw error;
+      }
+    },
+  },
+  tasks: {},
+});
