@@ -44,6 +44,8 @@ export function sandboxCommand({ name }: SandboxCommandOptions) {
 
 Every X-API-Key value is its own sandbox account, seeded on first use. The control API under /_sandbox
 resets it, advances its clock, registers webhook receivers and makes things happen (deposits, KYC results).
+Open the sandbox's address in a browser for its dashboard: accounts, events, the request log, the clock
+and faults, and a console that sends real requests.
 
 Options:
   --port <port>              port to listen on (default ${DEFAULT_SANDBOX_PORT}; env SANDBOX_PORT; 0 picks a free one)
@@ -96,6 +98,7 @@ Ctrl-C stops it. Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
       io.out(
         `Sandbox serving the partner API on ${sandbox.url} (started in ${formatDuration(performance.now() - started)})`,
       );
+      io.out(`  dashboard:   ${sandbox.url}/ (open it in a browser: accounts, events, requests, clock, console)`);
       io.out(`  control API: ${sandbox.url}/_sandbox (reset, clock, webhook receivers, events)`);
       io.out(`  holds:       ${held}; every X-API-Key value is its own account, seeded on first use`);
       io.out(

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import createClient, { type Client } from "openapi-fetch";
 import type { paths as ControlPaths } from "../../../generated/sandbox.js";
+import { createDashboard } from "../dashboard/index.ts";
 import { contractJsonPath, displayPath, sandboxContractJsonPath } from "../paths.ts";
 import { SandboxClock } from "./clock.ts";
 import { ContractRouter } from "./contract.ts";
@@ -160,7 +161,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...(settings.webhooks ? { webhooks: settings.webhooks } : {}),
     baseUrl: () => baseUrl,
   });
-  const server = createServer(createRequestListener(sandboxRouter(), engine));
+  const listener = createRequestListener(sandboxRouter(), engine);
+  // The dashboard answers a browser at / and its own files; every other request is the API's.
+  const dashboard = createDashboard();
+  const server = createServer((request, response) => {
+    if (!dashboard.handle(request, response)) listener(request, response);
+  });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

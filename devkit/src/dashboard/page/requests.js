@@ -1,0 +1,358 @@
+// @ts-check
+/**
+ * Requests: the request log, live. The page reads the newest calls once and then follows the log's
+ * server-sent event stream. Calls arriving fast (hundreds a second) are batched: kept in a bounded buffer
+ * and drawn a few times a second, newest first, new rows added at the top and the oldest dropped, so the
+ * table never holds more than MAX_ROWS rows and a burst costs one redraw, not one per call.
+ */
+import { control } from "./api.js";
+import {
+  announce,
+  badge,
+  formatClock,
+  formatDuration,
+  h,
+  pretty,
+  replaceKeepingFocus,
+  showProblem,
+  statusTone,
+} from "./dom.js";
+
+/** Calls kept in the page (the sandbox's own log holds 1,000 too). */
+export const MAX_KEPT = 1000;
+/** Rows in the table at most. */
+export const MAX_ROWS = 200;
+/** How often new calls are drawn, at most. */
+const DRAW_EVERY_MS = 250;
+
+/**
+ * @typedef {{ id: number, at: string, account: string | null, api: string | null, operationId: string | null,
+ *   method: string, path: string, query?: string, status: number | null, durationMs: number,
+ *   request: { headers: Record<string, string>, body?: unknown, truncated?: boolean },
+ *   response: { headers: Record<string, string>, body?: unknown, truncated?: boolean },
+ *   fault: { id: string, status?: number, delayMs?: number, drop?: boolean, malformed?: boolean, retryAfter?: number } | null,
+ *   contract: { valid: boolean, issues: { location?: unknown[], message: string }[] } | null, scenario?: string }} LoggedCall
+ */
+
+/**
+ * Whether a call passes the filters.
+ * @param {LoggedCall} call
+ * @param {{ account: string, text: string, status: string, faulted: boolean, mismatched: boolean }} filter
+ */
+export function matches(call, filter) {
+  if (filter.account && call.account !== filter.account) return false;
+  if (filter.text) {
+    const text = filter.text.toLowerCase();
+    if (!(call.operationId ?? "").toLowerCase().includes(text) && !call.path.toLowerCase().includes(text)) return false;
+  }
+  if (filter.status) {
+    if (filter.status === "dropped") {
+      if (call.status !== null) return false;
+    } else if (call.status === null || String(call.status)[0] !== filter.status[0]) return false;
+  }
+  if (filter.faulted && !call.fault) return false;
+  if (filter.mismatched && call.contract?.valid !== false) return false;
+  return true;
+}
+
+/**
+ * @param {LoggedCall["fault"]} fault
+ */
+function describeFault(fault) {
+  if (!fault) return "";
+  const parts = [];
+  if (fault.status !== undefined) parts.push(String(fault.status));
+  if (fault.retryAfter !== undefined) parts.push(`Retry-After ${fault.retryAfter}`);
+  if (fault.delayMs !== undefined) parts.push(`+${fault.delayMs} ms`);
+  if (fault.drop) parts.push("dropped");
+  if (fault.malformed) parts.push("malformed body");
+  return parts.join(", ") || "fault";
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {import("./app.js").Context} context
+ */
+export function mount(root, context) {
+  /** Newest first. @type {LoggedCall[]} */
+  let kept = [];
+  /** Arrived since the last draw, oldest first. @type {LoggedCall[]} */
+  let arrived = [];
+  let lastId = 0;
+  let paused = false;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let drawTimer;
+  /** @type {number | undefined} */
+  let selectedId;
+
+  const scope = /** @type {HTMLSelectElement} */ (
+    h(
+      "select",
+      { id: "log-scope" },
+      h("option", { value: "" }, "every account"),
+      h("option", { value: "account" }, "the chosen account"),
+    )
+  );
+  const text = /** @type {HTMLInputElement} */ (
+    h("input", { id: "log-text", type: "search", placeholder: "listCardBins or /v1/…" })
+  );
+  const status = /** @type {HTMLSelectElement} */ (
+    h(
+      "select",
+      { id: "log-status" },
+      h("option", { value: "" }, "any status"),
+      ...["2xx", "3xx", "4xx", "5xx"].map((s) => h("option", { value: s }, s)),
+      h("option", { value: "dropped" }, "dropped connection"),
+    )
+  );
+  const faulted = /** @type {HTMLInputElement} */ (h("input", { id: "log-faulted", type: "checkbox" }));
+  const mismatched = /** @type {HTMLInputElement} */ (h("input", { id: "log-mismatched", type: "checkbox" }));
+  const pause = h("button", { type: "button", "aria-pressed": "false" }, "Pause");
+  const clear = h("button", { type: "button" }, "Clear the log");
+  const state = h("p", { class: "muted", role: "status", "aria-live": "polite" }, "Connecting…");
+  const tbody = /** @type {HTMLTableSectionElement} */ (h("tbody", {}));
+  const table = h(
+    "table",
+    { class: "log" },
+    h("caption", { class: "visually-hidden" }, "Calls the sandbox answered, newest first"),
+    h(
+      "colgroup",
+      {},
+      ...["7rem", "9.5rem", "4.5rem", "", "4.5rem", "5.5rem", "9rem", "5rem"].map((width) =>
+        h("col", width ? { style: `width: ${width}` } : {}),
+      ),
+    ),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ...["Time", "Account", "Method", "Path", "Status", "Duration", "Fault", "Contract"].map((t) =>
+          h("th", { scope: "col" }, t),
+        ),
+      ),
+    ),
+    tbody,
+  );
+  const details = h(
+    "aside",
+    { "aria-label": "The selected call" },
+    h("p", { class: "muted" }, "Choose a call to see its bodies."),
+  );
+
+  root.append(
+    h(
+      "div",
+      { class: "filters", role: "group", "aria-label": "Filter the log" },
+      h("label", { for: "log-scope" }, "Calls of "),
+      scope,
+      h("label", { for: "log-text" }, "Operation or path "),
+      text,
+      h("label", { for: "log-status" }, "Status "),
+      status,
+      h("label", {}, faulted, " faulted only"),
+      h("label", {}, mismatched, " answer not as the contract says"),
+      pause,
+      clear,
+    ),
+    state,
+    h("div", { class: "split" }, h("div", {}, table), details),
+  );
+
+  const filter = () => ({
+    account: scope.value === "account" ? context.account() : "",
+    text: text.value.trim(),
+    status: status.value,
+    faulted: faulted.checked,
+    mismatched: mismatched.checked,
+  });
+
+  /** @param {LoggedCall} call */
+  function row(call) {
+    const contract =
+      call.contract === null
+        ? h("span", { class: "muted" }, "–")
+        : call.contract.valid
+          ? badge("as declared", "ok", "answer as the contract declares")
+          : badge(`${call.contract.issues.length} issue(s)`, "bad", "answer not as the contract declares");
+    return h(
+      "tr",
+      { dataset: { id: call.id, status: call.status ?? "dropped" }, class: call.id === selectedId ? "selected" : "" },
+      h("td", { class: "mono" }, formatClock(call.at)),
+      h("td", { class: "mono" }, call.account ?? "–"),
+      h("td", {}, call.method),
+      h(
+        "td",
+        {},
+        h(
+          "button",
+          { type: "button", title: call.path, onclick: () => select(call) },
+          call.operationId ? `${call.operationId} ` : "",
+          h("span", { class: "mono" }, call.path),
+        ),
+      ),
+      h("td", {}, badge(call.status === null ? "dropped" : String(call.status), statusTone(call.status))),
+      h("td", {}, formatDuration(call.durationMs)),
+      h("td", {}, call.fault ? badge(describeFault(call.fault), "bad") : ""),
+      h("td", {}, contract),
+    );
+  }
+
+  /** @param {LoggedCall} call */
+  function select(call) {
+    selectedId = call.id;
+    for (const tr of tbody.querySelectorAll("tr.selected")) tr.classList.remove("selected");
+    tbody.querySelector(`tr[data-id="${call.id}"]`)?.classList.add("selected");
+    const issues = call.contract?.issues ?? [];
+    replaceKeepingFocus(
+      details,
+      h("h2", {}, `${call.method} ${call.path}${call.query ? `?${call.query}` : ""}`),
+      h(
+        "p",
+        {},
+        badge(call.status === null ? "dropped" : String(call.status), statusTone(call.status)),
+        ` ${call.operationId ?? "no operation"} · ${formatDuration(call.durationMs)} · ${call.account ?? "no key"}`,
+        call.scenario ? ` · scenario ${call.scenario}` : "",
+      ),
+      call.fault
+        ? h("p", {}, "Fault applied: ", h("code", {}, call.fault.id), ` (${describeFault(call.fault)})`)
+        : null,
+      call.contract
+        ? h(
+            "div",
+            {},
+            h("h3", {}, call.contract.valid ? "The answer is as the contract declares" : "Rules the answer broke"),
+            issues.length > 0
+              ? h(
+                  "ul",
+                  {},
+                  ...issues.map((issue) =>
+                    h("li", {}, issue.location ? h("code", {}, issue.location.join(".")) : "", ` ${issue.message}`),
+                  ),
+                )
+              : null,
+          )
+        : null,
+      h("h3", {}, "Request"),
+      h("pre", {}, pretty(call.request.headers)),
+      h("pre", {}, pretty(call.request.body)),
+      h("h3", {}, "Response"),
+      h("pre", {}, pretty(call.response.headers)),
+      h("pre", {}, pretty(call.response.body)),
+    );
+  }
+
+  function redraw() {
+    const current = filter();
+    const rows = [];
+    for (const call of kept) {
+      if (!matches(call, current)) continue;
+      rows.push(row(call));
+      if (rows.length === MAX_ROWS) break;
+    }
+    tbody.replaceChildren(...rows);
+    describeState();
+  }
+
+  function describeState() {
+    const waiting = arrived.length;
+    state.textContent = paused
+      ? `Paused: ${kept.length} calls kept, ${waiting} new not drawn yet.`
+      : `Live: ${kept.length} calls kept (the newest ${MAX_ROWS} matching are shown).`;
+  }
+
+  /** Draws what arrived since the last draw: new rows on top, the oldest rows dropped. */
+  function drawArrived() {
+    drawTimer = undefined;
+    if (paused || arrived.length === 0) return;
+    const batch = arrived;
+    arrived = [];
+    const current = filter();
+    const fragment = document.createDocumentFragment();
+    let added = 0;
+    for (let i = batch.length - 1; i >= 0 && added < MAX_ROWS; i--) {
+      const call = /** @type {LoggedCall} */ (batch[i]);
+      if (!matches(call, current)) continue;
+      fragment.append(row(call));
+      added++;
+    }
+    tbody.prepend(fragment);
+    while (tbody.rows.length > MAX_ROWS) tbody.deleteRow(-1);
+    describeState();
+  }
+
+  /** @param {LoggedCall} call */
+  function receive(call) {
+    if (call.id <= lastId) return;
+    lastId = call.id;
+    kept.unshift(call);
+    if (kept.length > MAX_KEPT) kept.length = MAX_KEPT;
+    arrived.push(call);
+    if (arrived.length > MAX_ROWS) arrived.splice(0, arrived.length - MAX_ROWS);
+    drawTimer ??= setTimeout(drawArrived, DRAW_EVERY_MS);
+  }
+
+  // The stream first, then the calls before it, so none falls between the two.
+  const stream = new EventSource("/_sandbox/requests/stream");
+  /** @type {LoggedCall[]} */
+  const early = [];
+  let loaded = false;
+  stream.addEventListener("request", (event) => {
+    const call = /** @type {LoggedCall} */ (JSON.parse(/** @type {MessageEvent} */ (event).data));
+    if (loaded) receive(call);
+    else early.push(call);
+  });
+  stream.addEventListener("open", describeState);
+  stream.addEventListener("error", () => {
+    state.textContent = "The live stream is down; the page reconnects by itself.";
+  });
+  control("GET", `/_sandbox/requests?limit=${MAX_KEPT}`).then(
+    (/** @type {{ requests: LoggedCall[] }} */ { requests }) => {
+      kept = requests.slice(0, MAX_KEPT);
+      lastId = kept[0]?.id ?? 0;
+      loaded = true;
+      for (const call of early) receive(call);
+      early.length = 0;
+      arrived = [];
+      redraw();
+    },
+    (error) => {
+      loaded = true;
+      showProblem(error);
+    },
+  );
+
+  for (const input of [scope, status, faulted, mismatched]) input.addEventListener("change", redraw);
+  text.addEventListener("input", redraw);
+  pause.addEventListener("click", () => {
+    paused = !paused;
+    pause.setAttribute("aria-pressed", String(paused));
+    pause.textContent = paused ? "Resume" : "Pause";
+    if (paused) describeState();
+    else {
+      arrived = [];
+      redraw();
+    }
+  });
+  clear.addEventListener("click", async () => {
+    try {
+      await control("DELETE", "/_sandbox/requests");
+      kept = [];
+      arrived = [];
+      redraw();
+      announce("request log cleared");
+    } catch (error) {
+      showProblem(error);
+    }
+  });
+  const stopAccount = context.onAccountChange(() => {
+    if (scope.value === "account") redraw();
+  });
+
+  return () => {
+    stream.close();
+    clearTimeout(drawTimer);
+    stopAccount();
+  };
+}
