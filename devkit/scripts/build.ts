@@ -4,11 +4,12 @@
  *   dist/cli.js      the `partner-api` executable
  *   dist/sandbox.js  `startSandbox()` for `import … from "partner-api-devkit/sandbox"`, with dist/sandbox.d.ts
  *   dist/*.json      the bundled contracts the tools serve (copied from generated/)
+ *   dist/scenarios/  the sandbox's shipped scenarios (copied from src/sandbox/scenarios/)
  * The few client modules the tools use (webhook signing and the receiver kit) and the CLI runner are bundled
  * in; npm packages stay imports, and every one of them must be a declared dependency of the devkit.
  */
 import { spawnSync } from "node:child_process";
-import { copyFile, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, cp, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -83,6 +84,10 @@ export async function bundleDevkit(
     );
     for (const name of packagesImported(result.metafile!)) imported.add(name);
   }
+  await step(io, "copy the shipped scenarios to scenarios/", async () => {
+    const source = path.join(devkitRoot, "src", "sandbox", "scenarios");
+    await cp(source, path.join(outDir, "scenarios"), { recursive: true, filter: (file) => !file.endsWith(".md") });
+  });
   await step(io, `copy ${CONTRACTS.join(", ")} from generated/`, async () => {
     for (const file of CONTRACTS) {
       const source = path.join(repoRoot, "generated", file);

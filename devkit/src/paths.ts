@@ -37,6 +37,14 @@ export const contractJsonPath = path.join(contractDir, "openapi.json");
 /** The bundled control contract of the sandbox (`/_sandbox/…`, OpenAPI 3.1, JSON). */
 export const sandboxContractJsonPath = path.join(contractDir, "sandbox.json");
 
+/**
+ * The scenarios the sandbox ships, one YAML file each, named after the file: dist/scenarios/ of the package,
+ * or devkit/src/sandbox/scenarios/ from source.
+ */
+export const scenariosDir = fromSource
+  ? path.join(packageRoot, "src", "sandbox", "scenarios")
+  : path.join(packageRoot, "dist", "scenarios");
+
 /** A file for a message: relative to the working directory when under it, never this machine's absolute path. */
 export function displayPath(file: string): string {
   const relative = path.relative(process.cwd(), file);

@@ -1,6 +1,7 @@
 /** The control API: reset, the clock, card holders, wallets, status changes and their events, hosted pages. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { createSandboxControl, type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { ApiError } from "../../src/index.ts";
 import { clientFor, ONBOARD_BODY, request, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
@@ -222,6 +223,48 @@ describe("the typed control client", () => {
     expect(listed.data?.webhookEndpoints.map((e) => e.id)).toEqual([created.data?.id]);
     const withoutKey = await sandbox.control.GET("/_sandbox/webhook-endpoints");
     expect(withoutKey.response.status).toBe(401);
+  });
+
+  it("with throwOnError, resolves to data or throws ApiError naming the operation and the problem", async () => {
+    const control = sandbox.controlFor("typed-throwing", { throwOnError: true });
+    const { data } = await control.GET("/_sandbox/webhook-endpoints");
+    expect(data.webhookEndpoints).toEqual([]);
+    const failure = await control
+      .POST("/_sandbox/companies/{companyId}/wallets", {
+        params: { path: { companyId: "01JD8X4M6Q2V7R9T3W5Y0Z1A2B" } },
+        body: { currency: "USDC" },
+      })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure).toMatchObject({
+      status: 404,
+      method: "POST",
+      path: "/_sandbox/companies/01JD8X4M6Q2V7R9T3W5Y0Z1A2B/wallets",
+      operationId: "createWallet",
+      declared: true,
+      body: { detail: "company 01JD8X4M6Q2V7R9T3W5Y0Z1A2B does not exist in this account" },
+    });
+    // Any error answer is thrown; one with no operation, or a status the operation does not declare, is undeclared.
+    const unauthorized = await sandbox
+      .controlFor(undefined, { throwOnError: true })
+      .GET("/_sandbox/events")
+      .catch((error: unknown) => error);
+    expect(unauthorized).toMatchObject({ status: 401, operationId: "listEvents", declared: true });
+    const missing = await sandbox
+      .controlFor(undefined, { throwOnError: true })
+      .request("get", "/_sandbox/nothing" as "/_sandbox/events")
+      .catch((error: unknown) => error);
+    expect(missing).toMatchObject({ status: 404, operationId: undefined, declared: false });
+    expect(() => sandbox.controlFor("", { throwOnError: true })).toThrow(/apiKey must be a non-empty string/);
+  });
+
+  it("createSandboxControl talks to a sandbox by its URL, throwing or not", async () => {
+    const control = createSandboxControl({ url: `${sandbox.url}/`, apiKey: "by-url", throwOnError: true });
+    const { data } = await control.GET("/_sandbox/clock");
+    expect(data.speed).toBe(1);
+    const plain = createSandboxControl({ url: sandbox.url });
+    expect((await plain.GET("/_sandbox/events")).response.status).toBe(401);
+    expect(() => createSandboxControl({ url: "localhost:4020" })).toThrow(/url must be the sandbox's http\(s\) URL/);
   });
 });
 

@@ -26,6 +26,28 @@ describe("SandboxClock", () => {
     expect(clock.realDelayUntil(clock.now() + 60_000)).toBe(1_000);
     expect(clock.realDelayUntil(clock.now() - 1)).toBe(0);
   });
+
+  it("frozen, stays at its reading while real time passes, still advances, and resumes from where it was", () => {
+    let real = 0;
+    const clock = new SandboxClock(Date.parse("2030-01-01T00:00:00Z"), 10, () => real);
+    real += 1_000;
+    clock.freeze();
+    expect(clock.frozen).toBe(true);
+    real += 60_000;
+    expect(clock.iso()).toBe("2030-01-01T00:00:10.000Z");
+    expect(clock.realDelayUntil(clock.now() + 1)).toBe(Number.POSITIVE_INFINITY);
+    expect(clock.realDelayUntil(clock.now())).toBe(0);
+    clock.advance(5_000);
+    clock.freeze();
+    expect(clock.iso()).toBe("2030-01-01T00:00:15.000Z");
+    clock.resume();
+    expect(clock.frozen).toBe(false);
+    expect(clock.iso()).toBe("2030-01-01T00:00:15.000Z");
+    real += 100;
+    expect(clock.iso()).toBe("2030-01-01T00:00:16.000Z");
+    clock.resume();
+    expect(clock.iso()).toBe("2030-01-01T00:00:16.000Z");
+  });
 });
 
 describe("SeededRandom", () => {
@@ -209,7 +231,15 @@ describe("the contract router", () => {
     if (match.kind !== "operation") throw new Error("no advanceClock");
     expect(router.validateBody(match.operation, "application/json", { seconds: 1 })).toEqual([]);
     expect(router.validateBody(match.operation, "application/json", { seconds: "1" })[0]?.message).toContain("seconds");
-    expect(router.validateResponse(match.operation, 200, { now: "2030-01-01T00:00:00Z" })).toEqual([]);
+    const clock = {
+      now: "2030-01-01T00:00:00Z",
+      frozen: false,
+      speed: 1,
+      status: "ready",
+      pendingTasks: 0,
+      nextDueAt: null,
+    };
+    expect(router.validateResponse(match.operation, 200, clock)).toEqual([]);
     expect(router.validateResponse(match.operation, 200, {})).not.toEqual([]);
     expect(router.validateResponse(match.operation, 418, {})[0]?.message).toContain("418");
   });

@@ -1,13 +1,15 @@
 /**
  * The sandbox clock, the one place the sandbox reads the time from. It follows real time times `speed`
- * from its start reading, and `advance` moves it forward; it never goes back.
+ * from its start reading, unless frozen, and `advance` moves it forward; it never goes back.
  */
 export class SandboxClock {
-  private readonly startedAtReal: number;
+  private startedAtReal: number;
   private offsetMs = 0;
+  /** The reading it stays at while frozen. */
+  private frozenAt: number | undefined;
 
   constructor(
-    private readonly startMs: number,
+    private startMs: number,
     readonly speed: number,
     private readonly realNow: () => number = () => performance.now(),
   ) {
@@ -16,6 +18,7 @@ export class SandboxClock {
 
   /** Milliseconds since the epoch, on the sandbox's time line. */
   now(): number {
+    if (this.frozenAt !== undefined) return this.frozenAt;
     return this.startMs + (this.realNow() - this.startedAtReal) * this.speed + this.offsetMs;
   }
 
@@ -23,9 +26,29 @@ export class SandboxClock {
     return new Date(this.now()).toISOString();
   }
 
+  get frozen(): boolean {
+    return this.frozenAt !== undefined;
+  }
+
+  /** Stops the clock at its reading until `resume`; `advance` still moves it. */
+  freeze(): void {
+    this.frozenAt ??= this.now();
+  }
+
+  /** Follows real time again from the reading it was frozen at. */
+  resume(): void {
+    if (this.frozenAt === undefined) return;
+    this.startMs = this.frozenAt;
+    this.startedAtReal = this.realNow();
+    this.offsetMs = 0;
+    this.frozenAt = undefined;
+  }
+
   /** Moves the clock forward by `ms` (never back). */
   advance(ms: number): void {
-    if (ms > 0) this.offsetMs += ms;
+    if (!(ms > 0)) return;
+    if (this.frozenAt !== undefined) this.frozenAt += ms;
+    else this.offsetMs += ms;
   }
 
   /** Moves the clock forward to `at` when it reads earlier. */
@@ -33,8 +56,10 @@ export class SandboxClock {
     this.advance(at - this.now());
   }
 
-  /** How long in real milliseconds until the clock reads `at`. */
+  /** How long in real milliseconds until the clock reads `at`; Infinity while frozen short of it. */
   realDelayUntil(at: number): number {
-    return Math.max(0, (at - this.now()) / this.speed);
+    const ahead = at - this.now();
+    if (ahead <= 0) return 0;
+    return this.frozenAt !== undefined ? Number.POSITIVE_INFINITY : ahead / this.speed;
   }
 }

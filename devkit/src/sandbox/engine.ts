@@ -2,6 +2,7 @@
  * The sandbox's state machine: accounts seeded on first use, timed transitions and webhook deliveries as
  * tasks on the clock, events and their delivery log. HTTP lives in server.ts; this file knows nothing of it.
  */
+import { webhookEventTypes } from "../../../generated/contract.ts";
 import { deliverWebhook, RETRY_DELAYS_MS } from "../webhooks/deliver.ts";
 import type { SandboxClock } from "./clock.ts";
 import { heapify, peekTask, popTask, pushTask } from "./due.ts";
@@ -10,6 +11,7 @@ import type {
   AccountState,
   CardRecord,
   CompanyRecord,
+  EndpointRecord,
   EventRecord,
   SandboxState,
   Task,
@@ -108,6 +110,8 @@ export class SandboxEngine {
   /** The due time the timer is set for, while one is set. */
   private timerDueAt: number | undefined;
   private queue: Promise<void> = Promise.resolve();
+  /** Advances and due-work runs queued or running. */
+  private queued = 0;
   private stopped = false;
   private readonly companies = new IdIndex<AccountState, CompanyRecord>(
     (account) => account.companies,
@@ -203,8 +207,13 @@ export class SandboxEngine {
     return account;
   }
 
-  addEndpoint(account: AccountState, url: string, secret: string) {
-    const record = { endpoint: { id: this.random(account).ulid(), url, createdAt: this.now() }, secret };
+  addEndpoint(
+    account: AccountState,
+    url: string,
+    secret: string,
+    events: EndpointRecord["endpoint"]["events"] = [...webhookEventTypes],
+  ) {
+    const record = { endpoint: { id: this.random(account).ulid(), url, events, createdAt: this.now() }, secret };
     account.endpoints.push(record);
     return record;
   }
@@ -368,8 +377,14 @@ export class SandboxEngine {
     return this.serialized(() => this.runDue(this.clock.now()));
   }
 
+  /** True while an advance or a run of due work is queued or running. */
+  get busy(): boolean {
+    return this.queued > 0;
+  }
+
   private serialized(job: () => Promise<void>): Promise<void> {
-    const run = this.queue.then(job);
+    this.queued++;
+    const run = this.queue.then(job).finally(() => this.queued--);
     this.queue = run.catch(() => undefined);
     return run.finally(() => this.arm());
   }
@@ -423,7 +438,10 @@ export class SandboxEngine {
     this.timerDueAt = undefined;
     const earliest = peekTask(this.state.tasks);
     if (this.stopped || !earliest) return;
-    const delay = Math.min(this.clock.realDelayUntil(earliest.dueAt), 2 ** 31 - 1);
+    const until = this.clock.realDelayUntil(earliest.dueAt);
+    // A frozen clock reaches nothing ahead of it on its own.
+    if (until === Number.POSITIVE_INFINITY) return;
+    const delay = Math.min(until, 2 ** 31 - 1);
     this.timerDueAt = earliest.dueAt;
     this.timer = setTimeout(() => {
       this.timer = undefined;

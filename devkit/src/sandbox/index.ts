@@ -7,24 +7,32 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import createClient, { type Client } from "openapi-fetch";
 import type { paths as ControlPaths } from "../../../generated/sandbox.js";
 import { createDashboard } from "../dashboard/index.ts";
 import { contractJsonPath, displayPath, sandboxContractJsonPath } from "../paths.ts";
 import { SandboxClock } from "./clock.ts";
 import { ContractRouter } from "./contract.ts";
+import { controlClient, type SandboxControl, type SandboxControlOptions } from "./control-client.ts";
 import { SandboxEngine } from "./engine.ts";
 import { createRequestListener } from "./server.ts";
 import { emptyState } from "./state.ts";
 import { fileStore, memoryStore, readStateFile, SandboxStateError, type StateStore } from "./store.ts";
+import type { FaultInput } from "./testmode/faults.ts";
+import { TestMode } from "./testmode/index.ts";
+import { DEFAULT_REQUEST_LOG_SIZE } from "./testmode/log.ts";
+import { loadScenarioFile, type Scenario, ScenarioError, shippedScenarios } from "./testmode/scenarios.ts";
 
-export type { ControlPaths };
-export { SandboxStateError };
+export type { ControlPaths, FaultInput, SandboxControl, SandboxControlOptions, Scenario };
+export { SandboxStateError, ScenarioError };
 
 export const DEFAULT_SANDBOX_HOST = "127.0.0.1";
 export const DEFAULT_SANDBOX_PORT = 4020;
 export const DEFAULT_CARD_ISSUING_SECONDS = 10;
 export const DEFAULT_KYB_REVIEW_SECONDS = 60;
+/** The account scenarios given at start run as when neither they nor `scenarioApiKey` name one. */
+export const DEFAULT_SCENARIO_API_KEY = "sandbox";
+/** The largest request log `requestLogSize` allows. */
+export const MAX_REQUEST_LOG_SIZE = 100_000;
 
 export interface SandboxOptions {
   /** Port to listen on; 0 picks a free one. Default 4020. */
@@ -45,9 +53,17 @@ export interface SandboxOptions {
   kybReviewSeconds?: number;
   /** The clock's first reading when there is no state to carry on from. Default: now. */
   startTime?: string | Date;
+  /** Start with the clock frozen: it moves only when advanced (or resumed). With startTime and seed, the same ids every run. */
+  frozen?: boolean;
+  /** Sandbox-wide faults, registered at start and again after each reset (the shape of `createFault`'s body). */
+  faults?: FaultInput[];
+  /** Scenarios to run at start, in order: shipped ones by name, or YAML/JSON files. */
+  scenarios?: string[];
+  /** The account the start scenarios run as, unless a scenario names one. Default "sandbox". */
+  scenarioApiKey?: string;
+  /** How many calls the request log keeps (0 keeps none). Default 1,000. */
+  requestLogSize?: number;
 }
-
-export type SandboxControl = Client<ControlPaths>;
 
 export interface Sandbox {
   /** Base URL, e.g. http://127.0.0.1:4020 (no trailing slash). */
@@ -55,10 +71,30 @@ export interface Sandbox {
   port: number;
   /** Typed client of the control API; pass `headers: { "X-API-Key": … }` for account-scoped calls. */
   control: SandboxControl;
-  /** The same client with an account's X-API-Key on every call. */
-  controlFor(apiKey: string): SandboxControl;
+  /**
+   * The control client with an account's X-API-Key on every call (none when `apiKey` is undefined). With
+   * `{ throwOnError: true }`, every call resolves to `{ data, response }` or throws `ApiError`.
+   */
+  controlFor(apiKey: string | undefined, options: { throwOnError: true }): SandboxControl<true>;
+  controlFor(apiKey?: string, options?: { throwOnError?: false }): SandboxControl;
   /** Closes the server, cancels timers and waits for the last state write. */
   stop(): Promise<void>;
+}
+
+/**
+ * A control client for a sandbox already running (`npx partner-api sandbox`, another process): the same client
+ * `controlFor` returns, for its URL.
+ */
+export function createSandboxControl(
+  options: SandboxControlOptions & { url: string; throwOnError: true },
+): SandboxControl<true>;
+export function createSandboxControl(
+  options: SandboxControlOptions & { url: string; throwOnError?: false },
+): SandboxControl;
+export function createSandboxControl(options: SandboxControlOptions & { url: string }): SandboxControl<boolean> {
+  if (!options || typeof options.url !== "string" || !/^https?:\/\/./.test(options.url))
+    throw new TypeError(`createSandboxControl: url must be the sandbox's http(s) URL, got ${String(options?.url)}`);
+  return controlClient(options.url.replace(/\/+$/, ""), options, sandboxRouter);
 }
 
 /** The options, checked; an error names the option and what would be right. */
@@ -76,6 +112,11 @@ function checkedOptions(options: SandboxOptions) {
     "cardIssuingSeconds",
     "kybReviewSeconds",
     "startTime",
+    "frozen",
+    "faults",
+    "scenarios",
+    "scenarioApiKey",
+    "requestLogSize",
   ]);
   for (const key of Object.keys(options))
     if (!known.has(key)) fail(`unknown option "${key}"; known: ${[...known].join(", ")}`);
@@ -104,7 +145,32 @@ function checkedOptions(options: SandboxOptions) {
   }
   const startMs = options.startTime === undefined ? Date.now() : new Date(options.startTime).getTime();
   if (Number.isNaN(startMs)) fail(`startTime must be an ISO 8601 time, got ${String(options.startTime)}`);
+  if (options.frozen !== undefined && typeof options.frozen !== "boolean")
+    fail(`frozen must be true or false, got ${String(options.frozen)}`);
+  const requestLogSize = options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
+  if (!Number.isInteger(requestLogSize) || requestLogSize < 0 || requestLogSize > MAX_REQUEST_LOG_SIZE)
+    fail(
+      `requestLogSize must be a whole number from 0 to ${MAX_REQUEST_LOG_SIZE}, got ${String(options.requestLogSize)}`,
+    );
+  const faults = options.faults ?? [];
+  if (!Array.isArray(faults))
+    fail(`faults must be an array of faults (createFault's body), got ${String(options.faults)}`);
+  faults.forEach((fault, index) => {
+    const issues = validateAs("createFault", fault);
+    if (issues.length > 0) fail(`faults[${index}] ${issues.join("; ")}`);
+  });
+  const scenarios = options.scenarios ?? [];
+  if (!Array.isArray(scenarios) || scenarios.some((scenario) => typeof scenario !== "string" || scenario === ""))
+    fail(`scenarios must be an array of shipped scenario names or files, got ${describe(options.scenarios)}`);
+  const scenarioApiKey = options.scenarioApiKey ?? DEFAULT_SCENARIO_API_KEY;
+  if (typeof scenarioApiKey !== "string" || scenarioApiKey === "")
+    fail(`scenarioApiKey must be a non-empty string, got ${String(options.scenarioApiKey)}`);
   return {
+    frozen: options.frozen ?? false,
+    requestLogSize,
+    faults,
+    scenarios,
+    scenarioApiKey,
     port,
     host,
     seed,
@@ -115,6 +181,18 @@ function checkedOptions(options: SandboxOptions) {
     ...(options.state !== undefined ? { state: path.resolve(options.state) } : {}),
     ...(options.webhooks ? { webhooks: { url: options.webhooks.url, secret: options.webhooks.secret } } : {}),
   };
+}
+
+function describe(value: unknown): string {
+  return JSON.stringify(value)?.slice(0, 80) ?? String(value);
+}
+
+/** What is wrong with `body` as the request body of a control operation, by the contract. */
+function validateAs(operationId: string, body: unknown): string[] {
+  const operation = sandboxRouter().operations.find((candidate) => candidate.operationId === operationId)!;
+  return sandboxRouter()
+    .validateBody(operation, "application/json", body)
+    .map((issue) => issue.message.replace(/^body\/?/, "").trim() || "is invalid");
 }
 
 let documents: { partner: Record<string, unknown>; control: Record<string, unknown> } | undefined;
@@ -147,6 +225,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     );
   const state = saved ?? emptyState(settings.seed, settings.startMs);
   const clock = new SandboxClock(saved ? Date.parse(saved.clock) : settings.startMs, settings.speed);
+  // Start scenarios run at the start reading itself (so a fixed startTime and seed give the same ids every run).
+  if (settings.frozen || settings.scenarios.length > 0) clock.freeze();
   let baseUrl = "";
   const store: StateStore = settings.state
     ? fileStore(settings.state, () => {
@@ -161,7 +241,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...(settings.webhooks ? { webhooks: settings.webhooks } : {}),
     baseUrl: () => baseUrl,
   });
-  const listener = createRequestListener(sandboxRouter(), engine);
+  const router = sandboxRouter();
+  const testMode = new TestMode(engine, router, {
+    seed: state.seed,
+    requestLogSize: settings.requestLogSize,
+    faults: settings.faults,
+  });
+  // A scenario's file is read (and checked) before the sandbox listens, so a bad one stops nothing running.
+  const startScenarios: Scenario[] = [];
+  for (const entry of settings.scenarios) {
+    const shipped = shippedScenarios(router).get(entry);
+    startScenarios.push(shipped ?? (await loadScenarioFile(entry, router)));
+  }
+  const listener = createRequestListener(router, engine, testMode);
   // The dashboard answers a browser at / and its own files; every other request is the API's.
   const dashboard = createDashboard();
   const server = createServer((request, response) => {
@@ -186,23 +278,34 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // Work that fell due while the sandbox was down runs now, as it would have on a real clock.
   engine.runDueNow().catch(() => undefined);
 
-  const controlFor = (apiKey?: string): SandboxControl =>
-    createClient<ControlPaths>({ baseUrl, ...(apiKey !== undefined ? { headers: { "X-API-Key": apiKey } } : {}) });
   let stopping: Promise<void> | undefined;
-  return {
-    url: baseUrl,
-    port,
-    control: controlFor(),
-    controlFor,
-    stop() {
-      stopping ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-        await engine.stop();
-      })();
-      return stopping;
-    },
+  const stop = () => {
+    stopping ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await engine.stop();
+    })();
+    return stopping;
   };
+  try {
+    for (const [index, scenario] of startScenarios.entries())
+      await testMode.scenarios.run(scenario, settings.scenarioApiKey, scenario.name ?? settings.scenarios[index]);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  if (settings.scenarios.length > 0 && !settings.frozen) {
+    clock.resume();
+    await engine.runDueNow();
+  }
+
+  const controlFor = ((apiKey?: string, options: { throwOnError?: boolean } = {}) =>
+    controlClient(
+      baseUrl,
+      { ...(apiKey !== undefined ? { apiKey } : {}), ...options },
+      sandboxRouter,
+    )) as Sandbox["controlFor"];
+  return { url: baseUrl, port, control: controlFor(), controlFor, stop };
 }

@@ -3,6 +3,7 @@
  * validated against the contract (server.ts), so a handler checks only what the contract cannot say: that
  * an id names something of the calling account, that a BIN is the company's, and the like.
  */
+import type { ServerResponse } from "node:http";
 import type { Issue } from "./contract.ts";
 import { microsecondIso, type SandboxEngine, type WALLET_CHAINS } from "./engine.ts";
 import { renderKycPage, renderTosPage } from "./hosted.ts";
@@ -24,6 +25,10 @@ export interface Reply {
   body?: unknown;
   /** An HTML page instead of JSON. */
   html?: string;
+  /** Headers beyond the content type. */
+  headers?: Record<string, string> | undefined;
+  /** A stream of server-sent events instead of a body: takes the response over once its headers are sent. */
+  stream?: (response: ServerResponse) => void;
 }
 
 /** An answer other than success, with a message naming the bad input. */
@@ -304,15 +309,6 @@ export const handlers: Record<string, (call: Call) => Reply> = {
   },
 
   // ---- The control API ----
-  resetSandbox(call) {
-    call.engine.reset();
-    return { status: 204 };
-  },
-
-  getClock(call) {
-    return { status: 200, body: { now: call.engine.now() } };
-  },
-
   createWebhookEndpoint(call) {
     const record = call.engine.addEndpoint(accountOf(call), call.body.url, call.body.secret);
     return { status: 201, body: record.endpoint };
@@ -368,6 +364,15 @@ export const handlers: Record<string, (call: Call) => Reply> = {
   setCompanyKycStatus(call) {
     const company = pathCompany(call);
     setKycStatus(call, company, call.body.kycStatus);
+    return { status: 200, body: { company: company.company } };
+  },
+
+  setCompanyTermsAccepted(call) {
+    const company = pathCompany(call);
+    const swap = company.company.swap;
+    if (!swap)
+      throw unprocessable(`company ${company.company.id} was not onboarded with Swap, so it has no terms to accept`);
+    swap.tosAccepted = call.body.tosAccepted as boolean;
     return { status: 200, body: { company: company.company } };
   },
 
@@ -535,13 +540,5 @@ export const handlers: Record<string, (call: Call) => Reply> = {
     const { company } = hostedCompany(call);
     company.company.swap!.tosAccepted = true;
     return { status: 200, html: renderTosPage(company) };
-  },
-};
-
-/** Operations whose handler is asynchronous: they wait on the clock. */
-export const asyncHandlers: Record<string, (call: Call) => Promise<Reply>> = {
-  async advanceClock(call) {
-    await call.engine.advance((call.body.seconds as number) * 1000);
-    return { status: 200, body: { now: call.engine.now() } };
   },
 };

@@ -8,7 +8,9 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { ContractRouter, Issue, Operation, QueryValues } from "./contract.ts";
 import type { SandboxEngine } from "./engine.ts";
-import { asyncHandlers, type Call, handlers, type Reply, SandboxProblem } from "./operations.ts";
+import { type Call, handlers, type Reply, SandboxProblem } from "./operations.ts";
+import type { TestModeHandler } from "./testmode/control.ts";
+import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -18,6 +20,12 @@ const CORS_HEADERS = {
   "access-control-allow-headers": "*",
   "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
   "access-control-expose-headers": "*",
+};
+const STREAM_HEADERS = {
+  ...CORS_HEADERS,
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache",
+  "x-accel-buffering": "no",
 };
 const PROBLEM_TYPE_BASE = "https://sandbox.partner-api.invalid/problems/";
 
@@ -73,26 +81,33 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function send(response: ServerResponse, operation: Operation | undefined, reply: Reply): void {
+function send(response: ServerResponse, operation: Operation | undefined, reply: Reply, exchange?: Exchange): void {
+  if (reply.stream) {
+    response.writeHead(reply.status, STREAM_HEADERS);
+    response.flushHeaders();
+    reply.stream(response);
+    return;
+  }
+  let headers: OutgoingHttpHeaders = CORS_HEADERS;
+  let text: string | undefined;
   if (reply.html !== undefined) {
-    response.writeHead(reply.status, headersFor("text/html; charset=utf-8"));
-    response.end(reply.html);
-    return;
+    headers = headersFor("text/html; charset=utf-8");
+    text = reply.html;
+  } else if (reply.body !== undefined) {
+    // A status the operation declares answers in its declared media type; any other is a problem document.
+    const declared = operation?.responses.get(reply.status)?.mediaType;
+    const contentType = declared?.includes("json")
+      ? declared
+      : reply.status >= 400
+        ? "application/problem+json"
+        : "application/json";
+    headers = headersFor(contentType);
+    text = JSON.stringify(reply.body);
   }
-  if (reply.body === undefined) {
-    response.writeHead(reply.status, CORS_HEADERS);
-    response.end();
-    return;
-  }
-  // A status the operation declares answers in its declared media type; any other is a problem document.
-  const declared = operation?.responses.get(reply.status)?.mediaType;
-  const contentType = declared?.includes("json")
-    ? declared
-    : reply.status >= 400
-      ? "application/problem+json"
-      : "application/json";
-  response.writeHead(reply.status, headersFor(contentType));
-  response.end(JSON.stringify(reply.body));
+  if (reply.headers) headers = { ...headers, ...reply.headers };
+  if (exchange) text = exchange.answer(reply.status, headers, text);
+  response.writeHead(reply.status, headers);
+  response.end(text);
 }
 
 function problemReply(error: SandboxProblem): Reply {
@@ -108,9 +123,10 @@ function problemReply(error: SandboxProblem): Reply {
   };
 }
 
-export function createRequestListener(router: ContractRouter, engine: SandboxEngine) {
+export function createRequestListener(router: ContractRouter, engine: SandboxEngine, testMode: TestMode) {
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     let operation: Operation | undefined;
+    let exchange: Exchange | undefined;
     try {
       const { pathname, query } = pathAndQuery(request.url ?? "/");
       // A browser's preflight: answered for every path, before routing, as Prism does.
@@ -118,6 +134,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
         send(response, undefined, { status: 204 });
         return;
       }
+      exchange = testMode.open(request);
       const match = router.match(request.method ?? "GET", pathname);
       if (match.kind === "no-path")
         throw new SandboxProblem(404, "no-such-path", "No such path", `no operation has the path ${pathname}`);
@@ -131,6 +148,17 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       operation = match.operation;
       const header = request.headers["x-api-key"];
       const apiKey = (Array.isArray(header) ? header[0] : header) || undefined;
+      exchange.routed(operation);
+
+      const raw = hasBody(request) ? await readBody(request) : EMPTY_BODY;
+      exchange.received(raw);
+      const struck = await exchange.strike(response);
+      if (struck === UNANSWERED) return;
+      if (struck) {
+        const problem = problemReply(new SandboxProblem(struck.status, "fault", "Fault", struck.detail));
+        send(response, operation, { ...problem, body: struck.body ?? problem.body, headers: struck.headers }, exchange);
+        return;
+      }
       if (operation.needsApiKey && apiKey === undefined)
         throw new SandboxProblem(
           401,
@@ -139,7 +167,6 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
           `${operation.operationId} needs the X-API-Key header`,
         );
 
-      const raw = hasBody(request) ? await readBody(request) : EMPTY_BODY;
       let body: unknown;
       const issues: Issue[] = [];
       const declaredBody = operation.requestBody;
@@ -189,24 +216,25 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
 
       const isNewAccount = apiKey !== undefined && !engine.hasAccount(apiKey);
       const call: Call = { engine, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) };
-      const asyncHandler = asyncHandlers[operation.operationId];
-      const handler = handlers[operation.operationId];
-      if (!asyncHandler && !handler) throw new Error(`no handler for ${operation.operationId}`);
+      const handler: TestModeHandler | undefined =
+        testMode.handlers[operation.operationId] ?? handlers[operation.operationId];
+      if (!handler) throw new Error(`no handler for ${operation.operationId}`);
       let reply: Reply;
       try {
-        reply = asyncHandler ? await asyncHandler(call) : handler!(call);
+        reply = await handler(call);
       } finally {
         // Whatever the handler changed (an account seeded before a 404 too) is on disk before the answer.
         if (request.method !== "GET" || isNewAccount) await engine.store.commit();
       }
-      send(response, operation, reply);
+      send(response, operation, reply, exchange);
     } catch (error) {
-      if (error instanceof SandboxProblem) send(response, operation, problemReply(error));
+      if (error instanceof SandboxProblem) send(response, operation, problemReply(error), exchange);
       else {
         send(
           response,
           undefined,
           problemReply(new SandboxProblem(500, "internal", "Sandbox error", (error as Error).message)),
+          exchange,
         );
       }
     }

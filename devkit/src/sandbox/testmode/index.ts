@@ -1,0 +1,198 @@
+/**
+ * Test mode: what a partner's tests need beyond the API itself. Faults, the request log and scenarios live
+ * at the HTTP front of the sandbox: server.ts opens an `Exchange` per call and tells it where the call got to
+ * (routed, body read, answered); the control operations of test mode are handlers of their own (control.ts).
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { ContractRouter, Operation } from "../contract.ts";
+import { peekTask } from "../due.ts";
+import type { SandboxEngine } from "../engine.ts";
+import { type TestModeHandler, testModeHandlers } from "./control.ts";
+import { appliedFault, type Fault, FaultBook, type FaultInput } from "./faults.ts";
+import { accountFingerprint, RequestLog } from "./log.ts";
+import { SCENARIO_HEADER, ScenarioRunner } from "./scenarios.ts";
+
+/** Operations that only read the sandbox's own machinery: a test or a dashboard polls them, so they are not logged. */
+const UNLOGGED = new Set([
+  "listRequests",
+  "deleteRequests",
+  "streamRequests",
+  "getClock",
+  "listEvents",
+  "listFaults",
+  "listScenarios",
+]);
+
+export interface TestModeOptions {
+  seed: number;
+  /** Calls the request log keeps; 0 keeps none. */
+  requestLogSize?: number;
+  /** Sandbox-wide faults registered at start, and again after each reset. */
+  faults?: readonly FaultInput[];
+}
+
+/** A fault's answer instead of the operation's: its status, body (a problem naming the fault when none) and headers. */
+export interface FaultAnswer {
+  status: number;
+  body: unknown;
+  detail: string;
+  headers: Record<string, string> | undefined;
+}
+
+/** The call was not answered: a fault dropped its connection, or its client left while a fault held it. */
+export const UNANSWERED = Symbol("unanswered");
+
+export class TestMode {
+  readonly faults: FaultBook;
+  readonly log: RequestLog;
+  readonly scenarios: ScenarioRunner;
+  /** The handlers of test mode's control operations, by operationId. */
+  readonly handlers: Readonly<Record<string, TestModeHandler>>;
+  private readonly startFaults: readonly FaultInput[];
+
+  constructor(
+    readonly engine: SandboxEngine,
+    readonly router: ContractRouter,
+    options: TestModeOptions,
+  ) {
+    this.faults = new FaultBook(options.seed, router.operations, () => engine.clock.now());
+    this.log = new RequestLog(router, options.requestLogSize);
+    this.scenarios = new ScenarioRunner({
+      router,
+      clock: engine.clock,
+      baseUrl: () => engine.settings.baseUrl(),
+      wake: () => engine.runDueNow(),
+    });
+    this.startFaults = options.faults ?? [];
+    for (const fault of this.startFaults) this.faults.add(fault);
+    this.handlers = testModeHandlers(this);
+  }
+
+  /** Starts following one call. */
+  open(request: IncomingMessage): Exchange {
+    return new Exchange(this, request);
+  }
+
+  /** Faults back to those given at start, the log emptied (with `resetSandbox`). */
+  reset(): void {
+    this.faults.clear();
+    for (const fault of this.startFaults) this.faults.add(fault);
+    this.log.clear();
+  }
+
+  /** The clock's reading and whether all due work has run (`getClock`). */
+  clockStatus() {
+    const { clock, state } = this.engine;
+    const now = clock.now();
+    const next = peekTask(state.tasks);
+    return {
+      now: new Date(now).toISOString(),
+      frozen: clock.frozen,
+      speed: clock.speed,
+      status:
+        this.engine.busy || (next !== undefined && next.dueAt <= now) ? ("advancing" as const) : ("ready" as const),
+      pendingTasks: state.tasks.length,
+      nextDueAt: next ? new Date(next.dueAt).toISOString() : null,
+    };
+  }
+}
+
+/** One call on its way through the HTTP front, logged once answered. */
+export class Exchange {
+  private readonly started = performance.now();
+  private readonly atMs: number;
+  private operation: Operation | undefined;
+  private account: string | null = null;
+  private body: Buffer | undefined;
+  private fault: Fault | undefined;
+  private readonly scenario: string | undefined;
+  private logged = true;
+
+  constructor(
+    private readonly mode: TestMode,
+    private readonly request: IncomingMessage,
+  ) {
+    this.atMs = mode.engine.clock.now();
+    const scenario = request.headers[SCENARIO_HEADER];
+    this.scenario = Array.isArray(scenario) ? scenario[0] : scenario;
+    const key = request.headers["x-api-key"];
+    const apiKey = (Array.isArray(key) ? key[0] : key) || undefined;
+    if (apiKey !== undefined) this.account = accountFingerprint(apiKey);
+  }
+
+  routed(operation: Operation): void {
+    this.operation = operation;
+    this.logged = !UNLOGGED.has(operation.operationId);
+  }
+
+  received(body: Buffer): void {
+    this.body = body;
+  }
+
+  /**
+   * Applies the fault that strikes this call, if one does: waits its delay, then answers for it (`FaultAnswer`),
+   * drops the connection (`UNANSWERED`), or lets the call run (a delay alone, or a body to cut short).
+   */
+  async strike(response: ServerResponse): Promise<FaultAnswer | typeof UNANSWERED | undefined> {
+    if (!this.operation || this.scenario !== undefined) return undefined;
+    const fault = this.mode.faults.strike(this.operation, this.account ?? undefined);
+    if (!fault) return undefined;
+    this.fault = fault;
+    if (fault.delayMs) await pause(fault.delayMs, response);
+    if (response.destroyed || fault.drop) {
+      this.record(null, {}, undefined);
+      this.request.socket.destroy();
+      return UNANSWERED;
+    }
+    if (fault.status === undefined) return undefined;
+    const detail = `fault ${fault.id} answered ${fault.status} to ${this.operation.operationId}`;
+    return {
+      status: fault.status,
+      body: fault.body,
+      detail,
+      headers: fault.retryAfter === undefined ? undefined : { "retry-after": String(fault.retryAfter) },
+    };
+  }
+
+  /** Records the answer about to be sent; returns its text, cut short when a fault asks for a malformed body. */
+  answer(status: number, headers: OutgoingHttpHeaders, text: string | undefined): string | undefined {
+    const sent = this.fault?.malformed && text ? text.slice(0, Math.ceil(text.length / 2) - 1) || "{" : text;
+    this.record(status, headers, sent);
+    return sent;
+  }
+
+  private record(status: number | null, headers: OutgoingHttpHeaders, text: string | undefined): void {
+    if (!this.logged) return;
+    const target = this.request.url ?? "/";
+    const mark = target.indexOf("?");
+    this.mode.log.record({
+      atMs: this.atMs,
+      account: this.account,
+      operation: this.operation,
+      method: this.request.method ?? "GET",
+      path: mark === -1 ? target : target.slice(0, mark),
+      query: mark === -1 ? "" : target.slice(mark + 1),
+      scenario: this.scenario,
+      requestHeaders: this.request.headers,
+      requestBody: this.body,
+      status,
+      responseHeaders: headers,
+      responseText: text,
+      durationMs: performance.now() - this.started,
+      fault: this.fault ? appliedFault(this.fault) : null,
+    });
+  }
+}
+
+/** Waits `ms`, or less when the client goes away meanwhile. */
+function pause(ms: number, response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      response.off("close", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    response.once("close", done);
+  });
+}
