@@ -467,8 +467,11 @@ async function attemptDelivery(
   url: string,
   body: string,
   secret: string,
-): Promise<{ statusCode?: number; error?: string }> {
+): Promise<{ statusCode?: number; error?: string; durationMs?: number }> {
   const [attempt] = (await deliverWebhook({ url, body, secret, delaysMs: [] })).attempts;
-  if (attempt?.status !== undefined) return { statusCode: attempt.status };
-  return { error: attempt?.error ?? "not sent" };
+  // Real milliseconds, to a tenth: what the receiver took, for the dashboard and the events list.
+  const durationMs = attempt === undefined ? undefined : Math.round(attempt.ms * 10) / 10;
+  const timing = durationMs === undefined ? {} : { durationMs };
+  if (attempt?.status !== undefined) return { statusCode: attempt.status, ...timing };
+  return { error: attempt?.error ?? "not sent", ...timing };
 }

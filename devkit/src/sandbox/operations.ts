@@ -4,7 +4,9 @@
  * an id names something of the calling account, that a BIN is the company's, and the like.
  */
 import type { ServerResponse } from "node:http";
+import { accountOverview, listAccounts } from "./accounts.ts";
 import type { Issue } from "./contract.ts";
+import { nextAttemptsByEvent, shownEvent } from "./deliveries.ts";
 import { microsecondIso, type SandboxEngine, type WALLET_CHAINS } from "./engine.ts";
 import { renderKycPage, renderTosPage } from "./hosted.ts";
 import type { AccountState, CompanyRecord } from "./state.ts";
@@ -309,6 +311,18 @@ export const handlers: Record<string, (call: Call) => Reply> = {
   },
 
   // ---- The control API ----
+  listAccounts(call) {
+    return { status: 200, body: listAccounts(call.engine.state) };
+  },
+
+  getAccount(call) {
+    const fingerprint = call.params.account as string;
+    const overview = accountOverview(call.engine, fingerprint);
+    if (!overview)
+      throw new SandboxProblem(404, "not-found", "Not found", `account ${fingerprint} has not called this sandbox`);
+    return { status: 200, body: overview };
+  },
+
   createWebhookEndpoint(call) {
     const record = call.engine.addEndpoint(accountOf(call), call.body.url, call.body.secret);
     return { status: 201, body: record.endpoint };
@@ -328,7 +342,8 @@ export const handlers: Record<string, (call: Call) => Reply> = {
   },
 
   listEvents(call) {
-    const events = [...accountOf(call).events].reverse().map((e) => ({ ...e.envelope, deliveries: e.deliveries }));
+    const next = nextAttemptsByEvent(call.engine.state.tasks);
+    const events = [...accountOf(call).events].reverse().map((e) => shownEvent(e, next));
     return { status: 200, body: { events } };
   },
 
@@ -336,7 +351,7 @@ export const handlers: Record<string, (call: Call) => Reply> = {
     const event = call.engine.event(accountOf(call), call.params.eventId);
     if (!event) throw notFound("event", call.params.eventId);
     call.engine.scheduleDeliveries(call.apiKey!, event);
-    return { status: 202, body: { ...event.envelope, deliveries: event.deliveries } };
+    return { status: 202, body: shownEvent(event, nextAttemptsByEvent(call.engine.state.tasks)) };
   },
 
   createCardHolder(call) {

@@ -4,12 +4,13 @@
  * (routed, body read, answered); the control operations of test mode are handlers of their own (control.ts).
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { callerFingerprint } from "../accounts.ts";
 import type { ContractRouter, Operation } from "../contract.ts";
 import { peekTask } from "../due.ts";
 import type { SandboxEngine } from "../engine.ts";
 import { type TestModeHandler, testModeHandlers } from "./control.ts";
 import { appliedFault, type Fault, FaultBook, type FaultInput } from "./faults.ts";
-import { accountFingerprint, RequestLog } from "./log.ts";
+import { RequestLog } from "./log.ts";
 import { SCENARIO_HEADER, ScenarioRunner } from "./scenarios.ts";
 
 /** Operations that only read the sandbox's own machinery: a test or a dashboard polls them, so they are not logged. */
@@ -21,6 +22,9 @@ const UNLOGGED = new Set([
   "listEvents",
   "listFaults",
   "listScenarios",
+  "listAccounts",
+  "getAccount",
+  "listWebhookEndpoints",
 ]);
 
 export interface TestModeOptions {
@@ -115,9 +119,7 @@ export class Exchange {
     this.atMs = mode.engine.clock.now();
     const scenario = request.headers[SCENARIO_HEADER];
     this.scenario = Array.isArray(scenario) ? scenario[0] : scenario;
-    const key = request.headers["x-api-key"];
-    const apiKey = (Array.isArray(key) ? key[0] : key) || undefined;
-    if (apiKey !== undefined) this.account = accountFingerprint(apiKey);
+    this.account = callerFingerprint(request.headers);
   }
 
   routed(operation: Operation): void {
