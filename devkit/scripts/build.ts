@@ -5,6 +5,7 @@
  *   dist/sandbox.js  `startSandbox()` for `import … from "partner-api-devkit/sandbox"`, with dist/sandbox.d.ts
  *   dist/*.json      the bundled contracts the tools serve (copied from generated/)
  *   dist/scenarios/  the sandbox's shipped scenarios (copied from src/sandbox/scenarios/)
+ *   dist/dashboard/  the sandbox dashboard's page (src/dashboard/page/) and Scalar's bundle for its console
  * The few client modules the tools use (webhook signing and the receiver kit) and the CLI runner are bundled
  * in; npm packages stay imports, and every one of them must be a declared dependency of the devkit.
  */
@@ -16,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
 import { type CliIO, defineCommand, isEntryPoint, JobFailure, main, step } from "../../scripts/lib/cli.ts";
 import { directorySize } from "../../scripts/lib/files.ts";
+import { pageDir, scalarBundlePath } from "../src/dashboard/index.ts";
 
 const devkitRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = path.resolve(devkitRoot, "..");
@@ -88,6 +90,9 @@ export async function bundleDevkit(
     const source = path.join(devkitRoot, "src", "sandbox", "scenarios");
     await cp(source, path.join(outDir, "scenarios"), { recursive: true, filter: (file) => !file.endsWith(".md") });
   });
+  await step(io, "copy the dashboard's page and Scalar's standalone bundle to dashboard/", () =>
+    copyDashboard(path.join(outDir, "dashboard")),
+  );
   await step(io, `copy ${CONTRACTS.join(", ")} from generated/`, async () => {
     for (const file of CONTRACTS) {
       const source = path.join(repoRoot, "generated", file);
@@ -96,6 +101,26 @@ export async function bundleDevkit(
     }
   });
   return imported;
+}
+
+/**
+ * The sandbox dashboard's files: the page (devkit/src/dashboard/page/, served as they are) and, for its
+ * console, the one browser file of @scalar/api-reference (a dev dependency: the package ships this file, not
+ * Scalar's 260 packages), with a note of its version and licence beside it.
+ */
+async function copyDashboard(target: string): Promise<void> {
+  await cp(pageDir, target, { recursive: true });
+  const scalar = path.join(target, "scalar");
+  await mkdir(scalar, { recursive: true });
+  await copyFile(scalarBundlePath(), path.join(scalar, "standalone.js"));
+  const manifest = JSON.parse(
+    await readFile(path.join(path.dirname(scalarBundlePath()), "..", "..", "package.json"), "utf8"),
+  ) as { name: string; version: string; license: string };
+  await writeFile(
+    path.join(scalar, "NOTICE.txt"),
+    `standalone.js is dist/browser/standalone.js of ${manifest.name} ${manifest.version} by Scalar ` +
+      `(${manifest.license} licence), unchanged. The sandbox dashboard's console serves it.\n`,
+  );
 }
 
 export const buildCommand = defineCommand({
