@@ -118,7 +118,7 @@ export function mount(root, context) {
     h(
       "colgroup",
       {},
-      ...["6.5rem", "9rem", "4rem", "", "4.5rem", "5rem", "8rem", "7rem"].map((width) =>
+      ...["7.5rem", "9rem", "4rem", "", "4.5rem", "5rem", "8rem", "7rem"].map((width) =>
         h("col", width ? { style: `width: ${width}` } : {}),
       ),
     ),
