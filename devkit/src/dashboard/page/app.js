@@ -6,6 +6,7 @@
  */
 import { control } from "./api.js";
 import { every, formatTime, h, showProblem } from "./dom.js";
+import { viewOf } from "./routes.js";
 
 /**
  * @typedef {{ account: string, companies: number, cards: number, events: number, webhookEndpoints: number }} AccountSummary
@@ -28,7 +29,6 @@ const VIEWS = {
   clock: { title: "Clock and faults", load: () => import("./clock.js") },
   console: { title: "Console", load: () => import("./console.js") },
 };
-const DEFAULT_VIEW = "accounts";
 const STORED_ACCOUNT = "partner-api-sandbox:account";
 
 /** @type {Set<(account: string) => void>} */
@@ -106,17 +106,6 @@ const context = {
 /** @type {(() => void) | undefined} */
 let unmountView;
 let routeSerial = 0;
-
-/**
- * The view a hash names. The page's own hashes start with `#/`; any other (`#tag/cards/…`) is a place in
- * the console's reference, which Scalar writes as the reader moves: it belongs to the console.
- * @param {string} hash
- */
-export function viewOf(hash) {
-  if (hash !== "" && hash !== "#" && !hash.startsWith("#/")) return "console";
-  const name = hash.replace(/^#\/?/, "").split("/")[0] ?? "";
-  return Object.hasOwn(VIEWS, name) ? name : DEFAULT_VIEW;
-}
 
 let currentView = "";
 
