@@ -7,7 +7,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { components } from "../../../generated/sandbox.js";
 import type { SandboxEngine } from "./engine.ts";
-import { SandboxProblem } from "./operations.ts";
+import { SandboxProblem } from "./flow.ts";
 import type { AccountState, SandboxState } from "./state.ts";
 import { accountFingerprint } from "./testmode/log.ts";
 

@@ -1,6 +1,7 @@
 /**
- * The sandbox's stand-ins for the unbranded verification (KYC) and terms pages the service hosts for a
- * company's customer: plain HTML forms a tester (or a test, by POSTing the form) uses to move verification on.
+ * The sandbox's stand-ins for the unbranded verification (KYC), terms and completion pages the service hosts
+ * for a company's customer: plain HTML forms a tester (or a test, by POSTing the form) uses to move
+ * verification on, and the page the customer lands on when the company was onboarded without `redirectUri`.
  */
 import type { CompanyRecord } from "./state.ts";
 
@@ -28,11 +29,12 @@ const KYC_BUTTONS: [string, string][] = [
   ["pause", "Pause (paused)"],
 ];
 
-export function renderKycPage(record: CompanyRecord): string {
+/** The verification page; once approved it links on to `continueUrl` (the redirectUri, or the completion page). */
+export function renderKycPage(record: CompanyRecord, continueUrl: string): string {
   const { company } = record;
   const done =
-    company.swap?.kycStatus === "approved" && record.redirectUri
-      ? `<p><a href="${escapeHtml(record.redirectUri)}">Continue</a></p>`
+    company.swap?.kycStatus === "approved"
+      ? `<p><a id="continue" href="${escapeHtml(continueUrl)}">Continue</a></p>`
       : "";
   const buttons = KYC_BUTTONS.map(
     ([action, label]) => `<button name="action" value="${action}">${escapeHtml(label)}</button>`,
@@ -56,5 +58,20 @@ export function renderTosPage(record: CompanyRecord): string {
     `<h1>Terms of service for ${escapeHtml(company.name ?? "")}</h1>
 <p>Accepted: <strong id="tos-accepted">${accepted ? "yes" : "no"}</strong></p>
 <form method="post"><button name="accept" value="yes"${accepted ? " disabled" : ""}>Accept the terms</button></form>`,
+  );
+}
+
+/** Where verification ends when the company gave no redirectUri. */
+export function renderCompletionPage(record: CompanyRecord): string {
+  const { company } = record;
+  const status = company.swap?.kycStatus ?? "";
+  const message =
+    status === "approved"
+      ? "Verification is complete. You can close this page."
+      : `Verification is not complete yet (status ${escapeHtml(status)}).`;
+  return page(
+    `${company.name}: verification`,
+    `<h1>Identity verification for ${escapeHtml(company.name ?? "")}</h1>
+<p id="completion">${message}</p>`,
   );
 }

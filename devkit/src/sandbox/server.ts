@@ -9,8 +9,8 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import { callerKey } from "./accounts.ts";
 import type { ContractRouter, Issue, Operation, QueryValues } from "./contract.ts";
 import type { SandboxEngine } from "./engine.ts";
-import { type Call, handlers, type Reply, SandboxProblem } from "./operations.ts";
-import type { TestModeHandler } from "./testmode/control.ts";
+import { type AnyReply, type Call, SandboxProblem } from "./flow.ts";
+import { CONTROL_HANDLERS, PARTNER_HANDLERS } from "./flows/index.ts";
 import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -82,7 +82,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function send(response: ServerResponse, operation: Operation | undefined, reply: Reply, exchange?: Exchange): void {
+function send(response: ServerResponse, operation: Operation | undefined, reply: AnyReply, exchange?: Exchange): void {
   if (reply.stream) {
     response.writeHead(reply.status, STREAM_HEADERS);
     response.flushHeaders();
@@ -111,7 +111,7 @@ function send(response: ServerResponse, operation: Operation | undefined, reply:
   response.end(text);
 }
 
-function problemReply(error: SandboxProblem): Reply {
+function problemReply(error: SandboxProblem): AnyReply {
   return {
     status: error.status,
     body: {
@@ -124,7 +124,31 @@ function problemReply(error: SandboxProblem): Reply {
   };
 }
 
+/** A handler as the server calls it: with what the router validated, answering any reply. */
+type RoutedHandler = (call: Call) => AnyReply | Promise<AnyReply>;
+
+/**
+ * Each operation's handler, from the flows' typed maps by operationId; a handler of the other API never
+ * answers an operation of one (the partner's and the control API's are looked up apart).
+ */
+function handlersByOperation(router: ContractRouter): Map<Operation, RoutedHandler> {
+  // Typed per operation in the flows; here they are looked up by the name the router found.
+  const maps = { partner: PARTNER_HANDLERS, control: CONTROL_HANDLERS } as Record<
+    Operation["api"],
+    Record<string, RoutedHandler>
+  >;
+  const byOperation = new Map<Operation, RoutedHandler>();
+  for (const operation of router.operations) {
+    const handlers = maps[operation.api];
+    if (!Object.hasOwn(handlers, operation.operationId))
+      throw new Error(`the sandbox has no handler for the ${operation.api} operation ${operation.operationId}`);
+    byOperation.set(operation, handlers[operation.operationId]!);
+  }
+  return byOperation;
+}
+
 export function createRequestListener(router: ContractRouter, engine: SandboxEngine, testMode: TestMode) {
+  const handlers = handlersByOperation(router);
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     let operation: Operation | undefined;
     let exchange: Exchange | undefined;
@@ -153,6 +177,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
 
       const raw = hasBody(request) ? await readBody(request) : EMPTY_BODY;
       exchange.received(raw);
+      // A fault answers for the call (or drops it) before anything else, as a failing service would.
       const struck = await exchange.strike(response);
       if (struck === UNANSWERED) return;
       if (struck) {
@@ -167,7 +192,6 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
           "Missing API key",
           `${operation.operationId} needs the X-API-Key header`,
         );
-
       let body: unknown;
       const issues: Issue[] = [];
       const declaredBody = operation.requestBody;
@@ -216,13 +240,11 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
         );
 
       const isNewAccount = apiKey !== undefined && !engine.hasAccount(apiKey);
-      const call: Call = { engine, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) };
-      const handler: TestModeHandler | undefined =
-        testMode.handlers[operation.operationId] ?? handlers[operation.operationId];
-      if (!handler) throw new Error(`no handler for ${operation.operationId}`);
-      let reply: Reply;
+      const call = { engine, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) } as Call;
+      let reply: AnyReply;
       try {
-        reply = await handler(call);
+        const answer = handlers.get(operation)!(call);
+        reply = answer instanceof Promise ? await answer : answer;
       } finally {
         // Whatever the handler changed (an account seeded before a 404 too) is on disk before the answer.
         if (request.method !== "GET" || isNewAccount) await engine.store.commit();

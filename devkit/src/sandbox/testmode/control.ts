@@ -1,87 +1,56 @@
 /**
- * The control operations of test mode and of the clock: faults, the request log (listed and streamed),
- * scenarios, reading, advancing, freezing and resuming the clock, and reset (which resets test mode too).
+ * The control operations of test mode, as a flow: faults, the request log (listed, cleared and streamed) and
+ * scenarios. Each finds the sandbox's test mode from the engine it is called with.
  */
 import type { ServerResponse } from "node:http";
-import { type Call, type Reply, SandboxProblem } from "../operations.ts";
+import type { SandboxEngine } from "../engine.ts";
+import { defineFlow, SandboxProblem, unprocessable } from "../flow.ts";
 import { FaultInputError } from "./faults.ts";
-import type { TestMode } from "./index.ts";
+import { type TestMode, testModeOf } from "./index.ts";
 import { accountFingerprint, type RequestFilter, type SandboxRequest } from "./log.ts";
 import { type Scenario, ScenarioError, shippedScenarios } from "./scenarios.ts";
 
-/** The longest move of `advanceClock` (a year), as its `seconds` is bounded. */
-const MAX_ADVANCE_MS = 31_536_000_000;
 /** How often an idle request stream sends a comment, so proxies and clients keep it open. */
 const STREAM_KEEPALIVE_MS = 15_000;
 const DEFAULT_LIST_LIMIT = 100;
 
-export type TestModeHandler = (call: Call) => Reply | Promise<Reply>;
-
-const unprocessable = (detail: string) => new SandboxProblem(422, "unprocessable", "Unprocessable Entity", detail);
+interface Caller {
+  engine: SandboxEngine;
+  apiKey?: string;
+}
 
 /** The account a call acts for, by fingerprint; undefined without an API key (the whole sandbox). */
-function ownerOf(call: Call): string | undefined {
+function ownerOf(call: Caller): string | undefined {
   return call.apiKey === undefined ? undefined : accountFingerprint(call.apiKey);
 }
 
-function filterOf(call: Call): RequestFilter {
+/** The sandbox's test mode, which every sandbox started by startSandbox has. */
+function modeOf(call: Caller): TestMode {
+  const mode = testModeOf(call.engine);
+  if (!mode) throw new Error("this sandbox runs without test mode");
+  return mode;
+}
+
+function filterOf(
+  call: Caller & { params: { operationId?: string; status?: number; api?: RequestFilter["api"]; since?: string } },
+): RequestFilter {
   const { operationId, status, api, since } = call.params;
   return {
     account: ownerOf(call),
-    operationId: operationId as string | undefined,
-    status: status as number | undefined,
-    api: api as RequestFilter["api"],
-    sinceMs: since === undefined ? undefined : Date.parse(since as string),
+    operationId,
+    status,
+    api,
+    sinceMs: since === undefined ? undefined : Date.parse(since),
   };
 }
 
-export function testModeHandlers(mode: TestMode): Record<string, TestModeHandler> {
-  const { engine, faults, log, scenarios, router } = mode;
-  return {
-    resetSandbox() {
-      engine.reset();
-      mode.reset();
-      return { status: 204 };
-    },
-
-    getClock() {
-      return { status: 200, body: mode.clockStatus() };
-    },
-
-    async advanceClock(call) {
-      let ms: number;
-      if (call.body.to !== undefined) {
-        const to = Date.parse(call.body.to as string);
-        const now = engine.clock.now();
-        if (to < now)
-          throw unprocessable(
-            `to ${call.body.to} is earlier than the clock's reading ${new Date(now).toISOString()}: the clock never goes back`,
-          );
-        if (to - now > MAX_ADVANCE_MS)
-          throw unprocessable(
-            `to ${call.body.to} is more than a year ahead of the clock's reading ${new Date(now).toISOString()}`,
-          );
-        ms = to - now;
-      } else ms = (call.body.seconds as number) * 1000;
-      await engine.advance(ms);
-      return { status: 200, body: mode.clockStatus() };
-    },
-
-    async freezeClock() {
-      engine.clock.freeze();
-      await engine.runDueNow();
-      return { status: 200, body: mode.clockStatus() };
-    },
-
-    async resumeClock() {
-      engine.clock.resume();
-      await engine.runDueNow();
-      return { status: 200, body: mode.clockStatus() };
-    },
-
+export const testModeFlow = defineFlow()({
+  name: "test mode: faults, the request log, scenarios",
+  partner: {},
+  control: {
     createFault(call) {
       try {
-        return { status: 201, body: faults.add(call.body, ownerOf(call)) };
+        return { status: 201, body: modeOf(call).faults.add(call.body, ownerOf(call)) };
       } catch (error) {
         if (error instanceof FaultInputError) throw unprocessable(error.message);
         throw error;
@@ -89,17 +58,17 @@ export function testModeHandlers(mode: TestMode): Record<string, TestModeHandler
     },
 
     listFaults(call) {
-      return { status: 200, body: { faults: faults.list(ownerOf(call)) } };
+      return { status: 200, body: { faults: modeOf(call).faults.list(ownerOf(call)) } };
     },
 
     deleteFaults(call) {
-      faults.clear(ownerOf(call));
+      modeOf(call).faults.clear(ownerOf(call));
       return { status: 204 };
     },
 
     deleteFault(call) {
-      const id = call.params.faultId as string;
-      if (!faults.remove(id, ownerOf(call)))
+      const id = call.params.faultId;
+      if (!modeOf(call).faults.remove(id, ownerOf(call)))
         throw new SandboxProblem(
           404,
           "not-found",
@@ -110,20 +79,18 @@ export function testModeHandlers(mode: TestMode): Record<string, TestModeHandler
     },
 
     listRequests(call) {
-      return {
-        status: 200,
-        body: log.list(filterOf(call), (call.params.limit as number | undefined) ?? DEFAULT_LIST_LIMIT),
-      };
+      return { status: 200, body: modeOf(call).log.list(filterOf(call), call.params.limit ?? DEFAULT_LIST_LIMIT) };
     },
 
     deleteRequests(call) {
-      log.clear(ownerOf(call));
+      modeOf(call).log.clear(ownerOf(call));
       return { status: 204 };
     },
 
     streamRequests(call) {
+      const { log } = modeOf(call);
       const filter = filterOf(call);
-      const after = call.params["Last-Event-ID"] as number | undefined;
+      const after = call.params["Last-Event-ID"];
       return {
         status: 200,
         stream(response: ServerResponse) {
@@ -141,15 +108,16 @@ export function testModeHandlers(mode: TestMode): Record<string, TestModeHandler
       };
     },
 
-    listScenarios() {
-      return { status: 200, body: { scenarios: [...shippedScenarios(router).values()] } };
+    listScenarios(call) {
+      return { status: 200, body: { scenarios: [...shippedScenarios(modeOf(call).router).values()] } };
     },
 
     async runScenario(call) {
+      const mode = modeOf(call);
       let scenario: Scenario | undefined = call.body.scenario;
       if (call.body.name !== undefined) {
-        const shipped = shippedScenarios(router);
-        scenario = shipped.get(call.body.name as string);
+        const shipped = shippedScenarios(mode.router);
+        scenario = shipped.get(call.body.name);
         if (!scenario)
           throw new SandboxProblem(
             404,
@@ -159,12 +127,13 @@ export function testModeHandlers(mode: TestMode): Record<string, TestModeHandler
           );
       }
       try {
-        return { status: 200, body: await scenarios.run(scenario!, call.apiKey) };
+        return { status: 200, body: await mode.scenarios.run(scenario!, call.apiKey) };
       } catch (error) {
         if (error instanceof ScenarioError)
           throw new SandboxProblem(422, "scenario-failed", "Scenario failed", error.message);
         throw error;
       }
     },
-  };
-}
+  },
+  tasks: {},
+});

@@ -1,14 +1,13 @@
 /**
  * Test mode: what a partner's tests need beyond the API itself. Faults, the request log and scenarios live
  * at the HTTP front of the sandbox: server.ts opens an `Exchange` per call and tells it where the call got to
- * (routed, body read, answered); the control operations of test mode are handlers of their own (control.ts).
+ * (routed, body read, answered); the control operations of test mode are a flow of their own (control.ts),
+ * which finds a sandbox's test mode from its engine (`testModeOf`).
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { callerFingerprint } from "../accounts.ts";
 import type { ContractRouter, Operation } from "../contract.ts";
-import { peekTask } from "../due.ts";
 import type { SandboxEngine } from "../engine.ts";
-import { type TestModeHandler, testModeHandlers } from "./control.ts";
 import { appliedFault, type Fault, FaultBook, type FaultInput } from "./faults.ts";
 import { RequestLog } from "./log.ts";
 import { SCENARIO_HEADER, ScenarioRunner } from "./scenarios.ts";
@@ -46,12 +45,17 @@ export interface FaultAnswer {
 /** The call was not answered: a fault dropped its connection, or its client left while a fault held it. */
 export const UNANSWERED = Symbol("unanswered");
 
+const modes = new WeakMap<SandboxEngine, TestMode>();
+
+/** The test mode of the sandbox an engine belongs to. */
+export function testModeOf(engine: SandboxEngine): TestMode | undefined {
+  return modes.get(engine);
+}
+
 export class TestMode {
   readonly faults: FaultBook;
   readonly log: RequestLog;
   readonly scenarios: ScenarioRunner;
-  /** The handlers of test mode's control operations, by operationId. */
-  readonly handlers: Readonly<Record<string, TestModeHandler>>;
   private readonly startFaults: readonly FaultInput[];
 
   constructor(
@@ -69,7 +73,7 @@ export class TestMode {
     });
     this.startFaults = options.faults ?? [];
     for (const fault of this.startFaults) this.faults.add(fault);
-    this.handlers = testModeHandlers(this);
+    modes.set(engine, this);
   }
 
   /** Starts following one call. */
@@ -82,22 +86,6 @@ export class TestMode {
     this.faults.clear();
     for (const fault of this.startFaults) this.faults.add(fault);
     this.log.clear();
-  }
-
-  /** The clock's reading and whether all due work has run (`getClock`). */
-  clockStatus() {
-    const { clock, state } = this.engine;
-    const now = clock.now();
-    const next = peekTask(state.tasks);
-    return {
-      now: new Date(now).toISOString(),
-      frozen: clock.frozen,
-      speed: clock.speed,
-      status:
-        this.engine.busy || (next !== undefined && next.dueAt <= now) ? ("advancing" as const) : ("ready" as const),
-      pendingTasks: state.tasks.length,
-      nextDueAt: next ? new Date(next.dueAt).toISOString() : null,
-    };
   }
 }
 
