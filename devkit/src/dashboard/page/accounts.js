@@ -9,6 +9,8 @@ import { announce, badge, every, formatTime, h, replaceKeepingFocus, showProblem
 
 /** How often the view reads the account again (a card turns Active on the clock, not on a click). */
 const REFRESH_MS = 1000;
+/** Marked once the first account is drawn. */
+const READY_MARK = "dashboard:ready";
 /** Ledger entries shown per company (the newest). */
 const LEDGER_ROWS = 10;
 
@@ -46,6 +48,8 @@ export function mount(root, context) {
     seen = text;
     replaceKeepingFocus(body, render(overview));
     body.removeAttribute("aria-busy");
+    // The page's load time as bench/dashboard.ts measures it: until the first account is drawn.
+    if (performance.getEntriesByName(READY_MARK).length === 0) performance.mark(READY_MARK);
   }
 
   /**
