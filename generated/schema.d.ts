@@ -357,9 +357,10 @@ export interface webhooks {
          *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the hex digest of an
          *     HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret. Recompute it over
          *     the exact bytes received and compare in constant time. When the endpoint does not answer 2xx, the
-         *     delivery is retried with exponential backoff, at most 5 attempts, after 10 s, 30 s, 1 min, 2 min
-         *     and 5 min. Not specified: whether a retry carries the same event `id`, the order of deliveries,
-         *     and whether an event can arrive more than once. Deduplicate by `id` and make handling idempotent.
+         *     delivery is retried with exponential backoff: up to 5 retries,
+         *     after 10 s, 30 s, 1 min, 2 min and 5 min. Not specified:
+         *     whether a retry carries the same event `id`, the order of deliveries, and whether an event
+         *     can arrive more than once. Deduplicate by `id` and make handling idempotent.
          */
         post: operations["receiveCompanyOnboardingStatusChanged"];
         delete?: never;
@@ -384,9 +385,10 @@ export interface webhooks {
          *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the hex digest of an
          *     HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret. Recompute it over
          *     the exact bytes received and compare in constant time. When the endpoint does not answer 2xx, the
-         *     delivery is retried with exponential backoff, at most 5 attempts, after 10 s, 30 s, 1 min, 2 min
-         *     and 5 min. Not specified: whether a retry carries the same event `id`, the order of deliveries,
-         *     and whether an event can arrive more than once. Deduplicate by `id` and make handling idempotent.
+         *     delivery is retried with exponential backoff: up to 5 retries,
+         *     after 10 s, 30 s, 1 min, 2 min and 5 min. Not specified:
+         *     whether a retry carries the same event `id`, the order of deliveries, and whether an event
+         *     can arrive more than once. Deduplicate by `id` and make handling idempotent.
          */
         post: operations["receiveCompanyKycLinkIssued"];
         delete?: never;
@@ -411,9 +413,10 @@ export interface webhooks {
          *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the hex digest of an
          *     HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret. Recompute it over
          *     the exact bytes received and compare in constant time. When the endpoint does not answer 2xx, the
-         *     delivery is retried with exponential backoff, at most 5 attempts, after 10 s, 30 s, 1 min, 2 min
-         *     and 5 min. Not specified: whether a retry carries the same event `id`, the order of deliveries,
-         *     and whether an event can arrive more than once. Deduplicate by `id` and make handling idempotent.
+         *     delivery is retried with exponential backoff: up to 5 retries,
+         *     after 10 s, 30 s, 1 min, 2 min and 5 min. Not specified:
+         *     whether a retry carries the same event `id`, the order of deliveries, and whether an event
+         *     can arrive more than once. Deduplicate by `id` and make handling idempotent.
          */
         post: operations["receiveCompanyKycStatusChanged"];
         delete?: never;
@@ -438,9 +441,10 @@ export interface webhooks {
          *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the hex digest of an
          *     HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret. Recompute it over
          *     the exact bytes received and compare in constant time. When the endpoint does not answer 2xx, the
-         *     delivery is retried with exponential backoff, at most 5 attempts, after 10 s, 30 s, 1 min, 2 min
-         *     and 5 min. Not specified: whether a retry carries the same event `id`, the order of deliveries,
-         *     and whether an event can arrive more than once. Deduplicate by `id` and make handling idempotent.
+         *     delivery is retried with exponential backoff: up to 5 retries,
+         *     after 10 s, 30 s, 1 min, 2 min and 5 min. Not specified:
+         *     whether a retry carries the same event `id`, the order of deliveries, and whether an event
+         *     can arrive more than once. Deduplicate by `id` and make handling idempotent.
          */
         post: operations["receivePaymentRouteCreated"];
         delete?: never;
@@ -465,9 +469,10 @@ export interface webhooks {
          *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the hex digest of an
          *     HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret. Recompute it over
          *     the exact bytes received and compare in constant time. When the endpoint does not answer 2xx, the
-         *     delivery is retried with exponential backoff, at most 5 attempts, after 10 s, 30 s, 1 min, 2 min
-         *     and 5 min. Not specified: whether a retry carries the same event `id`, the order of deliveries,
-         *     and whether an event can arrive more than once. Deduplicate by `id` and make handling idempotent.
+         *     delivery is retried with exponential backoff: up to 5 retries,
+         *     after 10 s, 30 s, 1 min, 2 min and 5 min. Not specified:
+         *     whether a retry carries the same event `id`, the order of deliveries, and whether an event
+         *     can arrive more than once. Deduplicate by `id` and make handling idempotent.
          */
         post: operations["receivePaymentRouteTransactionCreated"];
         delete?: never;
@@ -492,9 +497,10 @@ export interface webhooks {
          *     Delivery: an HTTP POST of the JSON envelope, signed in `X-Signature` with the hex digest of an
          *     HMAC-SHA256 over the raw request body, keyed by the endpoint's signing secret. Recompute it over
          *     the exact bytes received and compare in constant time. When the endpoint does not answer 2xx, the
-         *     delivery is retried with exponential backoff, at most 5 attempts, after 10 s, 30 s, 1 min, 2 min
-         *     and 5 min. Not specified: whether a retry carries the same event `id`, the order of deliveries,
-         *     and whether an event can arrive more than once. Deduplicate by `id` and make handling idempotent.
+         *     delivery is retried with exponential backoff: up to 5 retries,
+         *     after 10 s, 30 s, 1 min, 2 min and 5 min. Not specified:
+         *     whether a retry carries the same event `id`, the order of deliveries, and whether an event
+         *     can arrive more than once. Deduplicate by `id` and make handling idempotent.
          */
         post: operations["receiveCompanyKybStatusChanged"];
         delete?: never;

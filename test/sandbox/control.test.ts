@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandboxControl, type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { ApiError } from "../../src/index.ts";
-import { clientFor, ONBOARD_BODY, request, seededCompany } from "./support.ts";
+import { approvedCompany, clientFor, ONBOARD_BODY, request, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -154,7 +154,7 @@ describe("companies through the control API", () => {
 
   it("an inactive route refuses deposits; an off-ramp in a non-fiat currency is refused", async () => {
     const client = clientFor(sandbox.url, "routes");
-    const { companyId } = await seededCompany(client);
+    const companyId = await approvedCompany(client);
     const inactive = await client.post(`/_sandbox/companies/${companyId}/payment-routes`, {
       type: "onramp",
       status: "inactive",

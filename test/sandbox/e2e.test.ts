@@ -198,6 +198,18 @@ describe("a partner integration against the sandbox", () => {
 
   it("route, deposit, the transaction event, then getTransaction", async () => {
     const company = client().forCompany(companyId);
+    // Verification is approved; the terms are still to be accepted, and block routes alongside it.
+    const refused = await control().post(`/_sandbox/companies/${companyId}/payment-routes`, { type: "onramp" });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail).toContain("its terms are not accepted");
+    const { companies } = unwrap(await client().GET("/v1/companies"));
+    const tosUrl = companies!.find((c) => c.id === companyId)!.swap!.tosUrl!;
+    const accepted = await fetch(tosUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "accept=yes",
+    });
+    expect(accepted.status).toBe(200);
     const route = await control().post(`/_sandbox/companies/${companyId}/payment-routes`, { type: "onramp" });
     expect(route.status).toBe(201);
     const routeId = route.body.paymentRoute.id as string;

@@ -24,10 +24,12 @@ it("all six event types, fired by the partner API, the control API, the hosted p
   });
   await client.post(`/_sandbox/companies/${swap.id}/onboarding-status`, { status: "Active" });
   for (const type of ["onramp", "offramp"]) {
-    const route = await client.post(`/_sandbox/companies/${companyId}/payment-routes`, { type });
+    // A route for a company not cleared (the seeded one has no verification), forced.
+    const route = await client.post(`/_sandbox/companies/${companyId}/payment-routes`, { type, force: true });
     await client.post(`/_sandbox/payment-routes/${route.body.paymentRoute.id}/deposits`, {
       amount: 99.5,
       senderName: "Payer",
+      force: true,
     });
   }
   await client.post(

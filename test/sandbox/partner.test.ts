@@ -1,7 +1,7 @@
 /** The partner API's behaviour in the sandbox, operation by operation, each answer checked against the contract. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
+import { approvedCompany, clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -254,7 +254,7 @@ describe("spending account", () => {
 describe("payment routes and transactions", () => {
   it("a route opened through the control API is readable, has instructions, and its deposit is a readable transaction", async () => {
     const client = clientFor(sandbox.url, "routes-a");
-    const { companyId } = await seededCompany(client);
+    const companyId = await approvedCompany(client);
     const route = await client.post(`/_sandbox/companies/${companyId}/payment-routes`, { type: "offramp" });
     expect(route.status).toBe(201);
     const routeId = route.body.paymentRoute.id;
@@ -272,10 +272,22 @@ describe("payment routes and transactions", () => {
       "payment_route.transaction.created",
       "payment_route.created",
     ]);
+    // An off-ramp pays out fiat: the transaction is the payout (250 USDC less the 0.5 % fee) in USD, and
+    // the stablecoin that came in is the event's data.
+    expect(deposit.body.transaction).toMatchObject({ currency: "USD", amount: 248.75 });
     expect(events[0].payload).toMatchObject({
       companyId,
       type: "PaymentRoute",
-      data: { routeId, routeType: "offramp", incomingAmount: "250.00" },
+      transaction: { id: deposit.body.transaction.id, currency: "USD", amount: "248.75" },
+      data: {
+        routeId,
+        routeType: "offramp",
+        incomingAmount: "250.00",
+        convertedAmount: "248.75",
+        totalFees: "1.25",
+        source: { currency: "USDC" },
+        destination: { currency: "USD" },
+      },
     });
   });
 });

@@ -103,6 +103,22 @@ export const ONBOARD_BODY = {
   postalCode: "94105",
 };
 
+/**
+ * A company cleared to move money: onboarded with Swap, its verification approved and its terms accepted, as
+ * payment routes and deposits require.
+ */
+export async function approvedCompany(client: ReturnType<typeof clientFor>): Promise<string> {
+  const onboarded = await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
+  const companyId = onboarded.body.company.id as string;
+  expect((await client.post(`/_sandbox/companies/${companyId}/kyc-status`, { kycStatus: "approved" })).status).toBe(
+    200,
+  );
+  expect((await client.post(`/_sandbox/companies/${companyId}/terms-acceptance`, { tosAccepted: true })).status).toBe(
+    200,
+  );
+  return companyId;
+}
+
 /** The account's seeded company and its seeded card holder and wallet. */
 export async function seededCompany(client: ReturnType<typeof clientFor>) {
   const companies = await client.get("/v1/companies");

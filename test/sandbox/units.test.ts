@@ -8,7 +8,7 @@ import { heapify, popTask, pushTask } from "../../devkit/src/sandbox/due.ts";
 import { SandboxEngine } from "../../devkit/src/sandbox/engine.ts";
 import { CONTROL_HANDLERS, FLOWS, PARTNER_HANDLERS, TASK_RUNNERS } from "../../devkit/src/sandbox/flows/index.ts";
 import { sandboxRouter } from "../../devkit/src/sandbox/index.ts";
-import { randomStateFor, SeededRandom } from "../../devkit/src/sandbox/random.ts";
+import { type RandomHolder, randomStateFor, SeededRandom, ulidTime } from "../../devkit/src/sandbox/random.ts";
 import { emptyState, STATE_FORMAT, type Task } from "../../devkit/src/sandbox/state.ts";
 import { fileStore, memoryStore, readStateFile } from "../../devkit/src/sandbox/store.ts";
 
@@ -74,6 +74,36 @@ describe("SeededRandom", () => {
     expect(new Set(ids).size).toBe(1000);
     const below = Array.from({ length: 1000 }, () => random.below(3));
     expect(new Set(below)).toEqual(new Set([0, 1, 2]));
+  });
+});
+
+describe("ULIDs", () => {
+  it("carry the time in their first 10 characters (the ULID spec's own example), 48 bits at most", () => {
+    expect(ulidTime(0)).toBe("0000000000");
+    expect(ulidTime(1469918176385)).toBe("01ARYZ6S41");
+    expect(ulidTime(2 ** 48 - 1)).toBe("7ZZZZZZZZZ");
+    expect(() => ulidTime(2 ** 48)).toThrow(RangeError);
+    expect(() => ulidTime(-1)).toThrow(RangeError);
+  });
+
+  it("sort in the order they were made: across milliseconds, within one, and if time went back", () => {
+    let now = Date.parse("2030-01-01T00:00:00Z");
+    const holder: RandomHolder = { random: randomStateFor(4, "ulids") };
+    const random = new SeededRandom(holder, () => now);
+    const ids: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      ids.push(random.ulid());
+      if (i % 10 === 9) now += 1;
+      if (i === 30) now -= 5;
+    }
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(50);
+    expect(ids[0]!.slice(0, 10)).toBe(ulidTime(Date.parse("2030-01-01T00:00:00Z")));
+    expect(holder.lastId).toBe(ids.at(-1));
+    // The same seed and the same times: the same ids.
+    now = Date.parse("2030-01-01T00:00:00Z");
+    const again = new SeededRandom({ random: randomStateFor(4, "ulids") }, () => now);
+    expect(again.ulid()).toBe(ids[0]);
   });
 });
 

@@ -90,9 +90,12 @@ export class SandboxEngine {
     heapify(state.tasks);
   }
 
+  /** The account's generator; the ids it makes carry the time `now()` reads. */
   random(account: AccountState): SeededRandom {
-    return new SeededRandom(account);
+    return new SeededRandom(account, this.idTime);
   }
+
+  private readonly idTime = () => (this.seedingAt === undefined ? this.clock.now() : Date.parse(this.seedingAt));
 
   /** The clock's reading as an ISO time (while an account is seeded: the fixed time its seeded data carries). */
   now(): string {

@@ -1,7 +1,8 @@
 /**
  * The sandbox's only source of chance: a small seeded generator (sfc32) whose four-number state is kept in
  * the account it belongs to, so the same seed and the same calls give the same ids and data, run after run,
- * and a restart from a state file carries on where it stopped.
+ * and a restart from a state file carries on where it stopped. Ids are ULIDs: the clock's time in the first
+ * 10 characters, so they sort by creation, and 16 characters from the generator after it.
  */
 
 export type RandomState = [number, number, number, number];
@@ -30,9 +31,43 @@ export function randomStateFor(seed: number, name: string): RandomState {
   return holder.random;
 }
 
+/** What a generator's state lives in: an account, or test mode's own. `lastId` keeps ids of one millisecond in order. */
+export interface RandomHolder {
+  random: RandomState;
+  lastId?: string;
+}
+
+/** 2^80: the random part of a ULID is below it. */
+const RANDOM_PART_LIMIT = 1n << 80n;
+
+/** The 10 characters of a ULID that hold its time: milliseconds since the epoch, 48 bits of Crockford base32. */
+export function ulidTime(ms: number): string {
+  if (!Number.isSafeInteger(Math.floor(ms)) || ms < 0 || ms >= 2 ** 48)
+    throw new RangeError(`a ULID holds times from 1970 to 10889, not ${ms}`);
+  const codes = new Array<number>(10);
+  for (let i = 9, t = Math.floor(ms); i >= 0; i--, t = Math.floor(t / 32)) codes[i] = CROCKFORD.charCodeAt(t % 32);
+  return String.fromCharCode(...codes);
+}
+
+function randomPartValue(part: string): bigint {
+  let value = 0n;
+  for (const char of part) value = value * 32n + BigInt(CROCKFORD.indexOf(char));
+  return value;
+}
+
+function randomPartText(value: bigint): string {
+  const codes = new Array<number>(16);
+  for (let i = 15; i >= 0; i--, value /= 32n) codes[i] = CROCKFORD.charCodeAt(Number(value % 32n));
+  return String.fromCharCode(...codes);
+}
+
 /** Draws from the state kept in `holder.random` (an account), writing the new state back after each draw. */
 export class SeededRandom {
-  constructor(private readonly holder: { random: RandomState }) {}
+  constructor(
+    private readonly holder: RandomHolder,
+    /** The time an id carries (the sandbox clock's reading, or the time seeded data is dated). */
+    private readonly now: () => number = () => 0,
+  ) {}
 
   /** A 32-bit unsigned integer (sfc32). */
   next(): number {
@@ -67,12 +102,25 @@ export class SeededRandom {
     return String.fromCharCode(...codes);
   }
 
-  /** A ULID-shaped id (the contract's pattern), all of it from the generator so it is reproducible. */
+  /**
+   * A ULID: the time in its first 10 characters, 16 drawn from the generator after them. An id made in the
+   * same millisecond as the holder's last (or, should time stand still or go back, at any time not after it)
+   * takes the last one's time and its random part plus a drawn step, as ULID's monotonic mode does, so the
+   * holder's ids always sort in the order they were made.
+   */
   ulid(): string {
-    const codes = new Array<number>(26);
-    codes[0] = CROCKFORD.charCodeAt(this.below(8));
-    for (let i = 1; i < 26; i++) codes[i] = CROCKFORD.charCodeAt(this.below(CROCKFORD.length));
-    return String.fromCharCode(...codes);
+    let time = ulidTime(this.now());
+    let random = this.chars(CROCKFORD, 16);
+    const last = this.holder.lastId;
+    if (last !== undefined && last.slice(0, 10) >= time) {
+      time = last.slice(0, 10);
+      const next = randomPartValue(last.slice(10)) + BigInt(this.next()) + 1n;
+      if (next >= RANDOM_PART_LIMIT) throw new RangeError(`no ULID is left after ${last} in its millisecond`);
+      random = randomPartText(next);
+    }
+    const id = time + random;
+    this.holder.lastId = id;
+    return id;
   }
 
   digits(length: number): string {

@@ -58,6 +58,8 @@ export interface EndpointRecord {
 
 export interface AccountState {
   random: RandomState;
+  /** The account's last id, so ids of one millisecond still sort in the order they were made. */
+  lastId?: string;
   companies: CompanyRecord[];
   /** Transactions readable with getTransaction, by id. */
   transactions: Record<string, Schemas["Transaction"] & { id: string }>;

@@ -1,13 +1,17 @@
 /**
  * The sender's side of a webhook, as the source describes it: an HTTP POST of the JSON envelope signed in
  * `X-Signature`, then up to 5 retries after 10 s, 30 s, 1 min, 2 min and 5 min while the receiver answers
- * non-2xx or cannot be reached. Every attempt carries the same body bytes (so the same event id).
+ * non-2xx or cannot be reached: 6 attempts in all. (The source's "at most 5 attempts" at five intervals is
+ * read as five retries; the contract, the sandbox and the guides say the same.) Every attempt carries the same
+ * body bytes (so the same event id).
  */
 // Bundled into the devkit at build, so the devkit does not need the client package at run time.
 import { signWebhookPayload } from "../../../src/webhooks/node.ts";
 
-/** The waits before each retry, from the source's Events section. */
+/** The waits before each retry, from the source's Events section: one retry each, so 5 retries. */
 export const RETRY_DELAYS_MS: readonly number[] = [10_000, 30_000, 60_000, 120_000, 300_000];
+/** Attempts of one delivery in all: the first and one retry per wait. */
+export const DELIVERY_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 /** How long one attempt may take before it counts as "cannot be reached" (the source states no timeout). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -47,7 +51,7 @@ export interface DeliveryResult {
 export async function deliverWebhook(options: DeliveryOptions): Promise<DeliveryResult> {
   const speed = options.speed ?? 1;
   const delays = options.delaysMs ?? RETRY_DELAYS_MS;
-  const of = delays.length + 1;
+  const of = options.delaysMs === undefined ? DELIVERY_ATTEMPTS : delays.length + 1;
   const signature = signWebhookPayload(options.body, options.secret);
   const attempts: AttemptReport[] = [];
   const started = performance.now();

@@ -10,7 +10,7 @@ import type { SandboxEngine } from "../engine.ts";
 import { defineFlow, SandboxProblem } from "../flow.ts";
 import { randomStateFor } from "../random.ts";
 import type { AccountState } from "../state.ts";
-import { ledgerEntry } from "./ledger.ts";
+import { recordLedgerEntry } from "./ledger.ts";
 import { addCompany } from "./onboarding.ts";
 import { addEndpoint } from "./webhooks.ts";
 
@@ -44,7 +44,7 @@ export function seedAccount(engine: SandboxEngine, apiKey: string): AccountState
     ] as const) {
       seededAt += 60_000;
       engine.seedingAt = new Date(seededAt).toISOString();
-      demo.ledger.push(ledgerEntry(engine, account, demo, { type, direction, amount, description }));
+      recordLedgerEntry(engine, account, demo, { type, direction, amount, description });
     }
     return account;
   } finally {

@@ -1,20 +1,28 @@
-/** The card spending account's ledger: the partner's list of movements, and the control call that adds one. */
+/**
+ * The card spending account's ledger: the partner's list of movements, and the control call that adds one.
+ * Every entry's `transaction.id` is a transaction `getTransaction` reads too.
+ */
 import type { components } from "../../../../generated/sandbox.js";
 import type { SandboxEngine } from "../engine.ts";
 import { accountOf, actingCompany, defineFlow, pageOf, pathCompany } from "../flow.ts";
 import type { AccountState, CompanyRecord } from "../state.ts";
+import { microsecondIso } from "./routes.ts";
 
 type LedgerEntry = CompanyRecord["ledger"][number];
 
-/** A ledger entry as the list shows it, in USD, with the `data` its type carries. */
-export function ledgerEntry(
+/**
+ * Adds a movement to the company's ledger, and its transaction to those `getTransaction` reads: the same id,
+ * direction as `type`, the signed amount as a number, `SETTLED` for card spending and `PAID` otherwise, with
+ * the card's details when it was a checkout payment by card.
+ */
+export function recordLedgerEntry(
   engine: SandboxEngine,
   account: AccountState,
   company: CompanyRecord,
   input: components["schemas"]["CreateSpendingAccountEntryRequest"],
 ): LedgerEntry {
   const signed = input.direction === "Debit" ? -input.amount : input.amount;
-  const transaction = {
+  const moved = {
     id: engine.random(account).ulid(),
     direction: input.direction,
     amount: signed.toFixed(2),
@@ -23,7 +31,33 @@ export function ledgerEntry(
     counterpartyName: input.type === "Account" ? company.company.name : "Sandbox Merchant",
     createdAt: engine.now(),
   };
-  if (input.type === "Card") {
+  const entry = ledgerEntry(company, input.type, moved);
+  company.ledger.push(entry);
+  account.transactions[moved.id] = {
+    id: moved.id,
+    type: moved.direction,
+    currency: moved.currency,
+    amount: Number(moved.amount),
+    counterpartyName: moved.counterpartyName,
+    counterpartyCode: "",
+    counterpartyBankCode: "",
+    description: moved.description,
+    status: input.type === "Card" ? "SETTLED" : "PAID",
+    ...(input.type === "PaymentAcceptance"
+      ? { paymentMethod: "card", card: { last4: engine.random(account).digits(4), type: "visa", country: null } }
+      : { paymentMethod: null }),
+    createdAt: microsecondIso(Date.parse(moved.createdAt)),
+  };
+  return entry;
+}
+
+/** A ledger entry as the list shows it, in USD, with the `data` its type carries. */
+function ledgerEntry(
+  company: CompanyRecord,
+  type: components["schemas"]["CreateSpendingAccountEntryRequest"]["type"],
+  transaction: NonNullable<LedgerEntry["transaction"]>,
+): LedgerEntry {
+  if (type === "Card") {
     const card = company.cards[0]?.card;
     return {
       type: "Card",
@@ -36,7 +70,7 @@ export function ledgerEntry(
       },
     };
   }
-  if (input.type === "PaymentAcceptance")
+  if (type === "PaymentAcceptance")
     return {
       type: "PaymentAcceptance",
       transaction,
@@ -65,8 +99,7 @@ export const ledger = defineFlow()({
   control: {
     createSpendingAccountEntry(call) {
       const company = pathCompany(call);
-      const entry = ledgerEntry(call.engine, accountOf(call), company, call.body);
-      company.ledger.push(entry);
+      const entry = recordLedgerEntry(call.engine, accountOf(call), company, call.body);
       return { status: 201, body: { entry } };
     },
   },

@@ -54,6 +54,36 @@ function addressFor(chain: Chain, engine: SandboxEngine, account: AccountState):
   return `0x${random.hex(40)}`;
 }
 
+/**
+ * What keeps a company from moving money, by the API description: routes can be opened once verification is
+ * `approved`, and terms not accepted block alongside it. Undefined when it is cleared.
+ */
+function missingSteps(company: CompanyRecord): string | undefined {
+  const { id, swap } = company.company;
+  if (!swap)
+    return `company ${id} was not onboarded with Swap, so it has no verification (onboard one with products ["Swap"])`;
+  const missing: string[] = [];
+  if (swap.kycStatus !== "approved")
+    missing.push(
+      `its verification is ${swap.kycStatus}, not approved (setCompanyKycStatus, or the hosted verification page)`,
+    );
+  if (!swap.tosAccepted) missing.push("its terms are not accepted (setCompanyTermsAccepted, or the hosted terms page)");
+  return missing.length === 0 ? undefined : `company ${id}: ${missing.join("; ")}`;
+}
+
+/** Refuses money for a company that is not cleared, naming the missing steps, unless `force`. */
+function requireCleared(company: CompanyRecord, what: string, force: boolean | undefined): void {
+  if (force) return;
+  const missing = missingSteps(company);
+  if (missing)
+    throw new SandboxProblem(
+      422,
+      "company-not-cleared",
+      "Company not cleared",
+      `${what} only for a company whose verification is approved and whose terms are accepted; ${missing}. Pass force: true to do it anyway`,
+    );
+}
+
 function findRoute(company: CompanyRecord, id: string) {
   const route = company.paymentRoutes.find((r) => r.id === id);
   if (!route) throw notFound("payment route", id);
@@ -119,8 +149,9 @@ export const routes = defineFlow()({
       const { engine } = call;
       const account = accountOf(call);
       const company = pathCompany(call);
+      const { type, status = "active", feePercent = 0.5, force } = call.body;
+      requireCleared(company, "payment routes open", force);
       const random = engine.random(account);
-      const { type, status = "active", feePercent = 0.5 } = call.body;
       const onramp = type === "onramp";
       const currency = call.body.currency ?? (onramp ? "USDC" : "USD");
       if (!onramp && !/^[A-Z]{3}$/.test(currency))
@@ -165,15 +196,20 @@ export const routes = defineFlow()({
       if (!company) throw notFound("payment route", routeId);
       const route = findRoute(company, routeId);
       if (route.status !== "active") throw unprocessable(`payment route ${routeId} is inactive and accepts no money`);
+      const { amount, senderName = "Sandbox Payer", force } = call.body;
+      requireCleared(company, "deposits land", force);
       const random = engine.random(account);
-      const { amount, senderName = "Sandbox Payer" } = call.body;
       const nowMs = engine.clock.now();
+      const onramp = route.type === "onramp";
+      const fees = (amount * (route.feePercent ?? 0)) / 100;
+      // The transaction is in fiat (ISO 4217): on an on-ramp what the payer sent, on an off-ramp the payout
+      // (the stablecoin sent less the fee, at one to one); the event's data has the stablecoin side.
+      const settled = Math.round((onramp ? amount : amount - fees) * 100) / 100;
       const transaction = {
         id: random.ulid(),
         type: "Credit" as const,
-        // A transaction is in fiat (ISO 4217): what the payer sent on an on-ramp, what is paid out on an off-ramp.
-        currency: (route.type === "onramp" ? route.source?.currency : route.destination?.currency) ?? "USD",
-        amount,
+        currency: (onramp ? route.source?.currency : route.destination?.currency) ?? "USD",
+        amount: settled,
         counterpartyName: senderName,
         counterpartyCode: "",
         counterpartyBankCode: "",
@@ -184,45 +220,43 @@ export const routes = defineFlow()({
       };
       account.transactions[transaction.id] = transaction;
       const incoming = amount.toFixed(2);
-      const fees = (amount * (route.feePercent ?? 0)) / 100;
       const converted = (amount - fees).toFixed(2);
-      const data =
-        route.type === "onramp"
-          ? {
-              routeId,
-              routeType: "onramp" as const,
-              senderName,
-              senderBankRoutingNumber: "021000021",
-              incomingAmount: incoming,
-              convertedAmount: converted,
-              destinationTxHash: `0x${random.hex(64)}`,
-            }
-          : {
-              routeId,
-              routeType: "offramp" as const,
-              incomingAmount: incoming,
-              convertedAmount: converted,
-              totalFees: fees.toFixed(2),
-              sourceTxHash: `0x${random.hex(64)}`,
-              destinationTxHash: `0x${random.hex(64)}`,
-              source: {
-                paymentRail: route.source?.paymentRail,
-                currency: route.source?.currency,
-                fromAddress: `0x${random.hex(40)}`,
-              },
-              destination: {
-                paymentRail: route.destination?.paymentRail,
-                currency: route.destination?.currency,
-                bankName: route.destination?.bankName,
-              },
-            };
+      const data = onramp
+        ? {
+            routeId,
+            routeType: "onramp" as const,
+            senderName,
+            senderBankRoutingNumber: "021000021",
+            incomingAmount: incoming,
+            convertedAmount: converted,
+            destinationTxHash: `0x${random.hex(64)}`,
+          }
+        : {
+            routeId,
+            routeType: "offramp" as const,
+            incomingAmount: incoming,
+            convertedAmount: converted,
+            totalFees: fees.toFixed(2),
+            sourceTxHash: `0x${random.hex(64)}`,
+            destinationTxHash: `0x${random.hex(64)}`,
+            source: {
+              paymentRail: route.source?.paymentRail,
+              currency: route.source?.currency,
+              fromAddress: `0x${random.hex(40)}`,
+            },
+            destination: {
+              paymentRail: route.destination?.paymentRail,
+              currency: route.destination?.currency,
+              bankName: route.destination?.bankName,
+            },
+          };
       engine.fire(apiKeyOf(call), "payment_route.transaction.created", {
         companyId: company.company.id,
         type: "PaymentRoute",
         transaction: {
           id: transaction.id,
           direction: "Credit",
-          amount: incoming,
+          amount: settled.toFixed(2),
           currency: transaction.currency,
           description: transaction.description,
           counterpartyName: senderName,

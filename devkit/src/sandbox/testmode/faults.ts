@@ -6,7 +6,7 @@
  */
 import type { components } from "../../../../generated/sandbox.js";
 import type { Operation } from "../contract.ts";
-import { type RandomState, randomStateFor, SeededRandom } from "../random.ts";
+import { type RandomHolder, randomStateFor, SeededRandom } from "../random.ts";
 
 export type FaultInput = components["schemas"]["CreateFaultRequest"];
 export type Fault = components["schemas"]["Fault"];
@@ -34,7 +34,7 @@ const INPUT_FIELDS = [
 
 export class FaultBook {
   private faults: Fault[] = [];
-  private readonly chance: { random: RandomState };
+  private readonly chance: RandomHolder;
   /** The partner API's operations, the only ones a fault may name. */
   private readonly operations: Operation[];
 
@@ -62,7 +62,7 @@ export class FaultBook {
     );
     if (matching.length === 0) throw new FaultInputError(this.describeMismatch(input));
     const fault: Fault = {
-      id: new SeededRandom(this.chance).ulid(),
+      id: new SeededRandom(this.chance, this.now).ulid(),
       scope: account === undefined ? "sandbox" : "account",
       ...(account !== undefined ? { account } : {}),
     } as Fault;
