@@ -128,6 +128,28 @@ describe.skipIf(!available)("the sandbox dashboard in headless Chromium, offline
     expect(await unnamedControls(page)).toEqual([]);
   }, 60_000);
 
+  it("accepts the terms, opens an on-ramp route and takes a deposit on it with the buttons", async () => {
+    const card = page.locator(`article[data-company="${companyId}"]`);
+    await card.getByRole("button", { name: "Accept terms" }).click();
+    await card
+      .getByRole("group", { name: "Terms" })
+      .locator(".badge", { hasText: /^accepted$/ })
+      .waitFor();
+    await card.getByRole("button", { name: "Open on-ramp route" }).click();
+    const deposit = card.getByRole("button", { name: "Deposit" });
+    await deposit.waitFor();
+    await card.getByLabel(/^Amount to deposit on route/).fill("125");
+    await deposit.click();
+    await expect
+      .poll(async () => {
+        const events = await fetch(`${sandbox.url}/_sandbox/events`, { headers: { "X-API-Key": API_KEY } });
+        return ((await events.json()).events as { type: string; payload: any }[])
+          .filter((e) => e.type === "payment_route.transaction.created")
+          .map((e) => e.payload.transaction.amount);
+      })
+      .toEqual(["125.00"]);
+  }, 60_000);
+
   it("shows company.kyc_link.issued and company.kyc_status_changed with their delivery attempts", async () => {
     await view(page, "Events").click();
     for (const type of ["company.kyc_link.issued", "company.kyc_status_changed"]) {

@@ -32,6 +32,11 @@ export function mount(root, context) {
     () => undefined,
   );
 
+  /** Companies whose route and deposit buttons skip the API's verification rule (`force`). */
+  const forced = new Set();
+  /** @param {string} id */
+  const withForce = (id) => (forced.has(id) ? { force: true } : {});
+
   async function refresh() {
     const account = context.account();
     if (!account) {
@@ -98,7 +103,7 @@ export function mount(root, context) {
      * @param {string} what
      * @param {string} method
      * @param {string} url
-     * @param {unknown} [payload]
+     * @param {unknown} [payload] the body, or a function that gives it when the button is pressed
      */
     const button = (label, key, what, method, url, payload) =>
       h(
@@ -106,7 +111,10 @@ export function mount(root, context) {
         {
           type: "button",
           dataset: { key: `${id}:${key}` },
-          onclick: () => act(what, () => control(method, url, { account, body: payload })),
+          onclick: () =>
+            act(what, () =>
+              control(method, url, { account, body: typeof payload === "function" ? payload() : payload }),
+            ),
         },
         label,
       );
@@ -250,10 +258,28 @@ export function mount(root, context) {
         "div",
         { class: "row" },
         h("h3", {}, `Payment routes (${routes.length})`),
-        button("Open on-ramp route", "route-onramp", `${name}: on-ramp route opened`, "POST", path, { type: "onramp" }),
-        button("Open off-ramp route", "route-offramp", `${name}: off-ramp route opened`, "POST", path, {
+        button("Open on-ramp route", "route-onramp", `${name}: on-ramp route opened`, "POST", path, () => ({
+          type: "onramp",
+          ...withForce(id),
+        })),
+        button("Open off-ramp route", "route-offramp", `${name}: off-ramp route opened`, "POST", path, () => ({
           type: "offramp",
-        }),
+          ...withForce(id),
+        })),
+        h(
+          "label",
+          {},
+          h("input", {
+            type: "checkbox",
+            checked: forced.has(id),
+            dataset: { key: `${id}:force` },
+            onchange: (/** @type {Event} */ event) => {
+              if (/** @type {HTMLInputElement} */ (event.target).checked) forced.add(id);
+              else forced.delete(id);
+            },
+          }),
+          " force (open routes and take deposits although KYC is not approved or the terms not accepted)",
+        ),
       ),
       routes.length === 0
         ? null
@@ -296,7 +322,7 @@ export function mount(root, context) {
                       act(`${name}: deposit of ${value} on route ${route.id}`, () =>
                         control("POST", `/_sandbox/payment-routes/${encode(route.id)}/deposits`, {
                           account,
-                          body: { amount: value },
+                          body: { amount: value, ...withForce(id) },
                         }),
                       );
                     },
