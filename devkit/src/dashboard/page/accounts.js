@@ -40,6 +40,7 @@ export function mount(root, context) {
   async function refresh() {
     const account = context.account();
     if (!account) {
+      if (!context.accountsLoaded()) return;
       if (seen !== "none") {
         seen = "none";
         replaceKeepingFocus(body, noAccount());

@@ -13,6 +13,7 @@ import { viewOf } from "./routes.js";
  * @typedef {{ now: string, frozen?: boolean, speed?: number, status?: string, pendingTasks?: number, nextDueAt?: string | null }} Clock
  * @typedef {object} Context
  * @property {() => string} account the chosen account's fingerprint ("" before any account has called)
+ * @property {() => boolean} accountsLoaded whether the list of accounts has been read once
  * @property {(listener: (account: string) => void) => () => void} onAccountChange
  * @property {() => Clock | undefined} clock the clock's last reading
  * @property {(listener: (clock: Clock) => void) => () => void} onClock
@@ -39,6 +40,7 @@ let chosenAccount = sessionStorage.getItem(STORED_ACCOUNT) ?? "";
 /** @type {Clock | undefined} */
 let lastClock;
 let accountsSeen = "";
+let accountsLoaded = false;
 
 const picker = /** @type {HTMLSelectElement} */ (document.getElementById("account"));
 const clockLine = /** @type {HTMLElement} */ (document.getElementById("clock"));
@@ -71,9 +73,13 @@ async function refreshAccounts() {
     );
   }
   const known = accounts.some((a) => a.account === chosenAccount);
+  const first = !accountsLoaded;
+  accountsLoaded = true;
   // The first account to call is chosen until the user picks another.
   if (!known) chooseAccount(accounts[0]?.account ?? "");
   else if (picker.value !== chosenAccount) picker.value = chosenAccount;
+  // Views wait for the first list before saying no account has called.
+  if (first && chosenAccount === "") for (const listener of accountListeners) listener("");
 }
 
 async function refreshClock() {
@@ -90,6 +96,7 @@ async function refreshClock() {
 /** @type {Context} */
 const context = {
   account: () => chosenAccount,
+  accountsLoaded: () => accountsLoaded,
   onAccountChange(listener) {
     accountListeners.add(listener);
     return () => accountListeners.delete(listener);

@@ -22,6 +22,8 @@ import {
 export const MAX_KEPT = 1000;
 /** Rows in the table at most. */
 export const MAX_ROWS = 100;
+/** New rows drawn per batch at most (more than a screenful); the rest of a burst is counted, not drawn. */
+export const DRAWN_PER_BATCH = 40;
 /** How often new calls are drawn, at most. */
 const DRAW_EVERY_MS = 250;
 
@@ -294,15 +296,31 @@ export function mount(root, context) {
     const current = filter();
     const fragment = document.createDocumentFragment();
     let added = 0;
-    for (let i = batch.length - 1; i >= 0 && added < MAX_ROWS; i--) {
+    let skipped = 0;
+    for (let i = batch.length - 1; i >= 0; i--) {
       const call = /** @type {LoggedCall} */ (batch[i]);
       if (!matches(call, current)) continue;
+      if (added === DRAWN_PER_BATCH) {
+        skipped++;
+        continue;
+      }
       fragment.append(row(call));
       added++;
     }
+    // Faster than a screenful a batch: the newest are drawn, and a line says how many were not.
+    if (skipped > 0) fragment.append(gapRow(skipped));
     tbody.prepend(fragment);
     while (tbody.rows.length > MAX_ROWS) tbody.deleteRow(-1);
     describeState();
+  }
+
+  /** @param {number} count */
+  function gapRow(count) {
+    return h(
+      "tr",
+      { class: "gap" },
+      h("td", { colspan: "8", class: "muted" }, `${count} more call(s) arrived meanwhile; Pause draws every kept call`),
+    );
   }
 
   /** @param {LoggedCall} call */
@@ -352,11 +370,9 @@ export function mount(root, context) {
     paused = !paused;
     pause.setAttribute("aria-pressed", String(paused));
     pause.textContent = paused ? "Resume" : "Pause";
-    if (paused) describeState();
-    else {
-      arrived = [];
-      redraw();
-    }
+    // Pausing draws every kept call (no gaps); resuming goes on from the newest.
+    arrived = [];
+    redraw();
   });
   clear.addEventListener("click", async () => {
     try {
