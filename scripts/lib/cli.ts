@@ -80,6 +80,11 @@ export interface CommandGroup {
   commands: Record<string, Command | CommandGroup>;
   /** Shown by `--version`. */
   version?: string;
+  /**
+   * The command that runs when no command is named (no argument, or an option first): `partner-api sandbox
+   * --port 0` is `partner-api sandbox start --port 0`.
+   */
+  default?: string;
 }
 
 /** Declares a command with its option types inferred. */
@@ -100,8 +105,14 @@ function helpOf(command: Command): string {
 function groupHelp(group: CommandGroup): string {
   const width = Math.max(...Object.keys(group.commands).map((name) => name.length));
   const lines = Object.entries(group.commands).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`);
-  return `${group.name}: ${group.summary}\n\nUsage: ${group.name} <command> [options]\n\nCommands:\n${lines.join("\n")}\n\nRun "${group.name} <command> --help" for a command's options.\n`;
+  const usage =
+    group.default === undefined
+      ? `Usage: ${group.name} <command> [options]`
+      : `Usage: ${group.name} [options]            the same as ${group.name} ${group.default} [options]\n       ${group.name} <command> [options]`;
+  return `${group.name}: ${group.summary}\n\n${usage}\n\nCommands:\n${lines.join("\n")}\n\nRun "${group.name} <command> --help" for a command's options.\n`;
 }
+
+const GROUP_OPTIONS = new Set(["--help", "-h", "help", "--version", "-v"]);
 
 /** Describes a value for an error message without letting a long one flood it. */
 export function describeValue(value: unknown): string {
@@ -171,6 +182,9 @@ export async function runCommand(
 ): Promise<ExitCode> {
   if (isGroup(entry)) {
     const [first, ...rest] = argv;
+    const fallback = entry.default === undefined ? undefined : entry.commands[entry.default];
+    if (fallback && (first === undefined || (first.startsWith("-") && !GROUP_OPTIONS.has(first))))
+      return runCommand(fallback, argv, io, signal);
     if (first === undefined || first === "--help" || first === "-h" || first === "help") {
       (first === undefined ? io.err : io.out)(groupHelp(entry));
       return first === undefined ? EXIT.badInput : EXIT.ok;

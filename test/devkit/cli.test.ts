@@ -35,16 +35,52 @@ describe("partner-api, in-process", () => {
   });
 
   const paths = commandPaths(partnerApiCli);
-  it("has the three commands and the three webhooks subcommands", () => {
+  it("has the three commands, the sandbox's control commands and the three webhooks subcommands", () => {
     expect(paths.map((p) => p.join(" "))).toEqual([
       "",
       "sandbox",
+      "sandbox start",
+      "sandbox clock",
+      "sandbox clock status",
+      "sandbox clock advance",
+      "sandbox clock freeze",
+      "sandbox clock resume",
+      "sandbox kyc",
+      "sandbox terms",
+      "sandbox route",
+      "sandbox route open",
+      "sandbox deposit",
+      "sandbox trigger",
+      "sandbox events",
+      "sandbox logs",
+      "sandbox faults",
+      "sandbox faults add",
+      "sandbox faults list",
+      "sandbox faults remove",
+      "sandbox faults clear",
+      "sandbox scenario",
+      "sandbox reset",
       "mock",
       "webhooks",
       "webhooks list",
       "webhooks trigger",
       "webhooks listen",
     ]);
+  });
+
+  it("sandbox without a command is sandbox start; its help says so", async () => {
+    const help = await inProcess(["sandbox", "--help"]);
+    expect(help.stdout).toContain(
+      "Usage: partner-api sandbox [options]            the same as partner-api sandbox start [options]",
+    );
+    expect(help.stdout).toMatch(/^ {2}logs +prints the calls the sandbox answered/m);
+    // Bad start options are refused the same either way.
+    for (const args of [
+      ["sandbox", "--port", "x"],
+      ["sandbox", "start", "--port", "x"],
+    ])
+      expect(await inProcess(args)).toMatchObject({ code: 2, stderr: expect.stringContaining("--port must be") });
+    expect((await inProcess(["sandbox", "route"])).code).toBe(2);
   });
 
   it.each(paths.map((p) => [p.join(" ") || "(top)", p]))("%s --help: usage on stdout, exit 0", async (_, prefix) => {

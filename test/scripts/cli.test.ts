@@ -113,6 +113,19 @@ describe("command groups", () => {
     expect(run.stderr).toBe('error: unknown command "prob"; expected one of probe, nested (kit --help)\n');
   });
 
+  it("with a default, run it when no command is named (no argument, or an option first) and say so in --help", async () => {
+    const defaulted: CommandGroup = { ...group, default: "probe" };
+    expect(await runInProcess(defaulted, [])).toMatchObject({ code: 0, stdout: "name=- count=-\n" });
+    expect(await runInProcess(defaulted, ["--count", "3"])).toMatchObject({ code: 0, stdout: "name=- count=3\n" });
+    expect(await runInProcess(defaulted, ["nested", "probe", "y"])).toMatchObject({ stdout: "name=y count=-\n" });
+    const help = await runInProcess(defaulted, ["--help"]);
+    expect(help.stdout).toContain(
+      "Usage: kit [options]            the same as kit probe [options]\n       kit <command>",
+    );
+    expect((await runInProcess(defaulted, ["-v"])).stdout).toBe("1.2.3\n");
+    expect((await runInProcess(defaulted, ["prob"])).code).toBe(2);
+  });
+
   it("print their version on --version and -v", async () => {
     for (const flag of ["--version", "-v"])
       expect(await runInProcess(group, [flag])).toMatchObject({ code: 0, stdout: "1.2.3\n" });

@@ -1,13 +1,16 @@
 /**
- * `partner-api sandbox` (and `npm run sandbox` in this repository): the stateful sandbox on 127.0.0.1:4020
- * unless --host/--port (or SANDBOX_HOST/SANDBOX_PORT) say otherwise, until Ctrl-C. It prints its URL, the
- * control API's URL and what it holds.
+ * `partner-api sandbox` (and `npm run sandbox` in this repository): `start` (also run when no command is
+ * named) serves the stateful sandbox on 127.0.0.1:4020 unless --host/--port (or SANDBOX_HOST/SANDBOX_PORT)
+ * say otherwise, until Ctrl-C, and prints its URL, the control API's URL and what it holds; the other
+ * commands drive a running sandbox (sandbox-control.ts).
  */
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import path from "node:path";
 import {
+  type CommandGroup,
   defineCommand,
+  describeValue,
   JobFailure,
   optionOrEnv,
   parseHost,
@@ -20,12 +23,17 @@ import { formatDuration } from "../../../scripts/lib/log.ts";
 import {
   DEFAULT_SANDBOX_HOST,
   DEFAULT_SANDBOX_PORT,
+  DEFAULT_SCENARIO_API_KEY,
+  type FaultInput,
   type Sandbox,
   type SandboxOptions,
   SandboxStateError,
+  ScenarioError,
   startSandbox,
 } from "../sandbox/index.ts";
 import { readStateFile } from "../sandbox/store.ts";
+import { DataFileError, readDataFile } from "../sandbox/testmode/data-file.ts";
+import { sandboxControlCommands } from "./sandbox-control.ts";
 
 /** The largest --speed: a day of sandbox time in under a second. */
 const MAX_SPEED = 1_000_000;
@@ -35,15 +43,27 @@ export interface SandboxCommandOptions {
   name: string;
 }
 
-export function sandboxCommand({ name }: SandboxCommandOptions) {
+/** `partner-api sandbox`: `start` when no command is named, and the commands that drive a running sandbox. */
+export function sandboxCommand({ name }: SandboxCommandOptions): CommandGroup {
+  return {
+    name,
+    summary: "the stateful sandbox: start it, then drive it (clock, KYC, routes, deposits, triggers, logs, faults)",
+    default: "start",
+    commands: { start: sandboxStartCommand(`${name} start`, name), ...sandboxControlCommands(name) },
+  };
+}
+
+function sandboxStartCommand(name: string, group: string) {
   return defineCommand({
     name,
     summary: "serves the whole partner API with state, a clock you drive and signed webhooks (the sandbox)",
-    usage: `Usage: ${name} [--port <port>] [--host <host>] [--seed <n>] [--state <file>] [--speed <n>]
-       [--webhook-url <url> --webhook-secret <secret>]
+    usage: `Usage: ${group} [start] [--port <port>] [--host <host>] [--seed <n>] [--state <file>] [--speed <n>]
+       [--start-time <iso>] [--frozen] [--webhook-url <url> --webhook-secret <secret>]
+       [--faults <file>] [--scenario <name|file>]... [--scenario-api-key <key>]
 
 Every X-API-Key value is its own sandbox account, seeded on first use. The control API under /_sandbox
-resets it, advances its clock, registers webhook receivers and makes things happen (deposits, KYC results).
+resets it, drives its clock, registers webhook receivers, makes calls fail on purpose (faults), logs every
+call and makes things happen (deposits, KYC results, scenarios); ${group} <command> does the same from here.
 Open the sandbox's address in a browser for its dashboard: accounts, events, the request log, the clock
 and faults, and a console that sends real requests.
 
@@ -55,6 +75,12 @@ Options:
   --speed <n>                the clock and the webhook retry waits run n times faster (default 1)
   --webhook-url <url>        register this receiver for every account at start (needs --webhook-secret)
   --webhook-secret <secret>  the receiver's signing secret
+  --start-time <iso>         the clock's first reading (default now; a state file carries on from its own)
+  --frozen                   start with the clock frozen (it moves only when advanced or resumed)
+  --faults <file>            sandbox-wide faults from a YAML or JSON file: a list of faults (the body of
+                             POST /_sandbox/faults), kept after a reset
+  --scenario <name|file>     run a shipped scenario or a scenario file at start (repeatable, in order)
+  --scenario-api-key <key>   the account start scenarios run as (default "${DEFAULT_SCENARIO_API_KEY}")
   -h, --help                 this text
 
 Ctrl-C stops it. Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
@@ -66,11 +92,19 @@ Ctrl-C stops it. Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
       speed: { type: "string" },
       "webhook-url": { type: "string" },
       "webhook-secret": { type: "string" },
+      "start-time": { type: "string" },
+      frozen: { type: "boolean" },
+      faults: { type: "string" },
+      scenario: { type: "string", multiple: true },
+      "scenario-api-key": { type: "string" },
     },
     quiet: true,
     async run({ values, io, signal }) {
       const started = performance.now();
-      const options = sandboxOptions(values);
+      const options: SandboxOptions = {
+        ...sandboxOptions(values),
+        ...(values.faults !== undefined ? { faults: await readFaultsFile(values.faults) } : {}),
+      };
       let held = "nothing yet";
       let seed = options.seed ?? 1;
       if (options.state !== undefined) {
@@ -92,19 +126,31 @@ Ctrl-C stops it. Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
               (code === "EADDRINUSE" ? `\nset --port (or SANDBOX_PORT) to a free port, e.g. ${name} --port 0` : ""),
           );
         }
-        if (error instanceof SandboxStateError || error instanceof TypeError) throw new UsageError(error.message);
+        if (error instanceof SandboxStateError || error instanceof TypeError || error instanceof ScenarioError)
+          throw new UsageError(error.message);
         throw error;
       }
       io.out(
         `Sandbox serving the partner API on ${sandbox.url} (started in ${formatDuration(performance.now() - started)})`,
       );
       io.out(`  dashboard:   ${sandbox.url}/ (open it in a browser: accounts, events, requests, clock, console)`);
-      io.out(`  control API: ${sandbox.url}/_sandbox (reset, clock, webhook receivers, events)`);
-      io.out(`  holds:       ${held}; every X-API-Key value is its own account, seeded on first use`);
       io.out(
-        `  seed ${seed}, ${options.state === undefined ? "state in memory" : `state in ${options.state}`}, clock at ${options.speed === 1 ? "real time" : `${options.speed}x`}` +
+        `  control API: ${sandbox.url}/_sandbox (reset, clock, webhook receivers, events, faults, request log, scenarios)`,
+      );
+      io.out(`  holds:       ${held}; every X-API-Key value is its own account, seeded on first use`);
+      if (options.scenarios?.length)
+        io.out(
+          `  scenarios:   ${options.scenarios.join(", ")} ran as account "${options.scenarioApiKey ?? DEFAULT_SCENARIO_API_KEY}"`,
+        );
+      if (options.faults?.length) io.out(`  faults:      ${options.faults.length} sandbox-wide from ${values.faults}`);
+      const clock = options.frozen
+        ? `clock frozen at ${(await sandbox.control.GET("/_sandbox/clock")).data?.now}`
+        : `clock at ${options.speed === 1 ? "real time" : `${options.speed}x`}`;
+      io.out(
+        `  seed ${seed}, ${options.state === undefined ? "state in memory" : `state in ${options.state}`}, ${clock}` +
           (options.webhooks ? `, webhooks to ${options.webhooks.url}` : ""),
       );
+      io.out(`  drive it:    ${group} --help (clock, kyc, route open, deposit, trigger, logs, faults, scenario)`);
       io.out(`Try: curl -H 'X-API-Key: sandbox' ${sandbox.url}/v1/companies   (Ctrl-C stops it)`);
       await untilAborted(signal);
       const stopStarted = performance.now();
@@ -115,7 +161,12 @@ Ctrl-C stops it. Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
   });
 }
 
-type Values = Partial<Record<"port" | "host" | "seed" | "state" | "speed" | "webhook-url" | "webhook-secret", string>>;
+type Values = Partial<
+  Record<
+    "port" | "host" | "seed" | "state" | "speed" | "webhook-url" | "webhook-secret" | "start-time" | "scenario-api-key",
+    string
+  >
+> & { frozen?: boolean; scenario?: string[] };
 
 /** The options, each checked and named when malformed. */
 function sandboxOptions(values: Values) {
@@ -149,15 +200,38 @@ function sandboxOptions(values: Values) {
     }
     if (secret === "") throw new UsageError("--webhook-secret must not be empty");
   }
+  const startTime = values["start-time"];
+  if (startTime !== undefined && (!/^\d{4}-\d{2}-\d{2}T/.test(startTime) || Number.isNaN(Date.parse(startTime))))
+    throw new UsageError(
+      `--start-time must be an ISO 8601 time (e.g. 2026-01-01T00:00:00Z), got ${describeValue(startTime)}`,
+    );
+  if (values["scenario-api-key"] === "") throw new UsageError("--scenario-api-key must not be empty");
   const options = {
     port,
     host,
     speed,
+    ...(startTime !== undefined ? { startTime } : {}),
+    ...(values.frozen ? { frozen: true } : {}),
+    ...(values.scenario !== undefined ? { scenarios: values.scenario } : {}),
+    ...(values["scenario-api-key"] !== undefined ? { scenarioApiKey: values["scenario-api-key"] } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(values.state !== undefined ? { state: values.state } : {}),
     ...(url !== undefined && secret !== undefined ? { webhooks: { url, secret } } : {}),
   } satisfies SandboxOptions;
   return options;
+}
+
+/** The faults of a --faults file: a YAML or JSON list of faults, or { faults: [...] }; checked by startSandbox. */
+async function readFaultsFile(file: string): Promise<FaultInput[]> {
+  const value = await readDataFile(file, `--faults ${file}`).catch((error: Error) => {
+    throw error instanceof DataFileError ? new UsageError(error.message) : error;
+  });
+  const faults = Array.isArray(value) ? value : (value as { faults?: unknown } | null)?.faults;
+  if (!Array.isArray(faults))
+    throw new UsageError(
+      `--faults ${file} must hold a list of faults (or { faults: [...] }), e.g. - { operationId: listCardBins, status: 503, times: 1 }`,
+    );
+  return faults as FaultInput[];
 }
 
 /** --port / SANDBOX_PORT; 0 picks a free port. */

@@ -6,13 +6,12 @@
  * its length, so the same state, seed and clock reading give the same ids.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
 import type { components } from "../../../../generated/sandbox.js";
 import { displayPath, scenariosDir } from "../../paths.ts";
 import type { SandboxClock } from "../clock.ts";
 import type { ContractRouter, Operation } from "../contract.ts";
+import { DataFileError, parseDataText, readDataFile } from "./data-file.ts";
 
 export type Scenario = components["schemas"]["Scenario"];
 export type ScenarioStep = components["schemas"]["ScenarioStep"];
@@ -34,29 +33,31 @@ export class ScenarioError extends Error {
 
 /** A scenario file (YAML or JSON), checked against the contract's `Scenario` schema. */
 export async function loadScenarioFile(file: string, router: ContractRouter): Promise<Scenario> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new ScenarioError(
-      `cannot read the scenario ${displayPath(file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
-  }
-  return parseScenario(text, displayPath(file), router);
+  const shownAs = `the scenario ${displayPath(file)}`;
+  return checkScenario(await readDataFile(file, shownAs).catch(asScenarioError), shownAs, router);
+}
+
+function asScenarioError(error: unknown): never {
+  throw error instanceof DataFileError ? new ScenarioError(error.message) : error;
 }
 
 /** Parses and checks a scenario's text; `shownAs` names it in errors. */
-export function parseScenario(text: string, shownAs: string, router: ContractRouter): Scenario {
+function parseScenario(text: string, shownAs: string, router: ContractRouter): Scenario {
   let value: unknown;
   try {
-    value = parseYaml(text, { maxAliasCount: 100 });
+    value = parseDataText(text, shownAs);
   } catch (error) {
-    throw new ScenarioError(`the scenario ${shownAs} is neither YAML nor JSON: ${(error as Error).message}`);
+    asScenarioError(error);
   }
+  return checkScenario(value, shownAs, router);
+}
+
+/** The value, if the contract's `Scenario` schema takes it. */
+function checkScenario(value: unknown, shownAs: string, router: ContractRouter): Scenario {
   const issues = router.validateBody(runScenarioOperation(router), "application/json", { scenario: value });
   if (issues.length > 0)
     throw new ScenarioError(
-      `the scenario ${shownAs} is not a scenario: ${issues.map((issue) => issue.message.replace(/^body\/scenario\/?/, "")).join("; ")}`,
+      `${shownAs} is not a scenario: ${issues.map((issue) => issue.message.replace(/^body\/scenario\/?/, "")).join("; ")}`,
     );
   return value as Scenario;
 }
@@ -77,7 +78,8 @@ export function shippedScenarios(router: ContractRouter): Map<string, Scenario> 
       .filter((name) => name.endsWith(".yaml"))
       .sort()) {
       const name = file.slice(0, -".yaml".length);
-      const scenario = parseScenario(readFileSync(path.join(scenariosDir, file), "utf8"), `${name} (shipped)`, router);
+      const text = readFileSync(path.join(scenariosDir, file), "utf8");
+      const scenario = parseScenario(text, `the shipped scenario ${name}`, router);
       found.set(name, { ...scenario, name });
     }
     shipped = found;

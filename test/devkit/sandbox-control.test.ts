@@ -1,0 +1,377 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: a scenario refers to earlier answers as ${name.path}, in plain strings
+/**
+ * `partner-api sandbox <command>` against a sandbox started in this process (port 0), every command run
+ * in-process through the one runner: the clock, kyc, terms, route open, deposit, trigger (each event type),
+ * events, logs (and --follow), faults, scenario, reset; bad input exit 2, a refusal exit 1, no sandbox exit 1.
+ * The start options that load faults and scenarios run the start command itself, in-process.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { partnerApiCli } from "../../devkit/src/cli/index.ts";
+import { parseDuration, TRIGGERS } from "../../devkit/src/cli/sandbox-control.ts";
+import { findFreePort } from "../../devkit/src/prism.ts";
+import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { type CliIO, runCommand } from "../../scripts/lib/cli.ts";
+import { webhookEventTypes } from "../../src/webhooks/events.ts";
+import { runInProcess } from "../helpers/run.ts";
+import { clientFor } from "../sandbox/support.ts";
+
+let sandbox: Sandbox;
+let folder: string;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, seed: 81, startTime: "2033-01-01T00:00:00Z", frozen: true });
+  folder = await mkdtemp(path.join(tmpdir(), "sandbox-control-cli-"));
+});
+afterAll(async () => {
+  await sandbox.stop();
+  await rm(folder, { recursive: true, force: true });
+});
+
+/** `partner-api sandbox <args> --url <this sandbox>`, as `key`. */
+const cli = (key: string, ...args: string[]): ReturnType<typeof runInProcess> =>
+  runInProcess(partnerApiCli, ["sandbox", ...args, "--url", sandbox.url, "--api-key", key]);
+
+describe("durations", () => {
+  it("read as the clock commands take them", () => {
+    expect(parseDuration("90s")).toBe(90_000);
+    expect(parseDuration("1h30m")).toBe(5_400_000);
+    expect(parseDuration("2d")).toBe(172_800_000);
+    expect(parseDuration("500ms")).toBe(500);
+    expect(parseDuration("45")).toBe(45_000);
+    expect(parseDuration("1.5h")).toBe(5_400_000);
+    expect(parseDuration("soon")).toBeUndefined();
+    expect(parseDuration("1h 30m")).toBeUndefined();
+  });
+});
+
+describe("clock", () => {
+  it("status, advance by a duration and to a time, freeze and resume", async () => {
+    const status = await cli("cli-clock", "clock");
+    expect(status.code).toBe(0);
+    expect(status.stdout).toBe("clock 2033-01-01T00:00:00.000Z (frozen), ready: nothing pending\n");
+    expect(status.stderr).toMatch(/^clock read in \d+ ms/m);
+    const advanced = await cli("cli-clock", "clock", "advance", "1h");
+    expect(advanced.stdout).toContain("clock 2033-01-01T01:00:00.000Z (frozen)");
+    expect(advanced.stderr).toMatch(/clock advanced by 60 min 0 s in/);
+    const to = await cli("cli-clock", "clock", "advance", "2033-01-02T00:00:00Z", "--json");
+    expect(JSON.parse(to.stdout)).toMatchObject({ now: "2033-01-02T00:00:00.000Z", frozen: true, status: "ready" });
+    const resumed = await cli("cli-clock", "clock", "resume");
+    expect(resumed.stdout).toMatch(/\(running\)/);
+    const frozen = await cli("cli-clock", "clock", "freeze");
+    expect(frozen.stdout).toMatch(/\(frozen\)/);
+  });
+
+  it("names a bad duration, a time in the past and a missing argument (exit 2)", async () => {
+    const bad = await cli("cli-clock", "clock", "advance", "soon");
+    expect(bad).toMatchObject({ code: 2, stdout: "" });
+    expect(bad.stderr).toMatch(/"soon" is neither a duration \(90s, 30m, 1h, 2d, 1h30m\) nor an ISO 8601 time/);
+    const back = await cli("cli-clock", "clock", "advance", "2000-01-01T00:00:00Z");
+    expect(back.code).toBe(1);
+    expect(back.stderr).toMatch(/the clock never goes back/);
+    expect((await cli("cli-clock", "clock", "advance")).code).toBe(2);
+  });
+});
+
+describe("kyc, terms, route open, deposit", () => {
+  it("take a Swap company to cleared, open a route on it, land a deposit", async () => {
+    const client = clientFor(sandbox.url, "cli-money");
+    const companyId = (await client.post("/v1/companies", { ...swapCompany() })).body.company.id;
+
+    const refused = await cli("cli-money", "route", "open", companyId, "onramp");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /FAILED: route open .*answered 422: payment routes open only for a company whose verification/,
+    );
+
+    const kyc = await cli("cli-money", "kyc", companyId, "approved");
+    expect(kyc.code).toBe(0);
+    expect(kyc.stdout).toContain(`company ${companyId} (Cli Co): kycStatus approved, terms not accepted`);
+    const terms = await cli("cli-money", "terms", companyId);
+    expect(terms.stdout).toContain("terms accepted, kycStatus approved");
+
+    const route = await cli("cli-money", "route", "open", companyId, "onramp", "--fee", "1");
+    expect(route.code).toBe(0);
+    const [, routeId] = route.stdout.match(/^route (\S+): onramp active, USD → USDC, fee 1 %/)!;
+    const deposit = await cli("cli-money", "deposit", routeId!, "100", "--sender", "Payer Inc");
+    expect(deposit.code).toBe(0);
+    const [, transactionId] = deposit.stdout.match(/^transaction (\S+): Credit 100 USD, PAID/)!;
+    expect((await client.get(`/transactions/${transactionId}`)).body.transaction.counterpartyName).toBe("Payer Inc");
+
+    const declined = await cli("cli-money", "terms", companyId, "--decline");
+    expect(declined.stdout).toContain("terms not accepted");
+    expect((await cli("cli-money", "deposit", routeId!, "5")).code).toBe(1);
+    const forced = await cli("cli-money", "deposit", routeId!, "5", "--force", "--json");
+    expect(JSON.parse(forced.stdout).transaction).toMatchObject({ amount: 5, currency: "USD" });
+  });
+
+  it("name bad input: an unknown company (404), a bad status (422), a bad route type or amount", async () => {
+    const unknown = await cli("cli-bad", "kyc", "01JD8X4M6Q2V7R9T3W5Y0Z1A2B", "approved");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/answered 404: company 01JD8X4M6Q2V7R9T3W5Y0Z1A2B does not exist in this account/);
+    const status = await cli("cli-bad", "kyc", "01JD8X4M6Q2V7R9T3W5Y0Z1A2B", "great");
+    expect(status.code).toBe(2);
+    expect(status.stderr).toMatch(/kycStatus must be equal to one of the allowed values/);
+    expect((await cli("cli-bad", "route", "open", "01JD8X4M6Q2V7R9T3W5Y0Z1A2B", "sideways")).stderr).toMatch(
+      /the route type must be onramp or offramp, got "sideways"/,
+    );
+    expect((await cli("cli-bad", "deposit", "01JD8X4M6Q2V7R9T3W5Y0Z1A2B", "-5")).code).toBe(2);
+  });
+});
+
+describe("trigger and events", () => {
+  it.each(webhookEventTypes)("trigger %s fires it, and events lists it", async (type) => {
+    const key = `cli-trigger-${type}`;
+    const run = await cli(key, "trigger", type);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^evt_\\S+ ${type.replaceAll(".", "\\.")} `, "m"));
+    expect(run.stderr).toMatch(new RegExp(`fired \\d+ event\\(s\\), ${type.replaceAll(".", "\\.")} among them`));
+    const events = await cli(key, "events", "--type", type);
+    expect(events.stdout).toMatch(
+      new RegExp(` ${type.replaceAll(".", "\\.")} evt_\\S+  not delivered \\(no endpoint\\)`),
+    );
+  });
+
+  it("knows every event type of the contract, and refuses another", async () => {
+    expect(Object.keys(TRIGGERS).sort()).toEqual([...webhookEventTypes].sort());
+    const unknown = await cli("cli-trigger", "trigger", "card.created");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown event type "card.created"; known: company\.onboarding_status_changed/);
+  });
+});
+
+describe("logs", () => {
+  it("prints the account's calls, oldest first, filtered", async () => {
+    const client = clientFor(sandbox.url, "cli-logs");
+    await client.get("/v1/companies");
+    await client.get("/v1/card-bins", { companyId: "01JD8X4M6Q2V7R9T3W5Y0Z1A2B" });
+    const all = await cli("cli-logs", "logs");
+    expect(all.code).toBe(0);
+    const lines = all.stdout.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/ 200 GET \/v1\/companies listCompanies [\d.]+ ms$/);
+    // The sandbox's 403 for a company not the account's is its own pick: the contract declares none for it.
+    expect(lines[1]).toMatch(/ 403 GET \/v1\/card-bins listCardBins [\d.]+ ms \[answer off contract\]$/);
+    expect((await cli("cli-logs", "logs", "--status", "403")).stdout.trim().split("\n")).toHaveLength(1);
+    const json = await cli("cli-logs", "logs", "--operation-id", "listCompanies", "--json");
+    expect(JSON.parse(json.stdout.trim())).toMatchObject({
+      operationId: "listCompanies",
+      request: { headers: { "x-api-key": "[REDACTED]" } },
+    });
+    expect((await cli("cli-logs", "logs", "--limit", "0")).code).toBe(2);
+  });
+
+  it("--follow prints each new call as it is answered, until stopped", async () => {
+    const controller = new AbortController();
+    const out: string[] = [];
+    const io: CliIO = { out: (text) => out.push(text), err: () => undefined };
+    const following = runCommand(
+      partnerApiCli,
+      ["sandbox", "logs", "--follow", "--url", sandbox.url, "--api-key", "cli-follow"],
+      io,
+      controller.signal,
+    );
+    const client = clientFor(sandbox.url, "cli-follow");
+    await expect
+      .poll(async () => {
+        await client.get("/v1/companies?follow=1");
+        return out.some((line) => line.includes("/v1/companies?follow=1"));
+      })
+      .toBe(true);
+    controller.abort();
+    expect(await following).toBe(0);
+  });
+});
+
+describe("faults", () => {
+  it("add, list, remove and clear, and the fault strikes", async () => {
+    const client = clientFor(sandbox.url, "cli-faults");
+    const added = await cli(
+      "cli-faults",
+      "faults",
+      "add",
+      "--operation-id",
+      "listCompanies",
+      "--status",
+      "503",
+      "--retry-after",
+      "2",
+      "--times",
+      "1",
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const [, faultId] = added.stdout.match(
+      /^fault (\S+) \(account\): listCompanies → status 503 \(Retry-After 2\); 1 call\(s\) left; 0 hit\(s\)/,
+    )!;
+    expect((await client.get("/v1/companies")).status).toBe(503);
+    expect((await client.get("/v1/companies")).status).toBe(200);
+    await cli("cli-faults", "faults", "add", "--method", "get", "--path", "/v1/cards", "--drop");
+    await cli("cli-faults", "faults", "add", "--operation-id", "createCard", "--malformed", "--all-accounts");
+    const listed = await cli("cli-faults", "faults", "list");
+    expect(listed.stdout).not.toContain(faultId);
+    expect(listed.stdout).toMatch(/\(account\): GET \/v1\/cards → drop the connection; 0 hit\(s\)/);
+    expect(listed.stdout).toMatch(/\(sandbox\): createCard → malformed body/);
+    const dropId = listed.stdout.match(/^fault (\S+) \(account\): GET/m)![1]!;
+    expect((await cli("cli-faults", "faults", "remove", dropId)).code).toBe(0);
+    expect((await cli("cli-faults", "faults", "remove", dropId)).code).toBe(2);
+    await cli("cli-faults", "faults", "clear", "--all-accounts");
+    expect((await cli("cli-faults", "faults", "list", "--all-accounts")).stderr).toMatch(/^0 fault\(s\) in/m);
+  });
+
+  it("names bad fault options, and the sandbox's refusal", async () => {
+    expect((await cli("cli-faults-bad", "faults", "add", "--operation-id", "x", "--status", "42")).stderr).toMatch(
+      /--status must be a whole number from 200 to 599, got "42"/,
+    );
+    expect(
+      (await cli("cli-faults-bad", "faults", "add", "--operation-id", "listCards", "--status", "500", "--body", "{"))
+        .stderr,
+    ).toMatch(/--body must be JSON/);
+    expect(
+      (await cli("cli-faults-bad", "faults", "add", "--operation-id", "listCards", "--probability", "2", "--drop"))
+        .code,
+    ).toBe(2);
+    const refused = await cli(
+      "cli-faults-bad",
+      "faults",
+      "add",
+      "--operation-id",
+      "listCards",
+      "--status",
+      "500",
+      "--drop",
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/status and drop exclude one another/);
+  });
+});
+
+describe("scenario and reset", () => {
+  it("lists the shipped scenarios, runs one by name and one from a file", async () => {
+    const listed = await cli("cli-scenario", "scenario");
+    expect(listed.stdout).toMatch(/^approved-company {2}A company onboarded with Swap.* \(3 steps\)$/m);
+    const run = await cli("cli-scenario", "scenario", "approved-company");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^201 onboardCompany POST \/v1\/companies {2}→ company$/m);
+    expect(run.stdout).toMatch(/^200 setCompanyTermsAccepted POST \/_sandbox\/companies\/\S+\/terms-acceptance$/m);
+    const file = path.join(folder, "top-up.yaml");
+    await writeFile(
+      file,
+      "steps:\n  - name: companies\n    operationId: listCompanies\n  - operationId: createSpendingAccountEntry\n    params: { companyId: '${companies.companies.0.id}' }\n    body: { type: Account, direction: Credit, amount: 7 }\n",
+    );
+    const fromFile = await cli("cli-scenario", "scenario", file);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(fromFile.stdout).toMatch(/^201 createSpendingAccountEntry POST/m);
+    const missing = await cli("cli-scenario", "scenario", "no-such");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/"no-such" is neither a shipped scenario \(approved-company, .*\) nor a file/);
+  });
+
+  it("reset drops the accounts", async () => {
+    const client = clientFor(sandbox.url, "cli-reset");
+    await client.post("/v1/companies", swapCompany());
+    expect((await cli("cli-reset", "reset")).stderr).toMatch(/^sandbox reset in/m);
+    expect((await client.get("/v1/companies")).body.companies).toHaveLength(1);
+  });
+});
+
+describe("connection", () => {
+  it("says when no sandbox answers (exit 1) and names a bad --url (exit 2)", async () => {
+    const port = await findFreePort();
+    const none = await runInProcess(partnerApiCli, ["sandbox", "clock", "--url", `http://127.0.0.1:${port}`]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(
+      `no sandbox answers at http://127.0.0.1:${port} (ECONNREFUSED); start one with \`npx partner-api sandbox\``,
+    );
+    const bad = await runInProcess(partnerApiCli, ["sandbox", "events", "--url", "ftp://x"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--url must be the sandbox's http\(s\) URL/);
+  });
+});
+
+describe("start with faults and scenarios", () => {
+  it("--faults and --scenario load at start; a bad file is named (exit 2)", async () => {
+    const faults = path.join(folder, "faults.yaml");
+    await writeFile(faults, "- { operationId: listCardBins, status: 503 }\n");
+    const controller = new AbortController();
+    const out: string[] = [];
+    const io: CliIO = { out: (text) => out.push(text), err: () => undefined };
+    const running = runCommand(
+      partnerApiCli,
+      [
+        "sandbox",
+        "--port",
+        "0",
+        "--faults",
+        faults,
+        "--scenario",
+        "approved-company",
+        "--scenario-api-key",
+        "started",
+        "--start-time",
+        "2030-01-01T00:00:00Z",
+        "--frozen",
+      ],
+      io,
+      controller.signal,
+    );
+    await expect.poll(() => out.join("\n")).toMatch(/drive it: +partner-api sandbox --help/);
+    const printed = out.join("\n");
+    expect(printed).toMatch(/scenarios: +approved-company ran as account "started"/);
+    expect(printed).toMatch(/faults: +1 sandbox-wide from .*faults\.yaml/);
+    expect(printed).toContain("clock frozen at 2030-01-01T00:00:00.000Z");
+    const url = out.join("\n").match(/Sandbox serving the partner API on (\S+) /)![1]!;
+    try {
+      const client = clientFor(url, "started");
+      const companies = (await client.get("/v1/companies")).body.companies;
+      expect(companies.map((c: { name: string }) => c.name)).toEqual([
+        "Sandbox Demo Company",
+        "Approved Robotics Inc.",
+      ]);
+      expect(companies[1].swap).toMatchObject({ kycStatus: "approved", tosAccepted: true });
+      expect((await client.get("/v1/card-bins", { companyId: companies[0].id })).status).toBe(503);
+      expect((await client.get("/_sandbox/clock")).body).toMatchObject({
+        now: "2030-01-01T00:00:00.000Z",
+        frozen: true,
+      });
+    } finally {
+      controller.abort();
+    }
+    expect(await running).toBe(0);
+
+    const bad = path.join(folder, "bad-faults.yaml");
+    await writeFile(bad, "- { operationId: listCardBins }\n");
+    const refused = await runInProcess(partnerApiCli, ["sandbox", "--port", "0", "--faults", bad]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/faults\[0\] must have the property status/);
+    const notList = await runInProcess(partnerApiCli, [
+      "sandbox",
+      "--port",
+      "0",
+      "--faults",
+      faults.replace("faults.yaml", "none.yaml"),
+    ]);
+    expect(notList.stderr).toMatch(/cannot read --faults .*none\.yaml: ENOENT/);
+    const scenario = await runInProcess(partnerApiCli, ["sandbox", "--port", "0", "--scenario", "nothing-here"]);
+    expect(scenario.code).toBe(2);
+    expect(scenario.stderr).toMatch(/cannot read the scenario nothing-here: ENOENT/);
+    expect((await runInProcess(partnerApiCli, ["sandbox", "--start-time", "yesterday"])).stderr).toMatch(
+      /--start-time must be an ISO 8601 time/,
+    );
+  });
+});
+
+function swapCompany() {
+  return {
+    name: "Cli Co",
+    countryCode: "US",
+    directorName: "Maria Garcia",
+    directorEmail: "maria@cli.example",
+    directorPhone: "+14155550123",
+    addressLine1: "1 Main St",
+    city: "Austin",
+    state: "TX",
+    postalCode: "73301",
+    products: ["Swap"],
+  };
+}
