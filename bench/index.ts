@@ -5,6 +5,7 @@ import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import { clientBenchmark } from "./client.ts";
 import { type Benchmark, createContext } from "./context.ts";
+import { dashboardBenchmark } from "./dashboard.ts";
 import { diffBenchmark } from "./diff.ts";
 import type { BenchSize } from "./harness.ts";
 import { machineInfo } from "./machine.ts";
@@ -28,6 +29,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   sandboxBenchmark,
   verifyBenchmark,
   proxyBenchmark,
+  dashboardBenchmark,
   typecheckBenchmark,
   sizeBenchmark,
 ];

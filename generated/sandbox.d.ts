@@ -113,6 +113,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the accounts that have called
+         * @description Every account the sandbox holds (each `X-API-Key` value that has called, seeded on first use),
+         *     named by its fingerprint, never by its key, with counts of what it holds. Needs no key: it is
+         *     what the sandbox dashboard offers to choose from. Act as one of them with `X-Sandbox-Account`.
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/accounts/{account}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read everything an account holds
+         * @description One account, by fingerprint: each of its companies with its onboarding, verification (KYC), terms
+         *     and KYB state, card holders, cards, payment routes, wallets and the newest ledger entries. Needs
+         *     no key; the sandbox dashboard reads it to show an account.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/faults": {
         parameters: {
             query?: never;
@@ -661,6 +705,28 @@ export interface components {
             validation?: components["schemas"]["ValidationIssue"][];
         };
         /**
+         * @description A sandbox account named without its API key: `acct_` and the first 12 hex digits of the key's
+         *     SHA-256. The request log, faults, the account list and the dashboard name accounts this way.
+         * @example acct_5e2b9c0f41d7
+         */
+        AccountFingerprint: string;
+        /** @description An account that has called the sandbox, named by its fingerprint, with what it holds. */
+        SandboxAccount: {
+            account: components["schemas"]["AccountFingerprint"];
+            /** @description Its companies, the seeded demo company included. */
+            companies: number;
+            /** @description Cards of all its companies. */
+            cards: number;
+            /** @description Webhook events fired for it. */
+            events: number;
+            /** @description Webhook receivers registered for it. */
+            webhookEndpoints: number;
+        };
+        ListAccountsResponse: {
+            /** @description Every account the sandbox holds, in the order they first called. */
+            accounts: components["schemas"]["SandboxAccount"][];
+        };
+        /**
          * ULID
          * @description A ULID: 26 characters of Crockford base32 (digits and upper-case letters without I, L, O and U),
          *     the first at most `7`. All identifiers of companies, cards, card holders,
@@ -668,6 +734,296 @@ export interface components {
          * @example 01JD8X4M6Q2V7R9T3W5Y0Z1A2B
          */
         Ulid: string;
+        /**
+         * @description Identity-verification status. Transitions are not specified; every change is announced
+         *     by `company.kyc_status_changed`, and a link is first announced as `not_started` by
+         *     `company.kyc_link.issued`.
+         *
+         *     - `not_started`: a link exists but the customer has not begun
+         *     - `incomplete`: begun but not submitted
+         *     - `awaiting_questionnaire`: extra questions must be answered; blocks progress until supplied
+         *     - `awaiting_ubo`: details of the ultimate beneficial owners are needed; blocks progress until supplied
+         *     - `under_review`: submitted; a human is reviewing
+         *     - `approved`: verified; routes can be opened
+         *     - `rejected`: declined
+         *     - `paused`: temporarily halted
+         *     - `offboarded`: the customer has been removed
+         * @enum {string}
+         */
+        KycStatus: "not_started" | "incomplete" | "awaiting_questionnaire" | "awaiting_ubo" | "under_review" | "approved" | "rejected" | "paused" | "offboarded";
+        /**
+         * @description The swap product's verification state. `tosAccepted` false means the company cannot be endorsed:
+         *     treat it as blocking alongside verification.
+         */
+        CompanySwap: {
+            /**
+             * Format: uri
+             * @description Unbranded identity-verification page hosted by the service; embeddable in an iframe from any
+             *     origin.
+             */
+            kycUrl?: string;
+            kycStatus?: components["schemas"]["KycStatus"];
+            /**
+             * Format: uri
+             * @description Second unbranded page, for accepting the terms of service; embedded the same way; kept
+             *     separate so the customer can be sent to whichever step is outstanding.
+             */
+            tosUrl?: string;
+            /** @description False means the company cannot be endorsed; treat as blocking alongside verification. */
+            tosAccepted?: boolean;
+        };
+        /** @description A company linked to the partner account. */
+        Company: {
+            id?: components["schemas"]["Ulid"];
+            name?: string;
+            countryCode?: string;
+            /**
+             * @description Onboarding status, a free string; a newly onboarded company is `Pending`. The complete value
+             *     set and the transitions are not specified: expect other values.
+             */
+            status?: string;
+            /** Format: date-time */
+            createdAt?: string;
+            /** @description Present only for companies onboarded onto swap; otherwise null. */
+            swap?: components["schemas"]["CompanySwap"] | null;
+        };
+        CardHolder: {
+            id?: components["schemas"]["Ulid"];
+            name?: string;
+            /** Format: email */
+            email?: string;
+            /** @description A string, for example `ACTIVE`. The complete value set and transitions are not specified. */
+            status?: string;
+            /** Format: date-time */
+            createdAt?: string;
+        };
+        /**
+         * @description Whether the card is an employee card or a company card.
+         * @enum {string}
+         */
+        CardType: "employee" | "company";
+        /**
+         * @description A free string. A card created through create card is returned with status `Creating` (issuing
+         *     continues asynchronously); `Active` is another value. Other values, transitions and the effect
+         *     of unfreezing on status are not specified: expect other values.
+         * @example Creating
+         * @example Active
+         */
+        CardStatus: string;
+        /** @description A card, as listed by list cards. */
+        Card: {
+            id?: components["schemas"]["Ulid"];
+            /** @description Card network name. */
+            brand?: string;
+            /** @description Last four digits of the card number. */
+            last4?: string;
+            name?: string;
+            type?: components["schemas"]["CardType"];
+            status?: components["schemas"]["CardStatus"];
+            /** @description The card's holder. */
+            cardholder?: {
+                name?: string;
+                /** Format: email */
+                email?: string;
+            };
+            /** Format: date-time */
+            createdAt?: string;
+        };
+        /**
+         * @description `onramp`: fiat in, stablecoin out. `offramp`: stablecoin in, fiat out.
+         * @enum {string}
+         */
+        PaymentRouteType: "onramp" | "offramp";
+        /**
+         * @description Where money enters the route. A crypto side also carries `address`. The allowed values of `type`
+         *     and `paymentRail` are not specified: treat them as free strings.
+         */
+        PaymentRouteSource: {
+            type?: string;
+            currency?: string;
+            paymentRail?: string;
+            /** @description Chain address, on a crypto side. */
+            address?: string;
+        };
+        /**
+         * @description Where money leaves the route. A crypto side also carries `address`; a bank destination also
+         *     carries the bank fields. The allowed values of `type` and `paymentRail` are not specified:
+         *     treat them as free strings.
+         */
+        PaymentRouteDestination: {
+            type?: string;
+            currency?: string;
+            paymentRail?: string;
+            /** @description Chain address, on a crypto side. */
+            address?: string;
+            bankName?: string;
+            bankAccountNumber?: string;
+            bankRoutingNumber?: string;
+            bankBeneficiaryName?: string;
+        };
+        /** @description A payment route and its deposit instructions. */
+        PaymentRoute: {
+            id?: components["schemas"]["Ulid"];
+            type?: components["schemas"]["PaymentRouteType"];
+            /**
+             * @description Whether the route can currently accept money. Transitions are not specified.
+             * @enum {string}
+             */
+            status?: "active" | "inactive";
+            /** @description Settlement (destination) currency. */
+            currency?: string;
+            /**
+             * Format: double
+             * @description Fee applied to money moving through the route.
+             */
+            feePercent?: number;
+            /**
+             * @description Where the payer sends funds: the deposit account number for an on-ramp, the chain address for
+             *     an off-ramp.
+             */
+            depositAddress?: string;
+            source?: components["schemas"]["PaymentRouteSource"];
+            destination?: components["schemas"]["PaymentRouteDestination"];
+            /** Format: date-time */
+            createdAt?: string;
+        };
+        /**
+         * @description The currencies the sandbox keeps wallets in (the partner API does not specify its list).
+         * @enum {string}
+         */
+        WalletCurrency: "USDC" | "USDT";
+        /**
+         * @description A blockchain network. Valid values depend on the wallet currency; when omitted the chain defaults
+         *     per currency.
+         * @enum {string}
+         */
+        Chain: "TRX" | "ETH" | "BNB" | "AVAX" | "SOL" | "ARB" | "OP" | "TON" | "MATIC";
+        /**
+         * @description A sandbox wallet. The partner API does not specify the fields of a wallet record; this is the sandbox's
+         *     own record, enough to call `openWalletAddress`.
+         */
+        Wallet: {
+            id: components["schemas"]["Ulid"];
+            currency: components["schemas"]["WalletCurrency"];
+            defaultChain: components["schemas"]["Chain"];
+            /** @description The chains `openWalletAddress` accepts for this wallet. */
+            chains: components["schemas"]["Chain"][];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @description `Credit` for incoming money, `Debit` for outgoing.
+         * @enum {string}
+         */
+        TransactionDirection: "Credit" | "Debit";
+        /**
+         * Decimal string
+         * @description A signed decimal number written as a string (debits negative), for example `-12.50`.
+         * @example -12.50
+         */
+        DecimalString: string;
+        /** @description A money movement on the card spending account. */
+        LedgerTransaction: {
+            id?: components["schemas"]["Ulid"];
+            direction?: components["schemas"]["TransactionDirection"];
+            amount?: components["schemas"]["DecimalString"];
+            /** @description Currency code. */
+            currency?: string;
+            description?: string;
+            counterpartyName?: string;
+            /** Format: date-time */
+            createdAt?: string;
+        };
+        /**
+         * @description A card payment on the spending account. `type` tells how to read `data`; like every
+         *     response field, it may be absent.
+         */
+        CardLedgerEntry: {
+            /** @constant */
+            type?: "Card";
+            transaction?: components["schemas"]["LedgerTransaction"];
+            /** @description Card entry details. Foreign-exchange fields beyond `isFx` exist but are not specified. */
+            data?: {
+                /** @description Entry status, for example `Closed`. The full value set is not specified. */
+                status?: string;
+                card?: {
+                    id?: components["schemas"]["Ulid"];
+                    name?: string;
+                    last4?: string;
+                };
+                /** @description The merchant. The types of its fields are not specified. */
+                merchant?: {
+                    /** @description Merchant name (type not specified). */
+                    name?: unknown;
+                    /** @description Merchant code (type not specified). */
+                    code?: unknown;
+                    /** @description Merchant city (type not specified). */
+                    city?: unknown;
+                    /** @description Merchant country (type not specified). */
+                    country?: unknown;
+                };
+                /** @description Whether the payment involved a foreign-exchange conversion. */
+                isFx?: boolean;
+            };
+        };
+        /**
+         * @description An accepted payment on the spending account. `type` tells how to read `data`; like every
+         *     response field, it may be absent.
+         */
+        PaymentAcceptanceLedgerEntry: {
+            /** @constant */
+            type?: "PaymentAcceptance";
+            transaction?: components["schemas"]["LedgerTransaction"];
+            data?: {
+                /** @description Entry status. The full value set is not specified. */
+                status?: string;
+                /** @description Payment method (type not specified). */
+                paymentMethod?: unknown;
+                /** @description Payment details (type not specified). */
+                paymentDetails?: unknown;
+            };
+        };
+        /**
+         * @description An account movement on the spending account. `type` tells how to read `data`; like every
+         *     response field, it may be absent.
+         */
+        AccountLedgerEntry: {
+            /** @constant */
+            type?: "Account";
+            transaction?: components["schemas"]["LedgerTransaction"];
+            data?: {
+                /** @description Entry status. The full value set is not specified. */
+                status?: string;
+            };
+        };
+        /**
+         * @description An entry of the card spending account ledger: top-ups as credits, card spending as debits. What
+         *     `data` holds depends on `type`. The full set of `data` sub-field types and status values is not
+         *     specified; `data` accepts fields beyond those listed.
+         */
+        LedgerEntry: components["schemas"]["CardLedgerEntry"] | components["schemas"]["PaymentAcceptanceLedgerEntry"] | components["schemas"]["AccountLedgerEntry"];
+        /**
+         * @description One company of an account with everything the sandbox holds for it: what the partner API reads one
+         *     piece at a time (and what it never lists, such as payment routes and the KYB status), in one answer.
+         */
+        AccountCompany: {
+            company: components["schemas"]["Company"];
+            /** @description The last KYB status (`SUBMITTED`, then the review's result); null before a profile is submitted. */
+            kybStatus: string | null;
+            cardHolders: components["schemas"]["CardHolder"][];
+            /** @description Oldest first. */
+            cards: components["schemas"]["Card"][];
+            /** @description Oldest first. */
+            paymentRoutes: components["schemas"]["PaymentRoute"][];
+            wallets: components["schemas"]["Wallet"][];
+            /** @description The spending account's ledger, newest first, at most the 100 newest entries. */
+            ledger: components["schemas"]["LedgerEntry"][];
+        };
+        AccountOverview: {
+            account: components["schemas"]["AccountFingerprint"];
+            /** @description Oldest first. */
+            companies: components["schemas"]["AccountCompany"][];
+        };
         /** @description A fault as registered, with how often it has struck. */
         Fault: {
             id: components["schemas"]["Ulid"];
@@ -950,24 +1306,35 @@ export interface components {
             statusCode?: number;
             /** @description Why the receiver could not be reached (a network error or no answer in time). */
             error?: string;
+            /** @description Real milliseconds from sending to the answer (or the error); absent on attempts recorded before it was kept. */
+            durationMs?: number;
         };
-        /** @description A webhook event as it was sent (the envelope), with every delivery attempt so far, oldest first. */
+        /** @description A delivery attempt the sandbox has scheduled and not yet made. */
+        ScheduledDelivery: {
+            endpointId: components["schemas"]["Ulid"];
+            /** @description The attempt it will be (1 for the first try, 2 to 6 for the retries). */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description Clock time it falls due.
+             */
+            dueAt: string;
+        };
+        /**
+         * @description A webhook event as it was sent (the envelope), with every delivery attempt so far, oldest first, and
+         *     the attempts still to come.
+         */
         SandboxEvent: components["schemas"]["WebhookEvent"] & {
             deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description The attempts scheduled and not yet made, one per endpoint still to be reached (a retry after a
+             *     failure, or a first try not yet run), soonest first; empty when none is pending.
+             */
+            nextAttempts: components["schemas"]["ScheduledDelivery"][];
         };
         ListEventsResponse: {
             /** @description The calling account's events, newest first. */
             events: components["schemas"]["SandboxEvent"][];
-        };
-        CardHolder: {
-            id?: components["schemas"]["Ulid"];
-            name?: string;
-            /** Format: email */
-            email?: string;
-            /** @description A string, for example `ACTIVE`. The complete value set and transitions are not specified. */
-            status?: string;
-            /** Format: date-time */
-            createdAt?: string;
         };
         ListCardHoldersResponse: {
             cardHolders: components["schemas"]["CardHolder"][];
@@ -980,30 +1347,6 @@ export interface components {
         GetCardHolderResponse: {
             cardHolder?: components["schemas"]["CardHolder"];
         };
-        /**
-         * @description The currencies the sandbox keeps wallets in (the partner API does not specify its list).
-         * @enum {string}
-         */
-        WalletCurrency: "USDC" | "USDT";
-        /**
-         * @description A blockchain network. Valid values depend on the wallet currency; when omitted the chain defaults
-         *     per currency.
-         * @enum {string}
-         */
-        Chain: "TRX" | "ETH" | "BNB" | "AVAX" | "SOL" | "ARB" | "OP" | "TON" | "MATIC";
-        /**
-         * @description A sandbox wallet. The partner API does not specify the fields of a wallet record; this is the sandbox's
-         *     own record, enough to call `openWalletAddress`.
-         */
-        Wallet: {
-            id: components["schemas"]["Ulid"];
-            currency: components["schemas"]["WalletCurrency"];
-            defaultChain: components["schemas"]["Chain"];
-            /** @description The chains `openWalletAddress` accepts for this wallet. */
-            chains: components["schemas"]["Chain"][];
-            /** Format: date-time */
-            createdAt: string;
-        };
         ListWalletsResponse: {
             wallets: components["schemas"]["Wallet"][];
         };
@@ -1013,61 +1356,8 @@ export interface components {
         WalletResponse: {
             wallet: components["schemas"]["Wallet"];
         };
-        /**
-         * @description Identity-verification status. Transitions are not specified; every change is announced
-         *     by `company.kyc_status_changed`, and a link is first announced as `not_started` by
-         *     `company.kyc_link.issued`.
-         *
-         *     - `not_started`: a link exists but the customer has not begun
-         *     - `incomplete`: begun but not submitted
-         *     - `awaiting_questionnaire`: extra questions must be answered; blocks progress until supplied
-         *     - `awaiting_ubo`: details of the ultimate beneficial owners are needed; blocks progress until supplied
-         *     - `under_review`: submitted; a human is reviewing
-         *     - `approved`: verified; routes can be opened
-         *     - `rejected`: declined
-         *     - `paused`: temporarily halted
-         *     - `offboarded`: the customer has been removed
-         * @enum {string}
-         */
-        KycStatus: "not_started" | "incomplete" | "awaiting_questionnaire" | "awaiting_ubo" | "under_review" | "approved" | "rejected" | "paused" | "offboarded";
         SetKycStatusRequest: {
             kycStatus: components["schemas"]["KycStatus"];
-        };
-        /**
-         * @description The swap product's verification state. `tosAccepted` false means the company cannot be endorsed:
-         *     treat it as blocking alongside verification.
-         */
-        CompanySwap: {
-            /**
-             * Format: uri
-             * @description Unbranded identity-verification page hosted by the service; embeddable in an iframe from any
-             *     origin.
-             */
-            kycUrl?: string;
-            kycStatus?: components["schemas"]["KycStatus"];
-            /**
-             * Format: uri
-             * @description Second unbranded page, for accepting the terms of service; embedded the same way; kept
-             *     separate so the customer can be sent to whichever step is outstanding.
-             */
-            tosUrl?: string;
-            /** @description False means the company cannot be endorsed; treat as blocking alongside verification. */
-            tosAccepted?: boolean;
-        };
-        /** @description A company linked to the partner account. */
-        Company: {
-            id?: components["schemas"]["Ulid"];
-            name?: string;
-            countryCode?: string;
-            /**
-             * @description Onboarding status, a free string; a newly onboarded company is `Pending`. The complete value
-             *     set and the transitions are not specified: expect other values.
-             */
-            status?: string;
-            /** Format: date-time */
-            createdAt?: string;
-            /** @description Present only for companies onboarded onto swap; otherwise null. */
-            swap?: components["schemas"]["CompanySwap"] | null;
         };
         CompanyResponse: {
             company: components["schemas"]["Company"];
@@ -1088,11 +1378,6 @@ export interface components {
             companyId: components["schemas"]["Ulid"];
             status: string;
         };
-        /**
-         * @description `onramp`: fiat in, stablecoin out. `offramp`: stablecoin in, fiat out.
-         * @enum {string}
-         */
-        PaymentRouteType: "onramp" | "offramp";
         CreatePaymentRouteRequest: {
             type: components["schemas"]["PaymentRouteType"];
             /** @description The settlement (destination) currency; `USDC` for an on-ramp and `USD` for an off-ramp when omitted. */
@@ -1112,67 +1397,9 @@ export interface components {
              */
             force?: boolean;
         };
-        /**
-         * @description Where money enters the route. A crypto side also carries `address`. The allowed values of `type`
-         *     and `paymentRail` are not specified: treat them as free strings.
-         */
-        PaymentRouteSource: {
-            type?: string;
-            currency?: string;
-            paymentRail?: string;
-            /** @description Chain address, on a crypto side. */
-            address?: string;
-        };
-        /**
-         * @description Where money leaves the route. A crypto side also carries `address`; a bank destination also
-         *     carries the bank fields. The allowed values of `type` and `paymentRail` are not specified:
-         *     treat them as free strings.
-         */
-        PaymentRouteDestination: {
-            type?: string;
-            currency?: string;
-            paymentRail?: string;
-            /** @description Chain address, on a crypto side. */
-            address?: string;
-            bankName?: string;
-            bankAccountNumber?: string;
-            bankRoutingNumber?: string;
-            bankBeneficiaryName?: string;
-        };
-        /** @description A payment route and its deposit instructions. */
-        PaymentRoute: {
-            id?: components["schemas"]["Ulid"];
-            type?: components["schemas"]["PaymentRouteType"];
-            /**
-             * @description Whether the route can currently accept money. Transitions are not specified.
-             * @enum {string}
-             */
-            status?: "active" | "inactive";
-            /** @description Settlement (destination) currency. */
-            currency?: string;
-            /**
-             * Format: double
-             * @description Fee applied to money moving through the route.
-             */
-            feePercent?: number;
-            /**
-             * @description Where the payer sends funds: the deposit account number for an on-ramp, the chain address for
-             *     an off-ramp.
-             */
-            depositAddress?: string;
-            source?: components["schemas"]["PaymentRouteSource"];
-            destination?: components["schemas"]["PaymentRouteDestination"];
-            /** Format: date-time */
-            createdAt?: string;
-        };
         GetPaymentRouteResponse: {
             paymentRoute?: components["schemas"]["PaymentRoute"];
         };
-        /**
-         * @description `Credit` for incoming money, `Debit` for outgoing.
-         * @enum {string}
-         */
-        TransactionDirection: "Credit" | "Debit";
         CreateSpendingAccountEntryRequest: {
             /**
              * @description `Card` for card spending, `Account` for a top-up, `PaymentAcceptance` for a checkout payment.
@@ -1184,92 +1411,6 @@ export interface components {
             amount: number;
             description?: string;
         };
-        /**
-         * Decimal string
-         * @description A signed decimal number written as a string (debits negative), for example `-12.50`.
-         * @example -12.50
-         */
-        DecimalString: string;
-        /** @description A money movement on the card spending account. */
-        LedgerTransaction: {
-            id?: components["schemas"]["Ulid"];
-            direction?: components["schemas"]["TransactionDirection"];
-            amount?: components["schemas"]["DecimalString"];
-            /** @description Currency code. */
-            currency?: string;
-            description?: string;
-            counterpartyName?: string;
-            /** Format: date-time */
-            createdAt?: string;
-        };
-        /**
-         * @description A card payment on the spending account. `type` tells how to read `data`; like every
-         *     response field, it may be absent.
-         */
-        CardLedgerEntry: {
-            /** @constant */
-            type?: "Card";
-            transaction?: components["schemas"]["LedgerTransaction"];
-            /** @description Card entry details. Foreign-exchange fields beyond `isFx` exist but are not specified. */
-            data?: {
-                /** @description Entry status, for example `Closed`. The full value set is not specified. */
-                status?: string;
-                card?: {
-                    id?: components["schemas"]["Ulid"];
-                    name?: string;
-                    last4?: string;
-                };
-                /** @description The merchant. The types of its fields are not specified. */
-                merchant?: {
-                    /** @description Merchant name (type not specified). */
-                    name?: unknown;
-                    /** @description Merchant code (type not specified). */
-                    code?: unknown;
-                    /** @description Merchant city (type not specified). */
-                    city?: unknown;
-                    /** @description Merchant country (type not specified). */
-                    country?: unknown;
-                };
-                /** @description Whether the payment involved a foreign-exchange conversion. */
-                isFx?: boolean;
-            };
-        };
-        /**
-         * @description An accepted payment on the spending account. `type` tells how to read `data`; like every
-         *     response field, it may be absent.
-         */
-        PaymentAcceptanceLedgerEntry: {
-            /** @constant */
-            type?: "PaymentAcceptance";
-            transaction?: components["schemas"]["LedgerTransaction"];
-            data?: {
-                /** @description Entry status. The full value set is not specified. */
-                status?: string;
-                /** @description Payment method (type not specified). */
-                paymentMethod?: unknown;
-                /** @description Payment details (type not specified). */
-                paymentDetails?: unknown;
-            };
-        };
-        /**
-         * @description An account movement on the spending account. `type` tells how to read `data`; like every
-         *     response field, it may be absent.
-         */
-        AccountLedgerEntry: {
-            /** @constant */
-            type?: "Account";
-            transaction?: components["schemas"]["LedgerTransaction"];
-            data?: {
-                /** @description Entry status. The full value set is not specified. */
-                status?: string;
-            };
-        };
-        /**
-         * @description An entry of the card spending account ledger: top-ups as credits, card spending as debits. What
-         *     `data` holds depends on `type`. The full set of `data` sub-field types and status values is not
-         *     specified; `data` accepts fields beyond those listed.
-         */
-        LedgerEntry: components["schemas"]["CardLedgerEntry"] | components["schemas"]["PaymentAcceptanceLedgerEntry"] | components["schemas"]["AccountLedgerEntry"];
         SpendingAccountEntryResponse: {
             entry: components["schemas"]["LedgerEntry"];
         };
@@ -1381,6 +1522,11 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The account's fingerprint, as `listAccounts` names it.
+         * @example acct_5e2b9c0f41d7
+         */
+        Account: components["schemas"]["AccountFingerprint"];
         /**
          * @description The `id` of a fault.
          * @example 01JD8X2K7P3M9Q4R6S8T0V2W4X
@@ -1529,6 +1675,53 @@ export interface operations {
                     "application/json": components["schemas"]["Clock"];
                 };
             };
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts, in the order they first called. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAccountsResponse"];
+                };
+            };
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's fingerprint, as `listAccounts` names it.
+                 * @example acct_5e2b9c0f41d7
+                 */
+                account: components["parameters"]["Account"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's companies, oldest first, with what each holds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountOverview"];
+                };
+            };
+            404: components["responses"]["NotFound"];
         };
     };
     listFaults: {

@@ -7,6 +7,7 @@
  *   dist/chunks/     the code those three share
  *   dist/*.json      the bundled contracts the tools serve (copied from generated/)
  *   dist/scenarios/  the sandbox's shipped scenarios (copied from src/sandbox/scenarios/)
+ *   dist/dashboard/  the sandbox dashboard's page (src/dashboard/page/) and Scalar's bundle for its console
  * Only devkit/src is bundled. npm packages stay imports, and every one of them must be a declared dependency or
  * peer dependency of the devkit: the client (`partner-api-client`, for webhook signing and the receiver kit) is
  * the partner's installed copy, never a copy inside dist/.
@@ -19,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
 import { directorySize } from "../src/cli/files.ts";
 import { type CliIO, defineCommand, isEntryPoint, JobFailure, main, step } from "../src/cli/runner.ts";
+import { pageDir, scalarBundlePath } from "../src/dashboard/index.ts";
 
 const devkitRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = path.resolve(devkitRoot, "..");
@@ -107,6 +109,9 @@ export async function bundleDevkit(outDir: string, io: CliIO, entries: readonly 
     const source = path.join(devkitRoot, "src", "sandbox", "scenarios");
     await cp(source, path.join(outDir, "scenarios"), { recursive: true, filter: (file) => !file.endsWith(".md") });
   });
+  await step(io, "copy the dashboard's page and Scalar's standalone bundle to dashboard/", () =>
+    copyDashboard(path.join(outDir, "dashboard")),
+  );
   await step(io, `copy ${CONTRACTS.join(", ")} from generated/`, async () => {
     for (const file of CONTRACTS) {
       const source = path.join(repoRoot, "generated", file);
@@ -115,6 +120,26 @@ export async function bundleDevkit(outDir: string, io: CliIO, entries: readonly 
     }
   });
   return { imported: new Set(packagesImported(result.metafile!)), inputs };
+}
+
+/**
+ * The sandbox dashboard's files: the page (devkit/src/dashboard/page/, served as they are) and, for its
+ * console, the one browser file of @scalar/api-reference (a dev dependency: the package ships this file, not
+ * Scalar's 260 packages), with a note of its version and licence beside it.
+ */
+async function copyDashboard(target: string): Promise<void> {
+  await cp(pageDir, target, { recursive: true });
+  const scalar = path.join(target, "scalar");
+  await mkdir(scalar, { recursive: true });
+  await copyFile(scalarBundlePath(), path.join(scalar, "standalone.js"));
+  const manifest = JSON.parse(
+    await readFile(path.join(path.dirname(scalarBundlePath()), "..", "..", "package.json"), "utf8"),
+  ) as { name: string; version: string; license: string };
+  await writeFile(
+    path.join(scalar, "NOTICE.txt"),
+    `standalone.js is dist/browser/standalone.js of ${manifest.name} ${manifest.version} by Scalar ` +
+      `(${manifest.license} licence), unchanged. The sandbox dashboard's console serves it.\n`,
+  );
 }
 
 export const buildCommand = defineCommand({

@@ -172,6 +172,11 @@ describe("npm run sandbox", () => {
     await first.waitFor(/Try: curl/);
     expect(url).toBe(`http://127.0.0.1:${port}`);
     expect(first.output().stdout).toContain(`control API: ${url}/_sandbox`);
+    // The dashboard's address, and a browser gets the page there.
+    expect(first.output().stdout).toContain(`dashboard:   ${url}/ (open it in a browser`);
+    const page = await fetch(`${url}/`, { headers: { accept: "text/html" } });
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    await page.text();
     expect(first.output().stdout).toMatch(/holds: +nothing yet \(new state file .*state\.json\)/);
     expect(first.output().stdout).toMatch(/seed 11, state in .*state\.json, clock at 10x/);
     const listed = await fetch(`${url}/v1/companies`, { headers: { "X-API-Key": "cli-test" } });

@@ -210,7 +210,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
 
   test("the devkit tarball holds the built command, its entries with types and the contracts, no machine paths", () => {
     const files = devkitPacked.files.map((file) => file.path).sort();
-    expect(files.filter((file) => !file.startsWith("dist/types/") && !file.startsWith("dist/chunks/"))).toEqual(
+    expect(files.filter((file) => !/^dist\/(types|chunks|dashboard)\//.test(file))).toEqual(
       [
         "dist/cli.js",
         "dist/cli-kit.d.ts",
@@ -229,6 +229,9 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     expect(files).toContain("dist/types/devkit/src/sandbox/index.d.ts");
     expect(files).toContain("dist/types/devkit/src/cli/kit.d.ts");
     expect(files.filter((file) => file.startsWith("dist/chunks/")).every((file) => file.endsWith(".js"))).toBe(true);
+    // The dashboard's page and the one file of Scalar its console needs; Scalar is no dependency.
+    for (const file of ["index.html", "app.js", "app.css", "console.js", "scalar/standalone.js"])
+      expect(files).toContain(`dist/dashboard/${file}`);
     const installed = path.join(app, "node_modules", "partner-api-devkit");
     expect(readFileSync(path.join(installed, "dist", "cli.js"), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
     for (const file of files.filter((f) => /\.(js|ts)$/.test(f))) {
@@ -327,6 +330,13 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     ]);
     const [, url] = await sandbox.waitFor(/Sandbox serving the partner API on (\S+) /);
     await sandbox.waitFor(/control API: \S+\/_sandbox/);
+    // A browser gets the dashboard, and its console's Scalar bundle, from the installed package.
+    const page = await fetch(`${url}/`, { headers: { accept: "text/html" } });
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(await page.text()).toContain("/_dashboard/app.js");
+    const scalar = await fetch(`${url}/_dashboard/scalar.js`);
+    expect(scalar.status).toBe(200);
+    await scalar.arrayBuffer();
     const headers = { "X-API-Key": KEY, "Content-Type": "application/json" };
     const companies = await fetch(`${url}/v1/companies`, { headers });
     expect(companies.status).toBe(200);

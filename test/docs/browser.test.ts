@@ -16,11 +16,13 @@ import {
   SANDBOX_SECTION_TITLE,
   SCHEMAS_TAG,
 } from "../../scripts/lib/docs/build.ts";
+import { DASHBOARD_SCREENSHOTS } from "../../scripts/lib/docs/dashboard-screenshots.ts";
 import { SCREENSHOT_FILES } from "../../scripts/lib/docs/screenshots.ts";
 import { type StaticServer, serveStatic } from "../../scripts/lib/docs/server.ts";
 import { repoRoot, sandboxBundleJsonPath } from "../../scripts/lib/paths.ts";
 import { HTTP_METHODS } from "../../src/http-methods.ts";
 import { loadDocument } from "../contract/support/contract.ts";
+import { type NetworkWatch, watchNetwork } from "../helpers/network.ts";
 
 const chromiumPath = chromiumPathOf();
 const hasChromium = hasChromiumAt();
@@ -46,33 +48,6 @@ const webhooks = Object.values<any>(contract.webhooks).map((item) => ({
 }));
 const schemaNames = Object.keys(contract.components.schemas);
 const tags = [...contract.tags.map((t: any) => t.name as string), SCHEMAS_TAG];
-
-interface NetworkWatch {
-  consoleErrors: string[];
-  failedRequests: string[];
-  blockedRequests: string[];
-  badResponses: string[];
-}
-
-/** Blocks every host but the page's own, as behind a strict proxy or with no network, and records what went wrong. */
-async function watchNetwork(page: Page, origin: string): Promise<NetworkWatch> {
-  const watch: NetworkWatch = { consoleErrors: [], failedRequests: [], blockedRequests: [], badResponses: [] };
-  await page.route("**/*", (route) => {
-    const url = route.request().url();
-    if (url.startsWith(`${origin}/`)) return route.continue();
-    watch.blockedRequests.push(url);
-    return route.abort("blockedbyclient");
-  });
-  page.on("console", (message) => {
-    if (message.type() === "error") watch.consoleErrors.push(message.text());
-  });
-  page.on("pageerror", (error) => watch.consoleErrors.push(`uncaught: ${error.message}`));
-  page.on("requestfailed", (request) => watch.failedRequests.push(`${request.url()}: ${request.failure()?.errorText}`));
-  page.on("response", (response) => {
-    if (response.status() >= 400) watch.badResponses.push(`${response.status()} ${response.url()}`);
-  });
-  return watch;
-}
 
 interface PictureStats {
   width: number;
@@ -203,14 +178,15 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
     expectCleanNetwork();
   }, 60_000);
 
-  it("npm run docs wrote a PNG of the first page and of one operation, neither blank", async () => {
+  it("npm run docs wrote a PNG of the first page, of one operation and of each dashboard view, none blank", async () => {
     expect(built.screenshots.map((file) => path.basename(file))).toEqual([
       SCREENSHOT_FILES.firstPage,
       SCREENSHOT_FILES.operation,
     ]);
+    expect(built.dashboardScreenshots.map((file) => path.basename(file))).toEqual(Object.values(DASHBOARD_SCREENSHOTS));
     const blank = await browser.newPage({ viewport: { width: 300, height: 200 } });
     try {
-      for (const file of built.screenshots) {
+      for (const file of [...built.screenshots, ...built.dashboardScreenshots]) {
         const stats = await pictureStats(blank, file);
         console.log(
           `[docs browser test] ${path.basename(file)}: ${stats.width}x${stats.height}, ${stats.colors} colours, ${(stats.drawn * 100).toFixed(1)}% drawn`,

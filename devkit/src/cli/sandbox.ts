@@ -64,6 +64,8 @@ function sandboxStartCommand(name: string, group: string) {
 Every X-API-Key value is its own sandbox account, seeded on first use. The control API under /_sandbox
 resets it, drives its clock, registers webhook receivers, makes calls fail on purpose (faults), logs every
 call and makes things happen (deposits, KYC results, scenarios); ${group} <command> does the same from here.
+Open the sandbox's address in a browser for its dashboard: accounts, events, the request log, the clock
+and faults, and a console that sends real requests.
 
 Options:
   --port <port>              port to listen on (default ${DEFAULT_SANDBOX_PORT}; env SANDBOX_PORT; 0 picks a free one)
@@ -131,6 +133,7 @@ Ctrl-C stops it. Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
       io.out(
         `Sandbox serving the partner API on ${sandbox.url} (started in ${formatDuration(performance.now() - started)})`,
       );
+      io.out(`  dashboard:   ${sandbox.url}/ (open it in a browser: accounts, events, requests, clock, console)`);
       io.out(
         `  control API: ${sandbox.url}/_sandbox (reset, clock, webhook receivers, events, faults, request log, scenarios)`,
       );

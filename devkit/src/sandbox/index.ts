@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { paths as ControlPaths } from "../../../generated/sandbox.js";
+import { createDashboard } from "../dashboard/index.ts";
 import { contractJsonPath, displayPath, sandboxContractJsonPath } from "../paths.ts";
 import { SandboxClock } from "./clock.ts";
 import { ContractRouter } from "./contract.ts";
@@ -252,7 +253,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const shipped = shippedScenarios(router).get(entry);
     startScenarios.push(shipped ?? (await loadScenarioFile(entry, router)));
   }
-  const server = createServer(createRequestListener(router, engine, testMode));
+  const listener = createRequestListener(router, engine, testMode);
+  // The dashboard answers a browser at / and its own files; every other request is the API's.
+  const dashboard = createDashboard();
+  const server = createServer((request, response) => {
+    if (!dashboard.handle(request, response)) listener(request, response);
+  });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -6,6 +6,7 @@
  * the operation declares 422) for a wrong content type, 422 for a bad parameter or body.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { callerKey } from "./accounts.ts";
 import type { ContractRouter, Issue, Operation, QueryValues } from "./contract.ts";
 import type { SandboxEngine } from "./engine.ts";
 import { type AnyReply, type Call, SandboxProblem } from "./flow.ts";
@@ -173,9 +174,9 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
         );
       }
       operation = match.operation;
-      const header = request.headers["x-api-key"];
-      const apiKey = (Array.isArray(header) ? header[0] : header) || undefined;
       exchange.routed(operation);
+      // X-API-Key, or the account X-Sandbox-Account names by fingerprint (as the dashboard sends).
+      const apiKey = callerKey(request.headers, engine.state);
 
       const raw = hasBody(request) ? await readBody(request) : EMPTY_BODY;
       exchange.received(raw);

@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { ensureBundle } from "../bundle.ts";
 import { rel, repoRoot, sandboxBundleJsonPath, sandboxBundleYamlPath } from "../paths.ts";
+import { DASHBOARD_SCREENSHOTS, takeDashboardScreenshots } from "./dashboard-screenshots.ts";
 import { addGettingStarted } from "./getting-started.ts";
 import { addCodeSamples, CODE_SAMPLE_LANGUAGES } from "./samples.ts";
 import { takeScreenshots } from "./screenshots.ts";
@@ -105,7 +106,7 @@ export interface DocsBuildOptions {
   outDir?: string;
   /** Progress lines (one per stage). */
   onProgress?: (message: string) => void;
-  /** PNGs of the first page and of one operation beside index.html (headless Chromium); default true. */
+  /** PNGs of the first page, of one operation and of each dashboard view beside index.html (headless Chromium); default true. */
   screenshots?: boolean;
 }
 
@@ -118,6 +119,8 @@ export interface DocsBuildResult {
   sandboxFiles: string[];
   /** Screenshot PNGs written (absolute paths); empty when skipped or turned off. */
   screenshots: string[];
+  /** PNGs of each view of the sandbox dashboard (absolute paths), shown on the Sandbox control page. */
+  dashboardScreenshots: string[];
   indexBytes: number;
   operations: number;
   webhooks: number;
@@ -161,13 +164,41 @@ function withSandboxLink(document: Record<string, unknown>): Record<string, unkn
   return { ...document, info: { ...info, description: `${info.description ?? ""}\n\n${section}` } };
 }
 
-/** The control API's page: titled "Sandbox control", with a link back to the reference. */
-function asSandboxPage(document: Record<string, unknown>): Record<string, unknown> {
+/** What each dashboard screenshot shows, in the order the page's menu lists the views. */
+const DASHBOARD_CAPTIONS: Record<string, string> = {
+  [DASHBOARD_SCREENSHOTS.accounts]:
+    "Accounts: each company's onboarding, KYC, terms and KYB with the buttons that move them, cards, routes, wallets and the ledger",
+  [DASHBOARD_SCREENSHOTS.events]:
+    "Events: every event with its payload, each delivery attempt (time, status, duration), the next retry and resend",
+  [DASHBOARD_SCREENSHOTS.requests]:
+    "Requests: the request log, live, with the fault applied and whether the answer matched the contract",
+  [DASHBOARD_SCREENSHOTS.clock]: "Clock and faults: advance, freeze and resume the clock; add and remove faults",
+  [DASHBOARD_SCREENSHOTS.console]:
+    "Console: the API reference with a Test Request client that sends to the sandbox as the chosen account",
+};
+
+/**
+ * The control API's page: titled "Sandbox control", opening with the dashboard (its screenshots, when they
+ * were taken), with a link back to the reference.
+ */
+function asSandboxPage(document: Record<string, unknown>, dashboardShots: readonly string[]): Record<string, unknown> {
   const info = (document.info ?? {}) as Record<string, unknown>;
   const back = "[Back to the partner API reference](index.html).";
+  const dashboard =
+    dashboardShots.length === 0
+      ? ""
+      : "## The dashboard\n\nOpen the sandbox's address (`http://127.0.0.1:4020/`) in a browser: the dashboard reads " +
+        "and drives everything below through this control API, with nothing loaded from another host.\n\n" +
+        dashboardShots
+          .map((file) => `![${DASHBOARD_CAPTIONS[file] ?? file}](${file})\n\n*${DASHBOARD_CAPTIONS[file] ?? file}*`)
+          .join("\n\n");
   return {
     ...document,
-    info: { ...info, title: SANDBOX_SECTION_TITLE, description: `${info.description ?? ""}\n\n${back}`.trim() },
+    info: {
+      ...info,
+      title: SANDBOX_SECTION_TITLE,
+      description: [info.description ?? "", dashboard, back].filter(Boolean).join("\n\n").trim(),
+    },
   };
 }
 
@@ -222,7 +253,8 @@ async function renderPage(
 
 /**
  * Builds the reference into `outDir`: bundle, add samples and the getting-started section, render with
- * Redocly, make self-contained, check; then the sandbox control page and the screenshots.
+ * Redocly, make self-contained, check; then the dashboard's screenshots, the sandbox control page showing them,
+ * and the reference's screenshots.
  */
 export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBuildResult> {
   const outDir = path.resolve(options.outDir ?? docsDir);
@@ -267,9 +299,19 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
 
     let redoclyMs = reference.redoclyMs;
     const sandboxFiles: string[] = [];
+    let dashboardScreenshots: string[] = [];
+    if (sandboxJson !== undefined && options.screenshots !== false) {
+      const shots = await takeDashboardScreenshots(outDir);
+      if (shots.skipped) progress(`dashboard screenshots skipped: ${shots.skipped}`);
+      else progress(`wrote dashboard screenshots ${shots.taken.map((file) => path.basename(file)).join(", ")}`);
+      dashboardScreenshots = shots.taken;
+    }
     if (sandboxJson !== undefined) {
       const sandboxPage = await renderPage(
-        asSandboxPage(JSON.parse(sandboxJson)),
+        asSandboxPage(
+          JSON.parse(sandboxJson),
+          dashboardScreenshots.map((file) => path.basename(file)),
+        ),
         {
           schemaDefinitionsTagName: SCHEMAS_TAG,
           ...configured,
@@ -307,6 +349,7 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
       files,
       sandboxFiles,
       screenshots,
+      dashboardScreenshots,
       indexBytes: Buffer.byteLength(reference.html),
       operations: operations.length,
       webhooks,

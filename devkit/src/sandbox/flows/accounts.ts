@@ -2,9 +2,12 @@
  * What an account holds when first used: a demo company (with what every company is seeded with), the
  * receiver given at start, and three ledger entries. Seeded data carries fixed times (SEEDED_AT, a minute
  * apart), not the clock's reading at first use, so the same seed gives the same seeded data, timestamps
- * included, run after run.
+ * included, run after run. The control API lists the accounts that have called, by fingerprint, and reads
+ * everything one holds (accounts.ts).
  */
+import { accountOverview, listAccounts } from "../accounts.ts";
 import type { SandboxEngine } from "../engine.ts";
+import { defineFlow, SandboxProblem } from "../flow.ts";
 import { randomStateFor } from "../random.ts";
 import type { AccountState } from "../state.ts";
 import { recordLedgerEntry } from "./ledger.ts";
@@ -48,3 +51,22 @@ export function seedAccount(engine: SandboxEngine, apiKey: string): AccountState
     engine.seedingAt = undefined;
   }
 }
+
+export const accounts = defineFlow()({
+  name: "accounts",
+  partner: {},
+  control: {
+    listAccounts(call) {
+      return { status: 200, body: listAccounts(call.engine.state) };
+    },
+
+    getAccount(call) {
+      const fingerprint = call.params.account;
+      const overview = accountOverview(call.engine, fingerprint);
+      if (!overview)
+        throw new SandboxProblem(404, "not-found", "Not found", `account ${fingerprint} has not called this sandbox`);
+      return { status: 200, body: overview };
+    },
+  },
+  tasks: {},
+});

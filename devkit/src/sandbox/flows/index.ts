@@ -6,6 +6,7 @@
  */
 import type { ControlHandlers, PartnerHandlers, TaskBase, TaskRunners } from "../flow.ts";
 import { testModeFlow } from "../testmode/control.ts";
+import { accounts } from "./accounts.ts";
 import { type CardTasks, cards } from "./cards.ts";
 import { type KybTasks, kyb } from "./kyb.ts";
 import { ledger } from "./ledger.ts";
@@ -14,7 +15,7 @@ import { routes } from "./routes.ts";
 import { sandbox } from "./sandbox.ts";
 import { type WebhookTasks, webhooks } from "./webhooks.ts";
 
-export const FLOWS = [onboarding, kyb, cards, routes, ledger, webhooks, sandbox, testModeFlow];
+export const FLOWS = [accounts, onboarding, kyb, cards, routes, ledger, webhooks, sandbox, testModeFlow];
 
 /** Every kind of timed task, with the data it carries. */
 export type TaskKinds = CardTasks & KybTasks & WebhookTasks;
@@ -31,6 +32,7 @@ export const PARTNER_HANDLERS: PartnerHandlers = {
 };
 
 export const CONTROL_HANDLERS: ControlHandlers = {
+  ...accounts.control,
   ...onboarding.control,
   ...kyb.control,
   ...cards.control,

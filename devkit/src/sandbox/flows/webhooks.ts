@@ -6,6 +6,7 @@
  */
 import { webhookEventTypes } from "../../../../generated/contract.ts";
 import { deliverWebhook, RETRY_DELAYS_MS } from "../../webhooks/deliver.ts";
+import { nextAttemptsByEvent, shownEvent } from "../deliveries.ts";
 import type { SandboxEngine } from "../engine.ts";
 import { accountOf, apiKeyOf, defineFlow, notFound } from "../flow.ts";
 import type { AccountState, EndpointRecord, EventRecord } from "../state.ts";
@@ -65,15 +66,12 @@ async function attemptDelivery(
   url: string,
   body: string,
   secret: string,
-): Promise<{ statusCode?: number; error?: string }> {
+): Promise<{ statusCode?: number; error?: string; durationMs?: number }> {
   const [attempt] = (await deliverWebhook({ url, body, secret, delaysMs: [] })).attempts;
-  if (attempt?.status !== undefined) return { statusCode: attempt.status };
-  return { error: attempt?.error ?? "not sent" };
-}
-
-/** The event as the control API shows it: its envelope and every delivery attempt so far. */
-function shown(event: EventRecord) {
-  return { ...event.envelope, deliveries: event.deliveries };
+  // Real milliseconds, to a tenth: what the receiver took, for the events list and the dashboard.
+  const timing = attempt === undefined ? {} : { durationMs: Math.round(attempt.ms * 10) / 10 };
+  if (attempt?.status !== undefined) return { statusCode: attempt.status, ...timing };
+  return { error: attempt?.error ?? "not sent", ...timing };
 }
 
 /** The timed work of webhooks: the data each kind of task carries. */
@@ -118,14 +116,15 @@ export const webhooks = defineFlow<WebhookTasks>()({
     },
 
     listEvents(call) {
-      return { status: 200, body: { events: [...accountOf(call).events].reverse().map(shown) } };
+      const next = nextAttemptsByEvent(call.engine.state.tasks);
+      return { status: 200, body: { events: [...accountOf(call).events].reverse().map((e) => shownEvent(e, next)) } };
     },
 
     resendEvent(call) {
       const event = call.engine.event(accountOf(call), call.params.eventId);
       if (!event) throw notFound("event", call.params.eventId);
       scheduleDeliveries(call.engine, apiKeyOf(call), event);
-      return { status: 202, body: shown(event) };
+      return { status: 202, body: shownEvent(event, nextAttemptsByEvent(call.engine.state.tasks)) };
     },
   },
   tasks: {

@@ -5,10 +5,11 @@
  * which finds a sandbox's test mode from its engine (`testModeOf`).
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { callerFingerprint } from "../accounts.ts";
 import type { ContractRouter, Operation } from "../contract.ts";
 import type { SandboxEngine } from "../engine.ts";
 import { appliedFault, type Fault, FaultBook, type FaultInput } from "./faults.ts";
-import { accountFingerprint, RequestLog } from "./log.ts";
+import { RequestLog } from "./log.ts";
 import { SCENARIO_HEADER, ScenarioRunner } from "./scenarios.ts";
 
 /** Operations that only read the sandbox's own machinery: a test or a dashboard polls them, so they are not logged. */
@@ -20,6 +21,9 @@ const UNLOGGED = new Set([
   "listEvents",
   "listFaults",
   "listScenarios",
+  "listAccounts",
+  "getAccount",
+  "listWebhookEndpoints",
 ]);
 
 export interface TestModeOptions {
@@ -103,9 +107,7 @@ export class Exchange {
     this.atMs = mode.engine.clock.now();
     const scenario = request.headers[SCENARIO_HEADER];
     this.scenario = Array.isArray(scenario) ? scenario[0] : scenario;
-    const key = request.headers["x-api-key"];
-    const apiKey = (Array.isArray(key) ? key[0] : key) || undefined;
-    if (apiKey !== undefined) this.account = accountFingerprint(apiKey);
+    this.account = callerFingerprint(request.headers);
   }
 
   routed(operation: Operation): void {

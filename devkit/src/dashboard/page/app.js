@@ -1,0 +1,154 @@
+// @ts-check
+/**
+ * The dashboard's shell: the account picker and the clock in the header, and the views by the page's hash
+ * (#/accounts, #/events, #/requests, #/clock, #/console). Each view is its own module, loaded when first
+ * opened, mounted into <main> and told when the chosen account or the clock changes.
+ */
+import { control } from "./api.js";
+import { every, formatTime, h, showProblem } from "./dom.js";
+import { viewOf } from "./routes.js";
+
+/**
+ * @typedef {{ account: string, companies: number, cards: number, events: number, webhookEndpoints: number }} AccountSummary
+ * @typedef {{ now: string, frozen?: boolean, speed?: number, status?: string, pendingTasks?: number, nextDueAt?: string | null }} Clock
+ * @typedef {object} Context
+ * @property {() => string} account the chosen account's fingerprint ("" before any account has called)
+ * @property {() => boolean} accountsLoaded whether the list of accounts has been read once
+ * @property {(listener: (account: string) => void) => () => void} onAccountChange
+ * @property {() => Clock | undefined} clock the clock's last reading
+ * @property {(listener: (clock: Clock) => void) => () => void} onClock
+ * @property {() => Promise<void>} refreshClock
+ * @property {() => Promise<void>} refreshAccounts
+ * @typedef {{ mount: (root: HTMLElement, context: Context) => (() => void) | undefined }} View
+ */
+
+/** @type {Record<string, { title: string, load: () => Promise<View> }>} */
+const VIEWS = {
+  accounts: { title: "Accounts", load: () => import("./accounts.js") },
+  events: { title: "Events and deliveries", load: () => import("./events.js") },
+  requests: { title: "Requests", load: () => import("./requests.js") },
+  clock: { title: "Clock and faults", load: () => import("./clock.js") },
+  console: { title: "Console", load: () => import("./console.js") },
+};
+const STORED_ACCOUNT = "partner-api-sandbox:account";
+
+/** @type {Set<(account: string) => void>} */
+const accountListeners = new Set();
+/** @type {Set<(clock: Clock) => void>} */
+const clockListeners = new Set();
+let chosenAccount = sessionStorage.getItem(STORED_ACCOUNT) ?? "";
+/** @type {Clock | undefined} */
+let lastClock;
+let accountsSeen = "";
+let accountsLoaded = false;
+
+const picker = /** @type {HTMLSelectElement} */ (document.getElementById("account"));
+const clockLine = /** @type {HTMLElement} */ (document.getElementById("clock"));
+const main = /** @type {HTMLElement} */ (document.getElementById("main"));
+
+/** @param {string} account */
+function chooseAccount(account) {
+  if (account === chosenAccount) return;
+  chosenAccount = account;
+  sessionStorage.setItem(STORED_ACCOUNT, account);
+  if (picker.value !== account) picker.value = account;
+  for (const listener of accountListeners) listener(account);
+}
+
+async function refreshAccounts() {
+  /** @type {{ accounts: AccountSummary[] }} */
+  const { accounts } = await control("GET", "/_sandbox/accounts");
+  const seen = JSON.stringify(accounts);
+  if (seen !== accountsSeen) {
+    accountsSeen = seen;
+    picker.replaceChildren(
+      ...(accounts.length === 0 ? [h("option", { value: "" }, "(none has called yet)")] : []),
+      ...accounts.map((a) =>
+        h(
+          "option",
+          { value: a.account },
+          `${a.account} · ${a.companies} compan${a.companies === 1 ? "y" : "ies"} · ${a.events} event${a.events === 1 ? "" : "s"}`,
+        ),
+      ),
+    );
+  }
+  const known = accounts.some((a) => a.account === chosenAccount);
+  const first = !accountsLoaded;
+  accountsLoaded = true;
+  // The first account to call is chosen until the user picks another.
+  if (!known) chooseAccount(accounts[0]?.account ?? "");
+  else if (picker.value !== chosenAccount) picker.value = chosenAccount;
+  // Views wait for the first list before saying no account has called.
+  if (first && chosenAccount === "") for (const listener of accountListeners) listener("");
+}
+
+async function refreshClock() {
+  /** @type {Clock} */
+  const clock = await control("GET", "/_sandbox/clock");
+  lastClock = clock;
+  const parts = [formatTime(clock.now)];
+  if (clock.frozen) parts.push("frozen");
+  if (clock.status && clock.status !== "ready") parts.push(clock.status);
+  clockLine.textContent = `Clock: ${parts.join(" · ")}`;
+  for (const listener of clockListeners) listener(clock);
+}
+
+/** @type {Context} */
+const context = {
+  account: () => chosenAccount,
+  accountsLoaded: () => accountsLoaded,
+  onAccountChange(listener) {
+    accountListeners.add(listener);
+    return () => accountListeners.delete(listener);
+  },
+  clock: () => lastClock,
+  onClock(listener) {
+    clockListeners.add(listener);
+    return () => clockListeners.delete(listener);
+  },
+  refreshClock,
+  refreshAccounts,
+};
+
+/** @type {(() => void) | undefined} */
+let unmountView;
+let routeSerial = 0;
+
+let currentView = "";
+
+async function route() {
+  const key = viewOf(location.hash);
+  // Scalar moving within the console changes the hash: the console stays as it is.
+  if (key === currentView && key === "console") return;
+  currentView = key;
+  const view = VIEWS[key] ?? { title: key, load: () => import("./accounts.js") };
+  const serial = ++routeSerial;
+  for (const link of document.querySelectorAll(".views a")) {
+    if (/** @type {HTMLElement} */ (link).dataset.view === key) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  document.title = `${view.title} · Partner API sandbox`;
+  unmountView?.();
+  unmountView = undefined;
+  const heading = h("h1", { tabindex: "-1", id: "view-title" }, view.title);
+  const root = h("section", { "aria-labelledby": "view-title", dataset: { view: key } });
+  main.replaceChildren(heading, root);
+  try {
+    const module = await view.load();
+    if (serial !== routeSerial) return;
+    unmountView = module.mount(root, context);
+  } catch (error) {
+    showProblem(error);
+  }
+}
+
+picker.addEventListener("change", () => chooseAccount(picker.value));
+window.addEventListener("hashchange", async () => {
+  const before = currentView;
+  await route();
+  // A view opened from the menu takes the focus, so a screen reader reads its title.
+  if (currentView !== before) document.getElementById("view-title")?.focus();
+});
+every(2000, refreshAccounts);
+every(1000, refreshClock);
+route();

@@ -1,0 +1,340 @@
+// @ts-check
+/**
+ * Events and deliveries: the chosen account's webhook receivers, and every event with its payload, each
+ * delivery attempt (clock time, status or network error, duration), the attempts still due and a resend
+ * button; filtered by type and outcome. The list is bounded: the newest matching events only.
+ */
+import { control, encode, loadPartnerContract } from "./api.js";
+import {
+  announce,
+  badge,
+  every,
+  formatDuration,
+  formatTime,
+  h,
+  pretty,
+  replaceKeepingFocus,
+  showProblem,
+  statusTone,
+  stopAll,
+} from "./dom.js";
+
+const REFRESH_MS = 1500;
+/** Events drawn at most; the others are counted, not drawn. */
+const MAX_SHOWN = 200;
+
+/** @typedef {"delivered" | "retrying" | "failed" | "pending" | "unsent"} Outcome */
+
+/** @type {Record<Outcome, { label: string, tone: "ok" | "warn" | "bad" | "" }>} */
+const OUTCOMES = {
+  delivered: { label: "delivered", tone: "ok" },
+  retrying: { label: "failing, retry due", tone: "warn" },
+  failed: { label: "failed", tone: "bad" },
+  pending: { label: "first attempt due", tone: "warn" },
+  unsent: { label: "no receiver", tone: "" },
+};
+
+/**
+ * Where an event's delivery stands: from each endpoint's latest attempt and what is still scheduled.
+ * @param {any} event
+ * @returns {Outcome}
+ */
+export function outcomeOf(event) {
+  const deliveries = /** @type {any[]} */ (event.deliveries ?? []);
+  const next = /** @type {any[]} */ (event.nextAttempts ?? []);
+  if (deliveries.length === 0) return next.length > 0 ? "pending" : "unsent";
+  /** @type {Map<string, any>} */
+  const latest = new Map();
+  for (const attempt of deliveries) latest.set(attempt.endpointId, attempt);
+  const failing = [...latest.values()].some((a) => !(a.statusCode >= 200 && a.statusCode < 300));
+  if (next.length > 0) return failing ? "retrying" : "pending";
+  return failing ? "failed" : "delivered";
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {import("./app.js").Context} context
+ */
+export function mount(root, context) {
+  const typeFilter = /** @type {HTMLSelectElement} */ (
+    h("select", { id: "event-type" }, h("option", { value: "" }, "every type"))
+  );
+  const outcomeFilter = /** @type {HTMLSelectElement} */ (
+    h(
+      "select",
+      { id: "event-outcome" },
+      h("option", { value: "" }, "every outcome"),
+      ...Object.entries(OUTCOMES).map(([value, { label }]) => h("option", { value }, label)),
+    )
+  );
+  const endpoints = h("div", {});
+  const list = h("div", { "aria-live": "off" });
+  const count = h("p", { class: "muted", role: "status" });
+  /** Ids of the events whose details are open, kept across redraws. */
+  const open = new Set();
+  /** @type {any[]} */
+  let events = [];
+  let seenEvents = "";
+  let seenEndpoints = "";
+
+  loadPartnerContract().then(
+    (contract) => {
+      for (const type of Object.keys(contract.webhooks ?? {}).sort())
+        typeFilter.append(h("option", { value: type }, type));
+    },
+    () => undefined,
+  );
+
+  root.append(
+    h("h2", {}, "Webhook receivers"),
+    endpoints,
+    h("h2", {}, "Events"),
+    h(
+      "div",
+      { class: "filters", role: "group", "aria-label": "Filter events" },
+      h("label", { for: "event-type" }, "Type "),
+      typeFilter,
+      h("label", { for: "event-outcome" }, "Outcome "),
+      outcomeFilter,
+    ),
+    count,
+    list,
+  );
+  typeFilter.addEventListener("change", draw);
+  outcomeFilter.addEventListener("change", draw);
+
+  async function refresh() {
+    const account = context.account();
+    if (!account) {
+      events = [];
+      endpoints.replaceChildren(h("p", { class: "muted" }, "No account has called yet."));
+      draw();
+      return;
+    }
+    const [eventList, endpointList] = await Promise.all([
+      control("GET", "/_sandbox/events", { account }),
+      control("GET", "/_sandbox/webhook-endpoints", { account }),
+    ]);
+    const endpointText = JSON.stringify(endpointList);
+    if (endpointText !== seenEndpoints) {
+      seenEndpoints = endpointText;
+      replaceKeepingFocus(endpoints, drawEndpoints(endpointList.webhookEndpoints, account));
+    }
+    const eventText = JSON.stringify(eventList);
+    if (eventText !== seenEvents) {
+      seenEvents = eventText;
+      events = eventList.events;
+      draw();
+    }
+  }
+
+  function draw() {
+    const type = typeFilter.value;
+    const outcome = outcomeFilter.value;
+    const matching = events.filter((e) => (!type || e.type === type) && (!outcome || outcomeOf(e) === outcome));
+    const shown = matching.slice(0, MAX_SHOWN);
+    count.textContent =
+      matching.length === events.length
+        ? `${events.length} event${events.length === 1 ? "" : "s"}, newest first`
+        : `${matching.length} of ${events.length} events match`;
+    if (matching.length > shown.length) count.textContent += ` (the newest ${shown.length} shown)`;
+    replaceKeepingFocus(list, ...shown.map(drawEvent));
+  }
+
+  /** @param {any} event */
+  function drawEvent(event) {
+    const outcome = OUTCOMES[outcomeOf(event)];
+    const latest = event.deliveries?.[event.deliveries.length - 1];
+    const details = h(
+      "details",
+      { class: "event", open: open.has(event.id), dataset: { event: event.id, type: event.type } },
+      h(
+        "summary",
+        { dataset: { key: `${event.id}:summary` } },
+        h("strong", {}, event.type),
+        h("span", { class: "muted" }, formatTime(event.createdAt)),
+        badge(outcome.label, outcome.tone),
+        latest ? h("span", { class: "muted" }, `${event.deliveries.length} attempt(s)`) : null,
+        h("code", { class: "muted" }, event.id),
+      ),
+      h("h3", {}, "Payload"),
+      h("pre", {}, pretty(event.payload)),
+      attemptsTable(event),
+      nextAttempts(event),
+      h(
+        "button",
+        {
+          type: "button",
+          dataset: { key: `${event.id}:resend` },
+          onclick: async () => {
+            try {
+              await control("POST", `/_sandbox/events/${encode(event.id)}/resend`, { account: context.account() });
+              announce(`${event.type} ${event.id} resent`);
+              await refresh();
+            } catch (error) {
+              showProblem(error);
+            }
+          },
+        },
+        "Resend",
+      ),
+    );
+    details.addEventListener("toggle", () => {
+      if (/** @type {HTMLDetailsElement} */ (details).open) open.add(event.id);
+      else open.delete(event.id);
+    });
+    return details;
+  }
+
+  /**
+   * @param {any[]} list
+   * @param {string} account
+   */
+  function drawEndpoints(list, account) {
+    const url = h("input", {
+      type: "url",
+      required: true,
+      placeholder: "http://127.0.0.1:4242/webhooks",
+      id: "endpoint-url",
+    });
+    const secret = h("input", { type: "text", required: true, id: "endpoint-secret", value: "whsec_sandbox" });
+    const form = h(
+      "form",
+      {
+        class: "inline",
+        onsubmit: async (/** @type {SubmitEvent} */ event) => {
+          event.preventDefault();
+          try {
+            await control("POST", "/_sandbox/webhook-endpoints", {
+              account,
+              body: {
+                url: /** @type {HTMLInputElement} */ (url).value,
+                secret: /** @type {HTMLInputElement} */ (secret).value,
+              },
+            });
+            announce("webhook receiver added");
+            await refresh();
+          } catch (error) {
+            showProblem(error);
+          }
+        },
+      },
+      h("label", { for: "endpoint-url" }, "Receiver URL", url),
+      h("label", { for: "endpoint-secret" }, "Signing secret", secret),
+      h("button", { type: "submit" }, "Add receiver"),
+    );
+    return [
+      list.length === 0
+        ? h("p", { class: "muted" }, "No receiver: events are recorded but not sent. Add one to see delivery attempts.")
+        : h(
+            "table",
+            {},
+            h("caption", { class: "visually-hidden" }, "Webhook receivers"),
+            h(
+              "thead",
+              {},
+              h("tr", {}, ...["Receiver", "URL", "Event types", ""].map((t) => h("th", { scope: "col" }, t))),
+            ),
+            h(
+              "tbody",
+              {},
+              ...list.map((endpoint) =>
+                h(
+                  "tr",
+                  {},
+                  h("td", {}, h("code", {}, endpoint.id)),
+                  h("td", {}, endpoint.url),
+                  h("td", {}, (endpoint.events ?? ["every type"]).join(", ")),
+                  h(
+                    "td",
+                    {},
+                    h(
+                      "button",
+                      {
+                        type: "button",
+                        "aria-label": `Remove receiver ${endpoint.url}`,
+                        dataset: { key: `${endpoint.id}:remove` },
+                        onclick: async () => {
+                          try {
+                            await control("DELETE", `/_sandbox/webhook-endpoints/${encode(endpoint.id)}`, { account });
+                            announce(`receiver ${endpoint.url} removed`);
+                            await refresh();
+                          } catch (error) {
+                            showProblem(error);
+                          }
+                        },
+                      },
+                      "Remove",
+                    ),
+                  ),
+                ),
+              ),
+            ),
+          ),
+      form,
+    ];
+  }
+
+  return stopAll(
+    every(REFRESH_MS, refresh),
+    context.onAccountChange(() => {
+      seenEvents = "";
+      seenEndpoints = "";
+      refresh().catch(showProblem);
+    }),
+  );
+}
+
+/** @param {any} event */
+function attemptsTable(event) {
+  const deliveries = /** @type {any[]} */ (event.deliveries ?? []);
+  if (deliveries.length === 0) return h("p", { class: "muted" }, "No delivery attempt yet.");
+  return h(
+    "table",
+    {},
+    h("caption", {}, "Delivery attempts"),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ...["Attempt", "Clock time", "Receiver", "Result", "Duration"].map((t) => h("th", { scope: "col" }, t)),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      ...deliveries.map((attempt) =>
+        h(
+          "tr",
+          { dataset: { attempt: attempt.attempt } },
+          h("td", {}, String(attempt.attempt)),
+          h("td", {}, formatTime(attempt.at)),
+          h("td", {}, h("code", {}, attempt.endpointId)),
+          h(
+            "td",
+            {},
+            attempt.statusCode !== undefined
+              ? badge(String(attempt.statusCode), statusTone(attempt.statusCode), `status ${attempt.statusCode}`)
+              : badge(attempt.error ?? "no answer", "bad"),
+          ),
+          h("td", {}, formatDuration(attempt.durationMs)),
+        ),
+      ),
+    ),
+  );
+}
+
+/** @param {any} event */
+function nextAttempts(event) {
+  const next = /** @type {any[]} */ (event.nextAttempts ?? []);
+  if (next.length === 0) return null;
+  return h(
+    "ul",
+    { "aria-label": "Attempts still due" },
+    ...next.map((n) =>
+      h("li", {}, `Attempt ${n.attempt} to `, h("code", {}, n.endpointId), ` due at ${formatTime(n.dueAt)}`),
+    ),
+  );
+}

@@ -1,0 +1,231 @@
+/**
+ * Accounts by fingerprint, as the dashboard uses them: the fingerprint itself (a known answer), listAccounts
+ * and getAccount, and X-Sandbox-Account acting as an account on control and partner operations without its
+ * key. Every answer is checked against the contracts by the sandbox tests' `request`.
+ */
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiKeyOf, callerFingerprint, callerKey } from "../../devkit/src/sandbox/accounts.ts";
+import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { emptyState } from "../../devkit/src/sandbox/state.ts";
+import { accountFingerprint } from "../../devkit/src/sandbox/testmode/log.ts";
+import { startReceiver } from "../helpers/receiver.ts";
+import { clientFor, ONBOARD_BODY, request, seededCompany } from "../sandbox/support.ts";
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, seed: 7, frozen: true });
+});
+afterAll(() => sandbox.stop());
+
+describe("the fingerprint", () => {
+  it("is acct_ and the first 12 hex digits of the key's SHA-256 (known answer)", () => {
+    // The digests as `printf <key> | sha256sum` prints them.
+    expect(accountFingerprint("sandbox")).toBe("acct_b7ad567477c8");
+    expect(accountFingerprint("sk_test_123")).toBe("acct_7ba88f380e2b");
+    const digest = createHash("sha256").update("any key").digest("hex");
+    expect(accountFingerprint("any key")).toBe(`acct_${digest.slice(0, 12)}`);
+    expect(accountFingerprint("sandbox")).not.toContain("sandbox");
+  });
+
+  it("apiKeyOf finds the key of an account that has called, and nothing for others or malformed names", () => {
+    const state = emptyState(1, 0);
+    expect(apiKeyOf(state, accountFingerprint("alice"))).toBeUndefined();
+    state.accounts.alice = {} as never;
+    state.accounts.bob = {} as never;
+    expect(apiKeyOf(state, accountFingerprint("alice"))).toBe("alice");
+    expect(apiKeyOf(state, accountFingerprint("bob"))).toBe("bob");
+    expect(apiKeyOf(state, "acct_000000000000")).toBeUndefined();
+    expect(apiKeyOf(state, "alice")).toBeUndefined();
+    // A reset replaces the accounts: the old index does not answer for them.
+    state.accounts = {};
+    expect(apiKeyOf(state, accountFingerprint("alice"))).toBeUndefined();
+  });
+
+  it("callerKey: X-API-Key wins; X-Sandbox-Account names a known account; an unknown one is a 401", () => {
+    const state = emptyState(1, 0);
+    state.accounts.alice = {} as never;
+    const alice = accountFingerprint("alice");
+    expect(callerKey({}, state)).toBeUndefined();
+    expect(callerKey({ "x-api-key": "" }, state)).toBeUndefined();
+    expect(callerKey({ "x-sandbox-account": alice }, state)).toBe("alice");
+    expect(callerKey({ "x-api-key": "bob", "x-sandbox-account": alice }, state)).toBe("bob");
+    expect(() => callerKey({ "x-sandbox-account": "acct_000000000000" }, state)).toThrow(
+      /names no account that has called/,
+    );
+    expect(() => callerKey({ "x-sandbox-account": "alice" }, state)).toThrow(/must be an account fingerprint/);
+    expect(callerFingerprint({ "x-api-key": "alice" })).toBe(alice);
+    expect(callerFingerprint({ "x-sandbox-account": alice })).toBe(alice);
+    expect(callerFingerprint({ "x-sandbox-account": "not-one" })).toBeNull();
+    expect(callerFingerprint({})).toBeNull();
+  });
+});
+
+describe("listAccounts and getAccount", () => {
+  it("list the accounts that have called, in order, by fingerprint and never by key", async () => {
+    const first = clientFor(sandbox.url, "sk_list_first");
+    const second = clientFor(sandbox.url, "sk_list_second");
+    await first.get("/v1/companies");
+    await second.post("/v1/companies", { ...ONBOARD_BODY, products: ["Card", "Swap"] });
+    const answer = await request(sandbox.url, "GET", "/_sandbox/accounts");
+    expect(answer.status).toBe(200);
+    expect(answer.text).not.toContain("sk_list");
+    const names = answer.body.accounts.map((a: { account: string }) => a.account);
+    const firstAt = names.indexOf(accountFingerprint("sk_list_first"));
+    const secondAt = names.indexOf(accountFingerprint("sk_list_second"));
+    expect(firstAt).toBeGreaterThanOrEqual(0);
+    expect(secondAt).toBeGreaterThan(firstAt);
+    expect(answer.body.accounts[secondAt]).toEqual({
+      account: accountFingerprint("sk_list_second"),
+      companies: 2,
+      cards: 0,
+      // kyc_link.issued for the Swap company.
+      events: 1,
+      webhookEndpoints: 0,
+    });
+  });
+
+  it("getAccount gives each company's steps, cards, routes, wallets and newest ledger entries", async () => {
+    const key = "sk_overview";
+    const client = clientFor(sandbox.url, key);
+    const { companyId, cardHolderId } = await seededCompany(client);
+    await client.post(
+      "/v1/cards",
+      { cardHolderId, name: "Ops card", category: "Other", bin: "45671234" },
+      { companyId },
+    );
+    const swap = await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
+    const swapId = swap.body.company.id;
+    await client.post(`/_sandbox/companies/${swapId}/kyc-status`, { kycStatus: "approved" });
+    const answer = await request(sandbox.url, "GET", `/_sandbox/accounts/${accountFingerprint(key)}`);
+    expect(answer.status).toBe(200);
+    expect(answer.text).not.toContain(key);
+    const [demo, onboarded] = answer.body.companies;
+    expect(demo.company.id).toBe(companyId);
+    expect(demo.cards).toHaveLength(1);
+    expect(demo.cards[0]).toMatchObject({ name: "Ops card", status: "Creating" });
+    expect(demo.cardHolders[0].id).toBe(cardHolderId);
+    expect(demo.wallets).toHaveLength(1);
+    // Seeded: a top-up, then two card payments; newest first.
+    expect(demo.ledger.map((e: { transaction: { description: string } }) => e.transaction.description)).toEqual([
+      "Software subscription",
+      "Office supplies",
+      "Top-up",
+    ]);
+    expect(onboarded.company.swap.kycStatus).toBe("approved");
+    expect(onboarded.paymentRoutes).toEqual([]);
+  });
+
+  it("a card turns Active in getAccount once the clock passes its issuing time", async () => {
+    const key = "sk_card_live";
+    const client = clientFor(sandbox.url, key);
+    const { companyId, cardHolderId } = await seededCompany(client);
+    await client.post("/v1/cards", { cardHolderId, name: "Live", category: "Other", bin: "45671234" }, { companyId });
+    const read = async () =>
+      (await request(sandbox.url, "GET", `/_sandbox/accounts/${accountFingerprint(key)}`)).body.companies[0].cards[0]
+        .status;
+    expect(await read()).toBe("Creating");
+    await request(sandbox.url, "POST", "/_sandbox/clock/advance", { body: { seconds: 60 } });
+    expect(await read()).toBe("Active");
+  });
+
+  it("getAccount of a fingerprint no account has answers 404; a malformed one 422", async () => {
+    const unknown = await request(sandbox.url, "GET", "/_sandbox/accounts/acct_000000000000");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.detail).toMatch(/acct_000000000000 has not called/);
+    expect((await request(sandbox.url, "GET", "/_sandbox/accounts/sk_overview")).status).toBe(422);
+  });
+});
+
+describe("X-Sandbox-Account", () => {
+  it("acts as the account on partner and control operations, without its key", async () => {
+    const key = "sk_acting";
+    const client = clientFor(sandbox.url, key);
+    await client.get("/v1/companies");
+    const headers = { "X-Sandbox-Account": accountFingerprint(key) };
+    const onboarded = await request(sandbox.url, "POST", "/v1/companies", {
+      headers,
+      body: { ...ONBOARD_BODY, name: "Acted For Ltd", products: ["Swap"] },
+    });
+    expect(onboarded.status).toBe(201);
+    const companies = await client.get("/v1/companies");
+    expect(companies.body.companies.map((c: { name: string }) => c.name)).toContain("Acted For Ltd");
+    const approved = await request(sandbox.url, "POST", `/_sandbox/companies/${onboarded.body.company.id}/kyc-status`, {
+      headers,
+      body: { kycStatus: "approved" },
+    });
+    expect(approved.status).toBe(200);
+    const events = await request(sandbox.url, "GET", "/_sandbox/events", { headers });
+    expect(events.body.events.map((e: { type: string }) => e.type)).toEqual([
+      "company.kyc_status_changed",
+      "company.kyc_link.issued",
+    ]);
+  });
+
+  it("logs and faults the call under the account it names", async () => {
+    const key = "sk_acting_logged";
+    const client = clientFor(sandbox.url, key);
+    await client.get("/v1/companies");
+    const fingerprint = accountFingerprint(key);
+    await client.post("/_sandbox/faults", { operationId: "listCompanies", status: 503, times: 1 });
+    const struck = await request(sandbox.url, "GET", "/v1/companies", {
+      headers: { "X-Sandbox-Account": fingerprint },
+    });
+    expect(struck.status).toBe(503);
+    const log = await request(sandbox.url, "GET", "/_sandbox/requests?operationId=listCompanies&limit=1", {
+      headers: { "X-Sandbox-Account": fingerprint },
+    });
+    expect(log.body.requests[0]).toMatchObject({ account: fingerprint, status: 503 });
+  });
+
+  it("a fingerprint of no account is a 401 problem naming the header, and X-API-Key wins over it", async () => {
+    const unknown = await request(sandbox.url, "GET", "/v1/companies", {
+      headers: { "X-Sandbox-Account": "acct_000000000000" },
+    });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.detail).toMatch(/X-Sandbox-Account acct_000000000000 names no account/);
+    const both = await request(sandbox.url, "GET", "/v1/companies", {
+      apiKey: "sk_wins",
+      headers: { "X-Sandbox-Account": "acct_000000000000" },
+    });
+    expect(both.status).toBe(200);
+  });
+});
+
+describe("delivery attempts as the events view shows them", () => {
+  it("each attempt has its duration; a failed one's retry is listed in nextAttempts with its due time until it runs", async () => {
+    const receiver = await startReceiver([500, 200]);
+    try {
+      const key = "sk_deliveries";
+      const client = clientFor(sandbox.url, key);
+      await client.post("/_sandbox/webhook-endpoints", { url: receiver.url, secret: "whsec_test" });
+      const onboarded = await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
+      await client.post("/_sandbox/clock/advance", { seconds: 0 });
+      const clock = (await client.get("/_sandbox/clock")).body.now as string;
+      let [event] = (await client.get("/_sandbox/events")).body.events;
+      expect(event.type).toBe("company.kyc_link.issued");
+      expect(event.payload.companyId).toBe(onboarded.body.company.id);
+      expect(event.deliveries).toHaveLength(1);
+      expect(event.deliveries[0]).toMatchObject({ attempt: 1, statusCode: 500 });
+      expect(event.deliveries[0].durationMs).toBeGreaterThanOrEqual(0);
+      // The first retry waits 10 s of clock time.
+      expect(event.nextAttempts).toEqual([
+        {
+          endpointId: event.deliveries[0].endpointId,
+          attempt: 2,
+          dueAt: new Date(Date.parse(event.deliveries[0].at) + 10_000).toISOString(),
+        },
+      ]);
+      expect(Date.parse(event.nextAttempts[0].dueAt)).toBeGreaterThan(Date.parse(clock));
+      await client.post("/_sandbox/clock/advance", { seconds: 10 });
+      [event] = (await client.get("/_sandbox/events")).body.events;
+      expect(event.deliveries.map((d: { statusCode: number }) => d.statusCode)).toEqual([500, 200]);
+      expect(event.nextAttempts).toEqual([]);
+      const resent = await client.post(`/_sandbox/events/${event.id}/resend`);
+      expect(resent.status).toBe(202);
+      expect(resent.body.nextAttempts).toMatchObject([{ attempt: 1, endpointId: event.deliveries[0].endpointId }]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
