@@ -10,10 +10,12 @@ import type { BenchSize } from "./harness.ts";
 import { machineInfo } from "./machine.ts";
 import { mockBenchmark } from "./mock.ts";
 import { pipelineBenchmark } from "./pipeline.ts";
+import { proxyBenchmark } from "./proxy.ts";
 import { type BenchOutcome, type RunSummary, renderResults, scrubPaths } from "./results.ts";
 import { sandboxBenchmark } from "./sandbox.ts";
 import { sizeBenchmark } from "./size.ts";
 import { typecheckBenchmark } from "./typecheck.ts";
+import { verifyBenchmark } from "./verify.ts";
 import { webhooksBenchmark } from "./webhooks.ts";
 
 /** In the order they run: the in-process micro-benchmarks first, while the machine is calmest. */
@@ -24,6 +26,8 @@ export const BENCHMARKS: readonly Benchmark[] = [
   diffBenchmark,
   mockBenchmark,
   sandboxBenchmark,
+  verifyBenchmark,
+  proxyBenchmark,
   typecheckBenchmark,
   sizeBenchmark,
 ];

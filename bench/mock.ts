@@ -54,7 +54,7 @@ const MOCK_OPERATIONS: MockOperation[] = [
 // Headers Node's http server writes itself; everything else Prism sent is replayed.
 const HOP_HEADERS = new Set(["date", "connection", "keep-alive", "content-length", "transfer-encoding"]);
 
-interface Target {
+export interface Target {
   port: number;
   agent: Agent;
 }

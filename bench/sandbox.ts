@@ -26,7 +26,7 @@ const PRISM_BIN = "45717360";
 const TARGET_GET_RATIO = 2;
 const TARGET_STARTUP_MS = 1_000;
 
-interface StartedSandbox {
+export interface StartedSandbox {
   url: string;
   port: number;
   pid: number;
@@ -40,7 +40,7 @@ interface StartedSandbox {
  * tsx's loader on scripts/sandbox.ts (`node --conditions=partner-api-source --import tsx scripts/sandbox.ts`);
  * `npx partner-api sandbox` is node on the built dist/cli.js.
  */
-async function startSandboxProcess(repoRoot: string, entry: string[]): Promise<StartedSandbox> {
+export async function startSandboxProcess(repoRoot: string, entry: string[]): Promise<StartedSandbox> {
   const started = performance.now();
   const child = spawn(process.execPath, [...entry, "--port", "0", "--seed", "1"], {
     cwd: repoRoot,

@@ -4,8 +4,8 @@
  */
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { followRefs } from "partner-api-devkit/cli";
 import { contractFacts } from "../scripts/lib/generate.ts";
-import { followRefs } from "../scripts/lib/refs.ts";
 import type { Benchmark } from "./context.ts";
 import { median, roundOrder, timeCommand } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";

@@ -611,9 +611,9 @@ export interface components {
              * @default active
              * @enum {string}
              */
-            status: "active" | "inactive";
+            status?: "active" | "inactive";
             /** @default 0.5 */
-            feePercent: number;
+            feePercent?: number;
         };
         /**
          * @description Where money enters the route. A crypto side also carries `address`. The allowed values of `type`

@@ -903,7 +903,7 @@ export interface components {
              *       "Card"
              *     ]
              */
-            products: components["schemas"]["Product"][];
+            products?: components["schemas"]["Product"][];
             /**
              * Format: uri
              * @description Where the customer is sent when verification completes; defaults to a completion page hosted

@@ -1,6 +1,6 @@
 /**
  * `npm run diff -- [--base <file | ref | ref:file>] [--head <file | ref | ref:file>] [--format text|markdown|json|github]
- *  [--fail-on error|warning|info] [--config <file>] [--list-checks]`
+ *  [--fail-on error|warning|info] [--profile default|oasdiff] [--config <file>] [--list-checks]`
  *
  * Compares two contracts and reports every change with its check id and level. The base defaults to the
  * release baseline (release/openapi.json), the head to the working tree's contract. Exit 0: nothing at or
@@ -12,8 +12,8 @@ import { defineCommand, describeValue, isEntryPoint, JobFailure, main, UsageErro
 import { RELEASE_BASELINE } from "./lib/diff/baseline.ts";
 import { CONFIG_FILE, readConfig } from "./lib/diff/config.ts";
 import { bundleWorkingTree, gitTopLevel, loadContract } from "./lib/diff/load.ts";
+import { LEVELS, type Level, listChecks, PROFILES, type Profile } from "./lib/diff/registry.ts";
 import { countLine, diffContracts, formatGithub, formatJson, formatMarkdown, formatText } from "./lib/diff/report.ts";
-import { LEVELS, type Level, listChecks } from "./lib/diff/rules.ts";
 
 const FORMATS = ["text", "markdown", "json", "github"] as const;
 type Format = (typeof FORMATS)[number];
@@ -25,11 +25,22 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
   return value as T;
 }
 
-/** The check table as `--list-checks` prints it: id, level, what it reports. */
-export function formatChecks(): string {
-  const checks = listChecks();
-  const width = Math.max(...checks.map((check) => check.id.length));
-  return `${checks.map((check) => `${check.id.padEnd(width)}  ${check.level.padEnd(7)}  ${check.title}`).join("\n")}\n`;
+/**
+ * The registry as `--list-checks` prints it: id, level, family and the detector that reports it (file#function);
+ * with `json`, an array of objects with `id`, `level`, `direction`, `family`, `detector`, `title` and, where
+ * oasdiff has the check, its `oasdiff` id and level.
+ */
+export function formatChecks(profile: Profile = "default", format: "text" | "json" = "text"): string {
+  const checks = listChecks(profile);
+  if (format === "json") return `${JSON.stringify(checks)}\n`;
+  const width = (key: "id" | "family") => Math.max(...checks.map((check) => check[key].length));
+  const [idWidth, familyWidth] = [width("id"), width("family")];
+  return `${checks
+    .map(
+      (check) =>
+        `${check.id.padEnd(idWidth)}  ${check.level.padEnd(7)}  ${check.family.padEnd(familyWidth)}  ${check.detector}`,
+    )
+    .join("\n")}\n`;
 }
 
 export const diffCommand = defineCommand({
@@ -45,8 +56,11 @@ Options:
   --head <contract>      the new contract (default: the working tree's ${"openapi/openapi.yaml"}, bundled)
   --format <format>      text (default), markdown (changelog), json (one object per change), github (annotations)
   --fail-on <level>      error (default), warning or info: the lowest level that fails the gate
+  --profile <profile>    default (this gate's levels) or oasdiff (oasdiff's level for every check both tools
+                         have; the config's levels still win)
   --config <file>        check levels and acknowledged changes (default: ${CONFIG_FILE} if present)
-  --list-checks          print every check id with its level, and exit
+  --list-checks          print every check: id, level, family, detector (file#function), and exit;
+                         with --format json, an array of objects
 
 Exit codes: 0 pass, 1 failed the --fail-on threshold, 2 bad input, 3 internal error.`,
   options: {
@@ -55,11 +69,14 @@ Exit codes: 0 pass, 1 failed the --fail-on threshold, 2 bad input, 3 internal er
     format: { type: "string" },
     "fail-on": { type: "string" },
     config: { type: "string" },
+    profile: { type: "string" },
     "list-checks": { type: "boolean" },
   },
   async run({ values, io }) {
+    const profile: Profile = oneOf(values.profile, PROFILES, "--profile", "default");
     if (values["list-checks"]) {
-      io.out(formatChecks());
+      const format = oneOf(values.format, ["text", "json"] as const, "--format (with --list-checks)", "text");
+      io.out(formatChecks(profile, format));
       return `${listChecks().length} checks`;
     }
     const format: Format = oneOf(values.format, FORMATS, "--format", "text");
@@ -75,7 +92,7 @@ Exit codes: 0 pass, 1 failed the --fail-on threshold, 2 bad input, 3 internal er
     ]);
     const configFile = values.config ?? path.join(workDir, CONFIG_FILE);
     const config = await readConfig(configFile, values.config ?? CONFIG_FILE, values.config !== undefined);
-    const report = diffContracts(base, head, { config, failOn });
+    const report = diffContracts(base, head, { config, failOn, profile });
     const output = { text: formatText, markdown: formatMarkdown, json: formatJson, github: formatGithub }[format](
       report,
     );

@@ -1,5 +1,5 @@
 /**
- * `npm run docs:preview`: serves dist/docs/ (or `--dir DIR`) on http://127.0.0.1:4030/ (DOCS_HOST /
+ * `npm run docs:preview`: serves dist/docs/ (or `--dir DIR`) on http://127.0.0.1:4040/ (DOCS_HOST /
  * DOCS_PORT, or `--host` / `--port`, change that; port 0 picks a free one). Builds the docs there
  * first when index.html is missing, or always with `--build`. Ctrl-C stops it.
  */
@@ -28,7 +28,7 @@ export const docsPreviewCommand = defineCommand({
   usage: `Usage: [DOCS_HOST=host] [DOCS_PORT=port] npm run docs:preview [-- --port N --host H --dir DIR --build]
 
 Options:
-  --port <n>    port to listen on, 0 picks a free one (default 4030, or DOCS_PORT; 4020 is the sandbox's)
+  --port <n>    port to listen on, 0 picks a free one (default 4040, or DOCS_PORT; 4020 is the sandbox's, 4030 the proxy's)
   --host <h>    address to listen on (default 127.0.0.1, or DOCS_HOST)
   --dir <dir>   folder to serve (default dist/docs/)
   --build       rebuild the docs there first, even when index.html exists
@@ -47,7 +47,7 @@ Exit codes: 0 stopped, 1 the port is in use, 2 bad input, 3 a bug.`,
     const port = optionOrEnv(values.port, "--port", "DOCS_PORT");
     const host = optionOrEnv(values.host, "--host", "DOCS_HOST");
     // A fixed default port so the preview URL is stable.
-    const listenPort = parseInteger(port.value, port.name, 0, 65_535) ?? 4030;
+    const listenPort = parseInteger(port.value, port.name, 0, 65_535) ?? 4040;
     const listenHost = parseHost(host.value, host.name) ?? "127.0.0.1";
     if (values.dir === "") throw new UsageError("--dir needs a folder, got an empty value");
     const dir = values.dir === undefined ? docsDir : path.resolve(values.dir);

@@ -6,7 +6,7 @@
  *
  * The rule (docs/api-team.md, "The fast command and the whole set"): a file is slow when it
  *   - packs, installs or builds a package (npm pack or install, tsc emitting the client);
- *   - starts Chromium or Prism, or type-checks the docs' samples (a TypeScript program over the sources);
+ *   - starts Chromium or Prism, or compiles a TypeScript program (the docs' snippets, the contracts' examples);
  *   - runs the benchmarks;
  *   - starts child processes again and again (more than three: every tsx start costs about a second of CPU here);
  *   - or takes over 4 s on its own on a quiet machine (vitest prints each file's time).
@@ -18,15 +18,21 @@
 /** Each slow file (from the repository root) and why it is slow. */
 export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/bench/tiny.test.ts": "runs every benchmark at tiny size (about 60 s)",
+  "test/client/example-types.test.ts":
+    "compiles every example of both contracts against the generated types (about 14 s of CPU)",
+  "test/conformance/faults.test.ts": "runs verify against twelve broken implementations, one with 250 ms answers",
+  "test/conformance/verify-prism.slow.test.ts": "starts Prism and runs verify against it",
+  "test/conformance/verify.test.ts":
+    "runs verify against the sandbox several times, npm run verify and proxy as processes",
   "test/consumer/package.test.ts": "builds and packs the client, installs it in a fresh project, starts Prism",
   "test/devkit/installed.test.ts": "packs both packages, installs them, runs npx partner-api many times",
   "test/diff/cli.test.ts": "runs the gate as a process and git several times",
   "test/docs/browser.test.ts": "starts Chromium",
   "test/docs/build.test.ts": "builds the docs with Redocly and Chromium screenshots (about 10 s)",
-  "test/docs/getting-started.test.ts": "type-checks the guide's samples against the sources, starts the sandbox",
   "test/docs/pages.test.ts": "builds the docs with Redocly (about 10 s of CPU)",
   "test/docs/preview.test.ts": "builds the docs, serves them (about 10 s)",
-  "test/docs/samples-typecheck.test.ts": "type-checks every code sample against the sources (about 8 s)",
+  "test/docs/snippets-typecheck.test.ts":
+    "type-checks every TypeScript snippet of the docs in one program (about 15 s of CPU)",
   "test/lint/lint-cli.test.ts": "runs Redocly and Spectral over the contract, also as a process (about 5 s)",
   "test/mock/mock.test.ts": "starts Prism through npm run mock, as processes",
   "test/mock/prism.test.ts": "starts Prism many times",

@@ -1,10 +1,10 @@
 import path from "node:path";
-import openapiTS, { astToString, tsOmit } from "openapi-typescript";
+import openapiTS, { astToString, type OpenAPITSOptions, tsOmit } from "openapi-typescript";
+import { followRefs, isObject, lookup } from "partner-api-devkit/cli";
 import ts from "typescript";
 import { HTTP_METHODS } from "../../src/http-methods.ts";
 import { bundleSandboxContract } from "./bundle.ts";
 import { bundleJsonPath, generatedDir } from "./paths.ts";
-import { followRefs, isObject, lookup } from "./refs.ts";
 
 export const schemaTypesPath = path.join(generatedDir, "schema.d.ts");
 
@@ -29,10 +29,21 @@ export async function generateSandboxTypes(): Promise<string> {
   return generateSchemaTypes((await bundleSandboxContract()).document, SANDBOX_TYPES_HEADER);
 }
 
-/** The openapi-typescript declarations (paths, components, operations, webhooks) of a bundled document. */
-export async function generateSchemaTypes(document: Record<string, unknown>, header = TYPES_HEADER): Promise<string> {
+/**
+ * The openapi-typescript declarations (paths, components, operations, webhooks) of a bundled document.
+ * `overrides` replace this project's openapi-typescript options (a test proves the example check notices a
+ * change of setting with them).
+ */
+export async function generateSchemaTypes(
+  document: Record<string, unknown>,
+  header = TYPES_HEADER,
+  overrides: OpenAPITSOptions = {},
+): Promise<string> {
   const ast = await openapiTS(document as never, {
     silent: true,
+    // A property is typed as present only when the schema lists it in `required`: a `default` alone does not
+    // make it so, in either direction (docs/api-team.md, "What the generated types promise").
+    defaultNonNullable: false,
     // An object whose fields the source does not show (the two open webhook payloads) is
     // Record<string, unknown>, not Record<string, never>.
     emptyObjectsUnknown: true,
@@ -50,6 +61,7 @@ export async function generateSchemaTypes(document: Record<string, unknown>, hea
       return options.path ? withOverriddenBaseProperties(document, options.path, type) : undefined;
     },
     cwd: new URL(`file://${path.dirname(bundleJsonPath)}/`),
+    ...overrides,
   });
   return header + astToString(ast);
 }

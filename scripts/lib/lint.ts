@@ -5,6 +5,7 @@ import spectralCore from "@stoplight/spectral-core";
 import spectralParsers from "@stoplight/spectral-parsers";
 import { bundleAndLoadRuleset } from "@stoplight/spectral-ruleset-bundler/with-loader";
 import spectralRuntime from "@stoplight/spectral-runtime";
+import { pointerSegment } from "partner-api-devkit/cli";
 import { type BundleOutput, bundleSandboxContract } from "./bundle.ts";
 import { rel, repoRoot, sandboxContractRoot } from "./paths.ts";
 
@@ -77,7 +78,7 @@ export async function lintWithSpectral(
     severity: SPECTRAL_SEVERITY[result.severity] ?? "error",
     message: result.message,
     where: `${source}:${result.range.start.line + 1}:${result.range.start.character + 1}`,
-    pointer: `#/${result.path.map((segment) => String(segment).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`,
+    pointer: `#/${result.path.map((segment) => pointerSegment(String(segment))).join("/")}`,
   }));
 }
 

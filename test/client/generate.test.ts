@@ -89,6 +89,44 @@ describe("generated files", () => {
     expect(() => contractFacts(noSandbox)).toThrow(/exactly one server for environment "sandbox"/);
   });
 
+  test("a default does not make a property present: optional unless `required`, sent or received", async () => {
+    // One schema in a request body, a response and a webhook (and a query and a header parameter): the same reading.
+    const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
+    const ref = { $ref: "#/components/schemas/Settings" };
+    const types = await generateSchemaTypes({
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/settings": {
+          post: {
+            parameters: [
+              { name: "page", in: "query", schema: { type: "integer", default: 1 } },
+              { name: "X-Mode", in: "header", schema: { type: "string", default: "auto" } },
+            ],
+            requestBody: { required: true, ...json(ref) },
+            responses: { "200": { description: "ok", ...json(ref) } },
+          },
+        },
+      },
+      webhooks: { changed: { post: { requestBody: json(ref), responses: { "200": { description: "ok" } } } } },
+      components: {
+        schemas: {
+          Settings: {
+            type: "object",
+            required: ["mode"],
+            properties: { mode: { type: "string", default: "auto" }, limit: { type: "number", default: 10 } },
+          },
+        },
+      },
+    });
+    const settings = /Settings: \{([^}]*)\}/.exec(types)?.[1] ?? "";
+    expect(settings).toMatch(/\bmode: string;/);
+    expect(settings).toMatch(/\blimit\?: number;/);
+    // Parameters are optional unless `required`, whatever their default.
+    expect(types).toMatch(/\bpage\?: number;/);
+    expect(types).toMatch(/"X-Mode"\?: string;/);
+  });
+
   test("an allOf that redeclares its base's properties omits them from the base instead of intersecting", async () => {
     const object = (properties: Record<string, unknown>) => ({ type: "object", properties });
     const types = await generateSchemaTypes({

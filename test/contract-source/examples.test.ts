@@ -1,52 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createValidator, loadDocument, pointerSegment } from "../contract/support/contract.ts";
+import { contractExamples } from "../../scripts/lib/example-types.ts";
+import { createValidator, loadDocument } from "../contract/support/contract.ts";
 
 /** Every example in the bundle, with the pointer of the schema it must satisfy. */
 function collectExamples(document: any) {
-  const found: { where: string; schema: string; value: unknown }[] = [];
-  const media = (content: any, at: string) => {
-    for (const [type, item] of Object.entries<any>(content ?? {})) {
-      const schema = `${at}/${pointerSegment(type)}/schema`;
-      for (const [name, example] of Object.entries<any>(item.examples ?? {})) {
-        found.push({ where: `${at}/${pointerSegment(type)}/examples/${name}`, schema, value: example.value });
-      }
-      if ("example" in item)
-        found.push({ where: `${at}/${pointerSegment(type)}/example`, schema, value: item.example });
-    }
-  };
-  for (const kind of ["paths", "webhooks"]) {
-    for (const [key, pathItem] of Object.entries<any>(document[kind] ?? {})) {
-      for (const [method, operation] of Object.entries<any>(pathItem)) {
-        if (method === "parameters") continue;
-        const at = `#/${kind}/${pointerSegment(key)}/${method}`;
-        media(operation.requestBody?.content, `${at}/requestBody/content`);
-        for (const [status, response] of Object.entries<any>(operation.responses ?? {})) {
-          if (!response.$ref) media(response.content, `${at}/responses/${status}/content`);
-        }
-      }
-    }
-  }
-  for (const [name, response] of Object.entries<any>(document.components.responses ?? {})) {
-    media(response.content, `#/components/responses/${name}/content`);
-  }
-  for (const [name, parameter] of Object.entries<any>(document.components.parameters ?? {})) {
-    if ("example" in parameter)
-      found.push({
-        where: `#/components/parameters/${name}/example`,
-        schema: `#/components/parameters/${name}/schema`,
-        value: parameter.example,
-      });
-  }
-  for (const [name, schema] of Object.entries<any>(document.components.schemas ?? {})) {
-    (schema.examples ?? []).forEach((value: unknown, i: number) => {
-      found.push({
-        where: `#/components/schemas/${name}/examples/${i}`,
-        schema: `#/components/schemas/${name}`,
-        value,
-      });
-    });
-  }
-  return found;
+  return contractExamples(document).examples.map(({ pointer, schema, value }) => ({ where: pointer, schema, value }));
 }
 
 describe("examples", () => {

@@ -3,8 +3,9 @@
  * body checked against the contract), each documented error through `Prefer: code=`, Prism's 401 without
  * the API key, 422 without X-Company-Id, and 422 for each rule a request body or parameter states.
  */
+
+import { lookup } from "partner-api-devkit/cli";
 import { describe, expect, inject, it } from "vitest";
-import { lookup } from "../../scripts/lib/refs.ts";
 import { clientOperationIds, successCall } from "./support/client.ts";
 import { createValidator, listOperations, loadDocument, type Operation } from "./support/contract.ts";
 import { call, conformanceProblems, explain } from "./support/http.ts";

@@ -36,7 +36,7 @@ describe("partner-api, in-process", () => {
   });
 
   const paths = commandPaths(partnerApiCli);
-  it("has the three commands and the three webhooks subcommands", () => {
+  it("has the five commands and the three webhooks subcommands", () => {
     expect(paths.map((p) => p.join(" "))).toEqual([
       "",
       "sandbox",
@@ -45,6 +45,8 @@ describe("partner-api, in-process", () => {
       "webhooks list",
       "webhooks trigger",
       "webhooks listen",
+      "verify",
+      "proxy",
     ]);
   });
 
@@ -59,7 +61,7 @@ describe("partner-api, in-process", () => {
   it("refuses an unknown command and a missing one with exit 2", async () => {
     expect(await inProcess(["serve"])).toMatchObject({
       code: 2,
-      stderr: expect.stringMatching(/unknown command "serve"; expected one of sandbox, mock, webhooks/),
+      stderr: expect.stringMatching(/unknown command "serve"; expected one of sandbox, mock, webhooks, verify, proxy/),
     });
     expect(await inProcess(["webhooks"])).toMatchObject({ code: 2, stderr: expect.stringMatching(/Commands:/) });
   });

@@ -14,8 +14,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findFreePort } from "../../devkit/src/prism.ts";
+import { documentedSnippets } from "../../scripts/lib/docs/snippets.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { typecheckModules } from "../../scripts/lib/typecheck.ts";
 import { verifyWebhookSignature } from "../../src/webhooks/index.ts";
+import { loadDocument } from "../contract/support/contract.ts";
 import { lockDist } from "../helpers/build-lock.ts";
 import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 
@@ -257,7 +260,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     expect(version).toMatchObject({ code: 0, stdout: `${devkitVersion}\n` });
     const help = await npx(["--help"]);
     expect(help.code).toBe(0);
-    for (const command of ["sandbox", "mock", "webhooks"])
+    for (const command of ["sandbox", "mock", "webhooks", "verify", "proxy"])
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     const levels = [
       ["sandbox", "--help"],
@@ -266,6 +269,8 @@ describe("the packed client and devkit, installed in a partner's project", () =>
       ["webhooks", "list", "--help"],
       ["webhooks", "trigger", "--help"],
       ["webhooks", "listen", "--help"],
+      ["verify", "--help"],
+      ["proxy", "--help"],
     ];
     const answers = await Promise.all(levels.map((args) => npx(args, { direct: true })));
     for (const [i, answer] of answers.entries()) {
@@ -279,11 +284,15 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     const badSpeed = await npx(["sandbox", "--speed", "fast"], { direct: true });
     expect(badSpeed.code).toBe(2);
     expect(badSpeed.stderr).toMatch(/--speed must be a number greater than 0 .*got "fast"/);
+    // The built verify loads its engine (fast-check, Ajv) and lists its checks.
+    const checks = await npx(["verify", "--list-checks"], { direct: true });
+    expect(checks.code).toBe(0);
+    expect(checks.stdout).toMatch(/^account_isolation +error /m);
     const list = await npx(["webhooks", "list"], { direct: true });
     expect(list.code).toBe(0);
     expect(list.stdout.trim().split("\n")).toHaveLength(6);
     expect(list.stderr).toMatch(/6 event types, from node_modules\/partner-api-devkit\/dist\/openapi\.json/);
-  });
+  }, 60_000);
 
   test("npx partner-api mock serves the packaged contract with Prism and stops on Ctrl-C", async () => {
     const port = await findFreePort();
@@ -423,6 +432,26 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     );
     expect(checked.stdout).toBe("");
   }, 40_000);
+
+  test("every TypeScript of the docs compiles against the installed packages (guide, getting started, samples)", async () => {
+    // The same modules test/docs/snippets-typecheck.test.ts compiles against the sources, and one wrong use of each
+    // package that must fail.
+    const broken = {
+      name: "broken",
+      source: [
+        'import { createPartnerClient } from "partner-api-client";',
+        'import { startSandbox } from "partner-api-devkit/sandbox";',
+        'await createPartnerClient({ apiKey: "k", baseUrl: "http://x" }).GET("/v1/no-such-path");',
+        "await startSandbox({ prot: 4020 });",
+      ].join("\n"),
+    };
+    const errors = await typecheckModules([...documentedSnippets(loadDocument()), broken], { installedIn: app });
+    expect(errors.map((error) => `${error.where} ${error.message.split("\n")[0]}`)).toEqual([
+      // openapi-fetch's overloads answer an unknown path with "Expected 2 arguments, but got 1".
+      expect.stringMatching(/^broken:3 /),
+      expect.stringMatching(/^broken:4 .*'prot' does not exist/),
+    ]);
+  }, 60_000);
 
   test("partner-api-devkit/sandbox imports and starts with plain node in the app", async () => {
     const result = await nodeInApp<{ status: number; companies: number }>("start-sandbox.mjs", [

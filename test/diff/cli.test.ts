@@ -4,7 +4,7 @@
  * components only, empty paths, a self-referencing allOf), and git refs (a ref, and <ref>:<file>).
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -141,13 +141,63 @@ describe("the gate on files", () => {
     expect(run.stdout).toContain('note: acknowledged entry "path-removed /gone" matches no failing change');
   });
 
-  it("lists every check with its level", async () => {
+  it("lists every check with its level, family and detector", async () => {
     const run = await diff(["--list-checks"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(formatChecks());
-    expect(run.stdout).toMatch(/^request-field-added-required +error +Field added as required$/m);
+    expect(run.stdout).toMatch(
+      /^request-field-added-required +error +properties +scripts\/lib\/diff\/checks\/properties\.ts#fields$/m,
+    );
     expect(run.stdout).toMatch(/^response-field-added-required +info /m);
-    expect(run.stdout).toMatch(/^response-enum-value-added +error /m);
+    expect(run.stdout).toMatch(
+      /^response-enum-value-added +error +enums +scripts\/lib\/diff\/checks\/enums\.ts#enumValues$/m,
+    );
+  });
+
+  it("lists every check as JSON objects with id, level, family and detector", async () => {
+    const run = await diff(["--list-checks", "--format", "json"]);
+    expect(run.code).toBe(0);
+    const checks = JSON.parse(run.stdout) as { id: string; level: string; family: string; detector: string }[];
+    expect(checks.length).toBeGreaterThan(150);
+    expect(checks).toContainEqual(
+      expect.objectContaining({
+        id: "request-pattern-changed",
+        level: "error",
+        family: "schema keywords",
+        detector: "scripts/lib/diff/checks/schema-keywords.ts#patterns",
+      }),
+    );
+    for (const check of checks) expect(existsSync(path.join(repoRoot, check.detector.split("#")[0]!))).toBe(true);
+  });
+
+  it("judges with oasdiff's levels under --profile oasdiff (an operationId renamed: our warning, oasdiff's info)", async () => {
+    const args = [
+      "--base",
+      fixture("base.yaml"),
+      "--head",
+      fixture("head-rename-operation-id.yaml"),
+      "--fail-on",
+      "warning",
+    ];
+    const ours = await diff(args);
+    expect(ours.code).toBe(1);
+    expect(ours.stdout).toContain("check: operation-id-changed");
+    const theirs = await diff([...args, "--profile", "oasdiff"]);
+    expect(theirs.code).toBe(0);
+    expect(theirs.stdout).toMatch(/Info \(1\)\n {2}- GET \/widgets\/\{widgetId\}: operationId/);
+  });
+
+  it("lists oasdiff's levels under --profile oasdiff", async () => {
+    const run = await diff(["--list-checks", "--profile", "oasdiff", "--format", "json"]);
+    const checks = JSON.parse(run.stdout) as { id: string; level: string }[];
+    expect(checks.find((check) => check.id === "request-pattern-changed")?.level).toBe("warning");
+    expect(checks.find((check) => check.id === "operation-id-changed")?.level).toBe("info");
+  });
+
+  it("refuses an unknown profile, naming it", async () => {
+    const run = await diff(["--list-checks", "--profile", "strict"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--profile must be one of default, oasdiff, got "strict"');
   });
 });
 

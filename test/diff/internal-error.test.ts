@@ -5,7 +5,7 @@ import { diffCommand } from "../../scripts/diff.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { runInProcess } from "../helpers/run.ts";
 
-vi.mock("../../scripts/lib/diff/operations.ts", () => ({
+vi.mock("../../scripts/lib/diff/walk.ts", () => ({
   compareDocuments: () => {
     throw new TypeError("Cannot read properties of undefined (reading 'type')");
   },

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compareDocuments } from "../../scripts/lib/diff/operations.ts";
 import type { Document, Json } from "../../scripts/lib/diff/resolve.ts";
+import { compareDocuments } from "../../scripts/lib/diff/walk.ts";
 import { bundleJsonPath } from "../../scripts/lib/paths.ts";
 
 const contract = JSON.parse(readFileSync(bundleJsonPath, "utf8")) as Document;

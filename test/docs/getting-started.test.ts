@@ -1,23 +1,13 @@
-import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   addGettingStarted,
   GETTING_STARTED_HEADING,
-  gettingStartedSamples,
   readGettingStarted,
 } from "../../scripts/lib/docs/getting-started.ts";
-import { DEVKIT_SANDBOX_PACKAGE, sandboxEntryPath, typecheckSamples } from "../../scripts/lib/docs/typecheck.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 
+// Its TypeScript blocks compile with every other snippet of the docs: test/docs/snippets-typecheck.test.ts.
 const markdown = readGettingStarted();
-const samples = gettingStartedSamples(markdown);
-const usesSandbox = (source: string) => source.includes(`"${DEVKIT_SANDBOX_PACKAGE}"`);
-// The devkit's sandbox entry is written by another change; until it exists, its sample cannot compile.
-const sandboxReady = existsSync(sandboxEntryPath);
-if (!sandboxReady)
-  console.log(
-    `SKIPPED: type-checking the sandbox sample: no ${DEVKIT_SANDBOX_PACKAGE} entry at devkit/src/sandbox/index.ts`,
-  );
 
 describe("the getting-started section of the rendered docs", () => {
   it("covers install, first call, sandbox and webhooks", () => {
@@ -39,32 +29,4 @@ describe("the getting-started section of the rendered docs", () => {
   it("refuses a section that does not start with its heading", () => {
     expect(() => addGettingStarted({ info: {} }, "# Something else\n")).toThrow(/must start with "## Getting started"/);
   });
-
-  it("finds each TypeScript block, named after its heading", () => {
-    expect(samples.map((s) => s.name)).toEqual([
-      "getting-started-first-call",
-      "getting-started-try-the-sandbox",
-      "getting-started-receive-webhooks",
-    ]);
-    expect(gettingStartedSamples("### A b\n```ts\n1;\n```\n```ts\n2;\n```\n```sh\nls\n```\n")).toEqual([
-      { name: "getting-started-a-b", source: "1;\n" },
-      { name: "getting-started-a-b-2", source: "2;\n" },
-    ]);
-  });
-
-  it("every sample compiles against the real client (and the devkit's sandbox once it exists)", async () => {
-    const checked = samples.filter((s) => sandboxReady || !usesSandbox(s.source));
-    expect(checked.length).toBeGreaterThanOrEqual(2);
-    const errors = await typecheckSamples(checked);
-    expect(errors.map((e) => `${e.sample}:${e.line} ${e.message}`)).toEqual([]);
-  }, 120_000);
-
-  it("the check fails on a sample that calls a path the API does not have", async () => {
-    const firstCall = samples.find((s) => s.name === "getting-started-first-call")!;
-    const broken = { name: "broken", source: firstCall.source.replace('"/v1/card-bins"', '"/v1/card-bin"') };
-    expect(broken.source).not.toBe(firstCall.source);
-    const errors = await typecheckSamples([broken]);
-    expect(errors.length).toBeGreaterThan(0);
-    expect(new Set(errors.map((e) => e.sample))).toEqual(new Set(["broken"]));
-  }, 120_000);
 });

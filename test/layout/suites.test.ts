@@ -28,7 +28,7 @@ const SLOW_WORK: [string, RegExp][] = [
   ["starts Prism", /\bstartPrism\(/],
   ["starts Chromium", /\blaunchChromium\(/],
   ["runs the benchmarks", /\brunBenchmarks\(/],
-  ["type-checks the docs' samples", /\btypecheckSamples\(/],
+  ["compiles a TypeScript program", /\b(createProgram|typecheckModules|checkExampleTypes)\(/],
 ];
 /** Places that start a child process; more than three of them in a file make it slow. */
 const PROCESS_START = /\b(runScript|spawn|spawnSync|execFile|execFileSync|fork|exec)\(/g;

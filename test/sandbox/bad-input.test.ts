@@ -78,6 +78,13 @@ describe("requests the contract rejects", () => {
   it("an unknown path: 404; a known path with an unknown method: 405", async () => {
     expect((await request(sandbox.url, "GET", "/v1/no-such-resource", { apiKey: "k" })).status).toBe(404);
     expect((await request(sandbox.url, "DELETE", "/v1/companies", { apiKey: "k" })).status).toBe(405);
+    // RFC 9110: a 405 names the methods the path has.
+    const answer = await fetch(`${sandbox.url}/v1/cards/01JD8X9N4E2R6T8V0W2Y4Z6A8C/details`, {
+      headers: { "X-API-Key": "k" },
+    });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get("allow")).toBe("POST");
+    expect((await fetch(`${sandbox.url}/v1/companies`, { method: "PUT" })).headers.get("allow")).toBe("GET, POST");
   });
 
   it("a body over 10 MB: 413, and the sandbox still answers", async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SandboxClock } from "../../devkit/src/sandbox/clock.ts";
 import { heapify, popTask, pushTask } from "../../devkit/src/sandbox/due.ts";
 import { SandboxEngine } from "../../devkit/src/sandbox/engine.ts";
+import { CONTROL_HANDLERS, FLOWS, PARTNER_HANDLERS, TASK_RUNNERS } from "../../devkit/src/sandbox/flows/index.ts";
 import { sandboxRouter } from "../../devkit/src/sandbox/index.ts";
 import { randomStateFor, SeededRandom } from "../../devkit/src/sandbox/random.ts";
 import { emptyState, STATE_FORMAT, type Task } from "../../devkit/src/sandbox/state.ts";
@@ -161,6 +162,29 @@ describe("state store", () => {
   });
 });
 
+describe("the flows", () => {
+  it("answer every operation of both contracts, each from exactly one flow, and nothing else", () => {
+    for (const [api, handlers] of [
+      ["partner", PARTNER_HANDLERS],
+      ["control", CONTROL_HANDLERS],
+    ] as const) {
+      const served = sandboxRouter()
+        .operations.filter((operation) => operation.api === api)
+        .map((operation) => operation.operationId)
+        .sort();
+      expect(Object.keys(handlers).sort()).toEqual(served);
+      // An operation two flows answered would be listed twice here.
+      expect(FLOWS.flatMap((flow) => Object.keys(flow[api])).sort()).toEqual(served);
+    }
+  });
+
+  it("register a runner for each task kind, from the flow that schedules it", () => {
+    const kinds = FLOWS.flatMap((flow) => Object.keys(flow.tasks));
+    expect(kinds.sort()).toEqual(["activateCard", "deliverEvent", "finishKybReview"]);
+    expect(Object.keys(TASK_RUNNERS).sort()).toEqual(kinds);
+  });
+});
+
 describe("the contract router", () => {
   const router = sandboxRouter();
 
@@ -178,7 +202,11 @@ describe("the contract router", () => {
       pathParams: { cardId: "ABC" },
     });
     expect(router.match("GET", "/v1/nothing").kind).toBe("no-path");
-    expect(router.match("PUT", "/v1/companies")).toEqual({ kind: "no-method", path: "/v1/companies" });
+    expect(router.match("PUT", "/v1/companies")).toEqual({
+      kind: "no-method",
+      path: "/v1/companies",
+      methods: ["GET", "POST"],
+    });
     expect(router.match("POST", "/_sandbox/clock/advance")).toMatchObject({
       operation: { operationId: "advanceClock", needsApiKey: false },
     });

@@ -5,10 +5,20 @@
  * The public surface, listed name by name.
  */
 
+export {
+  followRefs,
+  followRefsFrom,
+  isObject,
+  type Json,
+  type JsonObject,
+  lookup,
+  pointerSegment,
+} from "../refs.ts";
 export { formatDuration } from "./duration.ts";
 export { directorySize } from "./files.ts";
 export { CLI_NAME, partnerApiCli } from "./index.ts";
 export { DEFAULT_MOCK_HOST, DEFAULT_MOCK_PORT, type MockCommandOptions, mockCommand } from "./mock.ts";
+export { proxyCommand } from "./proxy.ts";
 export {
   type CliIO,
   type Command,
@@ -31,4 +41,5 @@ export {
   untilAborted,
 } from "./runner.ts";
 export { type SandboxCommandOptions, sandboxCommand } from "./sandbox.ts";
+export { verifyCommand } from "./verify.ts";
 export { webhooksCommands } from "./webhooks.ts";

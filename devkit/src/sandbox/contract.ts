@@ -29,17 +29,31 @@ export interface Operation {
   requestBody?: { required: boolean; mediaTypes: Map<string, string> };
   /** Declared response status → its media type and schema (undefined: no body). */
   responses: Map<number, { mediaType: string; pointer: string } | undefined>;
+  /** Declared response status → every media type it declares (empty: no body). */
+  responseMediaTypes: Map<number, string[]>;
+  /** Declared response status → the headers it declares (as header parameters: name, requiredness, schema). */
+  responseHeaders: Map<number, Parameter[]>;
 }
 
 export interface Issue {
   location: string[];
   message: string;
+  /** The schema keyword that was broken, where it lives in the contract (e.g. `#/components/schemas/Ulid/pattern`). */
+  rule?: string;
+}
+
+/** A webhook of the contract's `webhooks` map: what its delivery's body must be. */
+export interface Webhook {
+  type: string;
+  operationId: string;
+  /** Where the envelope's schema lives, for the validator. */
+  pointer: string;
 }
 
 export type Match =
   | { kind: "operation"; operation: Operation; pathParams: Record<string, string> }
   | { kind: "no-path" }
-  | { kind: "no-method"; path: string };
+  | { kind: "no-method"; path: string /** The methods the path has, for an Allow header. */; methods: string[] };
 
 interface Route {
   pattern: RegExp;
@@ -107,6 +121,8 @@ export class ContractRouter {
     validateSchema: false,
   });
   private readonly validators = new Map<string, ValidateFunction>();
+  /** The webhooks of the documents by event type. */
+  readonly webhooks = new Map<string, Webhook>();
 
   constructor(documents: { api: Operation["api"]; document: Json }[]) {
     for (const ajv of [this.ajv, this.coercingAjv]) {
@@ -160,13 +176,30 @@ export class ContractRouter {
           const body = resolvedBody?.value;
           const bodyAt = resolvedBody?.pointer ? `${id}${resolvedBody.pointer}` : `${opPointer}/requestBody`;
           const responses: Operation["responses"] = new Map();
+          const responseMediaTypes: Operation["responseMediaTypes"] = new Map();
+          const responseHeaders: Operation["responseHeaders"] = new Map();
           for (const [status, raw] of Object.entries((op.responses ?? {}) as Json)) {
             const { value: response, pointer } = resolve(document, raw);
-            const mediaType = Object.keys((response.content ?? {}) as Json)[0];
+            const mediaTypes = Object.keys((response.content ?? {}) as Json);
+            const mediaType = mediaTypes[0];
             const at = pointer ? `${id}${pointer}` : `${opPointer}/responses/${status}`;
             responses.set(
               Number(status),
               mediaType ? { mediaType, pointer: `${at}/content/${pointerSegment(mediaType)}/schema` } : undefined,
+            );
+            responseMediaTypes.set(Number(status), mediaTypes);
+            responseHeaders.set(
+              Number(status),
+              Object.entries((response.headers ?? {}) as Json).map(([name, rawHeader]) => {
+                const header = resolve(document, rawHeader);
+                const headerAt = header.pointer ? `${id}${header.pointer}` : `${at}/headers/${pointerSegment(name)}`;
+                return {
+                  name,
+                  in: "header" as const,
+                  required: header.value.required === true,
+                  pointer: `${headerAt}/schema`,
+                };
+              }),
             );
           }
           route.methods.set(method.toUpperCase(), {
@@ -188,6 +221,8 @@ export class ContractRouter {
                 }
               : undefined,
             responses,
+            responseMediaTypes,
+            responseHeaders,
           });
         }
         if (names.length === 0) {
@@ -200,6 +235,18 @@ export class ContractRouter {
           if (sameLength) sameLength.push(route);
           else this.templatedRoutes.set(count, [route]);
         }
+      }
+      for (const [type, rawItem] of Object.entries((document.webhooks ?? {}) as Json)) {
+        const post = resolve(document, rawItem).value.post as Json | undefined;
+        if (!post?.requestBody) continue;
+        const body = resolve(document, post.requestBody);
+        const at = body.pointer ? `${id}${body.pointer}` : `${id}#/webhooks/${pointerSegment(type)}/post/requestBody`;
+        const mediaType = Object.keys((body.value.content ?? {}) as Json)[0] ?? "application/json";
+        this.webhooks.set(type, {
+          type,
+          operationId: String(post.operationId),
+          pointer: `${at}/content/${pointerSegment(mediaType)}/schema`,
+        });
       }
     }
   }
@@ -295,6 +342,7 @@ export class ContractRouter {
     return (validate.errors ?? []).map((error) => ({
       location: ["body", ...error.instancePath.split("/").filter(Boolean)],
       message: `body${error.instancePath} ${describe(error, "")}`,
+      rule: error.schemaPath,
     }));
   }
 
@@ -309,6 +357,49 @@ export class ContractRouter {
     return (validate.errors ?? []).map((error) => ({
       location: ["response", error.instancePath],
       message: describe(error, ""),
+      rule: error.schemaPath,
+    }));
+  }
+
+  /**
+   * Checks a response's headers against those the contract declares for its status: each required one present,
+   * each present one valid (its text coerced to the schema's type first, as for parameters).
+   */
+  validateResponseHeaders(
+    operation: Operation,
+    status: number,
+    headers: { get(name: string): string | null },
+  ): Issue[] {
+    const issues: Issue[] = [];
+    for (const header of operation.responseHeaders.get(status) ?? []) {
+      const raw = headers.get(header.name);
+      if (raw === null) {
+        if (header.required)
+          issues.push({ location: ["header", header.name], message: `the response header ${header.name} is required` });
+        continue;
+      }
+      const wrapped = this.parameterValidator(header);
+      if (wrapped({ value: raw })) continue;
+      for (const error of wrapped.errors ?? [])
+        issues.push({
+          location: ["header", header.name],
+          message: `the response header ${header.name} ${describe(error, "")}`,
+          rule: error.schemaPath,
+        });
+    }
+    return issues;
+  }
+
+  /** Checks a webhook delivery's parsed body against its event type's envelope schema; undefined for an unknown type. */
+  validateWebhook(type: string, body: unknown): Issue[] | undefined {
+    const webhook = this.webhooks.get(type);
+    if (!webhook) return undefined;
+    const validate = this.validator(webhook.pointer);
+    if (validate(body)) return [];
+    return (validate.errors ?? []).map((error) => ({
+      location: ["body", ...error.instancePath.split("/").filter(Boolean)],
+      message: `body${error.instancePath} ${describe(error, "")}`,
+      rule: error.schemaPath,
     }));
   }
 }
@@ -317,7 +408,7 @@ const NO_PATH_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 function matched(route: Route, method: string, pathParams: Record<string, string>): Match {
   const operation = route.methods.get(method) ?? route.methods.get(method.toUpperCase());
-  if (!operation) return { kind: "no-method", path: route.path };
+  if (!operation) return { kind: "no-method", path: route.path, methods: [...route.methods.keys()] };
   return { kind: "operation", operation, pathParams };
 }
 

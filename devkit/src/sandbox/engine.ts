@@ -1,21 +1,20 @@
 /**
- * The sandbox's state machine: accounts seeded on first use, timed transitions and webhook deliveries as
- * tasks on the clock, events and their delivery log. HTTP lives in server.ts; this file knows nothing of it.
+ * The sandbox's core: accounts seeded on first use, lookups by id, events, and timed work as tasks on the
+ * clock, each run by the task runner its flow registered (flows/). What each operation does lives in its
+ * flow; HTTP lives in server.ts, and this file knows nothing of either.
  */
-import { deliverWebhook, RETRY_DELAYS_MS } from "../webhooks/deliver.ts";
 import type { SandboxClock } from "./clock.ts";
 import { heapify, peekTask, popTask, pushTask } from "./due.ts";
-import { randomStateFor, SeededRandom } from "./random.ts";
-import type {
-  AccountState,
-  CardRecord,
-  CompanyRecord,
-  EventRecord,
-  SandboxState,
-  Task,
-  WalletRecord,
-} from "./state.ts";
+import type { EventPayload, EventType, TaskRunner } from "./flow.ts";
+import { seedAccount } from "./flows/accounts.ts";
+import { TASK_RUNNERS } from "./flows/index.ts";
+import { scheduleDeliveries } from "./flows/webhooks.ts";
+import { SeededRandom } from "./random.ts";
+import type { AccountState, CardRecord, CompanyRecord, EventRecord, SandboxState, Task } from "./state.ts";
 import type { StateStore } from "./store.ts";
+
+/** A task as it is asked for: everything but the id it is given when scheduled. */
+export type TaskRequest = Task extends infer T ? (T extends Task ? Omit<T, "id"> : never) : never;
 
 export interface EngineSettings {
   seed: number;
@@ -27,45 +26,6 @@ export interface EngineSettings {
   webhooks?: { url: string; secret: string };
   /** The sandbox's own base URL, for the hosted pages' links. */
   baseUrl: () => string;
-}
-
-/** Chains a wallet of each currency takes, the first being its default (the source shows no list). */
-export const WALLET_CHAINS = {
-  USDC: ["ETH", "SOL", "ARB", "OP", "MATIC", "AVAX", "BNB"],
-  USDT: ["TRX", "ETH", "BNB", "SOL", "TON", "AVAX", "ARB", "OP", "MATIC"],
-} as const satisfies Record<string, readonly string[]>;
-
-const HOLDER_NAMES = [
-  "Ada Lovelace",
-  "Grace Hopper",
-  "Alan Turing",
-  "Katherine Johnson",
-  "Edsger Dijkstra",
-  "Barbara Liskov",
-];
-
-export const SEEDED_CARD_BINS = [
-  {
-    bin: "45671234",
-    network: "Visa",
-    label: "Visa Business USD",
-    currencies: ["USD"],
-    supportsPhysicalCard: false,
-    fee: 0,
-  },
-  {
-    bin: "53987600",
-    network: "Mastercard",
-    label: "Mastercard Corporate EUR/USD",
-    currencies: ["EUR", "USD"],
-    supportsPhysicalCard: true,
-    fee: 1.5,
-  },
-];
-
-/** An ISO 8601 UTC time with microseconds, as the source gives transaction times. */
-export function microsecondIso(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 }
 
 /**
@@ -98,17 +58,14 @@ class IdIndex<Owner extends object, Item> {
   }
 }
 
-/** When seeded data was made, as its timestamps say: a fixed instant, so seeded data does not depend on when it was first used. */
-const SEEDED_AT = Date.UTC(2026, 0, 1);
-
 export class SandboxEngine {
-  /** Set while an account is being seeded: the time its seeded records carry. */
-  private seedingAt: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** The due time the timer is set for, while one is set. */
   private timerDueAt: number | undefined;
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** Set while an account is being seeded: the time its seeded records carry. */
+  seedingAt: string | undefined;
   private readonly companies = new IdIndex<AccountState, CompanyRecord>(
     (account) => account.companies,
     (record) => record.company.id,
@@ -135,6 +92,7 @@ export class SandboxEngine {
     return new SeededRandom(account);
   }
 
+  /** The clock's reading as an ISO time (while an account is seeded: the fixed time its seeded data carries). */
   now(): string {
     return this.seedingAt ?? this.clock.iso();
   }
@@ -158,182 +116,28 @@ export class SandboxEngine {
     return Object.hasOwn(this.state.accounts, apiKey);
   }
 
-  /**
-   * The account of an API key, seeded on its first use. What it is seeded with carries fixed times
-   * (SEEDED_AT, a minute apart), not the clock's reading at first use, so the same seed gives the same
-   * seeded data, timestamps included, run after run.
-   */
+  /** The account of an API key, seeded on its first use (flows/accounts.ts says with what). */
   account(apiKey: string): AccountState {
-    const existing = this.state.accounts[apiKey];
-    if (existing) return existing;
-    const seededAt = Math.min(SEEDED_AT, this.clock.now());
-    try {
-      this.seedingAt = new Date(seededAt).toISOString();
-      return this.seedAccount(apiKey, seededAt);
-    } finally {
-      this.seedingAt = undefined;
-    }
+    return this.state.accounts[apiKey] ?? seedAccount(this, apiKey);
   }
 
-  private seedAccount(apiKey: string, seededAt: number): AccountState {
-    const account: AccountState = {
-      random: randomStateFor(this.settings.seed, apiKey),
-      companies: [],
-      transactions: {},
-      endpoints: [],
-      events: [],
-    };
-    this.state.accounts[apiKey] = account;
-    if (this.settings.webhooks) this.addEndpoint(account, this.settings.webhooks.url, this.settings.webhooks.secret);
-    const demo = this.addCompany(apiKey, {
-      name: "Sandbox Demo Company",
-      countryCode: "US",
-      products: ["Card"],
-      status: "Active",
-    });
-    for (const [type, direction, amount, description] of [
-      ["Account", "Credit", 5000, "Top-up"],
-      ["Card", "Debit", 42.5, "Office supplies"],
-      ["Card", "Debit", 18.99, "Software subscription"],
-    ] as const) {
-      seededAt += 60_000;
-      this.seedingAt = new Date(seededAt).toISOString();
-      demo.ledger.push(this.ledgerEntry(account, demo, { type, direction, amount, description }));
-    }
-    return account;
-  }
-
-  addEndpoint(account: AccountState, url: string, secret: string) {
-    const record = { endpoint: { id: this.random(account).ulid(), url, createdAt: this.now() }, secret };
-    account.endpoints.push(record);
-    return record;
-  }
-
-  /** A company with its seeded card BINs, card holder and wallet; fires kyc_link.issued when it has Swap. */
-  addCompany(
-    apiKey: string,
-    input: { name: string; countryCode: string; products: string[]; status: string; redirectUri?: string },
-  ): CompanyRecord {
+  /** Records an event of the account and schedules its delivery to each of the account's endpoints, due now. */
+  fire<E extends EventType>(apiKey: string, type: E, payload: EventPayload<E>): EventRecord {
     const account = this.account(apiKey);
-    const random = this.random(account);
-    const id = random.ulid();
-    const base = this.settings.baseUrl();
-    const swap = input.products.includes("Swap")
-      ? {
-          kycUrl: `${base}/_sandbox/hosted/kyc/${id}`,
-          kycStatus: "not_started" as const,
-          tosUrl: `${base}/_sandbox/hosted/tos/${id}`,
-          tosAccepted: false,
-        }
-      : null;
-    const record: CompanyRecord = {
-      company: {
-        id,
-        name: input.name,
-        countryCode: input.countryCode,
-        status: input.status,
-        createdAt: this.now(),
-        swap,
-      },
-      ...(input.redirectUri ? { redirectUri: input.redirectUri } : {}),
-      cardBins: structuredClone(SEEDED_CARD_BINS),
-      cardHolders: [],
-      cards: [],
-      wallets: [],
-      paymentRoutes: [],
-      ledger: [],
-    };
-    account.companies.push(record);
-    const holderName = random.pick(HOLDER_NAMES);
-    this.addCardHolder(account, record, holderName, `${holderName.toLowerCase().replace(/\s+/g, ".")}@example.com`);
-    this.addWallet(account, record, "USDC");
-    if (swap) this.fire(apiKey, "company.kyc_link.issued", { companyId: id, ...swap });
-    return record;
-  }
-
-  addCardHolder(account: AccountState, company: CompanyRecord, name: string, email: string) {
-    const holder = { id: this.random(account).ulid(), name, email, status: "ACTIVE", createdAt: this.now() };
-    company.cardHolders.push(holder);
-    return holder;
-  }
-
-  addWallet(account: AccountState, company: CompanyRecord, currency: keyof typeof WALLET_CHAINS): WalletRecord {
-    const chains = [...WALLET_CHAINS[currency]];
-    const record: WalletRecord = {
-      wallet: { id: this.random(account).ulid(), currency, defaultChain: chains[0]!, chains, createdAt: this.now() },
-      addresses: {},
-    };
-    company.wallets.push(record);
-    return record;
-  }
-
-  ledgerEntry(
-    account: AccountState,
-    company: CompanyRecord,
-    input: {
-      type: "Card" | "PaymentAcceptance" | "Account";
-      direction: "Credit" | "Debit";
-      amount: number;
-      description?: string;
-    },
-  ): CompanyRecord["ledger"][number] {
-    const random = this.random(account);
-    const signed = input.direction === "Debit" ? -input.amount : input.amount;
-    const transaction = {
-      id: random.ulid(),
-      direction: input.direction,
-      amount: signed.toFixed(2),
-      currency: "USD",
-      description: input.description ?? (input.type === "Account" ? "Top-up" : "Card payment"),
-      counterpartyName: input.type === "Account" ? company.company.name : "Sandbox Merchant",
+    const envelope = {
+      id: `evt_${this.random(account).ulid()}`,
+      type,
+      payload: payload as EventRecord["envelope"]["payload"],
       createdAt: this.now(),
     };
-    if (input.type === "Card") {
-      const card = company.cards[0]?.card;
-      return {
-        type: "Card",
-        transaction,
-        data: {
-          status: "Closed",
-          ...(card ? { card: { id: card.id, name: card.name, last4: card.last4 } } : {}),
-          merchant: { name: "Sandbox Merchant", code: "5999", city: "San Francisco", country: "US" },
-          isFx: false,
-        },
-      };
-    }
-    if (input.type === "PaymentAcceptance")
-      return {
-        type: "PaymentAcceptance",
-        transaction,
-        data: { status: "Completed", paymentMethod: "card", paymentDetails: {} },
-      };
-    return { type: "Account", transaction, data: { status: "Completed" } };
-  }
-
-  /** Records an event and schedules its first delivery to each of the account's endpoints, due now. */
-  fire(apiKey: string, type: string, payload: Record<string, unknown>): EventRecord {
-    const account = this.account(apiKey);
-    const envelope = { id: `evt_${this.random(account).ulid()}`, type, payload, createdAt: this.now() };
     const event: EventRecord = { envelope, body: JSON.stringify(envelope), deliveries: [] };
     account.events.push(event);
-    this.scheduleDeliveries(apiKey, event);
+    scheduleDeliveries(this, apiKey, event);
     return event;
   }
 
-  scheduleDeliveries(apiKey: string, event: EventRecord): void {
-    const now = this.clock.now();
-    for (const { endpoint } of this.state.accounts[apiKey]?.endpoints ?? [])
-      this.schedule({
-        kind: "deliverEvent",
-        apiKey,
-        dueAt: now,
-        eventId: event.envelope.id,
-        endpointId: endpoint.id,
-        attempt: 1,
-      });
-  }
-
-  schedule(task: Task extends infer T ? (T extends Task ? Omit<T, "id"> : never) : never): void {
+  /** Puts a task on the clock; its flow's runner runs it when it falls due. */
+  schedule(task: TaskRequest): void {
     const scheduled = { ...task, id: this.state.nextTaskId++ } as Task;
     pushTask(this.state.tasks, scheduled);
     // The timer already wakes in time for anything due at or after the time it is set for.
@@ -381,39 +185,11 @@ export class SandboxEngine {
       if (!next || next.dueAt > until) break;
       const due = popTask(this.state.tasks)!;
       this.clock.advanceTo(due.dueAt);
-      await this.execute(due);
+      // A task of an account that is gone (reset) has nothing left to act on.
+      if (!Object.hasOwn(this.state.accounts, due.apiKey)) continue;
+      await (TASK_RUNNERS[due.kind] as TaskRunner<Task>)(this, due);
     }
     await this.store.commit();
-  }
-
-  private async execute(task: Task): Promise<void> {
-    const account = this.state.accounts[task.apiKey];
-    if (!account) return;
-    if (task.kind === "activateCard") {
-      const company = this.company(account, task.companyId);
-      const card = company && this.card(company, task.cardId);
-      if (card && card.card.status === "Creating") card.card.status = "Active";
-    } else if (task.kind === "finishKybReview") {
-      const company = this.company(account, task.companyId);
-      if (!company) return;
-      company.kybStatus = "APPROVED";
-      this.fire(task.apiKey, "company.kyb_status_changed", { companyId: company.company.id, status: "APPROVED" });
-    } else {
-      const event = this.event(account, task.eventId);
-      const endpoint = account.endpoints.find((e) => e.endpoint.id === task.endpointId);
-      if (!event || !endpoint) return;
-      const delivery = await attemptDelivery(endpoint.endpoint.url, event.body, endpoint.secret);
-      event.deliveries.push({
-        endpointId: task.endpointId,
-        attempt: task.attempt,
-        at: new Date(task.dueAt).toISOString(),
-        ...delivery,
-      });
-      const ok = delivery.statusCode !== undefined && delivery.statusCode >= 200 && delivery.statusCode < 300;
-      const wait = RETRY_DELAYS_MS[task.attempt - 1];
-      if (!ok && wait !== undefined)
-        this.schedule({ ...task, attempt: task.attempt + 1, dueAt: task.dueAt + wait } as Omit<Task, "id"> as never);
-    }
   }
 
   /** Sets one real-time timer for the earliest task; `advance` runs them sooner. */
@@ -439,18 +215,4 @@ export class SandboxEngine {
     await this.queue;
     await this.store.flush();
   }
-}
-
-/**
- * One attempt, by the webhook kit's sender (`deliverWebhook` with no retries: the sandbox schedules the retries
- * itself, on its clock): the signed POST of the event's exact body; a status code or why there was none.
- */
-async function attemptDelivery(
-  url: string,
-  body: string,
-  secret: string,
-): Promise<{ statusCode?: number; error?: string }> {
-  const [attempt] = (await deliverWebhook({ url, body, secret, delaysMs: [] })).attempts;
-  if (attempt?.status !== undefined) return { statusCode: attempt.status };
-  return { error: attempt?.error ?? "not sent" };
 }

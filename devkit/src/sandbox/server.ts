@@ -8,7 +8,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { ContractRouter, Issue, Operation, QueryValues } from "./contract.ts";
 import type { SandboxEngine } from "./engine.ts";
-import { asyncHandlers, type Call, handlers, type Reply, SandboxProblem } from "./operations.ts";
+import { type AnyReply, type Call, SandboxProblem } from "./flow.ts";
+import { CONTROL_HANDLERS, PARTNER_HANDLERS } from "./flows/index.ts";
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -73,7 +74,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function send(response: ServerResponse, operation: Operation | undefined, reply: Reply): void {
+function send(response: ServerResponse, operation: Operation | undefined, reply: AnyReply): void {
   if (reply.html !== undefined) {
     response.writeHead(reply.status, headersFor("text/html; charset=utf-8"));
     response.end(reply.html);
@@ -95,7 +96,7 @@ function send(response: ServerResponse, operation: Operation | undefined, reply:
   response.end(JSON.stringify(reply.body));
 }
 
-function problemReply(error: SandboxProblem): Reply {
+function problemReply(error: SandboxProblem): AnyReply {
   return {
     status: error.status,
     body: {
@@ -108,7 +109,31 @@ function problemReply(error: SandboxProblem): Reply {
   };
 }
 
+/** A handler as the server calls it: with what the router validated, answering any reply. */
+type RoutedHandler = (call: Call) => AnyReply | Promise<AnyReply>;
+
+/**
+ * Each operation's handler, from the flows' typed maps by operationId; a handler of the other API never
+ * answers an operation of one (the partner's and the control API's are looked up apart).
+ */
+function handlersByOperation(router: ContractRouter): Map<Operation, RoutedHandler> {
+  // Typed per operation in the flows; here they are looked up by the name the router found.
+  const maps = { partner: PARTNER_HANDLERS, control: CONTROL_HANDLERS } as Record<
+    Operation["api"],
+    Record<string, RoutedHandler>
+  >;
+  const byOperation = new Map<Operation, RoutedHandler>();
+  for (const operation of router.operations) {
+    const handlers = maps[operation.api];
+    if (!Object.hasOwn(handlers, operation.operationId))
+      throw new Error(`the sandbox has no handler for the ${operation.api} operation ${operation.operationId}`);
+    byOperation.set(operation, handlers[operation.operationId]!);
+  }
+  return byOperation;
+}
+
 export function createRequestListener(router: ContractRouter, engine: SandboxEngine) {
+  const handlers = handlersByOperation(router);
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     let operation: Operation | undefined;
     try {
@@ -121,13 +146,16 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       const match = router.match(request.method ?? "GET", pathname);
       if (match.kind === "no-path")
         throw new SandboxProblem(404, "no-such-path", "No such path", `no operation has the path ${pathname}`);
-      if (match.kind === "no-method")
+      if (match.kind === "no-method") {
+        // RFC 9110: a 405 lists the methods the path has.
+        response.setHeader("allow", match.methods.join(", "));
         throw new SandboxProblem(
           405,
           "no-such-method",
           "Method not allowed",
           `${match.path} has no ${request.method} operation`,
         );
+      }
       operation = match.operation;
       const header = request.headers["x-api-key"];
       const apiKey = (Array.isArray(header) ? header[0] : header) || undefined;
@@ -188,13 +216,11 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
         );
 
       const isNewAccount = apiKey !== undefined && !engine.hasAccount(apiKey);
-      const call: Call = { engine, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) };
-      const asyncHandler = asyncHandlers[operation.operationId];
-      const handler = handlers[operation.operationId];
-      if (!asyncHandler && !handler) throw new Error(`no handler for ${operation.operationId}`);
-      let reply: Reply;
+      const call = { engine, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) } as Call;
+      let reply: AnyReply;
       try {
-        reply = asyncHandler ? await asyncHandler(call) : handler!(call);
+        const answer = handlers.get(operation)!(call);
+        reply = answer instanceof Promise ? await answer : answer;
       } finally {
         // Whatever the handler changed (an account seeded before a 404 too) is on disk before the answer.
         if (request.method !== "GET" || isNewAccount) await engine.store.commit();

@@ -5,7 +5,10 @@
 
 import type { components } from "partner-api-client";
 import type { components as control } from "../../../generated/sandbox.js";
+import type { Task } from "./flows/index.ts";
 import type { RandomState } from "./random.ts";
+
+export type { Task };
 
 type Schemas = components["schemas"];
 
@@ -63,13 +66,6 @@ export interface AccountState {
   /** Oldest first. */
   events: EventRecord[];
 }
-
-/** A timed transition or a delivery attempt, due at a clock time. Tasks are data, so they persist. */
-export type Task = { id: number; dueAt: number; apiKey: string } & (
-  | { kind: "activateCard"; companyId: string; cardId: string }
-  | { kind: "finishKybReview"; companyId: string }
-  | { kind: "deliverEvent"; eventId: string; endpointId: string; attempt: number }
-);
 
 export interface SandboxState {
   format: typeof STATE_FORMAT;

@@ -1,11 +1,15 @@
-/** The change record every comparison module produces, and how records of shared components are merged. */
-import { type ChangeKind, checkId, defaultLevel, type Flow, isDocumentation, LEVELS, type Level } from "./rules.ts";
+/** The change record detectors produce, the sink that collects it, and how records of shared components merge. */
+import type { Detector, Flow, Level, Out } from "./checks/define.ts";
+import { LEVELS, rowFor } from "./registry.ts";
 
 export interface Change {
   /** The check that reported it (`request-field-added-required`): what `--list-checks` prints and config sets. */
   check: string;
-  kind: ChangeKind;
-  /** The level after the config file and stability guards are applied (the table's default until then). */
+  /** The check id without its direction. */
+  kind: string;
+  /** Which way the data flows where it was found. */
+  flow: Flow;
+  /** The level after the profile, config file and stability guards are applied (the row's default until then). */
   level: Level;
   /**
    * Where the change is: a component pointer plus field path (`#/components/schemas/Card .last4`)
@@ -17,6 +21,8 @@ export interface Change {
   usedBy: string[];
   /** Documentation only (a patch release). */
   documentation: boolean;
+  /** oasdiff's level for this change when it differs from its check's (oasdiff splits the case). */
+  oasdiff?: Level;
   /** Set when every operation it reaches is draft or alpha (`x-stability-level`): it may change freely. */
   unstable?: string;
   /** Why a failing change is accepted (an allowlist entry's reason); unset otherwise. */
@@ -28,25 +34,49 @@ export function changeKey(change: Pick<Change, "check" | "location">): string {
   return `${change.check} ${change.location}`;
 }
 
-/** Collects changes during one comparison. */
+/**
+ * Collects changes during one comparison. A detector reports only the checks whose rows name it: a report of
+ * a kind no row declares, or of another detector's check, is a bug and throws.
+ */
 export class ChangeSink {
   readonly changes: Change[] = [];
 
-  emit(kind: ChangeKind, flow: Flow, location: string, message: string): void {
-    this.changes.push({
-      check: checkId(kind, flow),
+  /** `rewrite` turns what a detector reports into what this place reports (an ignored field, a header's values). */
+  constructor(private readonly rewrite?: (change: Change) => Change) {}
+
+  static change(detector: Detector, flow: Flow, kind: string, location: string, message: string, oasdiff?: Level) {
+    const row = rowFor(kind, flow);
+    if (!row) throw new Error(`detector ${detector.name} reported "${kind}", which no registry row declares`);
+    if (row.detector !== detector)
+      throw new Error(`${row.id} is reported by ${detector.name}, but its row names ${row.detector.name}`);
+    const change: Change = {
+      check: row.id,
       kind,
-      level: defaultLevel(kind, flow),
+      flow,
+      level: row.level,
       location,
       message,
       usedBy: [],
-      documentation: isDocumentation(kind),
-    });
+      documentation: row.documentation,
+    };
+    if (oasdiff && oasdiff !== row.oasdiff?.level) change.oasdiff = oasdiff;
+    return change;
+  }
+
+  out(detector: Detector, flow: Flow): Out {
+    return {
+      flow,
+      emit: (kind, where, message, options = {}) => {
+        const change = ChangeSink.change(detector, flow, kind, where, message, options.oasdiff);
+        this.changes.push(this.rewrite ? this.rewrite(change) : change);
+      },
+    };
   }
 
   /** Adds changes found elsewhere (a memoised component comparison), marking which operation reached them. */
   addFrom(changes: readonly Change[], user?: string, unstable?: string): void {
-    for (const change of changes) {
+    for (const found of changes) {
+      const change = this.rewrite ? this.rewrite(found) : found;
       const usedBy = user && change.location.startsWith("#/components/") ? [user] : [];
       this.changes.push({
         ...change,

@@ -5,8 +5,8 @@
 import { readFile } from "node:fs/promises";
 import { describeValue, UsageError } from "partner-api-devkit/cli";
 import { parse } from "yaml";
+import { findCheck, LEVELS, type Level } from "./registry.ts";
 import { isObject } from "./resolve.ts";
-import { findCheck, LEVELS, type Level } from "./rules.ts";
 
 export interface AllowEntry {
   /** The change's key exactly as the diff prints it: `<check> <location>`. */

@@ -9,10 +9,9 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describeValue, UsageError } from "partner-api-devkit/cli";
+import { describeValue, lookup, UsageError } from "partner-api-devkit/cli";
 import { parse } from "yaml";
 import { rel, repoRoot } from "../paths.ts";
-import { lookup } from "../refs.ts";
 import { type Document, isObject } from "./resolve.ts";
 
 export interface LoadedContract {

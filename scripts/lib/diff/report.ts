@@ -5,10 +5,11 @@
  */
 import { HTTP_METHODS } from "../../../src/http-methods.ts";
 import { type Change, changeKey, sortChanges } from "./changes.ts";
+import { atLeast, LEVELS, type Level } from "./checks/define.ts";
 import { type AllowEntry, emptyConfig, type GateConfig } from "./config.ts";
-import { type CompareOptions, compareDocuments } from "./operations.ts";
+import { findCheck, levelIn, type Profile } from "./registry.ts";
 import { type Document, isObject } from "./resolve.ts";
-import { atLeast, LEVELS, type Level } from "./rules.ts";
+import { type CompareOptions, compareDocuments } from "./walk.ts";
 
 export interface ContractSummary {
   label: string;
@@ -50,6 +51,8 @@ export function summarise(document: Document, label: string): ContractSummary {
 export interface DiffOptions extends CompareOptions {
   config?: GateConfig;
   failOn?: Level;
+  /** Whose levels: this gate's (`default`) or oasdiff's where oasdiff has the check (`oasdiff`). */
+  profile?: Profile;
 }
 
 /** Compares `base` with `head`, applies the config's levels and acknowledgements, and gives the verdict. */
@@ -60,12 +63,14 @@ export function diffContracts(
 ): DiffReport {
   const config = options.config ?? emptyConfig();
   const failOn = options.failOn ?? "error";
+  const profile = options.profile ?? "default";
   const used = new Set<AllowEntry>();
   const changes: Change[] = [];
   for (const found of compareDocuments(base.document, head.document, options)) {
     const configured = config.levels.get(found.check);
     if (configured === "none") continue;
-    let change: Change = { ...found, level: configured ?? found.level };
+    const level = configured ?? levelIn(findCheck(found.check)!, profile, found.oasdiff);
+    let change: Change = { ...found, level };
     if (change.unstable && change.level !== "info")
       change = { ...change, level: "info", message: `${change.message} (${change.unstable})` };
     if (atLeast(change.level, failOn)) {

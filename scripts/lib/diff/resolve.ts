@@ -1,10 +1,10 @@
 /**
- * The normalised view of a schema the comparison works on: `$ref`s followed (through scripts/lib/refs.ts),
+ * The normalised view of a schema the comparison works on: `$ref`s followed (through devkit/src/refs.ts),
  * allOf members merged (so a field moved between members is not a change), and the three spellings of
  * "null allowed" (`nullable: true` in 3.0, `type: [X, "null"]`, `oneOf: [{type: "null"}, X]`) made one flag.
  */
 
-import { isObject, type Json, type JsonObject, lookup } from "../refs.ts";
+import { isObject, type Json, type JsonObject, lookup } from "partner-api-devkit/cli";
 
 export { isObject, type Json, type JsonObject };
 export type Document = JsonObject;

@@ -2,13 +2,13 @@
  * The "Getting started" section of the rendered reference (install, first call, sandbox, webhooks).
  * It is Markdown kept beside the docs build (getting-started.md), put at the top of the in-memory
  * copy's `info.description` at build time so Redoc renders it first and lists it in the sidebar; the
- * contract itself is not changed. Its TypeScript blocks are type-checked like the operation samples.
+ * contract itself is not changed. Its TypeScript blocks are type-checked
+ * with the partners' guide's (snippets.ts).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { isObject } from "../refs.ts";
-import type { SampleSource } from "./typecheck.ts";
+import { isObject } from "partner-api-devkit/cli";
 
 export const gettingStartedPath = path.join(path.dirname(fileURLToPath(import.meta.url)), "getting-started.md");
 
@@ -29,27 +29,4 @@ export function addGettingStarted(
   const info = isObject(document.info) ? document.info : {};
   const description = typeof info.description === "string" ? info.description : "";
   return { ...document, info: { ...info, description: `${markdown.trim()}\n\n${description}`.trim() } };
-}
-
-/**
- * Each ```ts block of the section as a sample, named after the `###` heading above it
- * (`getting-started-first-call`, a `-2` suffix for a second block under one heading).
- */
-export function gettingStartedSamples(markdown: string = readGettingStarted()): SampleSource[] {
-  const samples: SampleSource[] = [];
-  let heading = "intro";
-  const perHeading = new Map<string, number>();
-  for (const match of markdown.matchAll(/^### (.+)$|^```ts\n([\s\S]*?)^```$/gm)) {
-    if (match[1] !== undefined) {
-      heading = match[1]
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, "-")
-        .replace(/^-|-$/g, "");
-      continue;
-    }
-    const count = (perHeading.get(heading) ?? 0) + 1;
-    perHeading.set(heading, count);
-    samples.push({ name: `getting-started-${heading}${count > 1 ? `-${count}` : ""}`, source: match[2]! });
-  }
-  return samples;
 }

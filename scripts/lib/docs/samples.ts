@@ -5,8 +5,8 @@
  * from the contract's parameter and request examples, so a changed contract changes the samples.
  */
 
+import { followRefs, isObject, type Json, type JsonObject } from "partner-api-devkit/cli";
 import { HTTP_METHODS, type HttpMethod } from "../../../src/http-methods.ts";
-import { followRefs, isObject, type Json, type JsonObject } from "../refs.ts";
 
 /** The package name partners install; samples import the client from it. */
 export const CLIENT_PACKAGE = "partner-api-client";

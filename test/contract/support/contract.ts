@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import type { ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { followRefs, followRefsFrom } from "partner-api-devkit/cli";
 import { bundleJsonPath } from "../../../scripts/lib/paths.ts";
-import { followRefs, followRefsFrom } from "../../../scripts/lib/refs.ts";
 import { HTTP_METHODS, type HttpMethod } from "../../../src/http-methods.ts";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -19,10 +19,9 @@ export function loadDocument(): Record<string, any> {
   return JSON.parse(readFileSync(bundleJsonPath, "utf8"));
 }
 
-/** Escapes one segment of a JSON pointer. */
-export function pointerSegment(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
+import { pointerSegment } from "partner-api-devkit/cli";
+
+export { pointerSegment };
 
 export interface Parameter {
   name: string;

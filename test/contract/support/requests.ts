@@ -3,7 +3,7 @@
  * valid) and invalid ones (exactly one part broken: the body, one parameter, or a required header missing).
  */
 import fc from "fast-check";
-import { followRefs } from "../../../scripts/lib/refs.ts";
+import { followRefs } from "partner-api-devkit/cli";
 import { invalidValue, validValue } from "./arbitraries.ts";
 import type { ContractValidator, Operation, Parameter, Schema } from "./contract.ts";
 import type { CallInput } from "./http.ts";

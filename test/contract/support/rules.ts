@@ -3,7 +3,7 @@
  * from a valid body: drop a required field, an unknown enum value, a string that misses a pattern or a format,
  * a wrong type, a then-required field missing while its if-condition holds.
  */
-import { followRefs } from "../../../scripts/lib/refs.ts";
+import { followRefs } from "partner-api-devkit/cli";
 import type { Schema } from "./contract.ts";
 
 export interface RuleViolation {

@@ -1,5 +1,5 @@
+import { followRefs, followRefsFrom, isObject, lookup } from "partner-api-devkit/cli";
 import { describe, expect, it } from "vitest";
-import { followRefs, followRefsFrom, isObject, lookup } from "../../scripts/lib/refs.ts";
 
 const doc = {
   components: {

@@ -11,6 +11,11 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** One key as a JSON-pointer segment (RFC 6901): `~` as `~0`, `/` as `~1`. */
+export function pointerSegment(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
 /** The node a local reference points at; throws naming the reference when it is external or dangling. */
 export function lookup(document: unknown, ref: string): Json {
   if (!ref.startsWith("#")) throw new Error(`external $ref "${ref}" in a bundled document: bundle it first`);

@@ -1,0 +1,497 @@
+/**
+ * The conformance checks: one small function each, registered with a stable id and a level (after
+ * Schemathesis's `docs/reference/checks.md`; the ids it has are its ids). `verify` judges every answer it gets
+ * and every webhook delivery its receiver gets with them; `proxy` judges the traffic it forwards with the same
+ * functions. Going from an id to its code is one lookup in CHECKS.
+ */
+import { verifyWebhookSignature } from "partner-api-client";
+import type { ContractRouter } from "../sandbox/contract.ts";
+import type { Delivery, Exchange, Failure, Finding, Level, Probe } from "./types.ts";
+
+export interface CheckContext {
+  router: ContractRouter;
+  /** --max-response-time, when given. */
+  maxResponseTimeMs?: number;
+  /** The webhook signing secret verify's receiver was registered with. */
+  webhookSecret?: string;
+}
+
+interface CheckBase {
+  id: string;
+  level: Level;
+  /** One line: what it checks. */
+  summary: string;
+  /** Which requests or deliveries it judges. */
+  judges: string;
+}
+
+export interface ResponseCheck extends CheckBase {
+  target: "response";
+  run(exchange: Exchange, context: CheckContext): Finding[];
+}
+
+export interface DeliveryCheck extends CheckBase {
+  target: "delivery";
+  run(delivery: Delivery, context: CheckContext): Finding[];
+}
+
+/** A check of the run as a whole (what should have happened did): judged by the engine at the end. */
+export interface RunCheck extends CheckBase {
+  target: "run";
+}
+
+export type Check = ResponseCheck | DeliveryCheck | RunCheck;
+
+/**
+ * Statuses the contract need not declare: the API description leaves the status codes of missing or invalid
+ * credentials, a missing company header and every error of most operations open ("not shown"), so an answer
+ * with one of these is not an undeclared status. Whether it was the right answer is for the other checks.
+ */
+export const GENERIC_STATUSES: ReadonlyMap<number, string> = new Map([
+  [400, "a malformed request"],
+  [401, "missing or invalid credentials"],
+  [403, "credentials or company not allowed"],
+  [404, "an unknown path or object"],
+  [405, "a method the path does not have"],
+  [406, "an Accept header it cannot serve"],
+  [409, "a conflict with the current state"],
+  [413, "a body too large"],
+  [415, "a content type it does not take"],
+  [422, "a request that breaks a rule"],
+  [429, "too many requests"],
+]);
+
+/** Broken rules reported per body at most: a large body breaking one rule everywhere is one story. */
+export const MAX_FINDINGS = 20;
+
+/** Statuses a conforming request may get besides 2xx (after Schemathesis's positive_data_acceptance). */
+const ALSO_ACCEPTED_FOR_VALID_DATA = [409, 429];
+
+function mediaTypeOf(contentType: string | null): string | undefined {
+  const type = contentType?.split(";")[0]?.trim().toLowerCase();
+  return type === "" ? undefined : type;
+}
+
+function isJsonMediaType(type: string): boolean {
+  return type === "application/json" || /^application\/[\w.+-]+\+json$/.test(type);
+}
+
+function excerpt(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+function answered(exchange: Exchange): boolean {
+  return exchange.answer.error === undefined;
+}
+
+function is2xx(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+function is4xx(status: number): boolean {
+  return status >= 400 && status < 500;
+}
+
+/** Whether a JSON value holds `id` as a string anywhere in it. */
+export function holdsString(value: unknown, id: string, depth = 0): boolean {
+  if (depth > 64) return false;
+  if (typeof value === "string") return value === id;
+  if (Array.isArray(value)) return value.some((item) => holdsString(item, id, depth + 1));
+  if (value !== null && typeof value === "object")
+    return Object.values(value).some((item) => holdsString(item, id, depth + 1));
+  return false;
+}
+
+function declaredStatuses(exchange: Exchange): string {
+  return [...(exchange.probe.operation?.responses.keys() ?? [])].join(", ") || "none";
+}
+
+// ---- Responses ----
+
+export function notAServerError(exchange: Exchange): Finding[] {
+  const { answer } = exchange;
+  if (answer.error !== undefined) return [{ message: `no answer: ${answer.error}` }];
+  if (answer.status >= 500)
+    return [{ message: `server error ${answer.status}${answer.text ? `: ${excerpt(answer.text)}` : ""}` }];
+  return [];
+}
+
+export function statusCodeConformance(exchange: Exchange): Finding[] {
+  const { probe, answer } = exchange;
+  if (!answered(exchange) || !probe.operation || answer.status >= 500) return [];
+  if (probe.operation.responses.has(answer.status) || GENERIC_STATUSES.has(answer.status)) return [];
+  return [
+    {
+      message: `status ${answer.status} is not declared for ${probe.operationId} (declared: ${declaredStatuses(exchange)}; generic error statuses: ${[...GENERIC_STATUSES.keys()].join(", ")})`,
+    },
+  ];
+}
+
+export function contentTypeConformance(exchange: Exchange): Finding[] {
+  const { probe, answer } = exchange;
+  if (!answered(exchange) || !probe.operation || answer.status >= 500) return [];
+  const received = mediaTypeOf(answer.headers.get("content-type"));
+  const declared = probe.operation.responseMediaTypes.get(answer.status);
+  if (answer.text === "" && (declared === undefined || declared.length === 0)) return [];
+  if (declared !== undefined && declared.length > 0) {
+    if (received === undefined)
+      return [{ message: `no Content-Type header; ${answer.status} declares ${declared.join(", ")}` }];
+    if (!declared.some((type) => type.toLowerCase() === received))
+      return [
+        { message: `Content-Type ${received} is not declared for ${answer.status}; declared: ${declared.join(", ")}` },
+      ];
+    return [];
+  }
+  if (declared !== undefined && answer.text !== "")
+    return [
+      { message: `${answer.status} declares no body, but the answer has one (${received ?? "no Content-Type"})` },
+    ];
+  // A generic status: the API description says every body is JSON.
+  if (received === undefined) return [{ message: `a ${answer.status} body without a Content-Type header` }];
+  if (!isJsonMediaType(received))
+    return [
+      {
+        message: `Content-Type ${received} on a ${answer.status} the contract does not declare: every body of this API is JSON (application/json or application/*+json)`,
+      },
+    ];
+  return [];
+}
+
+export function responseSchemaConformance(exchange: Exchange, context: CheckContext): Finding[] {
+  const { probe, answer } = exchange;
+  if (!answered(exchange) || !probe.operation?.responses.get(answer.status)) return [];
+  if (answer.json === undefined)
+    return [{ message: `the ${answer.status} body is not JSON: ${answer.jsonError ?? "empty"}`, jsonPath: "" }];
+  const issues = context.router.validateResponse(probe.operation, answer.status, answer.json);
+  const findings: Finding[] = issues.slice(0, MAX_FINDINGS).map((issue) => ({
+    message: issue.message,
+    jsonPath: issue.location[1] ?? "",
+    ...(issue.rule ? { rule: issue.rule } : {}),
+  }));
+  if (issues.length > MAX_FINDINGS)
+    findings.push({ message: `and ${issues.length - MAX_FINDINGS} more broken rules in the same body` });
+  return findings;
+}
+
+export function responseHeadersConformance(exchange: Exchange, context: CheckContext): Finding[] {
+  const { probe, answer } = exchange;
+  if (!answered(exchange) || !probe.operation?.responses.has(answer.status)) return [];
+  return context.router.validateResponseHeaders(probe.operation, answer.status, answer.headers).map((issue) => ({
+    message: issue.message,
+    jsonPath: `header ${issue.location[1]}`,
+    ...(issue.rule ? { rule: issue.rule } : {}),
+  }));
+}
+
+/** A request of `kind` must be refused with 4xx (a 5xx is not_a_server_error's to report). */
+function refusedWith4xx(exchange: Exchange, kind: Probe["kind"], what: string): Finding[] {
+  const { probe, answer } = exchange;
+  if (probe.kind !== kind || !answered(exchange) || answer.status >= 500 || is4xx(answer.status)) return [];
+  return [{ message: `${what} (${probe.label}) was answered ${answer.status}, not 4xx` }];
+}
+
+export function negativeDataRejection(exchange: Exchange): Finding[] {
+  return refusedWith4xx(exchange, "negative", "a request that breaks the contract");
+}
+
+export function positiveDataAcceptance(exchange: Exchange): Finding[] {
+  const { probe, answer } = exchange;
+  if (probe.kind !== "positive" || !answered(exchange) || answer.status >= 500 || is2xx(answer.status)) return [];
+  if (ALSO_ACCEPTED_FOR_VALID_DATA.includes(answer.status)) return [];
+  if (probe.alsoAccepted?.statuses.includes(answer.status)) return [];
+  return [
+    {
+      message: `a request that conforms to the contract (${probe.label}) was refused with ${answer.status}${answer.text ? `: ${excerpt(answer.text)}` : ""}`,
+    },
+  ];
+}
+
+export function missingRequiredHeader(exchange: Exchange): Finding[] {
+  return refusedWith4xx(exchange, "missing-header", "a request without a required header");
+}
+
+export function ignoredAuth(exchange: Exchange): Finding[] {
+  const { probe, answer } = exchange;
+  if (probe.kind !== "no-auth" || !answered(exchange) || answer.status === 401 || answer.status === 403) return [];
+  if (answer.status >= 500) return [];
+  return [{ message: `a request without X-API-Key was answered ${answer.status}, not 401 or 403` }];
+}
+
+export function unsupportedMethod(exchange: Exchange): Finding[] {
+  const { probe, answer } = exchange;
+  if (probe.kind !== "wrong-method" || !answered(exchange) || answer.status >= 500) return [];
+  if (answer.status !== 405)
+    return [
+      {
+        message: `${probe.method} ${probe.path}, a method the path does not have, was answered ${answer.status}, not 405`,
+      },
+    ];
+  if (!answer.headers.get("allow"))
+    return [{ message: "405 without the Allow header RFC 9110 requires (the methods the path has)" }];
+  return [];
+}
+
+export function maxResponseTime(exchange: Exchange, context: CheckContext): Finding[] {
+  const limit = context.maxResponseTimeMs;
+  if (limit === undefined || !answered(exchange) || exchange.answer.ms <= limit) return [];
+  return [{ message: `answered in ${Math.round(exchange.answer.ms)} ms, over the ${limit} ms limit` }];
+}
+
+export function accountIsolation(exchange: Exchange): Finding[] {
+  const { probe, answer } = exchange;
+  if (probe.kind !== "isolation" || !answered(exchange) || answer.status >= 500) return [];
+  const findings: Finding[] = [];
+  if (probe.foreignIds && is2xx(answer.status)) {
+    for (const id of probe.foreignIds)
+      if (holdsString(answer.json, id))
+        findings.push({ message: `the other account's answer holds ${id}, an object of the first account` });
+  }
+  const refused =
+    answer.status === 403 || answer.status === 404 || probe.alsoAccepted?.statuses.includes(answer.status);
+  if (probe.foreignObject !== undefined && !refused)
+    findings.push({
+      message: `the other account named ${probe.foreignObject} of the first account (${probe.label}) and was answered ${answer.status}, not 403 or 404`,
+    });
+  return findings;
+}
+
+export function ensureResourceAvailability(exchange: Exchange): Finding[] {
+  const { probe, answer } = exchange;
+  if (probe.kind !== "availability" || !answered(exchange) || answer.status >= 500) return [];
+  if (probe.sameAddress !== undefined) {
+    const address = (answer.json as { address?: { address?: unknown } } | undefined)?.address?.address;
+    if (answer.status !== 200)
+      return [{ message: `opening the same address again was answered ${answer.status}, not 200 (it exists)` }];
+    if (address !== probe.sameAddress)
+      return [
+        {
+          message: `opening the same address again returned ${JSON.stringify(address)}, not the existing ${probe.sameAddress}`,
+          jsonPath: "/address/address",
+        },
+      ];
+    return [];
+  }
+  if (probe.mustContain) {
+    if (!is2xx(answer.status))
+      return [{ message: `reading back ${probe.mustContain.what} was answered ${answer.status}` }];
+    if (!holdsString(answer.json, probe.mustContain.id))
+      return [{ message: `${probe.mustContain.what} ${probe.mustContain.id}, just created, is not in the answer` }];
+  }
+  return [];
+}
+
+// ---- Webhook deliveries ----
+
+export function webhookSignature(delivery: Delivery, context: CheckContext): Finding[] {
+  if (context.webhookSecret === undefined) return [];
+  if (verifyWebhookSignature(delivery.raw, delivery.signature, context.webhookSecret)) return [];
+  return [
+    {
+      message:
+        delivery.signature === undefined
+          ? "no X-Signature header"
+          : `X-Signature ${excerpt(delivery.signature, 70)} is not the HMAC-SHA256 of the body under the signing secret`,
+    },
+  ];
+}
+
+function envelopeType(delivery: Delivery): unknown {
+  return (delivery.json as { type?: unknown } | undefined)?.type;
+}
+
+export function webhookEventType(delivery: Delivery, context: CheckContext): Finding[] {
+  if (delivery.json === undefined) return [{ message: "the body is not JSON" }];
+  const type = envelopeType(delivery);
+  if (typeof type === "string" && context.router.webhooks.has(type)) return [];
+  return [
+    {
+      message: `event type ${JSON.stringify(type)} is not one the contract names (${[...context.router.webhooks.keys()].join(", ")})`,
+      jsonPath: "/type",
+    },
+  ];
+}
+
+export function webhookSchemaConformance(delivery: Delivery, context: CheckContext): Finding[] {
+  const type = envelopeType(delivery);
+  if (typeof type !== "string") return [];
+  const issues = context.router.validateWebhook(type, delivery.json);
+  return (issues ?? []).map((issue) => ({
+    message: issue.message,
+    jsonPath: `/${issue.location.slice(1).join("/")}`,
+    ...(issue.rule ? { rule: issue.rule } : {}),
+  }));
+}
+
+/** Every check, in the order reports list them. */
+export const CHECKS: readonly Check[] = [
+  {
+    id: "not_a_server_error",
+    level: "error",
+    target: "response",
+    summary: "no 5xx, and an answer at all",
+    judges: "every request",
+    run: notAServerError,
+  },
+  {
+    id: "status_code_conformance",
+    level: "error",
+    target: "response",
+    summary: "the status is one the operation declares, or a generic error status (--list-checks lists them)",
+    judges: "every request",
+    run: statusCodeConformance,
+  },
+  {
+    id: "content_type_conformance",
+    level: "error",
+    target: "response",
+    summary: "the Content-Type is one the status declares; a generic error status has a JSON body",
+    judges: "every request",
+    run: contentTypeConformance,
+  },
+  {
+    id: "response_schema_conformance",
+    level: "error",
+    target: "response",
+    summary: "the body validates against the status's schema (JSON Schema 2020-12, formats included)",
+    judges: "every request answered with a declared status",
+    run: responseSchemaConformance,
+  },
+  {
+    id: "response_headers_conformance",
+    level: "error",
+    target: "response",
+    summary: "the headers the status declares are there and valid",
+    judges: "every request answered with a declared status",
+    run: responseHeadersConformance,
+  },
+  {
+    id: "positive_data_acceptance",
+    level: "error",
+    target: "response",
+    summary: "a request that conforms to the contract is accepted (2xx; 409 and 429 allowed)",
+    judges: "the contract's examples and requests generated from its schemas, ids chased from earlier answers",
+    run: positiveDataAcceptance,
+  },
+  {
+    id: "negative_data_rejection",
+    level: "error",
+    target: "response",
+    summary: "a request with one part breaking the contract is refused with 4xx",
+    judges: "a body, path, query or header value that breaks a rule, malformed JSON, a wrong content type",
+    run: negativeDataRejection,
+  },
+  {
+    id: "missing_required_header",
+    level: "error",
+    target: "response",
+    summary: "a request without a required header (X-Company-Id) is refused with 4xx",
+    judges: "each operation with a required header, sent without it",
+    run: missingRequiredHeader,
+  },
+  {
+    id: "ignored_auth",
+    level: "error",
+    target: "response",
+    summary: "a request without X-API-Key is answered 401 or 403",
+    judges: "each operation, sent without credentials",
+    run: ignoredAuth,
+  },
+  {
+    id: "unsupported_method",
+    level: "warning",
+    target: "response",
+    summary:
+      "a method the path does not have is answered 405 with an Allow header (RFC 9110; the API description does not say)",
+    judges: "each path, with one method it does not declare",
+    run: unsupportedMethod,
+  },
+  {
+    id: "max_response_time",
+    level: "error",
+    target: "response",
+    summary: "every answer within --max-response-time (on only when that option is given)",
+    judges: "every request",
+    run: maxResponseTime,
+  },
+  {
+    id: "ensure_resource_availability",
+    level: "error",
+    target: "response",
+    summary:
+      "what was just created can be read back: an onboarded company is listed, a created card is listed, an opened wallet address comes back (200, the same) when opened again",
+    judges: "reads after the writes of --allow-writes",
+    run: ensureResourceAvailability,
+  },
+  {
+    id: "account_isolation",
+    level: "error",
+    target: "response",
+    summary:
+      "the other account (--other-api-key) never reads or uses the first one's objects: 403 or 404, and none of its ids in any answer or webhook (OWASP API1)",
+    judges: "the first account's requests sent again with the other key, the other account's lists and webhooks",
+    run: accountIsolation,
+  },
+  {
+    id: "webhook_signature",
+    level: "error",
+    target: "delivery",
+    summary: "X-Signature is the HMAC-SHA256 of the raw body under the signing secret",
+    judges: "every delivery to verify's receiver",
+    run: webhookSignature,
+  },
+  {
+    id: "webhook_event_type",
+    level: "error",
+    target: "delivery",
+    summary: "the body is a JSON envelope whose type the contract names",
+    judges: "every delivery to verify's receiver",
+    run: webhookEventType,
+  },
+  {
+    id: "webhook_schema_conformance",
+    level: "error",
+    target: "delivery",
+    summary: "the envelope and its payload validate against the contract's webhooks schema for the type",
+    judges: "every delivery to verify's receiver",
+    run: webhookSchemaConformance,
+  },
+  {
+    id: "webhook_delivered",
+    level: "error",
+    target: "run",
+    summary:
+      "each event the API description promises after an action arrives (kyc_link.issued after onboarding with Swap; with the sandbox's control API also route, deposit, KYC, onboarding and KYB events)",
+    judges: "the actions verify takes, within --webhook-wait",
+  },
+  {
+    id: "request_conformance",
+    level: "warning",
+    target: "run",
+    summary:
+      "the request itself conforms to the contract: a known operation, valid parameters and body (the client's side)",
+    judges: "proxy only: each request it forwards",
+  },
+];
+
+/** What a check found, as a failure of the request (or delivery) `base` describes. */
+export function toFailure(
+  check: { id: string; level: Level },
+  base: Omit<Failure, "check" | "level" | "message">,
+  finding: Finding,
+): Failure {
+  return {
+    check: check.id,
+    level: check.level,
+    ...base,
+    message: finding.message,
+    ...(finding.jsonPath !== undefined ? { jsonPath: finding.jsonPath } : {}),
+    ...(finding.rule !== undefined ? { rule: finding.rule } : {}),
+  };
+}
+
+export const CHECK_IDS: readonly string[] = CHECKS.map((check) => check.id);
+
+export function checkById(id: string): Check | undefined {
+  return CHECKS.find((check) => check.id === id);
+}

@@ -1,0 +1,816 @@
+/**
+ * `verify`: checks a running implementation of the partner API against the contract. It discovers ids from
+ * the answers (links.ts), sends each operation's positive and negative requests (cases.ts), judges every
+ * answer with the checks (checks.ts), sends the first account's requests again with the other account's key,
+ * reads back what it created, and checks every webhook delivery its own receiver gets. When the target
+ * serves the sandbox's control API it uses it to set up what the partner API cannot (control.ts).
+ */
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { UsageError } from "../cli/runner.ts";
+import { contractJsonPath } from "../paths.ts";
+import { ContractRouter, type Operation } from "../sandbox/contract.ts";
+import {
+  type CaseContext,
+  chooseValues,
+  isCompanyScoped,
+  isWrite,
+  missingHeaderParts,
+  negativeParts,
+  positiveParts,
+  type RequestParts,
+  toProbe,
+} from "./cases.ts";
+import { CHECKS, type CheckContext, type DeliveryCheck, holdsString, type ResponseCheck, toFailure } from "./checks.ts";
+import { detectControl, type SandboxControl } from "./control.ts";
+import { curlLine, describeFetchError, send } from "./http.ts";
+import { BODY_VALUES, type Found, FoundValues } from "./links.ts";
+import { startReceiver, type WebhookReceiver } from "./receiver.ts";
+import type { Delivery, Exchange, Failure, Finding, Probe, Skip } from "./types.ts";
+
+export interface VerifyOptions {
+  baseUrl: string;
+  apiKey: string;
+  /** A second account's key: turns on the isolation checks. */
+  otherApiKey?: string;
+  /** The company to act for first (before those listCompanies lists). */
+  companyId?: string;
+  /** Without it the run sends no request that could change data. */
+  allowWrites?: boolean;
+  /** Turns on max_response_time. */
+  maxResponseTimeMs?: number;
+  /** The checks to judge with (ids); all but max_response_time when omitted. */
+  checks?: ReadonlySet<string>;
+  /** The same seed sends the same requests. Default 1. */
+  seed?: number;
+  /** At most this many requests (setup calls to the control API not counted). Default 2000. */
+  maxRequests?: number;
+  /** Requests generated from the schemas per operation, beside the contract's examples. Default 2. */
+  generated?: number;
+  /** The signing secret of the receiver registered with the service (without the sandbox's control API). */
+  webhookSecret?: string;
+  webhookHost?: string;
+  webhookPort?: number;
+  /** How long to wait for expected webhook deliveries. Default 10 s. */
+  webhookWaitMs?: number;
+  /** Ids to use, by value name (`cardHolderId`, `routeId`, `walletId`, `transactionId`, `cardId`). */
+  ids?: ReadonlyMap<string, string>;
+  /** The contract (a bundled OpenAPI document); the devkit's own when omitted. */
+  document?: Record<string, unknown>;
+  onProgress?: (message: string) => void;
+  /** Called with each request and its answer, in the order sent. */
+  onExchange?: (exchange: Exchange) => void;
+  signal?: AbortSignal;
+}
+
+export interface VerifyReport {
+  baseUrl: string;
+  seed: number;
+  /** Whether the target served the sandbox's control API. */
+  sandboxControl: boolean;
+  summary: {
+    operations: number;
+    operationsInContract: number;
+    requests: number;
+    failures: number;
+    warnings: number;
+    skipped: number;
+    deliveries: number;
+    durationMs: number;
+  };
+  /** Error-level failures: any of them makes the run fail. */
+  failures: Failure[];
+  warnings: Failure[];
+  skipped: Skip[];
+  /** The checks judged with. */
+  checks: string[];
+  /** Requests sent per operation (webhook event types: deliveries received). */
+  coverage: Record<string, number>;
+}
+
+export const DEFAULT_MAX_REQUESTS = 2000;
+export const DEFAULT_WEBHOOK_WAIT_MS = 10_000;
+/** The sandbox clock is moved this far at the end, so timed work (a KYB review) and its webhooks happen. */
+const CLOCK_ADVANCE_SECONDS = 3600;
+
+/** Operations run in this order, so each finds the ids the earlier ones yielded; others follow in contract order. */
+const ORDER = [
+  "listCompanies",
+  "onboardCompany",
+  "listCardBins",
+  "listCards",
+  "listSpendingAccountTransactions",
+  "getCardHolder",
+  "createCard",
+  "updateCardSpendSettings",
+  "unfreezeCard",
+  "createCardDetailsToken",
+  "openWalletAddress",
+  "submitKybProfile",
+  "getPaymentRoute",
+  "getPaymentInstructions",
+  "getTransaction",
+];
+
+/** Event types the API description says an action leads to. */
+interface ExpectedEvent {
+  type: string;
+  companyId: string;
+  after: string;
+}
+
+export function defaultChecks(): Set<string> {
+  return new Set(
+    CHECKS.filter((check) => check.id !== "max_response_time" && check.id !== "request_conformance").map(
+      (check) => check.id,
+    ),
+  );
+}
+
+function loadDefaultDocument(): Record<string, unknown> {
+  return JSON.parse(readFileSync(contractJsonPath, "utf8")) as Record<string, unknown>;
+}
+
+class Run {
+  readonly failures: Failure[] = [];
+  readonly warnings: Failure[] = [];
+  readonly skipped: Skip[] = [];
+  readonly coverage = new Map<string, number>();
+  requests = 0;
+  notSent = 0;
+  private lastProgress = 0;
+  readonly main = new FoundValues();
+  readonly other = new FoundValues();
+  /** Companies to act for, in the order to try them. */
+  readonly mainCompanies: string[] = [];
+  readonly otherCompanies: string[] = [];
+  /** The first account's positive requests that were answered 2xx. */
+  readonly accepted: { probe: Probe; parts: RequestParts; exchange: Exchange }[] = [];
+  readonly expected: ExpectedEvent[] = [];
+  readonly onboarded: { id: string; swap: boolean }[] = [];
+  receiver: WebhookReceiver | undefined;
+  control: SandboxControl | undefined;
+  readonly responseChecks: ResponseCheck[];
+  readonly deliveryChecks: DeliveryCheck[];
+  readonly context: CaseContext;
+  readonly checkContext: CheckContext;
+
+  constructor(
+    readonly options: VerifyOptions,
+    readonly router: ContractRouter,
+    readonly document: Record<string, unknown>,
+    readonly enabled: ReadonlySet<string>,
+    readonly webhookSecret: string | undefined,
+  ) {
+    this.responseChecks = CHECKS.filter(
+      (check): check is ResponseCheck => check.target === "response" && enabled.has(check.id),
+    );
+    this.deliveryChecks = CHECKS.filter(
+      (check): check is DeliveryCheck => check.target === "delivery" && enabled.has(check.id),
+    );
+    this.context = {
+      baseUrl: options.baseUrl,
+      document,
+      router,
+      seed: options.seed ?? 1,
+      keys: { main: options.apiKey, ...(options.otherApiKey !== undefined ? { other: options.otherApiKey } : {}) },
+    };
+    this.checkContext = {
+      router,
+      ...(options.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: options.maxResponseTimeMs } : {}),
+      ...(webhookSecret !== undefined ? { webhookSecret } : {}),
+    };
+  }
+
+  get writes(): boolean {
+    return this.options.allowWrites === true;
+  }
+
+  progress(message: string): void {
+    this.options.onProgress?.(message);
+  }
+
+  skip(what: string, reason: string): void {
+    if (!this.skipped.some((skip) => skip.what === what && skip.reason === reason)) this.skipped.push({ what, reason });
+  }
+
+  record(
+    check: { id: string; level: "error" | "warning" },
+    base: Omit<Failure, "check" | "level" | "message">,
+    finding: Finding,
+  ): void {
+    (check.level === "error" ? this.failures : this.warnings).push(toFailure(check, base, finding));
+  }
+
+  /**
+   * Sends one probe and, unless `judged` is false, judges its answer with every enabled check; undefined when
+   * the request budget is spent.
+   */
+  async exchange(probe: Probe, judged = true): Promise<Exchange | undefined> {
+    if (this.options.signal?.aborted) return undefined;
+    if (this.requests >= (this.options.maxRequests ?? DEFAULT_MAX_REQUESTS)) {
+      this.notSent++;
+      return undefined;
+    }
+    this.requests++;
+    this.coverage.set(probe.operationId, (this.coverage.get(probe.operationId) ?? 0) + 1);
+    const answer = await send(probe);
+    const exchange = { probe, answer };
+    this.options.onExchange?.(exchange);
+    if (judged) this.judge(exchange);
+    if (this.requests - this.lastProgress >= 100) {
+      this.lastProgress = this.requests;
+      this.progress(`  ${this.requests} requests, ${this.failures.length} failure(s) so far`);
+    }
+    return exchange;
+  }
+
+  /** Judges an answer with every enabled check, recording what they find. */
+  judge(exchange: Exchange): void {
+    const { probe, answer } = exchange;
+    for (const check of this.responseChecks)
+      for (const finding of check.run(exchange, this.checkContext))
+        this.record(
+          check,
+          {
+            operationId: probe.operationId,
+            method: probe.method,
+            path: probe.path,
+            status: answer.error === undefined ? answer.status : null,
+            label: probe.label,
+            curl: curlLine(probe),
+          },
+          finding,
+        );
+  }
+
+  /** Sends the parts as `kind` for `account`; takes the values a 2xx answer of the main account holds. */
+  async sendParts(
+    operation: Operation,
+    parts: RequestParts,
+    kind: Probe["kind"],
+    account: Probe["account"],
+    method?: string,
+  ): Promise<Exchange | undefined> {
+    const probe = toProbe(this.context, operation, parts, kind, account, method);
+    const exchange = await this.exchange(probe);
+    if (
+      exchange &&
+      exchange.answer.status >= 200 &&
+      exchange.answer.status < 300 &&
+      exchange.answer.json !== undefined
+    ) {
+      const values = account === "other" ? this.other : this.main;
+      values.takeFrom(operation.operationId, exchange.answer.json, parts.headers["X-Company-Id"]);
+    }
+    return exchange;
+  }
+}
+
+function operationsInOrder(router: ContractRouter): Operation[] {
+  const partner = router.operations.filter((operation) => operation.api === "partner");
+  const rank = (operation: Operation) => {
+    const index = ORDER.indexOf(operation.operationId);
+    return index === -1 ? ORDER.length + partner.indexOf(operation) : index;
+  };
+  return [...partner].sort((a, b) => rank(a) - rank(b));
+}
+
+/** The company ids listCompanies (or onboardCompany) gave an account, appended in order, each once. */
+function addCompanies(into: string[], values: FoundValues): void {
+  for (const found of values.get("companyId")) if (!into.includes(found.value)) into.push(found.value);
+}
+
+async function preflight(options: VerifyOptions): Promise<void> {
+  try {
+    await fetch(options.baseUrl, { method: "GET", signal: AbortSignal.timeout(10_000) }).then((r) => r.arrayBuffer());
+  } catch (error) {
+    throw new UsageError(
+      `--base-url ${options.baseUrl}: cannot reach it (${describeFetchError(error)}); start the implementation or correct the URL`,
+    );
+  }
+}
+
+async function positivePhase(run: Run, operation: Operation): Promise<void> {
+  if (isWrite(operation) && !run.writes) {
+    run.skip(operation.operationId, "a write, and this run is read-only: pass --allow-writes to send it");
+    return;
+  }
+  const companies = operation.operationId === "onboardCompany" ? [] : run.mainCompanies;
+  const chosen = chooseValues(operation, run.main, companies);
+  if ("missing" in chosen) {
+    run.skip(operation.operationId, chosen.missing);
+    return;
+  }
+  const generated = run.options.generated ?? 2;
+  const list = positiveParts(
+    run.context,
+    operation,
+    chosen.uses,
+    isWrite(operation) ? Math.min(1, generated) : generated,
+  );
+  for (const parts of list) {
+    const exchange = await run.sendParts(operation, parts, "positive", "main");
+    if (!exchange || exchange.answer.status < 200 || exchange.answer.status > 299) continue;
+    run.accepted.push({ probe: exchange.probe, parts, exchange });
+    if (operation.operationId === "onboardCompany") {
+      const company = (exchange.answer.json as { company?: { id?: unknown; swap?: unknown } } | undefined)?.company;
+      if (typeof company?.id === "string") {
+        const askedSwap = (
+          (parts.body as { products?: unknown } | undefined)?.products as unknown[] | undefined
+        )?.includes("Swap");
+        run.onboarded.push({
+          id: company.id,
+          swap: askedSwap === true || (company.swap !== null && company.swap !== undefined),
+        });
+        if (askedSwap)
+          run.expected.push({
+            type: "company.kyc_link.issued",
+            companyId: company.id,
+            after: "onboardCompany with Swap",
+          });
+      }
+    }
+    if (operation.operationId === "submitKybProfile" && run.control) {
+      const companyId = parts.headers["X-Company-Id"];
+      if (companyId && !run.expected.some((e) => e.type === "company.kyb_status_changed" && e.companyId === companyId))
+        run.expected.push({
+          type: "company.kyb_status_changed",
+          companyId,
+          after: "submitKybProfile and the review time",
+        });
+    }
+  }
+  if (operation.operationId === "listCompanies" || operation.operationId === "onboardCompany") {
+    // Companies this run made come first: writes then land in them, not in data that was there before.
+    const made = run.onboarded.map((company) => company.id);
+    const rest = run.mainCompanies.filter((id) => !made.includes(id));
+    run.mainCompanies.length = 0;
+    run.mainCompanies.push(...made, ...rest);
+    addCompanies(run.mainCompanies, run.main);
+  }
+}
+
+/** With the sandbox's control API: what the partner API cannot list or make. */
+async function controlSetup(run: Run): Promise<void> {
+  const control = run.control!;
+  const key = run.options.apiKey;
+  const lists = [
+    { path: "card-holders", property: "cardHolders", value: "cardHolderId" },
+    { path: "wallets", property: "wallets", value: "walletId" },
+  ];
+  for (const companyId of run.mainCompanies.slice(0, 5))
+    for (const list of lists) {
+      const answer = (await control.expect2xx("GET", `/_sandbox/companies/${companyId}/${list.path}`, key)) as
+        | Record<string, { id?: string; chains?: string[] }[] | undefined>
+        | undefined;
+      for (const item of answer?.[list.property] ?? [])
+        if (item.id)
+          run.main.add({
+            name: list.value,
+            value: item.id,
+            companyId,
+            from: "the sandbox's control API",
+            strong: true,
+            ...(item.chains ? { chains: item.chains } : {}),
+          });
+    }
+  if (!run.writes) return;
+  const companyId = run.mainCompanies[0];
+  if (companyId === undefined) return;
+  for (const type of ["onramp", "offramp"]) {
+    const created = (await control.expect2xx("POST", `/_sandbox/companies/${companyId}/payment-routes`, key, {
+      type,
+    })) as { paymentRoute?: { id?: string } };
+    const routeId = created?.paymentRoute?.id;
+    if (!routeId) continue;
+    run.main.add({ name: "routeId", value: routeId, companyId, from: "the sandbox's control API", strong: true });
+    run.expected.push({ type: "payment_route.created", companyId, after: `opening an ${type} route (control API)` });
+    if (type !== "onramp") continue;
+    const deposit = (await control.expect2xx("POST", `/_sandbox/payment-routes/${routeId}/deposits`, key, {
+      amount: 100,
+    })) as { transaction?: { id?: string } };
+    if (deposit?.transaction?.id)
+      run.main.add({
+        name: "transactionId",
+        value: deposit.transaction.id,
+        from: "a deposit made with the sandbox's control API",
+        strong: true,
+      });
+    run.expected.push({ type: "payment_route.transaction.created", companyId, after: "a deposit (control API)" });
+  }
+  // Changes only the control API can make, each followed by the event the API description names for it.
+  const changes = [
+    {
+      company: run.onboarded.find((company) => company.swap),
+      path: "kyc-status",
+      body: { kycStatus: "under_review" },
+      type: "company.kyc_status_changed",
+      after: "a KYC change (control API)",
+    },
+    {
+      company: run.onboarded[0],
+      path: "onboarding-status",
+      body: { status: "Active" },
+      type: "company.onboarding_status_changed",
+      after: "an onboarding status change (control API)",
+    },
+  ];
+  for (const change of changes) {
+    if (!change.company) continue;
+    await control.expect2xx("POST", `/_sandbox/companies/${change.company.id}/${change.path}`, key, change.body);
+    run.expected.push({ type: change.type, companyId: change.company.id, after: change.after });
+  }
+}
+
+/** Reads back what the positive writes created. */
+async function availabilityPhase(run: Run, operations: Operation[]): Promise<void> {
+  if (!run.enabled.has("ensure_resource_availability")) return;
+  if (!run.writes) {
+    run.skip("ensure_resource_availability", "nothing was created: this run is read-only (--allow-writes)");
+    return;
+  }
+  const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
+  const listCompanies = byId.get("listCompanies");
+  const listCards = byId.get("listCards");
+  const openWalletAddress = byId.get("openWalletAddress");
+  for (const { parts, exchange } of run.accepted) {
+    const operationId = exchange.probe.operationId;
+    const json = exchange.answer.json as Record<string, { id?: unknown }> | undefined;
+    if (operationId === "onboardCompany" && listCompanies && typeof json?.company?.id === "string") {
+      const probe = toProbe(
+        run.context,
+        listCompanies,
+        emptyParts("reading back an onboarded company"),
+        "availability",
+        "main",
+      );
+      probe.mustContain = { id: json.company.id, what: "the onboarded company" };
+      await run.exchange(probe);
+    }
+    if (operationId === "createCard" && listCards && typeof json?.card?.id === "string") {
+      await readBackPaged(run, listCards, parts.headers["X-Company-Id"]!, json.card.id);
+    }
+    if (operationId === "openWalletAddress" && openWalletAddress) {
+      const address = (json as { address?: { address?: unknown } } | undefined)?.address?.address;
+      if (typeof address !== "string") continue;
+      const probe = toProbe(
+        run.context,
+        openWalletAddress,
+        { ...parts, label: "the same address opened again" },
+        "availability",
+        "main",
+      );
+      probe.sameAddress = address;
+      await run.exchange(probe);
+    }
+  }
+}
+
+function emptyParts(label: string): RequestParts {
+  return { path: {}, query: {}, headers: {}, uses: new Map(), label };
+}
+
+/** listCards page by page (100 a page, 10 pages at most) until the card is there; judged on the page that ends it. */
+async function readBackPaged(run: Run, listCards: Operation, companyId: string, cardId: string): Promise<void> {
+  for (let page = 1; page <= 10; page++) {
+    const parts = emptyParts(`reading back a created card (page ${page})`);
+    parts.headers["X-Company-Id"] = companyId;
+    parts.query = { page: String(page), limit: "100" };
+    const probe = toProbe(run.context, listCards, parts, "availability", "main");
+    probe.mustContain = { id: cardId, what: "the created card" };
+    const exchange = await run.exchange(probe, false);
+    if (!exchange) return;
+    const totalPages = (exchange.answer.json as { pagination?: { totalPages?: unknown } } | undefined)?.pagination
+      ?.totalPages;
+    const last = typeof totalPages !== "number" || page >= totalPages;
+    if (holdsString(exchange.answer.json, cardId) || last || exchange.answer.status !== 200) {
+      run.judge(exchange);
+      return;
+    }
+    // A page without the card: judged as an ordinary read.
+    run.judge({ ...exchange, probe: { ...probe, kind: "positive", label: parts.label } });
+  }
+}
+
+/** One broken part at a time, a missing header, no credentials: each refused. */
+async function negativePhase(run: Run, operation: Operation): Promise<void> {
+  const wantNegative = run.enabled.has("negative_data_rejection");
+  const wantHeader = run.enabled.has("missing_required_header");
+  const wantAuth = run.enabled.has("ignored_auth") && operation.needsApiKey;
+  if (!wantNegative && !wantHeader && !wantAuth) return;
+  if (isWrite(operation) && !run.writes) return;
+  const companies = run.mainCompanies;
+  const chosen = chooseValues(operation, run.main, companies);
+  const uses = "uses" in chosen ? chosen.uses : new Map<string, Found>();
+  const [valid] = positiveParts(run.context, operation, uses, 0);
+  if (!valid) return;
+  if (wantNegative)
+    for (const parts of negativeParts(run.context, operation, valid))
+      await run.sendParts(operation, parts, "negative", "main");
+  if (wantHeader)
+    for (const parts of missingHeaderParts(operation, valid))
+      await run.sendParts(operation, parts, "missing-header", "main");
+  if (wantAuth) await run.sendParts(operation, { ...valid, label: "without X-API-Key" }, "no-auth", "none");
+}
+
+/** A method each path does not have: GET where it has none; otherwise DELETE (a write, so only with --allow-writes). */
+async function wrongMethodPhase(run: Run, operations: Operation[]): Promise<void> {
+  if (!run.enabled.has("unsupported_method")) return;
+  const byPath = new Map<string, Operation[]>();
+  for (const operation of operations) byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
+  const unsent: string[] = [];
+  for (const [path, list] of byPath) {
+    const methods = new Set(list.map((operation) => operation.method));
+    const method = !methods.has("GET") ? "GET" : !methods.has("DELETE") && run.writes ? "DELETE" : undefined;
+    if (!method) {
+      unsent.push(path);
+      continue;
+    }
+    const operation = list[0]!;
+    const chosen = chooseValues(operation, run.main, run.mainCompanies);
+    const uses = "uses" in chosen ? chosen.uses : new Map<string, Found>();
+    const [valid] = positiveParts(run.context, operation, uses, 0);
+    if (!valid) continue;
+    const probe = toProbe(
+      run.context,
+      operation,
+      { ...valid, body: undefined, label: `${method} ${path}` },
+      "wrong-method",
+      "main",
+      method,
+    );
+    probe.operationId = list.map((item) => item.operationId).join("/");
+    await run.exchange(probe);
+  }
+  if (unsent.length > 0)
+    run.skip(
+      "unsupported_method",
+      `not sent on ${unsent.length} path(s) that have GET: their undeclared methods are writes (pass --allow-writes)`,
+    );
+}
+
+/** The other account: the first one's requests again with its key, its own lists searched for the first one's ids. */
+async function isolationPhase(run: Run, operations: Operation[]): Promise<void> {
+  if (!run.enabled.has("account_isolation")) return;
+  if (run.options.otherApiKey === undefined) {
+    run.skip("account_isolation", "needs --other-api-key (a second account of the same implementation)");
+    return;
+  }
+  const foreignIds = run.main.objectIds();
+  const listCompanies = operations.find((operation) => operation.operationId === "listCompanies");
+  if (listCompanies) {
+    const probe = toProbe(
+      run.context,
+      listCompanies,
+      emptyParts("the other account lists its companies"),
+      "isolation",
+      "other",
+    );
+    probe.foreignIds = foreignIds;
+    const exchange = await run.exchange(probe);
+    if (exchange?.answer.json !== undefined) run.other.takeFrom("listCompanies", exchange.answer.json, undefined);
+    addCompanies(run.otherCompanies, run.other);
+  }
+  const done = new Set<string>();
+  for (const { probe, parts } of run.accepted) {
+    const operation = probe.operation;
+    if (!operation || done.has(operation.operationId)) continue;
+    const named = [...parts.uses.values()].filter((found) => found.name !== "bin" && found.strong);
+    if (named.length === 0) continue;
+    done.add(operation.operationId);
+    const again = toProbe(
+      run.context,
+      operation,
+      { ...parts, label: `${operation.operationId} with the other key` },
+      "isolation",
+      "other",
+    );
+    again.foreignObject = named.map((found) => `${found.name} ${found.value}`).join(", ");
+    again.foreignIds = foreignIds;
+    await run.exchange(again);
+    const ownCompany = run.otherCompanies[0];
+    const pathIds = named.filter((found) => found.name !== "companyId");
+    if (isCompanyScoped(operation) && ownCompany !== undefined && pathIds.length > 0) {
+      const mixed: RequestParts = {
+        ...parts,
+        headers: { ...parts.headers, "X-Company-Id": ownCompany },
+        label: `${operation.operationId} with the other key, for its own company`,
+      };
+      const probeMixed = toProbe(run.context, operation, mixed, "isolation", "other");
+      probeMixed.foreignObject = pathIds.map((found) => `${found.name} ${found.value}`).join(", ");
+      probeMixed.foreignIds = foreignIds;
+      const inBody = BODY_VALUES.get(operation.operationId);
+      if (inBody && operation.responses.has(422) && pathIds.every((found) => [...inBody.values()].includes(found.name)))
+        probeMixed.alsoAccepted = {
+          statuses: [422],
+          reason: "the first account's ids are in the body, and the operation declares 422 for a request it rejects",
+        };
+      else delete probeMixed.alsoAccepted;
+      await run.exchange(probeMixed);
+    }
+  }
+  // The other account's own lists must not hold the first one's ids.
+  const ownCompany = run.otherCompanies[0];
+  if (ownCompany === undefined) {
+    run.skip("account_isolation (lists)", "listCompanies gave the other account no company to list for");
+    return;
+  }
+  for (const operation of operations) {
+    if (isWrite(operation) || !isCompanyScoped(operation)) continue;
+    if (operation.parameters.some((parameter) => parameter.in === "path")) continue;
+    const parts = emptyParts(`the other account's ${operation.operationId}`);
+    parts.headers["X-Company-Id"] = ownCompany;
+    const probe = toProbe(run.context, operation, parts, "isolation", "other");
+    probe.foreignIds = foreignIds;
+    await run.exchange(probe);
+  }
+}
+
+async function startWebhooks(run: Run): Promise<void> {
+  const wanted = CHECKS.some(
+    (check) => (check.target === "delivery" || check.id === "webhook_delivered") && run.enabled.has(check.id),
+  );
+  if (!wanted) return;
+  if (!run.writes) {
+    run.skip("webhooks", "webhooks follow writes: pass --allow-writes to trigger them");
+    return;
+  }
+  if (!run.control && run.webhookSecret === undefined) {
+    run.skip(
+      "webhooks",
+      "needs --webhook-secret (the secret of a receiver you registered with the service) or a target serving the sandbox's control API",
+    );
+    return;
+  }
+  run.receiver = await startReceiver({
+    ...(run.options.webhookHost !== undefined ? { host: run.options.webhookHost } : {}),
+    ...(run.options.webhookPort !== undefined ? { port: run.options.webhookPort } : {}),
+  });
+  if (run.control) {
+    await run.control.expect2xx("POST", "/_sandbox/webhook-endpoints", run.options.apiKey, {
+      url: `${run.receiver.url}/main`,
+      secret: run.webhookSecret,
+    });
+    if (run.options.otherApiKey !== undefined)
+      await run.control.expect2xx("POST", "/_sandbox/webhook-endpoints", run.options.otherApiKey, {
+        url: `${run.receiver.url}/other`,
+        secret: run.webhookSecret,
+      });
+    run.progress(`  webhook receiver ${run.receiver.url} registered through the sandbox's control API`);
+  } else {
+    run.progress(
+      `  webhook receiver listening on ${run.receiver.url}: register it with the service (with the signing secret of --webhook-secret) so deliveries reach it`,
+    );
+  }
+}
+
+async function finishWebhooks(run: Run): Promise<number> {
+  const receiver = run.receiver;
+  if (!receiver) return 0;
+  if (run.control)
+    await run.control.expect2xx("POST", "/_sandbox/clock/advance", undefined, { seconds: CLOCK_ADVANCE_SECONDS });
+  const matches = (event: ExpectedEvent) => (delivery: Delivery) => {
+    const json = delivery.json as { type?: unknown; payload?: { companyId?: unknown } } | undefined;
+    return delivery.account === "main" && json?.type === event.type && json.payload?.companyId === event.companyId;
+  };
+  const waitMs = run.options.webhookWaitMs ?? DEFAULT_WEBHOOK_WAIT_MS;
+  if (run.expected.length > 0) {
+    run.progress(`  waiting up to ${waitMs / 1000} s for ${run.expected.length} expected webhook deliveries`);
+    await receiver.waitFor(
+      () => run.expected.every((event) => receiver.deliveries.some(matches(event))),
+      1,
+      waitMs,
+      run.options.signal,
+    );
+  }
+  await receiver.close();
+  const seen = new Set<string>();
+  const foreignIds = run.main.objectIds();
+  for (const delivery of receiver.deliveries) {
+    if (seen.has(`${delivery.account}:${delivery.raw}`)) continue;
+    seen.add(`${delivery.account}:${delivery.raw}`);
+    const json = delivery.json as { type?: unknown; id?: unknown } | undefined;
+    const type = typeof json?.type === "string" ? json.type : "(unknown event)";
+    run.coverage.set(type, (run.coverage.get(type) ?? 0) + 1);
+    const base = {
+      operationId: type,
+      method: "POST",
+      path: delivery.path,
+      status: null,
+      label: "a webhook delivery",
+      ...(typeof json?.id === "string" ? { eventId: json.id } : {}),
+    };
+    for (const check of run.deliveryChecks)
+      for (const finding of check.run(delivery, run.checkContext)) run.record(check, base, finding);
+    if (delivery.account === "other" && run.enabled.has("account_isolation"))
+      for (const id of foreignIds)
+        if (holdsString(delivery.json, id))
+          run.record({ id: "account_isolation", level: "error" }, base, {
+            message: `the other account's receiver got an event naming ${id}, an object of the first account`,
+          });
+  }
+  if (run.enabled.has("webhook_delivered"))
+    for (const event of run.expected)
+      if (!receiver.deliveries.some(matches(event)))
+        run.record(
+          { id: "webhook_delivered", level: "error" },
+          { operationId: event.type, method: "POST", path: "(receiver)", status: null, label: event.after },
+          {
+            message: `no ${event.type} for company ${event.companyId} arrived within ${waitMs / 1000} s of ${event.after}`,
+          },
+        );
+  return seen.size;
+}
+
+/** Runs verify against `options.baseUrl`; throws UsageError for bad input (an unreachable URL, a refused key). */
+export async function verify(options: VerifyOptions): Promise<VerifyReport> {
+  const started = performance.now();
+  const document = options.document ?? loadDefaultDocument();
+  const router = new ContractRouter([{ api: "partner", document }]);
+  const enabled = options.checks ?? defaultChecks();
+  await preflight(options);
+  const control = await detectControl(options.baseUrl);
+  const webhookSecret =
+    options.webhookSecret ?? (control ? `whsec_verify_${randomBytes(12).toString("hex")}` : undefined);
+  const run = new Run(options, router, document, enabled, webhookSecret);
+  run.control = control;
+  run.progress(
+    `verify ${options.baseUrl}: ${control ? "serves the sandbox's control API (used for set-up)" : "no sandbox control API"}; ${options.allowWrites ? "writes allowed" : "read-only"}; seed ${run.context.seed}`,
+  );
+  if (options.companyId !== undefined) {
+    run.main.add({ name: "companyId", value: options.companyId, from: "--company-id", strong: true });
+    run.mainCompanies.push(options.companyId);
+  }
+  for (const [name, value] of options.ids ?? [])
+    run.main.add({
+      name,
+      value,
+      ...(options.companyId !== undefined ? { companyId: options.companyId } : {}),
+      from: "--id",
+      strong: true,
+    });
+  const operations = operationsInOrder(router);
+  try {
+    await startWebhooks(run);
+    run.progress("• positive requests: the contract's examples and generated values, ids chased");
+    for (const operation of operations) {
+      await positivePhase(run, operation);
+      if (operation.operationId === "listCompanies") {
+        const answered = run.accepted.some((item) => item.probe.operationId === "listCompanies");
+        if (!answered) {
+          const first = run.failures.find((failure) => failure.operationId === "listCompanies");
+          if (first?.status === 401 || first?.status === 403)
+            throw new UsageError(
+              `--api-key was refused: listCompanies answered ${first.status}; pass a key the implementation knows`,
+            );
+        }
+      }
+      // The control API's set-up needs the companies, including those this run onboards.
+      if (control && operation.operationId === "onboardCompany") await controlSetup(run);
+    }
+    run.progress(`• reading back what was created`);
+    await availabilityPhase(run, operations);
+    run.progress(`• negative requests: one part broken, a header missing, no credentials`);
+    for (const operation of operations) await negativePhase(run, operation);
+    await wrongMethodPhase(run, operations);
+    run.progress(`• account isolation`);
+    await isolationPhase(run, operations);
+    if (run.receiver) run.progress(`• webhooks`);
+    const deliveries = await finishWebhooks(run);
+    for (const operation of operations)
+      if (!run.coverage.has(operation.operationId) && !run.skipped.some((skip) => skip.what === operation.operationId))
+        run.skip(operation.operationId, "no request was sent (see the skips above)");
+    if (run.notSent > 0)
+      run.skip(
+        "requests",
+        `--max-requests ${options.maxRequests ?? DEFAULT_MAX_REQUESTS} reached: ${run.notSent} request(s) not sent`,
+      );
+    if (!enabled.has("max_response_time"))
+      run.skip("max_response_time", "off: pass --max-response-time <ms> to check answer times");
+    const exercised = operations.filter((operation) => run.coverage.has(operation.operationId)).length;
+    return {
+      baseUrl: options.baseUrl,
+      seed: run.context.seed,
+      sandboxControl: control !== undefined,
+      summary: {
+        operations: exercised,
+        operationsInContract: operations.length,
+        requests: run.requests,
+        failures: run.failures.length,
+        warnings: run.warnings.length,
+        skipped: run.skipped.length,
+        deliveries,
+        durationMs: performance.now() - started,
+      },
+      failures: run.failures,
+      warnings: run.warnings,
+      skipped: run.skipped,
+      checks: [...enabled],
+      // Keys include event types the implementation sent: no prototype for them to land on.
+      coverage: Object.assign(Object.create(null) as Record<string, number>, Object.fromEntries(run.coverage)),
+    };
+  } finally {
+    await run.receiver?.close();
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * What an account holds when first used: a demo company (with what every company is seeded with), the
+ * receiver given at start, and three ledger entries. Seeded data carries fixed times (SEEDED_AT, a minute
+ * apart), not the clock's reading at first use, so the same seed gives the same seeded data, timestamps
+ * included, run after run.
+ */
+import type { SandboxEngine } from "../engine.ts";
+import { randomStateFor } from "../random.ts";
+import type { AccountState } from "../state.ts";
+import { ledgerEntry } from "./ledger.ts";
+import { addCompany } from "./onboarding.ts";
+import { addEndpoint } from "./webhooks.ts";
+
+/** When seeded data was made, as its timestamps say: a fixed instant, so seeded data does not depend on when it was first used. */
+const SEEDED_AT = Date.UTC(2026, 0, 1);
+
+export function seedAccount(engine: SandboxEngine, apiKey: string): AccountState {
+  let seededAt = Math.min(SEEDED_AT, engine.clock.now());
+  try {
+    engine.seedingAt = new Date(seededAt).toISOString();
+    const account: AccountState = {
+      random: randomStateFor(engine.settings.seed, apiKey),
+      companies: [],
+      transactions: {},
+      endpoints: [],
+      events: [],
+    };
+    engine.state.accounts[apiKey] = account;
+    const { webhooks } = engine.settings;
+    if (webhooks) addEndpoint(engine, account, webhooks.url, webhooks.secret);
+    const demo = addCompany(engine, apiKey, {
+      name: "Sandbox Demo Company",
+      countryCode: "US",
+      products: ["Card"],
+      status: "Active",
+    });
+    for (const [type, direction, amount, description] of [
+      ["Account", "Credit", 5000, "Top-up"],
+      ["Card", "Debit", 42.5, "Office supplies"],
+      ["Card", "Debit", 18.99, "Software subscription"],
+    ] as const) {
+      seededAt += 60_000;
+      engine.seedingAt = new Date(seededAt).toISOString();
+      demo.ledger.push(ledgerEntry(engine, account, demo, { type, direction, amount, description }));
+    }
+    return account;
+  } finally {
+    engine.seedingAt = undefined;
+  }
+}

@@ -1,0 +1,74 @@
+/** The card spending account's ledger: the partner's list of movements, and the control call that adds one. */
+import type { components } from "../../../../generated/sandbox.js";
+import type { SandboxEngine } from "../engine.ts";
+import { accountOf, actingCompany, defineFlow, pageOf, pathCompany } from "../flow.ts";
+import type { AccountState, CompanyRecord } from "../state.ts";
+
+type LedgerEntry = CompanyRecord["ledger"][number];
+
+/** A ledger entry as the list shows it, in USD, with the `data` its type carries. */
+export function ledgerEntry(
+  engine: SandboxEngine,
+  account: AccountState,
+  company: CompanyRecord,
+  input: components["schemas"]["CreateSpendingAccountEntryRequest"],
+): LedgerEntry {
+  const signed = input.direction === "Debit" ? -input.amount : input.amount;
+  const transaction = {
+    id: engine.random(account).ulid(),
+    direction: input.direction,
+    amount: signed.toFixed(2),
+    currency: "USD",
+    description: input.description ?? (input.type === "Account" ? "Top-up" : "Card payment"),
+    counterpartyName: input.type === "Account" ? company.company.name : "Sandbox Merchant",
+    createdAt: engine.now(),
+  };
+  if (input.type === "Card") {
+    const card = company.cards[0]?.card;
+    return {
+      type: "Card",
+      transaction,
+      data: {
+        status: "Closed",
+        ...(card ? { card: { id: card.id, name: card.name, last4: card.last4 } } : {}),
+        merchant: { name: "Sandbox Merchant", code: "5999", city: "San Francisco", country: "US" },
+        isFx: false,
+      },
+    };
+  }
+  if (input.type === "PaymentAcceptance")
+    return {
+      type: "PaymentAcceptance",
+      transaction,
+      data: { status: "Completed", paymentMethod: "card", paymentDetails: {} },
+    };
+  return { type: "Account", transaction, data: { status: "Completed" } };
+}
+
+export const ledger = defineFlow()({
+  name: "ledger",
+  partner: {
+    listSpendingAccountTransactions(call) {
+      const company = actingCompany(call);
+      const { type, orderBy = "createdAt", orderDirection = "DESC" } = call.params;
+      const sequence = new Map(company.ledger.map((entry, index) => [entry, index]));
+      const entries = company.ledger.filter((entry) => !type || entry.transaction?.direction === type);
+      const key = (entry: LedgerEntry) =>
+        orderBy === "amount" ? Number(entry.transaction?.amount ?? 0) : Date.parse(entry.transaction?.createdAt ?? "");
+      const sign = orderDirection === "ASC" ? 1 : -1;
+      // Equal keys keep the order they were recorded in (later ones count as newer).
+      entries.sort((a, b) => sign * (key(a) - key(b) || sequence.get(a)! - sequence.get(b)!));
+      const { items, pagination } = pageOf(entries, call.params, 20);
+      return { status: 200, body: { transactions: items, pagination } };
+    },
+  },
+  control: {
+    createSpendingAccountEntry(call) {
+      const company = pathCompany(call);
+      const entry = ledgerEntry(call.engine, accountOf(call), company, call.body);
+      company.ledger.push(entry);
+      return { status: 201, body: { entry } };
+    },
+  },
+  tasks: {},
+});

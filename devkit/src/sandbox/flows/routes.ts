@@ -1,0 +1,237 @@
+/**
+ * Money in: payment routes and the deposits that land on them (each a transaction getTransaction reads and a
+ * payment_route.transaction.created event), and wallets with the deposit addresses opened on them.
+ */
+import type { components } from "../../../../generated/sandbox.js";
+import type { SandboxEngine } from "../engine.ts";
+import {
+  accountOf,
+  actingCompany,
+  apiKeyOf,
+  defineFlow,
+  notFound,
+  pathCompany,
+  SandboxProblem,
+  unprocessable,
+} from "../flow.ts";
+import type { AccountState, CompanyRecord, WalletRecord } from "../state.ts";
+
+type Chain = components["schemas"]["Chain"];
+type WalletCurrency = components["schemas"]["WalletCurrency"];
+
+/** Chains a wallet of each currency takes, the first being its default (the source shows no list). */
+export const WALLET_CHAINS = {
+  USDC: ["ETH", "SOL", "ARB", "OP", "MATIC", "AVAX", "BNB"],
+  USDT: ["TRX", "ETH", "BNB", "SOL", "TON", "AVAX", "ARB", "OP", "MATIC"],
+} as const satisfies Record<WalletCurrency, readonly Chain[]>;
+
+/** An ISO 8601 UTC time with microseconds, as the source gives transaction times. */
+export function microsecondIso(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+}
+
+export function addWallet(
+  engine: SandboxEngine,
+  account: AccountState,
+  company: CompanyRecord,
+  currency: WalletCurrency,
+): WalletRecord {
+  const chains = [...WALLET_CHAINS[currency]];
+  const record: WalletRecord = {
+    wallet: { id: engine.random(account).ulid(), currency, defaultChain: chains[0]!, chains, createdAt: engine.now() },
+    addresses: {},
+  };
+  company.wallets.push(record);
+  return record;
+}
+
+/** An address of the chain's form: `0x…` on EVM chains, `T…` on Tron, base58 on Solana, `UQ…` on TON. */
+function addressFor(chain: Chain, engine: SandboxEngine, account: AccountState): string {
+  const random = engine.random(account);
+  if (chain === "TRX") return `T${random.base58(33)}`;
+  if (chain === "SOL") return random.base58(44);
+  if (chain === "TON") return `UQ${random.token(46)}`;
+  return `0x${random.hex(40)}`;
+}
+
+function findRoute(company: CompanyRecord, id: string) {
+  const route = company.paymentRoutes.find((r) => r.id === id);
+  if (!route) throw notFound("payment route", id);
+  return route;
+}
+
+export const routes = defineFlow()({
+  name: "payment routes, deposits and wallets",
+  partner: {
+    getTransaction(call) {
+      const id = call.params.transactionId;
+      const transaction = accountOf(call).transactions[id];
+      if (transaction) return { status: 200, body: { transaction } };
+      const elsewhere = Object.values(call.engine.state.accounts).some((account) =>
+        Object.hasOwn(account.transactions, id),
+      );
+      if (elsewhere)
+        throw new SandboxProblem(403, "forbidden", "Forbidden", `transaction ${id} does not belong to this account`);
+      throw new SandboxProblem(404, "not-found", "Not found", `transaction ${id} does not exist`);
+    },
+
+    getPaymentRoute(call) {
+      return { status: 200, body: { paymentRoute: findRoute(actingCompany(call), call.params.routeId) } };
+    },
+
+    getPaymentInstructions(call) {
+      const route = findRoute(actingCompany(call), call.params.routeId);
+      const token = call.engine.random(accountOf(call)).token(24);
+      return {
+        status: 200,
+        body: { url: `https://files.sandbox.partner-api.invalid/payment-instructions/${route.id}.pdf?token=${token}` },
+      };
+    },
+
+    openWalletAddress(call) {
+      const account = accountOf(call);
+      const company = actingCompany(call);
+      const wallet = company.wallets.find((w) => w.wallet.id === call.params.walletId);
+      if (!wallet) throw notFound("wallet", call.params.walletId);
+      const chain = call.body?.chain ?? wallet.wallet.defaultChain;
+      if (!wallet.wallet.chains.includes(chain))
+        throw unprocessable(
+          `chain ${chain} is not available for a ${wallet.wallet.currency} wallet (${wallet.wallet.chains.join(", ")})`,
+        );
+      const existing = wallet.addresses[chain];
+      if (existing) return { status: 200, body: { address: { address: existing, chain } } };
+      const address = addressFor(chain, call.engine, account);
+      wallet.addresses[chain] = address;
+      return { status: 201, body: { address: { address, chain } } };
+    },
+  },
+  control: {
+    createWallet(call) {
+      const record = addWallet(call.engine, accountOf(call), pathCompany(call), call.body.currency);
+      return { status: 201, body: { wallet: record.wallet } };
+    },
+
+    listWallets(call) {
+      return { status: 200, body: { wallets: pathCompany(call).wallets.map((w) => w.wallet) } };
+    },
+
+    createPaymentRoute(call) {
+      const { engine } = call;
+      const account = accountOf(call);
+      const company = pathCompany(call);
+      const random = engine.random(account);
+      const { type, status = "active", feePercent = 0.5 } = call.body;
+      const onramp = type === "onramp";
+      const currency = call.body.currency ?? (onramp ? "USDC" : "USD");
+      if (!onramp && !/^[A-Z]{3}$/.test(currency))
+        throw unprocessable(
+          `currency ${currency}: an off-ramp pays out fiat, so its currency is an ISO 4217 code such as USD`,
+        );
+      const chainAddress = `0x${random.hex(40)}`;
+      const bankAccount = random.digits(10);
+      const route = {
+        id: random.ulid(),
+        type,
+        status,
+        currency,
+        feePercent,
+        depositAddress: onramp ? bankAccount : chainAddress,
+        source: onramp
+          ? { type: "bank", currency: "USD", paymentRail: "ach" }
+          : { type: "crypto", currency: "USDC", paymentRail: "ethereum", address: chainAddress },
+        destination: onramp
+          ? { type: "crypto", currency, paymentRail: "ethereum", address: `0x${random.hex(40)}` }
+          : {
+              type: "bank",
+              currency,
+              paymentRail: "ach",
+              bankName: "Sandbox Bank",
+              bankAccountNumber: bankAccount,
+              bankRoutingNumber: "021000021",
+              bankBeneficiaryName: company.company.name,
+            },
+        createdAt: engine.now(),
+      };
+      company.paymentRoutes.push(route);
+      engine.fire(apiKeyOf(call), "payment_route.created", { companyId: company.company.id, paymentRoute: route });
+      return { status: 201, body: { paymentRoute: route } };
+    },
+
+    createDeposit(call) {
+      const { engine } = call;
+      const account = accountOf(call);
+      const { routeId } = call.params;
+      const company = account.companies.find((c) => c.paymentRoutes.some((r) => r.id === routeId));
+      if (!company) throw notFound("payment route", routeId);
+      const route = findRoute(company, routeId);
+      if (route.status !== "active") throw unprocessable(`payment route ${routeId} is inactive and accepts no money`);
+      const random = engine.random(account);
+      const { amount, senderName = "Sandbox Payer" } = call.body;
+      const nowMs = engine.clock.now();
+      const transaction = {
+        id: random.ulid(),
+        type: "Credit" as const,
+        // A transaction is in fiat (ISO 4217): what the payer sent on an on-ramp, what is paid out on an off-ramp.
+        currency: (route.type === "onramp" ? route.source?.currency : route.destination?.currency) ?? "USD",
+        amount,
+        counterpartyName: senderName,
+        counterpartyCode: "",
+        counterpartyBankCode: "",
+        description: `Deposit on payment route ${routeId}`,
+        status: "PAID" as const,
+        paymentMethod: null,
+        createdAt: microsecondIso(nowMs),
+      };
+      account.transactions[transaction.id] = transaction;
+      const incoming = amount.toFixed(2);
+      const fees = (amount * (route.feePercent ?? 0)) / 100;
+      const converted = (amount - fees).toFixed(2);
+      const data =
+        route.type === "onramp"
+          ? {
+              routeId,
+              routeType: "onramp" as const,
+              senderName,
+              senderBankRoutingNumber: "021000021",
+              incomingAmount: incoming,
+              convertedAmount: converted,
+              destinationTxHash: `0x${random.hex(64)}`,
+            }
+          : {
+              routeId,
+              routeType: "offramp" as const,
+              incomingAmount: incoming,
+              convertedAmount: converted,
+              totalFees: fees.toFixed(2),
+              sourceTxHash: `0x${random.hex(64)}`,
+              destinationTxHash: `0x${random.hex(64)}`,
+              source: {
+                paymentRail: route.source?.paymentRail,
+                currency: route.source?.currency,
+                fromAddress: `0x${random.hex(40)}`,
+              },
+              destination: {
+                paymentRail: route.destination?.paymentRail,
+                currency: route.destination?.currency,
+                bankName: route.destination?.bankName,
+              },
+            };
+      engine.fire(apiKeyOf(call), "payment_route.transaction.created", {
+        companyId: company.company.id,
+        type: "PaymentRoute",
+        transaction: {
+          id: transaction.id,
+          direction: "Credit",
+          amount: incoming,
+          currency: transaction.currency,
+          description: transaction.description,
+          counterpartyName: senderName,
+          createdAt: new Date(nowMs).toISOString(),
+        },
+        data,
+      });
+      return { status: 201, body: { transaction } };
+    },
+  },
+  tasks: {},
+});

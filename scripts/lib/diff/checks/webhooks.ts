@@ -1,0 +1,38 @@
+/**
+ * Webhooks as a whole: added and removed. What a webhook carries is judged like any message, in the receiver's
+ * direction: its delivery (the service writes, the partner reads) by the `response-…` checks, the partner's
+ * answer by the `request-…` checks.
+ */
+import { unstableNote } from "../pairs.ts";
+import { defineFamily } from "./define.ts";
+import { removal, removedOperations } from "./deprecation.ts";
+
+const family = defineFamily("webhooks", import.meta.url);
+export default family;
+
+family.detector("webhooks", ["item", "operation"], (pair, out) => {
+  if (pair.what !== "webhook") return;
+  if (!pair.before && pair.after)
+    return out.emit(
+      "webhook-added",
+      pair.on === "item" ? pair.label : pair.where,
+      pair.on === "item" ? `webhook \`${pair.name}\` added` : "operation added",
+    );
+  for (const [where, op] of removedOperations(pair)) {
+    if (unstableNote(op)) continue;
+    const verdict = removal(pair.today, op);
+    if (verdict.kind === "invalid") continue; // sunset-invalid (deprecation.ts)
+    out.emit(
+      verdict.kind === "after" ? "webhook-removed-after-deprecation" : "webhook-removed",
+      where,
+      `webhook removed: ${verdict.note}`,
+    );
+  }
+});
+
+// scope | kind | detector | level (request, response) | title | oasdiff's check and level (request, response)
+family.table(`
+  webhook | webhook-removed                   | webhooks | error | Webhook removed without deprecation | webhook-removed error
+  webhook | webhook-removed-after-deprecation | webhooks | info  | Deprecated webhook removed (no sunset, or after its sunset) | -
+  webhook | webhook-added                     | webhooks | info  | Webhook added | webhook-added info
+`);

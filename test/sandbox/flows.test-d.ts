@@ -1,0 +1,158 @@
+/**
+ * The sandbox's flows are typed from the generated contract types: a handler missing from the registry, a
+ * handler answering a shape or status its operation does not declare, a body or parameter the operation
+ * does not have, an event payload that breaks its webhook schema, or a timed task without its runner fails
+ * to compile. Each `@ts-expect-error` below must meet an error, or this file itself fails to compile.
+ */
+import { describe, expectTypeOf, test } from "vitest";
+import type { SandboxEngine } from "../../devkit/src/sandbox/engine.ts";
+import {
+  type ControlHandlers,
+  defineFlow,
+  type PartnerHandlers,
+  type PartnerOperationId,
+  type TaskRunners,
+} from "../../devkit/src/sandbox/flow.ts";
+import {
+  CONTROL_HANDLERS,
+  PARTNER_HANDLERS,
+  TASK_RUNNERS,
+  type Task,
+  type TaskKinds,
+} from "../../devkit/src/sandbox/flows/index.ts";
+import type { components } from "../../generated/schema.js";
+
+declare const engine: SandboxEngine;
+
+describe("the handler maps", () => {
+  test("hold every operation the contracts serve, and no webhook receive operation", () => {
+    expectTypeOf(PARTNER_HANDLERS).toEqualTypeOf<PartnerHandlers>();
+    expectTypeOf(CONTROL_HANDLERS).toEqualTypeOf<ControlHandlers>();
+    expectTypeOf<"createCard">().toExtend<PartnerOperationId>();
+    expectTypeOf<"receiveCompanyKycStatusChanged">().not.toExtend<PartnerOperationId>();
+  });
+
+  test("a removed handler fails to compile", () => {
+    const { createCard: _partner, ...withoutCreateCard } = PARTNER_HANDLERS;
+    // @ts-expect-error createCard is missing
+    const partner: PartnerHandlers = withoutCreateCard;
+    const { advanceClock: _control, ...withoutAdvanceClock } = CONTROL_HANDLERS;
+    // @ts-expect-error advanceClock is missing
+    const control: ControlHandlers = withoutAdvanceClock;
+    void [partner, control];
+  });
+
+  test("a handler answering a wrong shape or an undeclared status fails to compile", () => {
+    const wrongShape: PartnerHandlers = {
+      ...PARTNER_HANDLERS,
+      // @ts-expect-error cardBins is a list of BINs, not a string
+      listCardBins: () => ({ status: 200, body: { cardBins: "45671234" } }),
+    };
+    const undeclaredStatus: PartnerHandlers = {
+      ...PARTNER_HANDLERS,
+      // @ts-expect-error createCard declares 201, not 200
+      createCard: () => ({ status: 200, body: { card: { id: "x", status: "Creating" } } }),
+    };
+    const missingBody: ControlHandlers = {
+      ...CONTROL_HANDLERS,
+      // @ts-expect-error getClock answers a body (the clock)
+      getClock: () => ({ status: 200 }),
+    };
+    const jsonForHtml: ControlHandlers = {
+      ...CONTROL_HANDLERS,
+      // @ts-expect-error getKycPage answers an HTML page
+      getKycPage: () => ({ status: 200, body: {} }),
+    };
+    void [wrongShape, undeclaredStatus, missingBody, jsonForHtml];
+  });
+
+  test("a handler reads only the body fields and parameters its operation has", () => {
+    const handlers: Partial<PartnerHandlers> = {
+      createCard(call) {
+        expectTypeOf(call.body).toEqualTypeOf<components["schemas"]["CreateCardRequest"]>();
+        // @ts-expect-error the body has no field cardholderId (it is cardHolderId)
+        void call.body.cardholderId;
+        // @ts-expect-error createCard has no path parameter cardId
+        void call.params.cardId;
+        expectTypeOf(call.params["X-Company-Id"]).toEqualTypeOf<string>();
+        return { status: 201, body: { card: { id: "x", status: "Creating" } } };
+      },
+      listCards(call) {
+        expectTypeOf(call.params.page).toEqualTypeOf<number | undefined>();
+        // @ts-expect-error listCards takes no body
+        void call.body.name;
+        return { status: 200, body: { cards: [] } };
+      },
+    };
+    void handlers;
+  });
+});
+
+describe("defineFlow", () => {
+  test("refuses a handler under the wrong API, and a key a flow does not have", () => {
+    defineFlow()({
+      name: "wrong API",
+      // @ts-expect-error advanceClock is a control operation, not a partner one
+      partner: { advanceClock: () => ({ status: 200, body: { now: "" } }) },
+      control: {},
+      tasks: {},
+    });
+    defineFlow()({
+      name: "extra key",
+      partner: {},
+      control: {},
+      tasks: {},
+      // @ts-expect-error a flow has no "handlers" key
+      handlers: {},
+    });
+  });
+
+  test("a flow's task runners must match the kinds it names", () => {
+    defineFlow<{ remind: { cardId: string } }>()({
+      name: "missing runner",
+      partner: {},
+      control: {},
+      // @ts-expect-error the flow names a task kind remind without a runner for it
+      tasks: {},
+    });
+    defineFlow<{ remind: { cardId: string } }>()({
+      name: "runner reads its task",
+      partner: {},
+      control: {},
+      tasks: {
+        remind(_engine, task) {
+          expectTypeOf(task.cardId).toEqualTypeOf<string>();
+          // @ts-expect-error a remind task carries no companyId
+          void task.companyId;
+        },
+      },
+    });
+  });
+});
+
+describe("fire and schedule", () => {
+  test("fire takes only the contract's event types, each with its payload", () => {
+    engine.fire("k", "company.kyc_status_changed", { companyId: "x", kycStatus: "approved" });
+    // @ts-expect-error "done" is not one of the nine verification statuses
+    engine.fire("k", "company.kyc_status_changed", { companyId: "x", kycStatus: "done" });
+    // @ts-expect-error the API has no event card.created
+    engine.fire("k", "card.created", {});
+    engine.fire("k", "payment_route.transaction.created", {
+      // @ts-expect-error data tells its kind by routeType, onramp or offramp
+      data: { routeType: "sideways" },
+    });
+  });
+
+  test("every task kind has a runner, and a task carries its kind's data", () => {
+    const { activateCard: _, ...withoutActivateCard } = TASK_RUNNERS;
+    // @ts-expect-error activateCard has no runner
+    const runners: TaskRunners<TaskKinds> = withoutActivateCard;
+    void runners;
+    expectTypeOf<Task["kind"]>().toEqualTypeOf<"activateCard" | "finishKybReview" | "deliverEvent">();
+    engine.schedule({ kind: "activateCard", apiKey: "k", dueAt: 0, companyId: "c", cardId: "d" });
+    // @ts-expect-error activateCard needs the cardId
+    engine.schedule({ kind: "activateCard", apiKey: "k", dueAt: 0, companyId: "c" });
+    // @ts-expect-error no flow registers a task kind "expire"
+    engine.schedule({ kind: "expire", apiKey: "k", dueAt: 0 });
+  });
+});
