@@ -1,5 +1,7 @@
+import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 import { SOURCE_CONDITION } from "./scripts/lib/source.ts";
+import { CONTRACT_TESTS, SLOW_TAG_DESCRIPTION, SLOW_TEST_FILES } from "./test/suites.ts";
 
 export default defineConfig({
   // `partner-api-client` and `partner-api-devkit/…` resolve to their TypeScript sources (scripts/lib/source.ts):
@@ -10,13 +12,28 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Every core (vitest's default leaves one to its main process, which mostly waits: one worker on 2 cores).
+    maxWorkers: availableParallelism(),
+    // `npm test` runs the project `fast` without the tests tagged `slow`; `npm run test:all` (CI) runs everything.
+    // Which files and tests are slow, and the rule: test/suites.ts.
+    tags: [{ name: "slow", description: SLOW_TAG_DESCRIPTION }],
     projects: [
       {
         extends: true,
         test: {
-          name: "unit",
+          name: "fast",
           include: ["test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, "test/contract/**"],
+          exclude: [...configDefaults.exclude, CONTRACT_TESTS, ...Object.keys(SLOW_TEST_FILES)],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "slow",
+          include: Object.keys(SLOW_TEST_FILES),
+          // The type tests (test/**/*.test-d.ts) as vitest reports them, by name: a second full tsc run, so here
+          // and not in the fast set, where `npm run typecheck` (tsc over everything, test-d files included) fails
+          // on the same errors.
           typecheck: {
             enabled: true,
             include: ["test/**/*.test-d.ts"],
@@ -29,9 +46,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: "contract",
-          include: ["test/contract/**/*.test.ts"],
+          include: [CONTRACT_TESTS],
           globalSetup: ["test/contract/global-setup.ts"],
-          // One Prism serves every file: run files one after another so timing checks measure Prism, not contention.
+          // One Prism serves every file: run files one after another.
           fileParallelism: false,
         },
       },

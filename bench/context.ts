@@ -9,7 +9,7 @@ import type { BenchSize } from "./harness.ts";
 import { timeCommand } from "./harness.ts";
 import type { BenchResult } from "./results.ts";
 
-/** Set in the environment of the `npm test` that the pipeline benchmark times, so that test run cannot start a benchmark again. */
+/** Set in the environment of the test runs the pipeline benchmark times, so that those runs cannot start a benchmark again. */
 export const NESTED_ENV = "PARTNER_BENCH_NESTED";
 
 export interface BenchContext {

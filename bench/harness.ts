@@ -49,6 +49,8 @@ export interface AlternatingOptions {
   /** Await each call's result (for async candidates). */
   async?: boolean;
   onRound?: (round: number, rounds: number) => void;
+  /** The clock, in nanoseconds: `process.hrtime.bigint` unless a test gives one it drives. */
+  clock?: () => bigint;
 }
 
 export interface CandidateStats {
@@ -77,14 +79,19 @@ export function sinkCount(): number {
   return sink;
 }
 
-async function timeBatch(operation: Operation, calls: number, isAsync: boolean): Promise<number> {
-  const started = process.hrtime.bigint();
+async function timeBatch(
+  operation: Operation,
+  calls: number,
+  isAsync: boolean,
+  clock: () => bigint = process.hrtime.bigint,
+): Promise<number> {
+  const started = clock();
   if (isAsync) {
     for (let i = 0; i < calls; i++) consume(await operation());
   } else {
     for (let i = 0; i < calls; i++) consume(operation());
   }
-  return Number(process.hrtime.bigint() - started);
+  return Number(clock() - started);
 }
 
 /** A programming check on the harness's own arguments (not user input, which cli.ts checks). */
@@ -98,14 +105,15 @@ export async function compareAlternating(options: AlternatingOptions): Promise<A
   if (names.length < 1) throw new Error("compareAlternating needs at least one candidate");
   assertCount("rounds", options.rounds);
   const isAsync = options.async ?? false;
+  const clock = options.clock ?? process.hrtime.bigint;
   let batch = options.batch;
   if (batch === undefined) {
     // Calibrate on the slowest candidate, after a first pass that loads and compiles the code.
     const targetNs = (options.targetBatchMs ?? 20) * 1e6;
     let slowest = 1;
     for (const name of names) {
-      await timeBatch(options.candidates[name]!, 10, isAsync);
-      slowest = Math.max(slowest, (await timeBatch(options.candidates[name]!, 50, isAsync)) / 50);
+      await timeBatch(options.candidates[name]!, 10, isAsync, clock);
+      slowest = Math.max(slowest, (await timeBatch(options.candidates[name]!, 50, isAsync, clock)) / 50);
     }
     batch = Math.max(1, Math.round(targetNs / slowest));
   }
@@ -114,7 +122,7 @@ export async function compareAlternating(options: AlternatingOptions): Promise<A
   const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < warmup + options.rounds; round++) {
     for (const name of roundOrder(names, round)) {
-      const ns = await timeBatch(options.candidates[name]!, batch, isAsync);
+      const ns = await timeBatch(options.candidates[name]!, batch, isAsync, clock);
       if (round >= warmup) samples[name]!.push((batch * 1e9) / Math.max(ns, 1));
     }
     if (round >= warmup) options.onRound?.(round - warmup + 1, options.rounds);

@@ -1,6 +1,6 @@
 /**
- * Benchmarks are not tests: this runs each one once at tiny size so it cannot rot, and tests the harness
- * (statistics, alternation, argument parsing, the RESULTS.md writer) on its own.
+ * Benchmarks are not tests: this tests the harness (statistics, alternation, argument parsing, the RESULTS.md
+ * writer) on its own; test/bench/tiny.test.ts (a slow suite) runs each benchmark once at tiny size so it cannot rot.
  */
 import { createHmac } from "node:crypto";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { benchCommand } from "../../bench/cli.ts";
 import { assertSameRequests, makeCallers, stubFetch } from "../../bench/client.ts";
-import { makeSandbox, NESTED_ENV } from "../../bench/context.ts";
+import { makeSandbox } from "../../bench/context.ts";
 import {
   compareAlternating,
   compareCommands,
@@ -20,7 +20,7 @@ import {
   sinkCount,
   timeCommand,
 } from "../../bench/harness.ts";
-import { BENCHMARKS, runBenchmarks } from "../../bench/index.ts";
+import { BENCHMARKS } from "../../bench/index.ts";
 import { machineInfo } from "../../bench/machine.ts";
 import { processMemoryMiB } from "../../bench/mock.ts";
 import { formatNumber, type RunSummary, renderResults, scrubPaths, targetMet } from "../../bench/results.ts";
@@ -75,20 +75,24 @@ describe("compareAlternating", () => {
     expect(() => result.ratio("a", "nope")).toThrow(/no candidate named "nope"/);
   });
 
-  it("measures a slower candidate as slower", async () => {
-    const spin = (n: number) => () => {
-      let x = 0;
-      for (let i = 0; i < n; i++) x += Math.sqrt(i);
-      return { x };
+  it("measures a slower candidate as slower, by the clock it reads", async () => {
+    // A clock the candidates drive: one call of `fast` costs 1,000 ns, one of `slow` 20,000 ns, whatever the load.
+    let now = 0n;
+    const costs = (ns: bigint) => () => {
+      now += ns;
+      return { ns };
     };
     const before = sinkCount();
     const result = await compareAlternating({
-      candidates: { fast: spin(1_000), slow: spin(20_000) },
+      candidates: { fast: costs(1_000n), slow: costs(20_000n) },
       rounds: 5,
       targetBatchMs: 2,
+      clock: () => now,
     });
-    expect(result.ratio("slow", "fast")).toBeLessThan(0.5);
-    expect(result.stats.fast!.medianOpsPerSecond).toBeGreaterThan(result.stats.slow!.medianOpsPerSecond);
+    expect(result.batch).toBe(100); // calibrated on the slowest: 2 ms ÷ 20 µs
+    expect(result.ratio("slow", "fast")).toBe(0.05);
+    expect(result.stats.fast!.medianOpsPerSecond).toBe(1_000_000);
+    expect(result.stats.slow!.medianNsPerOp).toBe(20_000);
     expect(sinkCount()).toBeGreaterThan(before);
   });
 
@@ -179,7 +183,7 @@ describe("npm run bench (bench/cli.ts)", () => {
     expect(readFileSync(outFile, "utf8")).toContain("(`webhooks`");
   });
 
-  it("exits 2 on a bad option when run as a process", () => {
+  it("exits 2 on a bad option when run as a process", { tags: ["slow"] }, () => {
     const run = runScript("bench/cli.ts", ["--bogus"]);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("Unknown option '--bogus'");
@@ -331,47 +335,4 @@ describe("benchmark fixtures", () => {
     expect(existsSync(path.join(dir, ".tmp"))).toBe(false);
     expect(existsSync(path.join(dir, "dist"))).toBe(false);
   });
-});
-
-// The pipeline benchmark times `npm test` in its full run with PARTNER_BENCH_NESTED set: never start benchmarks from there.
-describe.skipIf(process.env[NESTED_ENV])("every benchmark at tiny size", () => {
-  it("runs each benchmark once and writes RESULTS.md with each of them", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "partner-bench-test-"));
-    scratch.push(dir);
-    const outFile = path.join(dir, "RESULTS.md");
-    const progress: string[] = [];
-    const summary = await runBenchmarks({ size: "tiny", repoRoot, outFile, progress: (m) => progress.push(m) });
-    const errors = summary.outcomes.flatMap((o) =>
-      o.error ? [`${o.name}: ${o.error}`] : (o.result?.errors ?? []).map((e) => `${o.name}: ${e}`),
-    );
-    expect(errors).toEqual([]);
-    expect(summary.outcomes.map((o) => o.name)).toEqual(BENCHMARKS.map((b) => b.name));
-    for (const outcome of summary.outcomes) {
-      expect(outcome.result!.figures.length, outcome.name).toBeGreaterThan(0);
-      for (const figure of outcome.result!.figures) {
-        expect(Number.isFinite(figure.value), `${outcome.name}: ${figure.label}`).toBe(true);
-        expect(figure.value, `${outcome.name}: ${figure.label}`).toBeGreaterThanOrEqual(0);
-      }
-      for (const ratio of outcome.result!.ratios)
-        expect(ratio.value, `${outcome.name}: ${ratio.label}`).toBeGreaterThan(0);
-    }
-    const targets = Object.fromEntries(
-      summary.outcomes
-        .map((o) => [o.name, o.result!.ratios.filter((r) => r.target !== undefined).length] as const)
-        .filter(([, count]) => count > 0),
-    );
-    // client GET and POST, each bare and like for like; webhooks at 3 sizes × 1 and 2 secrets;
-    // sandbox GET, two start-ups, memory; diff: the gate and its load; size: the createPartnerClient budget;
-    // dashboard: page load and frames at 500 requests/s
-    expect(targets).toEqual({ client: 4, webhooks: 6, sandbox: 4, dashboard: 2, diff: 2, size: 1 });
-    const pipeline = summary.outcomes.find((o) => o.name === "pipeline")!.result!;
-    expect(pipeline.figures.map((f) => f.label).join("\n")).not.toContain("npm test");
-    expect(pipeline.notes.join(" ")).toContain("`npm test` not timed");
-    expect(progress.some((m) => m.startsWith(`[1/${BENCHMARKS.length}] client`))).toBe(true);
-    const text = readFileSync(outFile, "utf8");
-    expect(text).not.toContain(repoRoot);
-    expect(text).not.toContain(`${os.tmpdir()}/partner-bench`);
-    for (const benchmark of BENCHMARKS) expect(text).toContain(`(\`${benchmark.name}\``);
-    expect(text).toContain('partial run (size "tiny")');
-  }, 240_000);
 });

@@ -16,7 +16,7 @@ describe("generated files", () => {
     expect(run.stderr).toMatch(/generated files are up to date in \d/);
   }, 60_000);
 
-  test("`npm run generate` exits 2 on an unknown option, naming it", () => {
+  test("`npm run generate` exits 2 on an unknown option, naming it", { tags: ["slow"] }, () => {
     const run = runScript("generate.ts", ["--chek"]);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("Unknown option '--chek'");

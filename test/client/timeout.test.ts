@@ -19,7 +19,6 @@ describe("timeouts", () => {
 
   test("a request that gets no answer in timeoutMs fails with a TimeoutError naming the call", async () => {
     const { company, sent } = testClient(hang, { timeoutMs: 30, retry: false });
-    const started = performance.now();
     const call = company.POST("/v1/cards", {
       body: { cardHolderId: "01JD8X5H3J7K9M1N3P5Q7R9S1T", name: "n", category: "Other", bin: "1" },
     });
@@ -27,7 +26,6 @@ describe("timeouts", () => {
     await expect(call).rejects.toThrow(
       "partner-api-client: POST /api/v1/cards got no response within 30 ms (timeoutMs)",
     );
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(sent).toHaveLength(1);
   });
 

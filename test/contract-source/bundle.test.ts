@@ -51,7 +51,7 @@ describe("npm run bundle", () => {
     expect(run.stderr).toMatch(/bundle is up to date: 15 operations, 6 webhooks, \d+ schemas in \d+(\.\d+)? m?s/);
   });
 
-  it("rejects an unknown argument by name, with exit code 2 as a process", () => {
+  it("rejects an unknown argument by name, with exit code 2 as a process", { tags: ["slow"] }, () => {
     const run = runScript("bundle.ts", ["--chekc"]);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("Unknown option '--chekc'");

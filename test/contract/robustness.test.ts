@@ -1,7 +1,7 @@
 /**
  * The mock survives bad input: malformed JSON, a wrong content type, an unknown path and an oversized body
- * each get a 4xx within 1 s and the mock still answers afterwards; a burst of 2,000 requests at 20
- * concurrent is all answered.
+ * each get a 4xx and the mock still answers afterwards; a burst of 2,000 requests at 20 concurrent is all
+ * answered. How fast Prism answers is measured in bench/ (the mock benchmark), never asserted here.
  */
 import { describe, expect, inject, it } from "vitest";
 import { listOperations, loadDocument, type Operation } from "./support/contract.ts";
@@ -16,7 +16,8 @@ const byId = (id: string): Operation => {
 };
 const withBody = operations.filter((op) => op.requestBody);
 
-const ANSWER_WITHIN_MS = 1_000;
+/** Only so that a request Prism never answers fails naming itself, before the test's own timeout. */
+const NO_ANSWER_MS = 20_000;
 const BURST_REQUESTS = 2_000;
 const BURST_CONCURRENCY = 20;
 
@@ -25,16 +26,15 @@ async function expectStillAnswers(): Promise<void> {
   expect(result.status, explain(result)).toBe(200);
 }
 
-function expectQuick4xx(result: Awaited<ReturnType<typeof call>>): void {
+function expect4xx(result: Awaited<ReturnType<typeof call>>): void {
   expect(result.status, explain(result)).toBeGreaterThanOrEqual(400);
   expect(result.status, explain(result)).toBeLessThan(500);
-  expect(result.ms, `${result.request} took ${Math.round(result.ms)} ms`).toBeLessThan(ANSWER_WITHIN_MS);
 }
 
-describe("bad input gets a 4xx within 1 s, and the mock still answers afterwards", () => {
+describe("bad input gets a 4xx, and the mock still answers afterwards", () => {
   it.each(withBody.map((op) => [op.operationId, op] as const))("malformed JSON to %s", async (_, op) => {
-    const result = await call(baseUrl, op, { rawBody: '{"name": "unterminated', timeoutMs: ANSWER_WITHIN_MS * 2 });
-    expectQuick4xx(result);
+    const result = await call(baseUrl, op, { rawBody: '{"name": "unterminated', timeoutMs: NO_ANSWER_MS });
+    expect4xx(result);
     expect(result.status).toBe(400);
     await expectStillAnswers();
   });
@@ -44,9 +44,9 @@ describe("bad input gets a 4xx within 1 s, and the mock still answers afterwards
     const result = await call(baseUrl, op, {
       rawBody: JSON.stringify(body),
       contentType: "text/plain",
-      timeoutMs: ANSWER_WITHIN_MS * 2,
+      timeoutMs: NO_ANSWER_MS,
     });
-    expectQuick4xx(result);
+    expect4xx(result);
     // Prism answers with the contract's own 422 where the operation documents one, else its 415.
     expect(result.status).toBe(op.responses.has("422") ? 422 : 415);
     await expectStillAnswers();
@@ -58,25 +58,22 @@ describe("bad input gets a 4xx within 1 s, and the mock still answers afterwards
     ["DELETE", "/v1/companies"],
     ["GET", "/v1/cards/01JD8X9N4E2R6T8V0W2Y4Z6A8C/no-such-action"],
   ])("unknown path or method: %s %s", async (method, path) => {
-    const started = performance.now();
     const response = await fetch(`${baseUrl}${path}`, {
       method,
       headers: { "X-API-Key": TEST_API_KEY },
-      signal: AbortSignal.timeout(ANSWER_WITHIN_MS * 2),
+      signal: AbortSignal.timeout(NO_ANSWER_MS),
     });
     await response.text();
-    const ms = performance.now() - started;
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.status).toBeLessThan(500);
-    expect(ms).toBeLessThan(ANSWER_WITHIN_MS);
     await expectStillAnswers();
   });
 
   it("an oversized body (11 MB, over Prism's 10 MB limit) to onboardCompany", async () => {
     const op = byId("onboardCompany");
     const body = { ...(Object.values(op.requestBody!.examples)[0] as object), name: "x".repeat(11 * 1024 * 1024) };
-    const result = await call(baseUrl, op, { body, timeoutMs: ANSWER_WITHIN_MS * 2 });
-    expectQuick4xx(result);
+    const result = await call(baseUrl, op, { body, timeoutMs: NO_ANSWER_MS });
+    expect4xx(result);
     expect(result.status).toBe(413);
     await expectStillAnswers();
   });
@@ -86,8 +83,8 @@ describe("bad input gets a 4xx within 1 s, and the mock still answers afterwards
     ["arrays", "[".repeat(50_000) + "]".repeat(50_000)],
     ["objects", `${'{"a":'.repeat(50_000)}1${"}".repeat(50_000)}`],
   ])("a body of deeply nested %s (50,000 levels) to createCard", async (_, rawBody) => {
-    const result = await call(baseUrl, byId("createCard"), { rawBody, timeoutMs: ANSWER_WITHIN_MS * 2 });
-    expectQuick4xx(result);
+    const result = await call(baseUrl, byId("createCard"), { rawBody, timeoutMs: NO_ANSWER_MS });
+    expect4xx(result);
     await expectStillAnswers();
   });
 });

@@ -161,7 +161,7 @@ function runSandbox(args: string[], env: Record<string, string> = {}) {
   };
 }
 
-describe("npm run sandbox", () => {
+describe("npm run sandbox", { tags: ["slow"] }, () => {
   it("serves on SANDBOX_PORT, says where and what it holds, keeps --state over a restart, stops on Ctrl-C", async () => {
     const port = await findFreePort();
     const dir = mkdtempSync(path.join(tmpdir(), "sandbox-cli-"));

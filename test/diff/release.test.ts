@@ -132,7 +132,7 @@ describe("a release in a scratch copy", () => {
 });
 
 describe("from a clean clone", () => {
-  it("npm run release -- --dry-run works in a fresh clone of the repository", () => {
+  it("npm run release -- --dry-run works in a fresh clone of the repository", { tags: ["slow"] }, () => {
     const clone = mkdtempSync(path.join(tmpdir(), "release-clone-"));
     try {
       const cloned = spawnSync("git", ["clone", "--quiet", repoRoot, clone], { encoding: "utf8" });

@@ -1,0 +1,60 @@
+/**
+ * Every benchmark once at tiny size, so none can rot (about a minute: a slow suite, see test/suites.ts). The
+ * harness's own tests are test/bench/bench.test.ts.
+ */
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { NESTED_ENV } from "../../bench/context.ts";
+import { BENCHMARKS, runBenchmarks } from "../../bench/index.ts";
+import { repoRoot } from "../../scripts/lib/paths.ts";
+
+const scratch: string[] = [];
+afterAll(async () => {
+  for (const dir of scratch) await rm(dir, { recursive: true, force: true });
+});
+
+// The pipeline benchmark times the test commands in its full run with PARTNER_BENCH_NESTED set: never start benchmarks from there.
+describe.skipIf(process.env[NESTED_ENV])("every benchmark at tiny size", () => {
+  it("runs each benchmark once and writes RESULTS.md with each of them", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "partner-bench-test-"));
+    scratch.push(dir);
+    const outFile = path.join(dir, "RESULTS.md");
+    const progress: string[] = [];
+    const summary = await runBenchmarks({ size: "tiny", repoRoot, outFile, progress: (m) => progress.push(m) });
+    const errors = summary.outcomes.flatMap((o) =>
+      o.error ? [`${o.name}: ${o.error}`] : (o.result?.errors ?? []).map((e) => `${o.name}: ${e}`),
+    );
+    expect(errors).toEqual([]);
+    expect(summary.outcomes.map((o) => o.name)).toEqual(BENCHMARKS.map((b) => b.name));
+    for (const outcome of summary.outcomes) {
+      expect(outcome.result!.figures.length, outcome.name).toBeGreaterThan(0);
+      for (const figure of outcome.result!.figures) {
+        expect(Number.isFinite(figure.value), `${outcome.name}: ${figure.label}`).toBe(true);
+        expect(figure.value, `${outcome.name}: ${figure.label}`).toBeGreaterThanOrEqual(0);
+      }
+      for (const ratio of outcome.result!.ratios)
+        expect(ratio.value, `${outcome.name}: ${ratio.label}`).toBeGreaterThan(0);
+    }
+    const targets = Object.fromEntries(
+      summary.outcomes
+        .map((o) => [o.name, o.result!.ratios.filter((r) => r.target !== undefined).length] as const)
+        .filter(([, count]) => count > 0),
+    );
+    // client GET and POST, each bare and like for like; webhooks at 3 sizes × 1 and 2 secrets;
+    // sandbox GET, two start-ups, memory; diff: the gate and its load; size: the createPartnerClient budget;
+    // dashboard: page load and frames at 500 requests/s
+    expect(targets).toEqual({ client: 4, webhooks: 6, sandbox: 4, dashboard: 2, diff: 2, size: 1 });
+    const pipeline = summary.outcomes.find((o) => o.name === "pipeline")!.result!;
+    expect(pipeline.figures.map((f) => f.label).join("\n")).not.toContain("npm test");
+    expect(pipeline.notes.join(" ")).toContain("`npm test` and `npm run test:all` not timed");
+    expect(progress.some((m) => m.startsWith(`[1/${BENCHMARKS.length}] client`))).toBe(true);
+    const text = readFileSync(outFile, "utf8");
+    expect(text).not.toContain(repoRoot);
+    expect(text).not.toContain(`${os.tmpdir()}/partner-bench`);
+    for (const benchmark of BENCHMARKS) expect(text).toContain(`(\`${benchmark.name}\``);
+    expect(text).toContain('partial run (size "tiny")');
+  }, 240_000);
+});

@@ -1,0 +1,50 @@
+/**
+ * Which tests are slow. `npm test` (the everyday command) runs the vitest project `fast`: every test file but these
+ * and the contract tests (test/contract/, which start Prism), and in them every test but those tagged `slow` (a
+ * test that runs a CLI as a process, in a file that is otherwise fast). `npm run test:all` (CI, `.ci/run`) runs
+ * everything: the projects `fast`, `slow` (these files) and `contract`, tagged tests included.
+ *
+ * The rule (docs/api-team.md, "The fast command and the whole set"): a file is slow when it
+ *   - packs, installs or builds a package (npm pack or install, tsc emitting the client);
+ *   - starts Chromium or Prism, or compiles a TypeScript program (the docs' snippets, the contracts' examples);
+ *   - runs the benchmarks;
+ *   - starts child processes again and again (more than three: every tsx start costs about a second of CPU here);
+ *   - or takes over 4 s on its own on a quiet machine (vitest prints each file's time).
+ * A whole file that is slow is listed here; a slow test in a fast file is tagged: `it("…", { tags: ["slow"] }, …)`.
+ * test/layout/suites.test.ts fails when a file that does one of the first four (as far as its code shows) is not
+ * listed here, and when a listed file does not exist.
+ */
+
+/** Each slow file (from the repository root) and why it is slow. */
+export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
+  "test/bench/tiny.test.ts": "runs every benchmark at tiny size (about 60 s)",
+  "test/client/example-types.test.ts":
+    "compiles every example of both contracts against the generated types (about 14 s of CPU)",
+  "test/conformance/faults.test.ts": "runs verify against twelve broken implementations, one with 250 ms answers",
+  "test/conformance/verify-prism.slow.test.ts": "starts Prism and runs verify against it",
+  "test/conformance/verify.test.ts":
+    "runs verify against the sandbox several times, npm run verify and proxy as processes",
+  "test/consumer/package.test.ts": "builds and packs the client, installs it in a fresh project, starts Prism",
+  "test/devkit/installed.test.ts": "packs both packages, installs them, runs npx partner-api many times",
+  "test/diff/cli.test.ts": "runs the gate as a process and git several times",
+  "test/docs/browser.test.ts": "starts Chromium",
+  "test/docs/build.test.ts": "builds the docs with Redocly and Chromium screenshots (about 10 s)",
+  "test/docs/pages.test.ts": "builds the docs with Redocly (about 10 s of CPU)",
+  "test/docs/preview.test.ts": "builds the docs, serves them (about 10 s)",
+  "test/docs/snippets-typecheck.test.ts":
+    "type-checks every TypeScript snippet of the docs in one program (about 15 s of CPU)",
+  "test/lint/lint-cli.test.ts": "runs Redocly and Spectral over the contract, also as a process (about 5 s)",
+  "test/mock/mock.test.ts": "starts Prism through npm run mock, as processes",
+  "test/mock/prism.test.ts": "starts Prism many times",
+  "test/runtimes/bundle.test.ts": "compiles the client with tsc, bundles it for three runtimes",
+  "test/runtimes/entries.test.ts": "builds a TypeScript program over both package roots",
+  "test/sandbox/persistence.test.ts": "starts the sandbox as a process seven times",
+  "test/webhooks/cli.test.ts": "runs npm run webhooks as processes, with real retry waits",
+};
+
+/** The tag of a slow test in a fast file (vitest.config.ts declares it; `npm test` leaves such tests out). */
+export const SLOW_TAG_DESCRIPTION =
+  "runs a CLI as a process, or other slow work, in an otherwise fast file: npm run test:all only";
+
+/** The contract tests: one Prism for the whole folder (vitest project `contract`, part of the whole set). */
+export const CONTRACT_TESTS = "test/contract/**/*.test.ts";
