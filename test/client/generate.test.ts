@@ -3,7 +3,14 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { operations, pageable, servers, ulid } from "../../generated/contract.ts";
 import { generateCommand } from "../../scripts/generate.ts";
-import { contractFacts, generateContractModule, generateSchemaTypes } from "../../scripts/lib/generate.ts";
+import { contractExamples } from "../../scripts/lib/example-types.ts";
+import {
+  contractFacts,
+  examplesModulePath,
+  generateContractModule,
+  generateExamplesModule,
+  generateSchemaTypes,
+} from "../../scripts/lib/generate.ts";
 import { bundleJsonPath, repoRoot } from "../../scripts/lib/paths.ts";
 import { runInProcess, runScript } from "../helpers/run.ts";
 
@@ -20,6 +27,19 @@ describe("generated files", () => {
     const run = runScript("generate.ts", ["--chek"]);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("Unknown option '--chek'");
+  });
+
+  test("generated/examples.ts holds every example of the contract, each a const of its generated type (tsc compiles it)", () => {
+    const text = readFileSync(examplesModulePath, "utf8");
+    expect(text).toBe(generateExamplesModule(bundle(), "./schema.js", "generated/openapi.json"));
+    const { examples } = contractExamples(bundle());
+    expect(text.match(/^export const example\d+: /gm)?.length).toBe(examples.length);
+    expect(text).toContain("export const example");
+    expect(text).toMatch(
+      /example cardOnlyCompany[^\n]*\nexport const example\d+: NonNullable<paths\["\/v1\/companies"\]\["post"\]\["requestBody"\]>/,
+    );
+    const tsconfig = JSON.parse(readFileSync(path.join(repoRoot, "tsconfig.json"), "utf8")) as { include: string[] };
+    expect(tsconfig.include).toContain("generated");
   });
 
   test("generated/contract.ts is what the generator makes of the bundle", () => {
