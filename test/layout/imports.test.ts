@@ -184,7 +184,7 @@ describe("the packages resolve from source in the repository, built elsewhere", 
 
   it("the devkit's peer dependency is this client's exact version, linked from the workspace here", () => {
     expect(devkit.peerDependencies).toEqual({ "partner-api-client": client.version });
-    expect(devkit.devDependencies).toEqual({ "partner-api-client": "file:.." });
+    expect(devkit.devDependencies?.["partner-api-client"]).toBe("file:..");
     expect(devkit.dependencies).not.toHaveProperty("partner-api-client");
   });
 });

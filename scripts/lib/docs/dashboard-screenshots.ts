@@ -7,8 +7,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { startSandbox } from "partner-api-devkit/sandbox";
 import type { Page } from "playwright-core";
-import { startSandbox } from "../../../devkit/src/sandbox/index.ts";
 import { hasChromium, launchChromium } from "../chromium.ts";
 
 /** One PNG per view, by the view's name in the page's hash (`#/accounts`…). */

@@ -4,7 +4,7 @@
  * the clock, retried after 10 s, 30 s, 1 min, 2 min and 5 min while the receiver answers non-2xx or cannot be
  * reached.
  */
-import { webhookEventTypes } from "../../../../generated/contract.ts";
+import { webhookEventTypes } from "partner-api-client";
 import { deliverWebhook, RETRY_DELAYS_MS } from "../../webhooks/deliver.ts";
 import { nextAttemptsByEvent, shownEvent } from "../deliveries.ts";
 import type { SandboxEngine } from "../engine.ts";
