@@ -61,6 +61,8 @@ describe("the contracts' examples against the generated types", () => {
         "POST /v1/companies request body, example cardOnlyCompany",
         "POST /_sandbox/companies/{companyId}/payment-routes request body, example onramp",
         "POST /_sandbox/companies/{companyId}/payment-routes request body, example offramp",
+        "POST /_sandbox/companies/{companyId}/payment-routes request body, example forced",
+        "POST /_sandbox/payment-routes/{routeId}/deposits request body, example hundred",
       ]);
       expect(errors[0]!.message).toMatch(/Property 'products' is missing/);
       expect(errors[1]!.message).toMatch(/missing the following properties .*: status, feePercent/);
