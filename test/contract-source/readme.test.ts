@@ -45,7 +45,7 @@ describe("README and the guides", () => {
     expect(readme).toContain("](docs/partners.md)");
     expect(readme).toContain("](docs/api-team.md)");
     expect(readme).toContain("](docs/api-team.md#what-the-source-leaves-open)");
-    expect(readme).toContain("](docs/partners.md#how-the-sandbox-decides-what-the-source-leaves-open)");
+    expect(readme).toContain("](docs/partners.md#how-the-sandbox-decides-what-the-api-description-leaves-open)");
   });
 
   it("the API team's guide maps every path of the contract to its file, and every file it names exists", () => {
