@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 import { SOURCE_CONDITION } from "./scripts/lib/source.ts";
-import { CONTRACT_TESTS, SLOW_TAG_DESCRIPTION, SLOW_TEST_FILES } from "./test/suites.ts";
+import { CONTRACT_TESTS, ISOLATED_TEST_FILES, SLOW_TAG_DESCRIPTION, SLOW_TEST_FILES } from "./test/suites.ts";
 
 export default defineConfig({
   // `partner-api-client` and `partner-api-devkit/…` resolve to their TypeScript sources (scripts/lib/source.ts):
@@ -23,8 +23,19 @@ export default defineConfig({
         test: {
           name: "fast",
           include: ["test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, CONTRACT_TESTS, ...Object.keys(SLOW_TEST_FILES)],
+          exclude: [
+            ...configDefaults.exclude,
+            CONTRACT_TESTS,
+            ...Object.keys(SLOW_TEST_FILES),
+            ...Object.keys(ISOLATED_TEST_FILES),
+          ],
+          // One module registry per worker, shared by its files (test/suites.ts, ISOLATED_TEST_FILES says why).
+          isolate: false,
         },
+      },
+      {
+        extends: true,
+        test: { name: "fast-isolated", include: Object.keys(ISOLATED_TEST_FILES) },
       },
       {
         extends: true,

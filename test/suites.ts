@@ -43,6 +43,17 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/webhooks/cli.test.ts": "runs npm run webhooks as processes, with real retry waits",
 };
 
+/**
+ * Fast files that need a module registry of their own. The project `fast` runs its files without isolation (one
+ * module registry per worker, shared by the files it runs: the sandbox, Ajv and the contracts load once per worker,
+ * which halves the fast command's time); a file that replaces a module with `vi.mock` would hand its stand-in to
+ * every later file of that worker, so it runs in the project `fast-isolated` instead. test/layout/suites.test.ts
+ * fails when a fast file calls `vi.mock` and is not listed here.
+ */
+export const ISOLATED_TEST_FILES: Readonly<Record<string, string>> = {
+  "test/diff/internal-error.test.ts": "replaces the gate's walk with vi.mock to make it crash",
+};
+
 /** The tag of a slow test in a fast file (vitest.config.ts declares it; `npm test` leaves such tests out). */
 export const SLOW_TAG_DESCRIPTION =
   "runs a CLI as a process, or other slow work, in an otherwise fast file: npm run test:all only";

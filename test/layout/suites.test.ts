@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import vitestConfig from "../../vitest.config.ts";
-import { CONTRACT_TESTS, SLOW_TEST_FILES } from "../suites.ts";
+import { CONTRACT_TESTS, ISOLATED_TEST_FILES, SLOW_TEST_FILES } from "../suites.ts";
 
 const testFiles = readdirSync(path.join(repoRoot, "test"), { recursive: true, encoding: "utf8" })
   .filter((name) => /\.test(-d)?\.ts$/.test(name) && !name.split(path.sep).includes("fixtures"))
@@ -53,6 +53,13 @@ describe("the fast command and the whole set", () => {
     expect(offending).toEqual([]);
   });
 
+  it("a fast file that replaces a module (vi.mock) runs isolated: listed in ISOLATED_TEST_FILES", () => {
+    const mocking = scanned(fastFiles).filter((file) => /\bvi\.(do)?[m]ock\(/.test(read(file)));
+    expect(mocking).toContain("test/diff/internal-error.test.ts");
+    expect(mocking.filter((file) => !Object.hasOwn(ISOLATED_TEST_FILES, file))).toEqual([]);
+    for (const file of Object.keys(ISOLATED_TEST_FILES)) expect(existsSync(path.join(repoRoot, file)), file).toBe(true);
+  });
+
   it("the check sees slow work where it is", () => {
     expect(slowWork(read("test/devkit/installed.test.ts"))).toContain("packs or installs a package");
     expect(slowWork(read("test/docs/browser.test.ts"))).toContain("starts Chromium");
@@ -72,7 +79,9 @@ describe("the fast command and the whole set", () => {
         (project) => [project.test.name, project.test],
       ),
     );
-    expect(Object.keys(projects)).toEqual(["fast", "slow", "contract"]);
+    expect(Object.keys(projects)).toEqual(["fast", "fast-isolated", "slow", "contract"]);
+    expect(projects["fast-isolated"]!.include).toEqual(Object.keys(ISOLATED_TEST_FILES));
+    expect(projects.fast!.exclude).toEqual(expect.arrayContaining(Object.keys(ISOLATED_TEST_FILES)));
     expect(projects.slow!.include).toEqual(Object.keys(SLOW_TEST_FILES));
     expect(projects.contract!.include).toEqual([CONTRACT_TESTS]);
     expect(projects.fast!.exclude).toEqual(expect.arrayContaining([CONTRACT_TESTS, ...Object.keys(SLOW_TEST_FILES)]));
@@ -82,7 +91,7 @@ describe("the fast command and the whole set", () => {
   it("npm test is Biome, tsc and the fast set but its slow-tagged tests; npm run test:all is Biome, tsc and everything", () => {
     const { scripts } = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
     expect(scripts.test).toBe(
-      "npm run --silent check && npm run --silent typecheck && vitest run --project fast --tags-filter '!slow'",
+      "npm run --silent check && npm run --silent typecheck && vitest run --project fast --project fast-isolated --tags-filter '!slow'",
     );
     expect(scripts["test:all"]).toBe("npm run --silent check && npm run --silent typecheck && vitest run");
     expect(read(".ci/run")).toMatch(/^npm run test:all$/m);
