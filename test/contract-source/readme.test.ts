@@ -11,7 +11,7 @@ const documents: Record<string, string> = { "README.md": readme, ...guides };
 const doc = loadDocument();
 
 // Top-level folders and files of the repository a document may name in backticks or link to.
-// dist/ and test-output/ are build output, absent from a clean clone, so they are not checked.
+// dist/, devkit/dist/ and test-output/ are build output, absent from a clean clone, so they are not checked.
 // A bare file name counts only for the root's configuration files (`openapi.yaml` alone could be any folder's).
 const repoPathStart =
   /^(?:openapi|generated|src|scripts|test|bench|spectral|devkit|docs|\.ci)\/|^(?:redocly\.yaml|\.spectral\.yaml|openapi-changes\.allow\.yaml|package\.json|tsconfig[\w.]*\.json|biome\.json|vitest\.config\.ts)$/;
@@ -27,7 +27,7 @@ function namedRepoPaths(file: string, text: string): string[] {
     .map((target) => path.posix.normalize(path.posix.join(path.posix.dirname(file), target)));
   return [...new Set([...fromCode, ...fromLinks])]
     .filter((name) => repoPathStart.test(name) && !placeholder.test(name))
-    .filter((name) => !name.startsWith("partner-api-client"))
+    .filter((name) => !name.startsWith("partner-api-client") && !/^devkit\/dist(?:\/|$)/.test(name))
     .flatMap(expandAlternatives)
     .map((name) => name.replace(/\/$/, ""));
 }
