@@ -116,6 +116,14 @@ describe.skipIf(!available)("the sandbox dashboard in headless Chromium, offline
     await view(page, "Accounts").click();
     const card = page.locator(`article[data-company="${companyId}"]`);
     await card.getByRole("heading", { name: "Acme Robotics Inc." }).waitFor();
+    // Leaving the console, the address names the view shown, whatever Scalar wrote on its way out.
+    expect(new URL(page.url()).hash).toBe("#/accounts");
+    // "Skip to the view" focuses the view and keeps it (`#main` is no view of the page).
+    await page.getByRole("link", { name: "Skip to the view" }).focus();
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("main");
+    await card.getByRole("heading", { name: "Acme Robotics Inc." }).waitFor();
+    expect(new URL(page.url()).hash).toBe("#/accounts");
     const approve = card.getByRole("button", { name: "Approve KYC" });
     await approve.focus();
     await page.keyboard.press("Enter");

@@ -116,11 +116,53 @@ let routeSerial = 0;
 
 let currentView = "";
 
-async function route() {
-  const key = viewOf(location.hash);
+/**
+ * Scalar keeps its place in the console in the hash (`#/console/partner-api/tag/…`), written from its scroll
+ * tracking with `history.replaceState`/`pushState` (no hashchange) or by setting the hash, and it may still
+ * write for a moment after the console is left and destroyed (its DOM going away moves what is "in view"), or
+ * between a click on another view's link and the hashchange that link fires. None of those writes may take the
+ * user back to the console: a view is routed by the hash its own navigation named (the hashchange's newURL),
+ * Scalar's writes are dropped while another view is open, and a console place set within this long of leaving
+ * the console is taken back. The Console link itself (`#/console`) always opens it.
+ */
+const SCALAR_LATE_WRITE_MS = 2000;
+let consoleLeftAt = Number.NEGATIVE_INFINITY;
+const historyWrites = {
+  pushState: history.pushState.bind(history),
+  replaceState: history.replaceState.bind(history),
+};
+for (const name of /** @type {const} */ (["pushState", "replaceState"])) {
+  history[name] = (state, unused, url) => {
+    const hash = url === undefined || url === null ? "" : new URL(String(url), location.href).hash;
+    if (hash !== "" && currentView !== "console" && viewOf(hash) === "console" && hash !== "#/console") return;
+    historyWrites[name](state, unused, url);
+  };
+}
+
+/** True when a console place was set in the hash just after the console was left: Scalar's, not the user's. */
+function lateScalarWrite(/** @type {string} */ hash) {
+  return (
+    currentView !== "" &&
+    currentView !== "console" &&
+    viewOf(hash) === "console" &&
+    hash !== "#/console" &&
+    performance.now() - consoleLeftAt < SCALAR_LATE_WRITE_MS
+  );
+}
+
+/** Shows the view `hash` names (the page's current hash unless a navigation named another). */
+async function route(hash = location.hash) {
+  if (lateScalarWrite(hash)) {
+    historyWrites.replaceState(history.state, "", `#/${currentView}`);
+    return;
+  }
+  const key = viewOf(hash);
   // Scalar moving within the console changes the hash: the console stays as it is.
   if (key === currentView && key === "console") return;
+  if (currentView === "console") consoleLeftAt = performance.now();
   currentView = key;
+  // The address names the view shown, whatever Scalar wrote after the navigation that chose it.
+  if (key !== "console" && viewOf(location.hash) !== key) historyWrites.replaceState(history.state, "", `#/${key}`);
   const view = VIEWS[key] ?? { title: key, load: () => import("./accounts.js") };
   const serial = ++routeSerial;
   for (const link of document.querySelectorAll(".views a")) {
@@ -143,9 +185,15 @@ async function route() {
 }
 
 picker.addEventListener("change", () => chooseAccount(picker.value));
-window.addEventListener("hashchange", async () => {
+// "Skip to the view" moves the focus without touching the hash: `#main` is no view, and any hash the page does
+// not know is a place of Scalar's in the console.
+document.querySelector("a.skip")?.addEventListener("click", (event) => {
+  event.preventDefault();
+  main.focus();
+});
+window.addEventListener("hashchange", async (event) => {
   const before = currentView;
-  await route();
+  await route(new URL(event.newURL).hash);
   // A view opened from the menu takes the focus, so a screen reader reads its title.
   if (currentView !== before) document.getElementById("view-title")?.focus();
 });
