@@ -10,7 +10,15 @@ import { seedAccount } from "./flows/accounts.ts";
 import { TASK_RUNNERS } from "./flows/index.ts";
 import { scheduleDeliveries } from "./flows/webhooks.ts";
 import { SeededRandom } from "./random.ts";
-import type { AccountState, CardRecord, CompanyRecord, EventRecord, SandboxState, Task } from "./state.ts";
+import {
+  type AccountState,
+  type CardRecord,
+  type CompanyRecord,
+  dataMap,
+  type EventRecord,
+  type SandboxState,
+  type Task,
+} from "./state.ts";
 import type { StateStore } from "./store.ts";
 
 /** A task as it is asked for: everything but the id it is given when scheduled. */
@@ -123,7 +131,7 @@ export class SandboxEngine {
 
   /** The account of an API key, seeded on its first use (flows/accounts.ts says with what). */
   account(apiKey: string): AccountState {
-    return this.state.accounts[apiKey] ?? seedAccount(this, apiKey);
+    return Object.hasOwn(this.state.accounts, apiKey) ? this.state.accounts[apiKey]! : seedAccount(this, apiKey);
   }
 
   /** Records an event of the account and schedules its delivery to each of the account's endpoints, due now. */
@@ -155,7 +163,7 @@ export class SandboxEngine {
 
   /** Back to the seeded state: accounts go (and are seeded again on use), pending tasks with them. */
   reset(): void {
-    this.state.accounts = {};
+    this.state.accounts = dataMap();
     this.state.tasks = [];
     this.arm();
   }

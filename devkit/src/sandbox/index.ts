@@ -15,7 +15,7 @@ import { ContractRouter } from "./contract.ts";
 import { controlClient, type SandboxControl, type SandboxControlOptions } from "./control-client.ts";
 import { SandboxEngine } from "./engine.ts";
 import { createRequestListener } from "./server.ts";
-import { emptyState } from "./state.ts";
+import { emptyState, normalizeLoadedState } from "./state.ts";
 import { fileStore, memoryStore, readStateFile, SandboxStateError, type StateStore } from "./store.ts";
 import type { FaultInput } from "./testmode/faults.ts";
 import { TestMode } from "./testmode/index.ts";
@@ -218,7 +218,8 @@ export function sandboxRouter(): ContractRouter {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const settings = checkedOptions(options);
-  const saved = settings.state ? await readStateFile(settings.state, displayPath(settings.state)) : undefined;
+  const read = settings.state ? await readStateFile(settings.state, displayPath(settings.state)) : undefined;
+  const saved = read && normalizeLoadedState(read);
   if (saved && saved.seed !== settings.seed && options.seed !== undefined)
     throw new SandboxStateError(
       `sandbox state file ${displayPath(settings.state!)} was written with seed ${saved.seed}, not ${settings.seed}; it was left untouched (drop --seed or pass --seed ${saved.seed})`,
