@@ -3,7 +3,7 @@
  * clock, each run by the task runner its flow registered (flows/). What each operation does lives in its
  * flow; HTTP lives in server.ts, and this file knows nothing of either.
  */
-import type { SandboxClock } from "./clock.ts";
+import { CLOCK_RANGE, type SandboxClock } from "./clock.ts";
 import { heapify, peekTask, popTask, pushTask } from "./due.ts";
 import type { EventPayload, EventType, TaskRunner } from "./flow.ts";
 import { seedAccount } from "./flows/accounts.ts";
@@ -149,9 +149,10 @@ export class SandboxEngine {
     return event;
   }
 
-  /** Puts a task on the clock; its flow's runner runs it when it falls due. */
+  /** Puts a task on the clock; its flow's runner runs it when it falls due (at the latest, at the clock's end). */
   schedule(task: TaskRequest): void {
-    const scheduled = { ...task, id: this.state.nextTaskId++ } as Task;
+    const dueAt = Math.min(task.dueAt, CLOCK_RANGE.max);
+    const scheduled = { ...task, dueAt, id: this.state.nextTaskId++ } as Task;
     pushTask(this.state.tasks, scheduled);
     // The timer already wakes in time for anything due at or after the time it is set for.
     if (this.timerDueAt === undefined || scheduled.dueAt < this.timerDueAt) this.arm();
