@@ -145,9 +145,13 @@ function barrage(seed: number, count: number, companyId: string): Shot[] {
     if (next() < 0.85) headers["x-api-key"] = next() < 0.5 ? pick(PROTO_NAMES) : `hostile-${int(5)}`;
     if (next() < 0.6) headers["x-company-id"] = next() < 0.4 ? companyId : pick(ODD_TEXT).slice(0, 200);
     if (next() < 0.1) headers["x-sandbox-account"] = pick(ODD_TEXT).slice(0, 200);
-    let pathText = operation.path.replace(/\{[^}]+\}/g, () =>
-      next() < 0.3 ? companyId : encodeURIComponent(pick(ODD_TEXT)),
-    );
+    let pathText = operation.path.replace(/\{[^}]+\}/g, () => {
+      const roll = next();
+      if (roll < 0.3) return companyId;
+      // Escapes that decode to nothing (a lone %, a cut-short or overlong UTF-8 sequence), sent as they are.
+      if (roll < 0.4) return pick(["%", "%zz", "%E0%A4%A", "%C0%AF", "%ED%A0%80", "..%2f..%2f", "%00"]);
+      return encodeURIComponent(pick(ODD_TEXT));
+    });
     if (next() < 0.4) {
       const query = [
         `page=${pick(["-1", "0", "abc", "1e309", "99999999999999999999", "", "1.5"])}`,
@@ -321,6 +325,25 @@ beforeAll(async () => {
 afterAll(() => sandbox.stop());
 
 describe("hostile input", () => {
+  it("a path id whose escapes decode to nothing: the 422 of a bad id, naming the parameter", async () => {
+    const agent = new http.Agent();
+    const url = new URL(sandbox.url);
+    for (const [method, target, parameter] of [
+      ["GET", "/_sandbox/accounts/%E0%A4%A", "account"],
+      ["PATCH", "/v1/cards/%/unfreeze", "cardId"],
+      ["GET", "/_sandbox/companies/%C0%AF/wallets", "companyId"],
+    ] as const) {
+      const answer = await send(url, agent, {
+        method,
+        path: target,
+        headers: { "x-api-key": "escapes", "x-company-id": "01JD8X9N4E2R6T8V0W2Y4Z6A8C" },
+      });
+      expect(answer.status, target).toBe(422);
+      expect(answer.text, target).toContain(`the path parameter ${parameter}`);
+    }
+    agent.destroy();
+  });
+
   it("builds the same barrage from the same seed", () => {
     const digest = (shots: Shot[]) => {
       const hash = createHash("sha256");
