@@ -211,6 +211,31 @@ function barrage(seed: number, count: number, companyId: string): Shot[] {
       case 5:
         body = Buffer.alloc(1024 * 1024 + 1 + int(1024 * 1024), 0x61);
         break;
+      case 6: {
+        // A scenario whose names, references and keys are Object.prototype members.
+        const name = pick(PROTO_NAMES);
+        method = "POST";
+        pathText = "/_sandbox/scenarios";
+        body = JSON.stringify(
+          next() < 0.3
+            ? { name }
+            : {
+                scenario: {
+                  apiKey: name,
+                  steps: [
+                    { name: pick(["constructor", "toString", "valueOf"]), operationId: "listCompanies" },
+                    {
+                      operationId: pick(["onboardCompany", "valueOf", "toString", "hasOwnProperty"]),
+                      body: { ...ONBOARD_BODY, name: `\${${name}.companies.0.name}`, [name]: 1 },
+                    },
+                    next() < 0.5 ? { include: name } : { operationId: "listCards", companyId: `\${${name}.id}` },
+                    { operationId: "listCards", params: { [name]: "1", keyword: `\${constructor.${name}}` } },
+                  ],
+                },
+              },
+        );
+        break;
+      }
       default:
         body = pick(bodies)();
     }
