@@ -3,11 +3,12 @@
  * Object.prototype member (`__proto__`, `constructor`, `toString`, …) is an account, an id or a name like any
  * other, in memory and in a state file read back.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { emptyState } from "../../devkit/src/sandbox/state.ts";
 import { clientFor, ONBOARD_BODY, request, seededCompany } from "./support.ts";
 
 /** Every member name of Object.prototype (`__proto__` among them). */
@@ -165,5 +166,18 @@ describe("a state file with prototype-named accounts", () => {
     } finally {
       await third.stop();
     }
+  });
+
+  it("is refused at start, named and left untouched, when an account in it is not an account", async () => {
+    const file = path.join(folder, "broken.json");
+    const text = JSON.stringify({
+      ...emptyState(1, Date.UTC(2030, 0, 1)),
+      accounts: { __proto__: null, constructor: 5 },
+    });
+    await writeFile(file, text);
+    await expect(startSandbox({ port: 0, state: file })).rejects.toThrow(
+      /sandbox state file .*broken\.json is corrupt \(the account "constructor" is not an account object\); it was left untouched/,
+    );
+    expect(await readFile(file, "utf8")).toBe(text);
   });
 });

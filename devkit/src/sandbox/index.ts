@@ -221,11 +221,14 @@ export function sandboxRouter(): ContractRouter {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const settings = checkedOptions(options);
   const read = settings.state ? await readStateFile(settings.state, displayPath(settings.state)) : undefined;
-  const saved = read && normalizeLoadedState(read);
-  if (saved && !inClockRange(Date.parse(saved.clock)))
+  let saved: typeof read;
+  try {
+    saved = read && normalizeLoadedState(read);
+  } catch (error) {
     throw new SandboxStateError(
-      `sandbox state file ${displayPath(settings.state!)} is corrupt (its clock ${saved.clock} is outside the sandbox clock's range, ${CLOCK_RANGE_TEXT}); it was left untouched (move it away or pass another --state)`,
+      `sandbox state file ${displayPath(settings.state!)} is corrupt (${(error as Error).message}); it was left untouched (move it away or pass another --state)`,
     );
+  }
   if (saved && saved.seed !== settings.seed && options.seed !== undefined)
     throw new SandboxStateError(
       `sandbox state file ${displayPath(settings.state!)} was written with seed ${saved.seed}, not ${settings.seed}; it was left untouched (drop --seed or pass --seed ${saved.seed})`,

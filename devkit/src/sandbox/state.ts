@@ -5,6 +5,7 @@
 
 import type { components } from "partner-api-client";
 import type { components as control } from "../../../generated/sandbox.js";
+import { CLOCK_RANGE_TEXT, inClockRange } from "./clock.ts";
 import type { Task } from "./flows/index.ts";
 import type { RandomState } from "./random.ts";
 
@@ -111,11 +112,17 @@ function asDataMap<Value>(object: Record<string, Value> | undefined): Record<str
 /**
  * A state read from a file, made like one the sandbox built: every map keyed by request data (accounts by
  * API key, transactions by id, wallet addresses by chain) a `dataMap`. JSON.parse keeps a `__proto__` key as
- * an own property, so nothing is lost on the way. Changes `state` in place and returns it.
+ * an own property, so nothing is lost on the way. Changes `state` in place and returns it; throws a TypeError
+ * saying what is wrong when the state could not be served: a clock outside the clock's range, an account
+ * that is not one.
  */
 export function normalizeLoadedState(state: SandboxState): SandboxState {
+  if (!inClockRange(Date.parse(state.clock)))
+    throw new TypeError(`its clock ${state.clock} is outside the sandbox clock's range, ${CLOCK_RANGE_TEXT}`);
   state.accounts = asDataMap(state.accounts);
-  for (const account of Object.values(state.accounts)) {
+  for (const [apiKey, account] of Object.entries(state.accounts)) {
+    if (!account || typeof account !== "object" || !Array.isArray(account.companies))
+      throw new TypeError(`the account ${JSON.stringify(apiKey.slice(0, 40))} is not an account object`);
     account.transactions = asDataMap(account.transactions);
     for (const company of account.companies ?? [])
       for (const wallet of company.wallets ?? []) wallet.addresses = asDataMap(wallet.addresses);
