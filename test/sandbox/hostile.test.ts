@@ -236,6 +236,38 @@ function barrage(seed: number, count: number, companyId: string): Shot[] {
         );
         break;
       }
+      case 7: {
+        // The control API with bodies of the right shape and hostile values, as the company's own account.
+        const name = pick(PROTO_NAMES);
+        const company = `/_sandbox/companies/${companyId}`;
+        const calls: [string, string, unknown?][] = [
+          ["POST", "/_sandbox/clock/advance", { seconds: 31_536_000 }],
+          ["POST", "/_sandbox/clock/advance", { to: "9999-12-31T23:59:59.999Z" }],
+          ["POST", "/_sandbox/faults", { operationId: name, status: 503 }],
+          ["POST", "/_sandbox/webhook-endpoints", { url: `http://127.0.0.1:9/${name}`, secret: name, events: [name] }],
+          ["POST", "/_sandbox/webhook-endpoints", { url: "http://127.0.0.1:9/", secret: name }],
+          ["PATCH", `/_sandbox/webhook-endpoints/${encodeURIComponent(name)}`, { events: [name] }],
+          ["POST", `${company}/kyc-status`, { kycStatus: name }],
+          ["POST", `${company}/kyc-status`, { kycStatus: "approved" }],
+          ["POST", `${company}/terms-acceptance`, { tosAccepted: true }],
+          ["POST", `${company}/payment-routes`, { type: "offramp", force: true, currency: name }],
+          ["POST", `${company}/payment-routes`, { type: "onramp", force: true }],
+          ["POST", `${company}/spending-account/entries`, { amount: 1e9, type: name }],
+          ["POST", `${company}/wallets`, { currency: name }],
+          ["POST", `${company}/card-holders`, { name, email: `${name}@example.com` }],
+          ["POST", `${company}/kyb-result`, { status: name }],
+          ["GET", `/_sandbox/requests?operationId=${name}&status=abc&api=${name}&account=${name}&limit=-1`],
+          ["GET", `/_sandbox/events?type=${name}`],
+          ["POST", "/_sandbox/events/evt_01JD8X9N4E2R6T8V0W2Y4Z6A8C/resend"],
+          ["GET", `/_sandbox/accounts/acct_${"0".repeat(12)}`],
+        ];
+        const [callMethod, callPath, callBody] = pick(calls);
+        method = callMethod;
+        pathText = callPath;
+        headers["x-api-key"] = "hostile-0";
+        if (callBody !== undefined) body = JSON.stringify(callBody);
+        break;
+      }
       default:
         body = pick(bodies)();
     }
@@ -415,9 +447,11 @@ describe("hostile input", () => {
     agent.destroy();
     expect(failures.slice(0, 10)).toEqual([]);
     expect(answers.filter((answer) => answer !== undefined)).toHaveLength(REQUESTS);
-    // The barrage reached every kind of refusal: the router's, the parser's, the limits', the contract's.
+    // The barrage reached every kind of refusal (the router's, the parser's, the limits', the contract's), and
+    // calls that changed something too.
     const statuses = new Set(answers.map((answer) => answer!.status));
-    for (const status of [400, 401, 404, 405, 413, 415, 422, 431]) expect([...statuses]).toContain(status);
+    for (const status of [200, 201, 204, 400, 401, 404, 405, 413, 415, 422, 431])
+      expect([...statuses]).toContain(status);
     // Nothing leaked from the disk.
     for (const answer of answers) expect(answer!.text).not.toMatch(/root:x:0:0|"devDependencies"/);
 
