@@ -61,7 +61,9 @@ export interface paths {
          * @description Moves the clock forward by `seconds`, or to the time `to`. Every timed transition (a card becoming
          *     active, a KYB review ending) and every webhook retry that falls due runs, in clock order, before the
          *     call returns; each runs with the clock set to its own due time. A frozen clock stays frozen at its
-         *     new reading.
+         *     new reading. The clock reads from 1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z: a move
+         *     that would take it past the end of that range is refused with a 422 naming the range, and nothing
+         *     moves.
          */
         post: operations["advanceClock"];
         delete?: never;
@@ -679,11 +681,11 @@ export interface components {
         };
         /** @description Exactly one of `seconds` (how far to move) and `to` (the time to move to). */
         AdvanceClockRequest: {
-            /** @description How far to move the clock; 0 runs only what is already due. */
+            /** @description How far to move the clock; 0 runs only what is already due. A move past 9999-12-31T23:59:59.999Z (the end of the clock's range) is refused. */
             seconds?: number;
             /**
              * Format: date-time
-             * @description The time to move the clock to; not earlier than its reading and at most a year ahead of it.
+             * @description The time to move the clock to; not earlier than its reading, at most a year ahead of it, and not after 9999-12-31T23:59:59.999Z (the end of the clock's range).
              */
             to?: string;
         } & (unknown | unknown);

@@ -109,6 +109,10 @@ describe("partner-api, in-process", () => {
     [["--seed=-1"], /--seed must be a whole number from 0 to \d+, got "-1"/],
     [["--speed", "0"], /--speed must be a number greater than 0 and at most 1000000, got "0"/],
     [["--state", ""], /--state must be a file path/],
+    [
+      ["--start-time", "1969-12-31T23:59:59Z"],
+      /--start-time must be from 1970-01-01T00:00:00\.000Z to 9999-12-31T23:59:59\.999Z \(the sandbox clock's range\), got "1969-12-31T23:59:59Z"/,
+    ],
     [["--webhook-url", "http://127.0.0.1:9/hooks"], /--webhook-url needs --webhook-secret/],
     [["--webhook-secret", "s"], /--webhook-secret needs --webhook-url/],
     [

@@ -1,6 +1,11 @@
 /** The clock through the control API: advance by seconds or to a time, freeze and resume, and its status. */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { CLOCK_RANGE, SandboxClock } from "../../devkit/src/sandbox/clock.ts";
+import { type Sandbox, SandboxStateError, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { emptyState } from "../../devkit/src/sandbox/state.ts";
 import { clientFor, request, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
@@ -85,6 +90,79 @@ describe("a frozen clock", () => {
       await expect.poll(async () => (await client.get("/_sandbox/clock")).body.status).toBe("ready");
     } finally {
       await fast.stop();
+    }
+  });
+});
+
+describe("the clock's range: 1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z", () => {
+  const END = "9999-12-31T23:59:59.999Z";
+  const RANGE = "from 1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z";
+
+  it("an advance past its end is a 422 naming the range, and the clock stays; up to the end is taken", async () => {
+    const late = await startSandbox({ port: 0, frozen: true, startTime: "9999-12-31T00:00:00Z" });
+    try {
+      const client = clientFor(late.url, "late");
+      const past = await client.post("/_sandbox/clock/advance", { seconds: 86_400 });
+      expect(past.status).toBe(422);
+      expect(past.body.detail).toBe(
+        `the clock would read +010000-01-01T00:00:00.000Z, outside the sandbox clock's range (${RANGE})`,
+      );
+      expect((await client.get("/_sandbox/clock")).body.now).toBe("9999-12-31T00:00:00.000Z");
+      const toEnd = await client.post("/_sandbox/clock/advance", { to: END });
+      expect(toEnd.status).toBe(200);
+      expect(toEnd.body.now).toBe(END);
+      const more = await client.post("/_sandbox/clock/advance", { seconds: 0.001 });
+      expect(more.status).toBe(422);
+      expect(more.body.detail).toContain(RANGE);
+      // At its end, everything that reads the clock still answers.
+      const { companyId, cardHolderId } = await seededCompany(client);
+      const card = await client.post(
+        "/v1/cards",
+        { cardHolderId, name: "C", category: "Other", bin: "45671234" },
+        { companyId },
+      );
+      expect(card.status).toBe(201);
+      expect((await client.get("/_sandbox/clock")).status).toBe(200);
+      expect((await client.get("/_sandbox/events")).status).toBe(200);
+      expect((await client.post("/_sandbox/reset")).status).toBe(204);
+      expect((await client.get("/v1/companies")).status).toBe(200);
+    } finally {
+      await late.stop();
+    }
+  });
+
+  it("a clock running fast stops at the end of its range", () => {
+    let real = 0;
+    const fast = new SandboxClock(CLOCK_RANGE.max - 1_000, 1e9, () => real);
+    real = 1_000_000;
+    expect(fast.now()).toBe(CLOCK_RANGE.max);
+    expect(fast.iso()).toBe(END);
+    fast.advance(1e20);
+    fast.freeze();
+    expect(fast.iso()).toBe(END);
+  });
+
+  it("a startTime outside it is refused, naming the option and the range", async () => {
+    for (const startTime of ["1969-12-31T23:59:59Z", "+010000-01-01T00:00:00Z", new Date(8.64e15)])
+      await expect(startSandbox({ port: 0, startTime })).rejects.toThrow(
+        `startSandbox: startTime must be ${RANGE} (the sandbox clock's range)`,
+      );
+  });
+
+  it("a state file whose clock is outside it is refused at start, named, and left untouched", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "sandbox-clock-"));
+    try {
+      const file = path.join(folder, "state.json");
+      const text = JSON.stringify({ ...emptyState(1, 0), clock: "+275760-09-13T00:00:00.000Z" });
+      await writeFile(file, text);
+      const start = startSandbox({ port: 0, state: file });
+      await expect(start).rejects.toThrow(SandboxStateError);
+      await expect(start).rejects.toThrow(
+        /sandbox state file .*state\.json is corrupt \(its clock \+275760-09-13T00:00:00\.000Z is outside the sandbox clock's range/,
+      );
+      expect(await readFile(file, "utf8")).toBe(text);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
     }
   });
 });

@@ -7,6 +7,7 @@
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import path from "node:path";
+import { CLOCK_RANGE_TEXT, inClockRange } from "../sandbox/clock.ts";
 import {
   DEFAULT_SANDBOX_HOST,
   DEFAULT_SANDBOX_PORT,
@@ -204,6 +205,10 @@ function sandboxOptions(values: Values) {
   if (startTime !== undefined && (!/^\d{4}-\d{2}-\d{2}T/.test(startTime) || Number.isNaN(Date.parse(startTime))))
     throw new UsageError(
       `--start-time must be an ISO 8601 time (e.g. 2026-01-01T00:00:00Z), got ${describeValue(startTime)}`,
+    );
+  if (startTime !== undefined && !inClockRange(Date.parse(startTime)))
+    throw new UsageError(
+      `--start-time must be ${CLOCK_RANGE_TEXT} (the sandbox clock's range), got ${describeValue(startTime)}`,
     );
   if (values["scenario-api-key"] === "") throw new UsageError("--scenario-api-key must not be empty");
   const options = {

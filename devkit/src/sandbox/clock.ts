@@ -1,7 +1,19 @@
 /**
  * The sandbox clock, the one place the sandbox reads the time from. It follows real time times `speed`
- * from its start reading, unless frozen, and `advance` moves it forward; it never goes back.
+ * from its start reading, unless frozen, and `advance` moves it forward; it never goes back. It reads within
+ * CLOCK_RANGE: from 1970 (ids carry the time as milliseconds since then) to the end of 9999 (the last year an
+ * ISO 8601 time of four digits names), and stops at its end.
  */
+
+/** The earliest and the latest time the clock reads, in milliseconds since the epoch. */
+export const CLOCK_RANGE = { min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) } as const;
+export const CLOCK_RANGE_TEXT = "from 1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z";
+
+/** Whether a time (milliseconds since the epoch) is one the clock can read. */
+export function inClockRange(ms: number): boolean {
+  return ms >= CLOCK_RANGE.min && ms <= CLOCK_RANGE.max;
+}
+
 export class SandboxClock {
   private startedAtReal: number;
   private offsetMs = 0;
@@ -18,8 +30,8 @@ export class SandboxClock {
 
   /** Milliseconds since the epoch, on the sandbox's time line. */
   now(): number {
-    if (this.frozenAt !== undefined) return this.frozenAt;
-    return this.startMs + (this.realNow() - this.startedAtReal) * this.speed + this.offsetMs;
+    if (this.frozenAt !== undefined) return Math.min(this.frozenAt, CLOCK_RANGE.max);
+    return Math.min(this.startMs + (this.realNow() - this.startedAtReal) * this.speed + this.offsetMs, CLOCK_RANGE.max);
   }
 
   iso(): string {
@@ -44,8 +56,9 @@ export class SandboxClock {
     this.frozenAt = undefined;
   }
 
-  /** Moves the clock forward by `ms` (never back). */
+  /** Moves the clock forward by `ms` (never back, never past the end of its range). */
   advance(ms: number): void {
+    ms = Math.min(ms, CLOCK_RANGE.max - this.now());
     if (!(ms > 0)) return;
     if (this.frozenAt !== undefined) this.frozenAt += ms;
     else this.offsetMs += ms;

@@ -263,7 +263,7 @@ export class ContractRouter {
       if (!found) continue;
       const pathParams: Record<string, string> = {};
       for (let index = 0; index < route.names.length; index++)
-        pathParams[route.names[index]!] = decodeURIComponent(found[index + 1]!);
+        pathParams[route.names[index]!] = decodedSegment(found[index + 1]!);
       return matched(route, method, pathParams);
     }
     return { kind: "no-path" };
@@ -405,6 +405,15 @@ export class ContractRouter {
 }
 
 const NO_PATH_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** A path segment decoded; one whose escapes decode to nothing (`%`, `%E0%A4%A`) stays as sent, for its schema to refuse. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 function matched(route: Route, method: string, pathParams: Record<string, string>): Match {
   const operation = route.methods.get(method) ?? route.methods.get(method.toUpperCase());

@@ -3,14 +3,22 @@
  * clock, each run by the task runner its flow registered (flows/). What each operation does lives in its
  * flow; HTTP lives in server.ts, and this file knows nothing of either.
  */
-import type { SandboxClock } from "./clock.ts";
+import { CLOCK_RANGE, type SandboxClock } from "./clock.ts";
 import { heapify, peekTask, popTask, pushTask } from "./due.ts";
 import type { EventPayload, EventType, TaskRunner } from "./flow.ts";
 import { seedAccount } from "./flows/accounts.ts";
 import { TASK_RUNNERS } from "./flows/index.ts";
 import { scheduleDeliveries } from "./flows/webhooks.ts";
 import { SeededRandom } from "./random.ts";
-import type { AccountState, CardRecord, CompanyRecord, EventRecord, SandboxState, Task } from "./state.ts";
+import {
+  type AccountState,
+  type CardRecord,
+  type CompanyRecord,
+  dataMap,
+  type EventRecord,
+  type SandboxState,
+  type Task,
+} from "./state.ts";
 import type { StateStore } from "./store.ts";
 
 /** A task as it is asked for: everything but the id it is given when scheduled. */
@@ -123,7 +131,7 @@ export class SandboxEngine {
 
   /** The account of an API key, seeded on its first use (flows/accounts.ts says with what). */
   account(apiKey: string): AccountState {
-    return this.state.accounts[apiKey] ?? seedAccount(this, apiKey);
+    return Object.hasOwn(this.state.accounts, apiKey) ? this.state.accounts[apiKey]! : seedAccount(this, apiKey);
   }
 
   /** Records an event of the account and schedules its delivery to each of the account's endpoints, due now. */
@@ -141,9 +149,10 @@ export class SandboxEngine {
     return event;
   }
 
-  /** Puts a task on the clock; its flow's runner runs it when it falls due. */
+  /** Puts a task on the clock; its flow's runner runs it when it falls due (at the latest, at the clock's end). */
   schedule(task: TaskRequest): void {
-    const scheduled = { ...task, id: this.state.nextTaskId++ } as Task;
+    const dueAt = Math.min(task.dueAt, CLOCK_RANGE.max);
+    const scheduled = { ...task, dueAt, id: this.state.nextTaskId++ } as Task;
     pushTask(this.state.tasks, scheduled);
     // The timer already wakes in time for anything due at or after the time it is set for.
     if (this.timerDueAt === undefined || scheduled.dueAt < this.timerDueAt) this.arm();
@@ -155,7 +164,7 @@ export class SandboxEngine {
 
   /** Back to the seeded state: accounts go (and are seeded again on use), pending tasks with them. */
   reset(): void {
-    this.state.accounts = {};
+    this.state.accounts = dataMap();
     this.state.tasks = [];
     this.arm();
   }

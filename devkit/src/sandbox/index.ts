@@ -10,12 +10,12 @@ import path from "node:path";
 import type { paths as ControlPaths } from "../../../generated/sandbox.js";
 import { createDashboard } from "../dashboard/index.ts";
 import { contractJsonPath, displayPath, sandboxContractJsonPath } from "../paths.ts";
-import { SandboxClock } from "./clock.ts";
+import { CLOCK_RANGE_TEXT, inClockRange, SandboxClock } from "./clock.ts";
 import { ContractRouter } from "./contract.ts";
 import { controlClient, type SandboxControl, type SandboxControlOptions } from "./control-client.ts";
 import { SandboxEngine } from "./engine.ts";
 import { createRequestListener } from "./server.ts";
-import { emptyState } from "./state.ts";
+import { emptyState, normalizeLoadedState } from "./state.ts";
 import { fileStore, memoryStore, readStateFile, SandboxStateError, type StateStore } from "./store.ts";
 import type { FaultInput } from "./testmode/faults.ts";
 import { TestMode } from "./testmode/index.ts";
@@ -145,6 +145,8 @@ function checkedOptions(options: SandboxOptions) {
   }
   const startMs = options.startTime === undefined ? Date.now() : new Date(options.startTime).getTime();
   if (Number.isNaN(startMs)) fail(`startTime must be an ISO 8601 time, got ${String(options.startTime)}`);
+  if (!inClockRange(startMs))
+    fail(`startTime must be ${CLOCK_RANGE_TEXT} (the sandbox clock's range), got ${String(options.startTime)}`);
   if (options.frozen !== undefined && typeof options.frozen !== "boolean")
     fail(`frozen must be true or false, got ${String(options.frozen)}`);
   const requestLogSize = options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
@@ -218,7 +220,15 @@ export function sandboxRouter(): ContractRouter {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const settings = checkedOptions(options);
-  const saved = settings.state ? await readStateFile(settings.state, displayPath(settings.state)) : undefined;
+  const read = settings.state ? await readStateFile(settings.state, displayPath(settings.state)) : undefined;
+  let saved: typeof read;
+  try {
+    saved = read && normalizeLoadedState(read);
+  } catch (error) {
+    throw new SandboxStateError(
+      `sandbox state file ${displayPath(settings.state!)} is corrupt (${(error as Error).message}); it was left untouched (move it away or pass another --state)`,
+    );
+  }
   if (saved && saved.seed !== settings.seed && options.seed !== undefined)
     throw new SandboxStateError(
       `sandbox state file ${displayPath(settings.state!)} was written with seed ${saved.seed}, not ${settings.seed}; it was left untouched (drop --seed or pass --seed ${saved.seed})`,

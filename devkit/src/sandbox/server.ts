@@ -2,8 +2,10 @@
  * HTTP in front of the engine: every request is routed and validated from the contracts (contract.ts), then
  * handed to its operation's handler; a change is on disk (with a state file) before its response is sent.
  * Invalid requests get the status codes `npm run mock` (Prism) gives them: 404 for an unknown path, 405 for
- * an unknown method, 401 without X-API-Key, 400 for malformed JSON, 413 for a body over 10 MB, 415 (422 where
- * the operation declares 422) for a wrong content type, 422 for a bad parameter or body.
+ * an unknown method, 401 without X-API-Key, 400 for malformed JSON, 415 (422 where the operation declares 422)
+ * for a wrong content type, 422 for a bad parameter or body. What the sandbox takes beyond the contract's
+ * rules (limits.ts) is refused before anything changes: 413 for a body over 1 MiB (Prism's limit is 10 MB),
+ * 422 for JSON nested too deep or a string too long.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { callerKey } from "./accounts.ts";
@@ -11,9 +13,10 @@ import type { ContractRouter, Issue, Operation, QueryValues } from "./contract.t
 import type { SandboxEngine } from "./engine.ts";
 import { type AnyReply, type Call, SandboxProblem } from "./flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS } from "./flows/index.ts";
+import { longStrings, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_STRING_LENGTH, nestsDeeperThan } from "./limits.ts";
 import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+export { MAX_BODY_BYTES };
 
 /** As Prism: any origin may call, so a browser app in development can use the sandbox too. */
 const CORS_HEADERS = {
@@ -64,14 +67,30 @@ function hasBody(request: IncomingMessage): boolean {
   return request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined;
 }
 
+const bodyTooLarge = () =>
+  new SandboxProblem(
+    413,
+    "body-too-large",
+    "Body too large",
+    `the body is over ${MAX_BODY_BYTES} bytes (1 MiB), the largest the sandbox takes`,
+  );
+
 function readBody(request: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    // A declared length over the limit is refused without reading it (what is sent is drained).
+    if (Number(request.headers["content-length"]) > MAX_BODY_BYTES) {
+      reject(bodyTooLarge());
+      request.resume();
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     request.on("data", (chunk: Buffer) => {
+      if (size > MAX_BODY_BYTES) return;
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        reject(new SandboxProblem(413, "body-too-large", "Body too large", `the body is over ${MAX_BODY_BYTES} bytes`));
+        chunks.length = 0;
+        reject(bodyTooLarge());
         request.resume();
         return;
       }
@@ -122,6 +141,18 @@ function problemReply(error: SandboxProblem): AnyReply {
       ...(error.validation ? { validation: error.validation } : {}),
     },
   };
+}
+
+const tooDeep = `the body nests deeper than ${MAX_JSON_DEPTH} levels, the deepest the sandbox takes`;
+
+function invalidRequest(issues: Issue[]): SandboxProblem {
+  return new SandboxProblem(
+    422,
+    "invalid-request",
+    "Invalid request",
+    issues.map((issue) => issue.message).join("; "),
+    issues,
+  );
 }
 
 /** A handler as the server calls it: with what the router validated, answering any reply. */
@@ -212,6 +243,10 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
         const text = raw.toString("utf8");
         if (mediaType === "application/x-www-form-urlencoded") body = Object.fromEntries(new URLSearchParams(text));
         else {
+          if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+            throw new SandboxProblem(422, "body-too-deep", "Body too deep", tooDeep, [
+              { location: ["body"], message: tooDeep },
+            ]);
           try {
             body = JSON.parse(text);
           } catch (error) {
@@ -223,6 +258,9 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
             );
           }
         }
+        // A string too long is refused on its own: the contract's rules are not worth checking on megabytes.
+        const long = longStrings(body, MAX_STRING_LENGTH);
+        if (long.length > 0) throw invalidRequest(long);
         issues.push(...router.validateBody(operation, mediaType, body));
       } else if (declaredBody?.required) {
         issues.push({ location: ["body"], message: "the request body is required" });
@@ -233,14 +271,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
         headers: request.headers,
       });
       if (parameterIssues.length > 0) issues.unshift(...parameterIssues);
-      if (issues.length > 0)
-        throw new SandboxProblem(
-          422,
-          "invalid-request",
-          "Invalid request",
-          issues.map((issue) => issue.message).join("; "),
-          issues,
-        );
+      if (issues.length > 0) throw invalidRequest(issues);
 
       const isNewAccount = apiKey !== undefined && !engine.hasAccount(apiKey);
       const call = { engine, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) } as Call;

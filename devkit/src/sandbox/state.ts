@@ -5,6 +5,7 @@
 
 import type { components } from "partner-api-client";
 import type { components as control } from "../../../generated/sandbox.js";
+import { CLOCK_RANGE_TEXT, inClockRange } from "./clock.ts";
 import type { Task } from "./flows/index.ts";
 import type { RandomState } from "./random.ts";
 
@@ -88,6 +89,43 @@ export function emptyState(seed: number, clockMs: number): SandboxState {
     clock: new Date(clockMs).toISOString(),
     nextTaskId: 1,
     tasks: [],
-    accounts: {},
+    accounts: dataMap(),
   };
+}
+
+/**
+ * A map keyed by request data (an API key, an id, a chain): an object with no prototype, so a key such as
+ * `__proto__`, `constructor` or `toString` is an entry like any other, never an inherited member. It is still
+ * a plain JSON object in a state file.
+ */
+export function dataMap<Value>(entries?: Iterable<readonly [string, Value]>): Record<string, Value> {
+  const map: Record<string, Value> = Object.create(null);
+  if (entries) for (const [key, value] of entries) map[key] = value;
+  return map;
+}
+
+/** The same entries in a `dataMap` (JSON.parse gives objects that inherit from Object.prototype). */
+function asDataMap<Value>(object: Record<string, Value> | undefined): Record<string, Value> {
+  return dataMap(object && typeof object === "object" ? Object.entries(object) : []);
+}
+
+/**
+ * A state read from a file, made like one the sandbox built: every map keyed by request data (accounts by
+ * API key, transactions by id, wallet addresses by chain) a `dataMap`. JSON.parse keeps a `__proto__` key as
+ * an own property, so nothing is lost on the way. Changes `state` in place and returns it; throws a TypeError
+ * saying what is wrong when the state could not be served: a clock outside the clock's range, an account
+ * that is not one.
+ */
+export function normalizeLoadedState(state: SandboxState): SandboxState {
+  if (!inClockRange(Date.parse(state.clock)))
+    throw new TypeError(`its clock ${state.clock} is outside the sandbox clock's range, ${CLOCK_RANGE_TEXT}`);
+  state.accounts = asDataMap(state.accounts);
+  for (const [apiKey, account] of Object.entries(state.accounts)) {
+    if (!account || typeof account !== "object" || !Array.isArray(account.companies))
+      throw new TypeError(`the account ${JSON.stringify(apiKey.slice(0, 40))} is not an account object`);
+    account.transactions = asDataMap(account.transactions);
+    for (const company of account.companies ?? [])
+      for (const wallet of company.wallets ?? []) wallet.addresses = asDataMap(wallet.addresses);
+  }
+  return state;
 }

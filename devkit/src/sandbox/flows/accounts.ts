@@ -9,7 +9,7 @@ import { accountOverview, listAccounts } from "../accounts.ts";
 import type { SandboxEngine } from "../engine.ts";
 import { defineFlow, SandboxProblem } from "../flow.ts";
 import { randomStateFor } from "../random.ts";
-import type { AccountState } from "../state.ts";
+import { type AccountState, dataMap } from "../state.ts";
 import { recordLedgerEntry } from "./ledger.ts";
 import { addCompany } from "./onboarding.ts";
 import { addEndpoint } from "./webhooks.ts";
@@ -24,7 +24,7 @@ export function seedAccount(engine: SandboxEngine, apiKey: string): AccountState
     const account: AccountState = {
       random: randomStateFor(engine.settings.seed, apiKey),
       companies: [],
-      transactions: {},
+      transactions: dataMap(),
       endpoints: [],
       events: [],
     };

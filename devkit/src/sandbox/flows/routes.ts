@@ -14,7 +14,7 @@ import {
   SandboxProblem,
   unprocessable,
 } from "../flow.ts";
-import type { AccountState, CompanyRecord, WalletRecord } from "../state.ts";
+import { type AccountState, type CompanyRecord, dataMap, type WalletRecord } from "../state.ts";
 
 type Chain = components["schemas"]["Chain"];
 type WalletCurrency = components["schemas"]["WalletCurrency"];
@@ -39,7 +39,7 @@ export function addWallet(
   const chains = [...WALLET_CHAINS[currency]];
   const record: WalletRecord = {
     wallet: { id: engine.random(account).ulid(), currency, defaultChain: chains[0]!, chains, createdAt: engine.now() },
-    addresses: {},
+    addresses: dataMap(),
   };
   company.wallets.push(record);
   return record;

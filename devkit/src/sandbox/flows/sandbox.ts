@@ -2,6 +2,7 @@
  * The control API's own pieces: resetting the sandbox, and the clock (reading it with its status, advancing
  * it by seconds or to a time, freezing and resuming it).
  */
+import { CLOCK_RANGE, CLOCK_RANGE_TEXT } from "../clock.ts";
 import { peekTask } from "../due.ts";
 import type { SandboxEngine } from "../engine.ts";
 import { defineFlow, unprocessable } from "../flow.ts";
@@ -54,6 +55,11 @@ export const sandbox = defineFlow()({
           throw unprocessable(`to ${body.to} is more than a year ahead of the clock's reading ${reading}`);
         ms = to - now;
       } else ms = (body.seconds ?? 0) * 1000;
+      const target = engine.clock.now() + ms;
+      if (target > CLOCK_RANGE.max)
+        throw unprocessable(
+          `the clock would read ${Number.isFinite(target) && target < 8.64e15 ? new Date(target).toISOString() : "past year 275760"}, outside the sandbox clock's range (${CLOCK_RANGE_TEXT})`,
+        );
       await engine.advance(ms);
       return { status: 200, body: clockStatus(engine) };
     },

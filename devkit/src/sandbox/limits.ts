@@ -1,0 +1,69 @@
+/**
+ * What the sandbox takes in one request, where the API description sets no bound: a request it could not keep
+ * (a body too large to write on every change, too deep to save, a string that makes every later write and
+ * list of the account cost its size) is refused before it changes anything. The picks table of
+ * docs/partners.md lists each limit; a limit the API description does state (a `maxLength`) is checked from
+ * the contract, as every other rule.
+ */
+import type { Issue } from "./contract.ts";
+
+/** The largest request body, in bytes: 413 above it. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** How deep a JSON body may nest (objects and arrays): 422 deeper. */
+export const MAX_JSON_DEPTH = 64;
+/** The longest string (value or property name) in a request body, in characters: 422 longer. */
+export const MAX_STRING_LENGTH = 4096;
+
+/**
+ * Whether the JSON text nests deeper than `max` (objects and arrays), read without parsing it, so a body
+ * nested thousands of levels deep costs one pass over its bytes and no stack. Brackets inside strings do
+ * not count; malformed text is left to JSON.parse.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c /* \ */) index++;
+      else if (code === 0x22 /* " */) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x7b /* { */ || code === 0x5b /* [ */) {
+      if (++depth > max) return true;
+    } else if (code === 0x7d /* } */ || code === 0x5d /* ] */) depth--;
+  }
+  return false;
+}
+
+/**
+ * Every string in a parsed body (values and property names) longer than `max`, as validation issues naming
+ * where it is. The body nests at most MAX_JSON_DEPTH levels (checked first), so the walk's depth is bounded.
+ */
+export function longStrings(value: unknown, max: number, location: string[] = ["body"]): Issue[] {
+  const issues: Issue[] = [];
+  const visit = (node: unknown, at: string[]) => {
+    if (typeof node === "string") {
+      if (node.length > max) issues.push(tooLong(at, node.length, max));
+    } else if (Array.isArray(node)) {
+      for (const [index, item] of node.entries()) visit(item, [...at, String(index)]);
+    } else if (node !== null && typeof node === "object") {
+      for (const [key, item] of Object.entries(node)) {
+        if (key.length > max)
+          issues.push({
+            location: at,
+            message: `${at.join("/")} has a property name ${key.length} characters long; the sandbox takes at most ${max} characters in a string`,
+          });
+        else visit(item, [...at, key]);
+      }
+    }
+  };
+  visit(value, location);
+  return issues;
+}
+
+function tooLong(at: string[], length: number, max: number): Issue {
+  return {
+    location: at,
+    message: `${at.join("/")} is ${length} characters long; the sandbox takes at most ${max} characters in a string`,
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * What the sandbox takes in one request, where the API description sets no bound (limits.ts, the picks table
+ * of docs/partners.md): a body it could not keep is refused before it changes anything, with a 4xx problem
+ * naming the limit, and the sandbox (and its state file) go on as before.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_STRING_LENGTH, nestsDeeperThan } from "../../devkit/src/sandbox/limits.ts";
+import { clientFor, request, seededCompany } from "./support.ts";
+
+let sandbox: Sandbox;
+let folder: string;
+let file: string;
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), "sandbox-limits-"));
+  file = path.join(folder, "state.json");
+  sandbox = await startSandbox({ port: 0, seed: 5, state: file, frozen: true, startTime: "2030-01-01T00:00:00Z" });
+});
+afterAll(async () => {
+  await sandbox.stop();
+  await rm(folder, { recursive: true, force: true });
+});
+
+const SETTINGS = { isUnlimitedLimitPerTransaction: true, isAllowedAllCurrencies: true };
+
+/** `{"x":{"x":…}}`: `depth` objects in all. */
+function nested(depth: number): string {
+  return `${'{"x":'.repeat(depth - 1)}{}${"}".repeat(depth - 1)}`;
+}
+
+async function aCard(apiKey: string) {
+  const client = clientFor(sandbox.url, apiKey);
+  const { companyId, cardHolderId } = await seededCompany(client);
+  const card = await client.post(
+    "/v1/cards",
+    { cardHolderId, name: "C", category: "Other", bin: "45671234" },
+    { companyId },
+  );
+  expect(card.status).toBe(201);
+  return { client, companyId, cardHolderId, cardId: card.body.card.id as string };
+}
+
+const savedCard = async (cardId: string) => {
+  const state = JSON.parse(await readFile(file, "utf8"));
+  for (const account of Object.values(state.accounts) as any[])
+    for (const company of account.companies) for (const card of company.cards) if (card.card.id === cardId) return card;
+  return undefined;
+};
+
+describe("JSON nesting", () => {
+  it("is counted on the text, outside strings", () => {
+    expect(nestsDeeperThan(nested(64), 64)).toBe(false);
+    expect(nestsDeeperThan(nested(65), 64)).toBe(true);
+    expect(nestsDeeperThan(`{"a":"${"[".repeat(100)}","b":[[]]}`, 3)).toBe(false);
+    expect(nestsDeeperThan(`{"a":"\\"${"[".repeat(100)}"}`, 3)).toBe(false);
+  });
+
+  it("spend settings nested 4,500 levels deep: 422 naming the limit, and the next write still works", async () => {
+    const { companyId, cardId } = await aCard("deep");
+    const deep = JSON.stringify(SETTINGS).replace(/\}$/, `,"extra":${nested(4500)}}`);
+    const refused = await request(sandbox.url, "PATCH", `/v1/cards/${cardId}/spend-settings`, {
+      apiKey: "deep",
+      companyId,
+      rawBody: deep,
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.contentType).toBe("application/problem+json");
+    expect(refused.body.detail).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
+    expect((await savedCard(cardId))?.spendSettings).toBeUndefined();
+    // The limit itself is taken.
+    const atLimit = JSON.stringify(SETTINGS).replace(/\}$/, `,"extra":${nested(MAX_JSON_DEPTH - 1)}}`);
+    const taken = await request(sandbox.url, "PATCH", `/v1/cards/${cardId}/spend-settings`, {
+      apiKey: "deep",
+      companyId,
+      rawBody: atLimit,
+    });
+    expect(taken.status).toBe(200);
+    const next = await request(sandbox.url, "PATCH", `/v1/cards/${cardId}/spend-settings`, {
+      apiKey: "deep",
+      companyId,
+      body: { isUnlimitedLimitPerTransaction: false, limitPerTransaction: 50, isAllowedAllCurrencies: true },
+    });
+    expect(next.status).toBe(200);
+    expect((await savedCard(cardId))?.spendSettings).toMatchObject({ limitPerTransaction: 50 });
+  });
+
+  it("a deep body to the control API: 422 too", async () => {
+    const answer = await request(sandbox.url, "POST", "/_sandbox/clock/advance", { rawBody: nested(5000) });
+    expect(answer.status).toBe(422);
+    expect(answer.body.detail).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
+  });
+});
+
+describe("body size", () => {
+  it("a card name of 10 MB: 413 naming the limit, and nothing stored", async () => {
+    const { client, companyId, cardHolderId } = await aCard("huge");
+    const before = (await client.get("/v1/cards", { companyId })).body.cards;
+    const name = "n".repeat(10 * 1024 * 1024);
+    const answer = await client.post(
+      "/v1/cards",
+      { cardHolderId, name, category: "Other", bin: "45671234" },
+      { companyId },
+    );
+    expect(answer.status).toBe(413);
+    expect(answer.body.detail).toContain(`${MAX_BODY_BYTES} bytes`);
+    expect((await client.get("/v1/cards", { companyId })).body.cards).toEqual(before);
+    expect((await readFile(file)).length).toBeLessThan(1024 * 1024);
+  });
+
+  it("a Content-Length over the limit is refused without reading the body", async () => {
+    const answer = await request(sandbox.url, "POST", "/v1/companies", {
+      apiKey: "huge",
+      rawBody: "x".repeat(MAX_BODY_BYTES + 1),
+    });
+    expect(answer.status).toBe(413);
+  });
+});
+
+describe("string length", () => {
+  it("a card name over 4,096 characters: 422 naming the field and the limit, and nothing stored", async () => {
+    const { client, companyId, cardHolderId } = await aCard("long");
+    const before = (await client.get("/v1/cards", { companyId })).body.cards;
+    const name = "n".repeat(MAX_STRING_LENGTH + 1);
+    const answer = await client.post(
+      "/v1/cards",
+      { cardHolderId, name, category: "Other", bin: "45671234" },
+      { companyId },
+    );
+    expect(answer.status).toBe(422);
+    expect(answer.body.detail).toBe(
+      `body/name is ${MAX_STRING_LENGTH + 1} characters long; the sandbox takes at most ${MAX_STRING_LENGTH} characters in a string`,
+    );
+    expect(answer.body.validation).toEqual([{ location: ["body", "name"], message: answer.body.detail }]);
+    expect((await client.get("/v1/cards", { companyId })).body.cards).toEqual(before);
+  });
+
+  it("a card name of exactly 4,096 characters is taken", async () => {
+    const { client, companyId, cardHolderId } = await aCard("long-ok");
+    const name = "n".repeat(MAX_STRING_LENGTH);
+    const answer = await client.post(
+      "/v1/cards",
+      { cardHolderId, name, category: "Other", bin: "45671234" },
+      { companyId },
+    );
+    expect(answer.status).toBe(201);
+  });
+
+  it("a long property name, and a long value in a form body: 422", async () => {
+    const key = await request(sandbox.url, "POST", "/v1/companies", {
+      apiKey: "long",
+      rawBody: `{"${"k".repeat(MAX_STRING_LENGTH + 1)}": 1}`,
+    });
+    expect(key.status).toBe(422);
+    expect(key.body.detail).toContain("property name");
+    const { companyId } = await seededCompany(clientFor(sandbox.url, "long"));
+    const form = await request(sandbox.url, "POST", `/_sandbox/hosted/tos/${companyId}`, {
+      rawBody: `accept=${"y".repeat(MAX_STRING_LENGTH + 1)}`,
+      contentType: "application/x-www-form-urlencoded",
+    });
+    expect(form.status).toBe(422);
+    expect(form.text).toContain(`body/accept is ${MAX_STRING_LENGTH + 1} characters long`);
+  });
+});
