@@ -40,6 +40,10 @@ export interface DeliveryOptions {
   speed?: number;
   delaysMs?: readonly number[];
   onAttempt?: (report: AttemptReport) => void;
+  /** How long each attempt may take (default ATTEMPT_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Aborts the attempt under way (it reports an error) and any wait before the next. */
+  signal?: AbortSignal;
 }
 
 export interface DeliveryResult {
@@ -50,6 +54,7 @@ export interface DeliveryResult {
 
 export async function deliverWebhook(options: DeliveryOptions): Promise<DeliveryResult> {
   const speed = options.speed ?? 1;
+  const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const delays = options.delaysMs ?? RETRY_DELAYS_MS;
   const of = options.delaysMs === undefined ? DELIVERY_ATTEMPTS : delays.length + 1;
   const signature = signWebhookPayload(options.body, options.secret);
@@ -67,14 +72,16 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
           "user-agent": "partner-api-webhooks-trigger",
         },
         body: options.body,
-        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+        signal: options.signal
+          ? AbortSignal.any([AbortSignal.timeout(timeoutMs), options.signal])
+          : AbortSignal.timeout(timeoutMs),
       });
       await response.arrayBuffer().catch(() => undefined);
       report.status = response.status;
       report.statusText = response.statusText;
       report.ok = response.status >= 200 && response.status < 300;
     } catch (error) {
-      report.error = describeFetchError(error);
+      report.error = describeFetchError(error, timeoutMs);
     }
     report.ms = performance.now() - attemptStarted;
     const scheduled = delays[attempt - 1];
@@ -85,13 +92,14 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
     attempts.push(report);
     options.onAttempt?.(report);
     if (report.ok) return { delivered: true, attempts, ms: performance.now() - started };
+    if (options.signal?.aborted) break;
     if (report.nextInMs !== undefined) await new Promise((resolve) => setTimeout(resolve, report.nextInMs));
   }
   return { delivered: false, attempts, ms: performance.now() - started };
 }
 
-function describeFetchError(error: unknown): string {
-  if (error instanceof Error && error.name === "TimeoutError") return `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`;
+function describeFetchError(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && error.name === "TimeoutError") return `no answer within ${timeoutMs / 1000} s`;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
 }
