@@ -143,12 +143,12 @@ async function attemptDelivery(
     slotsOf.set(engine, slots);
   }
   const release = await slots.acquire(url, AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping]));
-  if (!release) {
-    const busy = slots.held(url);
+  // A slot freed at the very end of the limit is no time to send in.
+  if (release && deadline - performance.now() < 1) release();
+  if (!release || deadline - performance.now() < 1)
     return {
-      error: `not sent within ${timeoutMs / 1000} s: ${busy} earlier attempt${busy === 1 ? " was" : "s were"} still waiting on this receiver`,
+      error: `not sent within ${timeoutMs / 1000} s: no free connection (at most ${MAX_ATTEMPTS_PER_RECEIVER} to one receiver and ${MAX_ATTEMPTS} in all are under way at once)`,
     };
-  }
   try {
     const left = Math.max(1, Math.ceil(deadline - performance.now()));
     const [attempt] = (await deliverWebhook({ url, body, secret, delaysMs: [], timeoutMs: left, signal: stopping }))
