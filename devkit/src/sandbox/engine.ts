@@ -4,6 +4,7 @@
  * flow; HTTP lives in server.ts, and this file knows nothing of either.
  */
 
+import { setMaxListeners } from "node:events";
 import { ATTEMPT_TIMEOUT_MS } from "../webhooks/deliver.ts";
 import type { SandboxClock } from "./clock.ts";
 import { heapify, peekTask, popTask, pushTask } from "./due.ts";
@@ -105,6 +106,8 @@ export class SandboxEngine {
     readonly settings: EngineSettings,
   ) {
     heapify(state.tasks);
+    // Every delivery under way listens to it: hundreds at once are expected, not a leak.
+    setMaxListeners(0, this.stopping.signal);
   }
 
   /** The account's generator; the ids it makes carry the time `now()` reads. */

@@ -63,6 +63,7 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
   for (let attempt = 1; attempt <= of; attempt++) {
     const attemptStarted = performance.now();
     const report: AttemptReport = { attempt, of, ok: false, ms: 0 };
+    const limit = attemptLimit(timeoutMs, options.signal);
     try {
       const response = await fetch(options.url, {
         method: "POST",
@@ -72,9 +73,7 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
           "user-agent": "partner-api-webhooks-trigger",
         },
         body: options.body,
-        signal: options.signal
-          ? AbortSignal.any([AbortSignal.timeout(timeoutMs), options.signal])
-          : AbortSignal.timeout(timeoutMs),
+        signal: limit.signal,
       });
       await response.arrayBuffer().catch(() => undefined);
       report.status = response.status;
@@ -82,6 +81,8 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
       report.ok = response.status >= 200 && response.status < 300;
     } catch (error) {
       report.error = describeFetchError(error, timeoutMs);
+    } finally {
+      limit.clear();
     }
     report.ms = performance.now() - attemptStarted;
     const scheduled = delays[attempt - 1];
@@ -96,6 +97,29 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
     if (report.nextInMs !== undefined) await new Promise((resolve) => setTimeout(resolve, report.nextInMs));
   }
   return { delivered: false, attempts, ms: performance.now() - started };
+}
+
+/**
+ * The signal of one attempt: aborted with a TimeoutError after `timeoutMs`, or when `outer` aborts. A timer of
+ * its own rather than AbortSignal.any([AbortSignal.timeout(…), outer]): the composite holds its sources weakly,
+ * and a timeout signal collected before it fires never aborts the request.
+ */
+function attemptLimit(timeoutMs: number, outer: AbortSignal | undefined): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, "TimeoutError")),
+    timeoutMs,
+  );
+  const onOuter = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onOuter();
+  else outer?.addEventListener("abort", onOuter, { once: true });
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuter);
+    },
+  };
 }
 
 function describeFetchError(error: unknown, timeoutMs: number): string {

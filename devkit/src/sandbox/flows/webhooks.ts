@@ -73,23 +73,32 @@ class DeliverySlots {
   private total = 0;
   private readonly waiting: { receiver: string; start: () => void }[] = [];
 
-  /** A release function once a slot is free, or undefined when `signal` aborts first. */
-  acquire(receiver: string, signal: AbortSignal): Promise<(() => void) | undefined> {
+  /**
+   * A release function once a slot is free, or undefined when the real time `deadline` passes or `signal`
+   * aborts first. Attempts to one receiver get its slots in the order they asked.
+   */
+  acquire(receiver: string, deadline: number, signal: AbortSignal): Promise<(() => void) | undefined> {
     if (signal.aborted) return Promise.resolve(undefined);
-    if (this.fits(receiver)) return Promise.resolve(this.take(receiver));
+    if (this.fits(receiver) && !this.waiting.some((entry) => entry.receiver === receiver))
+      return Promise.resolve(this.take(receiver));
     return new Promise((resolve) => {
+      const giveUp = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", giveUp);
+        const index = this.waiting.indexOf(entry);
+        if (index >= 0) this.waiting.splice(index, 1);
+        resolve(undefined);
+      };
       const entry = {
         receiver,
         start: () => {
-          signal.removeEventListener("abort", onAbort);
+          clearTimeout(timer);
+          signal.removeEventListener("abort", giveUp);
           resolve(this.take(receiver));
         },
       };
-      const onAbort = () => {
-        this.waiting.splice(this.waiting.indexOf(entry), 1);
-        resolve(undefined);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
+      const timer = setTimeout(giveUp, Math.max(0, deadline - performance.now()));
+      signal.addEventListener("abort", giveUp, { once: true });
       this.waiting.push(entry);
     });
   }
@@ -142,10 +151,12 @@ async function attemptDelivery(
     slots = new DeliverySlots();
     slotsOf.set(engine, slots);
   }
-  const release = await slots.acquire(url, AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping]));
-  // A slot freed at the very end of the limit is no time to send in.
-  if (release && deadline - performance.now() < 1) release();
-  if (!release || deadline - performance.now() < 1)
+  const release = await slots.acquire(url, deadline, stopping);
+  // A connection freed in the last tenth of the limit leaves too little time to send in: the attempt gives up,
+  // rather than open a connection to a receiver that has just let the others time out.
+  const tooLate = () => deadline - performance.now() < Math.min(timeoutMs / 10, 1_000);
+  if (release && tooLate()) release();
+  if (!release || tooLate())
     return {
       error: `not sent within ${timeoutMs / 1000} s: no free connection (at most ${MAX_ATTEMPTS_PER_RECEIVER} to one receiver and ${MAX_ATTEMPTS} in all are under way at once)`,
     };
