@@ -154,9 +154,9 @@ async function attemptDelivery(
   const release = await slots.acquire(url, deadline, stopping);
   // A connection freed in the last tenth of the limit leaves too little time to send in: the attempt gives up,
   // rather than open a connection to a receiver that has just let the others time out.
-  const tooLate = () => deadline - performance.now() < Math.min(timeoutMs / 10, 1_000);
-  if (release && tooLate()) release();
-  if (!release || tooLate())
+  const tooLate = deadline - performance.now() < Math.min(timeoutMs / 10, 1_000);
+  if (release && tooLate) release();
+  if (!release || tooLate)
     return {
       error: `not sent within ${timeoutMs / 1000} s: no free connection (at most ${MAX_ATTEMPTS_PER_RECEIVER} to one receiver and ${MAX_ATTEMPTS} in all are under way at once)`,
     };
