@@ -6,6 +6,7 @@ import os from "node:os";
 import { clientBenchmark } from "./client.ts";
 import { type Benchmark, createContext } from "./context.ts";
 import { dashboardBenchmark } from "./dashboard.ts";
+import { deliveriesBenchmark } from "./deliveries.ts";
 import { diffBenchmark } from "./diff.ts";
 import type { BenchSize } from "./harness.ts";
 import { machineInfo } from "./machine.ts";
@@ -27,6 +28,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   diffBenchmark,
   mockBenchmark,
   sandboxBenchmark,
+  deliveriesBenchmark,
   verifyBenchmark,
   proxyBenchmark,
   dashboardBenchmark,

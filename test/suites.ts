@@ -26,6 +26,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
     "runs verify against the sandbox several times, npm run verify and proxy as processes",
   "test/consumer/package.test.ts": "builds and packs the client, installs it in a fresh project, starts Prism",
   "test/dashboard/browser.test.ts": "starts Chromium and drives the dashboard through the whole flow (about 30 s)",
+  "test/devkit/lifecycle.test.ts":
+    "starts the sandbox, the mock and the receiver as processes a dozen times (npm, npx, node) and kills them",
   "test/devkit/installed.test.ts": "packs both packages, installs them, runs npx partner-api many times",
   "test/diff/cli.test.ts": "runs the gate as a process and git several times",
   "test/docs/browser.test.ts": "starts Chromium",

@@ -44,3 +44,38 @@ export async function startReceiver(statuses: number[]): Promise<Receiver> {
       }),
   };
 }
+
+export interface SilentReceiver {
+  /** `http://127.0.0.1:<port>/webhooks` */
+  url: string;
+  /** Requests that have arrived (none is ever answered). */
+  requests: number;
+  /** The most requests open at once. */
+  mostOpen: number;
+  /** Closes the server and drops every open connection. */
+  close(): Promise<void>;
+}
+
+/** Listens on a free loopback port, reads each request and never answers it (the attack of a silent receiver). */
+export async function startSilentReceiver(): Promise<SilentReceiver> {
+  let open = 0;
+  const receiver = { url: "", requests: 0, mostOpen: 0, close: () => Promise.resolve() };
+  const server = createServer((request) => {
+    receiver.requests++;
+    open++;
+    receiver.mostOpen = Math.max(receiver.mostOpen, open);
+    request.socket.once("close", () => open--);
+    request.resume();
+  });
+  // No time limits of its own: it holds every request until the sender gives up.
+  server.requestTimeout = 0;
+  server.headersTimeout = 0;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+  receiver.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return receiver;
+}

@@ -105,7 +105,7 @@ describe("npm run mock", () => {
   it("refuses a bad MOCK_PORT with exit 2 before starting anything", async () => {
     const run = runMock({ MOCK_PORT: "99999" });
     expect((await run.exited).code).toBe(2);
-    expect(run.output().stderr).toContain('error: MOCK_PORT must be a whole number from 1 to 65535, got "99999"');
+    expect(run.output().stderr).toContain('error: MOCK_PORT must be a whole number from 0 to 65535, got "99999"');
     expect(run.output().stderr).not.toContain("bundle the contract");
     expect(run.output().stdout).toBe("");
   }, 30_000);
@@ -142,7 +142,7 @@ describe("partner-api mock / npm run mock: bad settings, in-process", () => {
   }
 
   it.each([
-    [{ MOCK_PORT: "http" }, 'MOCK_PORT must be a whole number from 1 to 65535, got "http"'],
+    [{ MOCK_PORT: "http" }, 'MOCK_PORT must be a whole number from 0 to 65535, got "http"'],
     [
       { MOCK_HOST: "not a host" },
       'MOCK_HOST must be an IP address or a host name (e.g. 127.0.0.1 or localhost), got "not a host"',
@@ -160,7 +160,7 @@ describe("partner-api mock / npm run mock: bad settings, in-process", () => {
 
   it.each([
     [["--retries=1"], "Unknown option '--retries'"],
-    [["--port", "http"], '--port must be a whole number from 1 to 65535, got "http"'],
+    [["--port", "http"], '--port must be a whole number from 0 to 65535, got "http"'],
     [["--log-level", "loud"], '--log-level must be one of trace, debug, info, warn, error, fatal, silent, got "loud"'],
     [["extra"], 'unexpected argument "extra"'],
   ])("refuses %j, naming it", async (args, message) => {
@@ -171,6 +171,6 @@ describe("partner-api mock / npm run mock: bad settings, in-process", () => {
 
   it("an option wins over its variable", async () => {
     const run = await refused(["--port", "70000"], { MOCK_PORT: "4010" });
-    expect(run.stderr).toContain('--port must be a whole number from 1 to 65535, got "70000"');
+    expect(run.stderr).toContain('--port must be a whole number from 0 to 65535, got "70000"');
   });
 });

@@ -9,6 +9,7 @@ import { isHttpMethod } from "partner-api-client";
 import { contractJsonPath, displayPath } from "../paths.ts";
 import { DEFAULT_PRISM_LOG_LEVEL, PRISM_LOG_LEVELS, type PrismLogLevel, startPrism } from "../prism.ts";
 import { formatDuration } from "./duration.ts";
+import { untilStopped } from "./lifecycle.ts";
 import {
   type CliIO,
   defineCommand,
@@ -18,7 +19,6 @@ import {
   parseInteger,
   step,
   UsageError,
-  untilAborted,
 } from "./runner.ts";
 
 export const DEFAULT_MOCK_HOST = "127.0.0.1";
@@ -40,27 +40,34 @@ export function mockCommand({ name, document = contractJsonPath, prepare }: Mock
     usage: `Usage: ${name} [--port <port>] [--host <host>] [--log-level <level>]
 
 Options:
-  --port <port>        port to listen on (default ${DEFAULT_MOCK_PORT}; env MOCK_PORT)
+  --port <port>        port to listen on (default ${DEFAULT_MOCK_PORT}; env MOCK_PORT; 0 picks a free one)
   --host <host>        interface to listen on (default ${DEFAULT_MOCK_HOST}; env MOCK_HOST)
   --log-level <level>  Prism's log level: ${PRISM_LOG_LEVELS.join(", ")} (default ${DEFAULT_PRISM_LOG_LEVEL}; env MOCK_LOG_LEVEL)
+  --no-exit-with-parent  keep serving after the process that started it (npx, npm run) is gone
   -h, --help           this text
 
-Ctrl-C stops the mock. Exit codes: 0 stopped, 1 Prism could not start, 2 bad option.`,
-    options: { port: { type: "string" }, host: { type: "string" }, "log-level": { type: "string" } },
+Ctrl-C (or SIGTERM, or the end of the process that started it) stops the mock and Prism. Exit codes: 0 stopped, 1 Prism could not start, 2 bad option.`,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      "log-level": { type: "string" },
+      "no-exit-with-parent": { type: "boolean" },
+    },
     quiet: true,
     async run({ values, io, signal }) {
       const started = performance.now();
       const portOption = optionOrEnv(values.port, "--port", "MOCK_PORT");
-      const port = parseInteger(portOption.value, portOption.name, 1, 65_535) ?? DEFAULT_MOCK_PORT;
+      const port = parseInteger(portOption.value, portOption.name, 0, 65_535) ?? DEFAULT_MOCK_PORT;
       const hostOption = optionOrEnv(values.host, "--host", "MOCK_HOST");
       const host = parseHost(hostOption.value, hostOption.name) ?? DEFAULT_MOCK_HOST;
       const logLevel = parseLogLevel(values["log-level"]);
       const contract = prepare ? await prepare(io) : await readContract(document);
       let ready = false;
-      const server = await step(io, `start Prism on ${host}:${port}`, () =>
+      // Port 0: startPrism picks a free port itself (and another if that one is taken before Prism binds it).
+      const server = await step(io, `start Prism on ${host}:${port === 0 ? "a free port" : port}`, () =>
         startPrism({
           host,
-          port,
+          ...(port === 0 ? {} : { port }),
           document,
           logLevel,
           // Prism lists every route before it listens; after that, forward its request log.
@@ -80,7 +87,7 @@ Ctrl-C stops the mock. Exit codes: 0 stopped, 1 Prism could not start, 2 bad opt
           `(Prism pid ${server.pid}, started in ${formatDuration(performance.now() - started)}). Ctrl-C stops it.`,
       );
       io.out(`Try: curl -H 'X-API-Key: any' ${server.url}/v1/companies`);
-      await untilAborted(signal);
+      await untilStopped(signal, io, !values["no-exit-with-parent"]);
       const stopStarted = performance.now();
       await server.stop();
       io.err(`✓ mock stopped (${formatDuration(performance.now() - stopStarted)})`);

@@ -11,15 +11,8 @@ import { startProxy } from "../conformance/proxy.ts";
 import type { Failure } from "../conformance/types.ts";
 import { contractJsonPath } from "../paths.ts";
 import { formatDuration } from "./duration.ts";
-import {
-  defineCommand,
-  describeValue,
-  JobFailure,
-  parseHost,
-  parseInteger,
-  UsageError,
-  untilAborted,
-} from "./runner.ts";
+import { untilStopped } from "./lifecycle.ts";
+import { defineCommand, describeValue, JobFailure, parseHost, parseInteger, UsageError } from "./runner.ts";
 
 export const DEFAULT_PROXY_PORT = 4030;
 
@@ -67,10 +60,11 @@ Options:
   --report <file.jsonl>      append each violation there, one JSON object per line
   --fail-on-violation        exit 1 at Ctrl-C when there was any error-level violation
   --max-response-time <ms>   report any answer slower than this
+  --no-exit-with-parent      keep running after the process that started it (npx, npm run) is gone
   -h, --help                 this text
 
-Ctrl-C prints the summary. Exit codes: 0 stopped (or no violation), 1 violations with --fail-on-violation, or it
-could not listen, 2 bad option.`,
+Ctrl-C (or SIGTERM, or the end of the process that started it) prints the summary. Exit codes: 0 stopped
+(or no violation), 1 violations with --fail-on-violation, or it could not listen, 2 bad option.`,
     options: {
       upstream: { type: "string" },
       port: { type: "string" },
@@ -78,6 +72,7 @@ could not listen, 2 bad option.`,
       report: { type: "string" },
       "fail-on-violation": { type: "boolean" },
       "max-response-time": { type: "string" },
+      "no-exit-with-parent": { type: "boolean" },
     },
     quiet: true,
     async run({ values, io, signal }) {
@@ -121,7 +116,7 @@ could not listen, 2 bad option.`,
       io.out(
         `Proxy on ${proxy.url} → ${upstream}, validating against the contract (started in ${formatDuration(performance.now() - started)})${reportFile ? `; violations appended to ${values.report}` : ""}. Ctrl-C stops it.`,
       );
-      await untilAborted(signal);
+      await untilStopped(signal, io, !values["no-exit-with-parent"]);
       await proxy.settled();
       await proxy.close();
       await writes;

@@ -43,7 +43,7 @@ export interface CommandContext<Options extends ParseArgsOptionsConfig> {
   values: ParsedValues<Options>;
   positionals: string[];
   io: CliIO;
-  /** Aborted on Ctrl-C / SIGTERM when run through `main()`; long-running commands stop when it fires. */
+  /** Aborted on Ctrl-C / SIGTERM / SIGHUP when run through `main()`; long-running commands stop when it fires. */
   signal: AbortSignal;
 }
 
@@ -255,8 +255,8 @@ export async function runCommand(
 }
 
 /**
- * The entry point of a CLI file: runs the command on `process.argv`, aborts its signal on Ctrl-C / SIGTERM
- * (a second signal exits at once), and sets `process.exitCode`.
+ * The entry point of a CLI file: runs the command on `process.argv`, aborts its signal on Ctrl-C / SIGTERM /
+ * SIGHUP (a second signal exits at once), and sets `process.exitCode`.
  */
 export async function main(entry: Command | CommandGroup): Promise<void> {
   const controller = new AbortController();
@@ -267,9 +267,11 @@ export async function main(entry: Command | CommandGroup): Promise<void> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
   process.exitCode = await runCommand(entry, process.argv.slice(2), processIO, controller.signal);
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
+  process.off("SIGHUP", onSignal);
 }
 
 /** Resolves when `signal` aborts: a server command awaits it, then stops its server. */

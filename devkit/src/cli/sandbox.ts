@@ -22,6 +22,7 @@ import {
 import { readStateFile } from "../sandbox/store.ts";
 import { DataFileError, readDataFile } from "../sandbox/testmode/data-file.ts";
 import { formatDuration } from "./duration.ts";
+import { untilStopped } from "./lifecycle.ts";
 import {
   type CommandGroup,
   defineCommand,
@@ -32,7 +33,6 @@ import {
   parseInteger,
   parsePositiveNumber,
   UsageError,
-  untilAborted,
 } from "./runner.ts";
 import { sandboxControlCommands } from "./sandbox-control.ts";
 
@@ -82,9 +82,12 @@ Options:
                              POST /_sandbox/faults), kept after a reset
   --scenario <name|file>     run a shipped scenario or a scenario file at start (repeatable, in order)
   --scenario-api-key <key>   the account start scenarios run as (default "${DEFAULT_SCENARIO_API_KEY}")
+  --no-exit-with-parent      keep serving after the process that started it (npx, npm run) is gone
   -h, --help                 this text
 
-Ctrl-C stops it. Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
+Ctrl-C, SIGTERM or SIGHUP stops it, and so does the end of the process that started it (npx, npm run, or
+its parent): "kill $!" after "npx partner-api sandbox … &" leaves nothing answering.
+Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
     options: {
       port: { type: "string" },
       host: { type: "string" },
@@ -98,6 +101,7 @@ Ctrl-C stops it. Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
       faults: { type: "string" },
       scenario: { type: "string", multiple: true },
       "scenario-api-key": { type: "string" },
+      "no-exit-with-parent": { type: "boolean" },
     },
     quiet: true,
     async run({ values, io, signal }) {
@@ -153,7 +157,7 @@ Ctrl-C stops it. Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
       );
       io.out(`  drive it:    ${group} --help (clock, kyc, route open, deposit, trigger, logs, faults, scenario)`);
       io.out(`Try: curl -H 'X-API-Key: sandbox' ${sandbox.url}/v1/companies   (Ctrl-C stops it)`);
-      await untilAborted(signal);
+      await untilStopped(signal, io, !values["no-exit-with-parent"]);
       const stopStarted = performance.now();
       await sandbox.stop();
       io.err(`✓ sandbox stopped (${formatDuration(performance.now() - stopStarted)})`);

@@ -22,6 +22,7 @@ import { contractJsonPath, displayPath } from "../paths.ts";
 import { readContractWebhooks } from "../webhooks/contract.ts";
 import { type AttemptReport, deliverWebhook, newEventId, RETRY_DELAYS_MS } from "../webhooks/deliver.ts";
 import { formatDuration } from "./duration.ts";
+import { untilStopped } from "./lifecycle.ts";
 import {
   type CommandGroup,
   defineCommand,
@@ -31,7 +32,6 @@ import {
   parseInteger,
   parsePositiveNumber,
   UsageError,
-  untilAborted,
 } from "./runner.ts";
 
 /** The largest --speed: at 1 000 000 the 5-minute wait is 0.3 ms. */
@@ -204,8 +204,14 @@ Options:
   --port <port>       port to listen on; 0 picks a free one
   --secret <secret>   the signing secret; repeat it to accept an older one during a rotation
   --host <host>       interface to listen on (default 127.0.0.1)
+  --no-exit-with-parent  keep listening after the process that started it (npx, npm run) is gone
   -h, --help          this text`,
-    options: { port: { type: "string" }, secret: { type: "string", multiple: true }, host: { type: "string" } },
+    options: {
+      port: { type: "string" },
+      secret: { type: "string", multiple: true },
+      host: { type: "string" },
+      "no-exit-with-parent": { type: "boolean" },
+    },
     quiet: true,
     async run({ values, io, signal }) {
       const started = performance.now();
@@ -253,8 +259,9 @@ Options:
         server.listen(port, host, resolve);
       });
       const actual = (server.address() as AddressInfo).port;
-      io.out(`listening on http://${host}:${actual}/ with ${secrets.length} secret(s); Ctrl-C to stop`);
-      await untilAborted(signal);
+      const shownHost = host.includes(":") ? `[${host}]` : host;
+      io.out(`listening on http://${shownHost}:${actual}/ with ${secrets.length} secret(s); Ctrl-C to stop`);
+      await untilStopped(signal, io, !values["no-exit-with-parent"]);
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       io.out(

@@ -3,6 +3,9 @@
  * clock, each run by the task runner its flow registered (flows/). What each operation does lives in its
  * flow; HTTP lives in server.ts, and this file knows nothing of either.
  */
+
+import { setMaxListeners } from "node:events";
+import { ATTEMPT_TIMEOUT_MS } from "../webhooks/deliver.ts";
 import { CLOCK_RANGE, type SandboxClock } from "./clock.ts";
 import { heapify, peekTask, popTask, pushTask } from "./due.ts";
 import type { EventPayload, EventType, TaskRunner } from "./flow.ts";
@@ -34,6 +37,15 @@ export interface EngineSettings {
   webhooks?: { url: string; secret: string };
   /** The sandbox's own base URL, for the hosted pages' links. */
   baseUrl: () => string;
+  /** Real milliseconds one webhook delivery attempt may take, waiting for a free connection included. Default 10 s. */
+  webhookTimeoutMs?: number;
+}
+
+/** Work a task started off the due loop (a delivery attempt): the loop goes on while it runs. */
+interface Background {
+  task: Task;
+  /** The earliest clock time a task its outcome schedules can be due (a retry); none when it schedules none. */
+  followUpAt: number | undefined;
 }
 
 /**
@@ -74,6 +86,12 @@ export class SandboxEngine {
   /** Advances and due-work runs queued or running. */
   private queued = 0;
   private stopped = false;
+  /** Aborted by `stop`: work in the background gives up. */
+  private readonly stopping = new AbortController();
+  /** Background work by the id of the task that started it; its task is saved with the state until it settles. */
+  private readonly background = new Map<number, Background>();
+  /** Resolved (and replaced) each time background work settles. */
+  private settled = signal();
   /** Set while an account is being seeded: the time its seeded records carry. */
   seedingAt: string | undefined;
   private readonly companies = new IdIndex<AccountState, CompanyRecord>(
@@ -96,6 +114,8 @@ export class SandboxEngine {
     readonly settings: EngineSettings,
   ) {
     heapify(state.tasks);
+    // Every delivery under way listens to it: hundreds at once are expected, not a leak.
+    setMaxListeners(0, this.stopping.signal);
   }
 
   /** The account's generator; the ids it makes carry the time `now()` reads. */
@@ -171,24 +191,57 @@ export class SandboxEngine {
 
   /**
    * Moves the clock `ms` forward, running every task that falls due on the way in due order, each with the
-   * clock at its own due time; resolves when all have run.
+   * clock at its own due time; resolves when all have run and the outcomes of the deliveries they started are
+   * recorded, but waits on deliveries about one attempt's time limit at most in all (runDue says how).
    */
   advance(ms: number): Promise<void> {
     return this.serialized(async () => {
       const target = this.clock.now() + ms;
-      await this.runDue(target);
+      const limit = this.webhookTimeoutMs;
+      await this.runDue(target, performance.now() + limit + Math.min(limit / 4, 1_000));
       this.clock.advanceTo(target);
     });
   }
 
-  /** Runs what is due by the clock's current reading (the real-time path). */
+  /** Runs what is due by the clock's current reading (the real-time path); waits on no delivery. */
   runDueNow(): Promise<void> {
-    return this.serialized(() => this.runDue(this.clock.now()));
+    return this.serialized(() => this.runDue(this.clock.now(), 0));
   }
 
-  /** True while an advance or a run of due work is queued or running. */
+  /** Real milliseconds one delivery attempt may take. */
+  get webhookTimeoutMs(): number {
+    return Math.max(1, Math.ceil(this.settings.webhookTimeoutMs ?? ATTEMPT_TIMEOUT_MS));
+  }
+
+  /** True while an advance or a run of due work is queued or running, or a delivery attempt is under way. */
   get busy(): boolean {
-    return this.queued > 0;
+    return this.queued > 0 || this.background.size > 0;
+  }
+
+  /**
+   * Runs `work` for a task off the due loop (a delivery attempt: network I/O), so the loop goes on at once.
+   * Until it settles, the task is saved with the state (a restart runs it again) and an advance waits for it
+   * before running tasks of the same account due after `followUpAt` (runDue). `work` records its own outcome;
+   * the state is committed when it settles.
+   */
+  inBackground(task: Task, followUpAt: number | undefined, work: (signal: AbortSignal) => Promise<void>): void {
+    this.background.set(task.id, { task, followUpAt });
+    work(this.stopping.signal)
+      .catch(() => undefined)
+      .finally(() => {
+        // A stopped sandbox keeps the task: its state was last written with it, to run again at the next start.
+        if (this.stopped) return;
+        this.background.delete(task.id);
+        this.settled.resolve();
+        this.settled = signal();
+        this.store.commit().catch(() => undefined);
+      });
+  }
+
+  /** The state as it is saved: the pending tasks with those whose background work has not settled. */
+  snapshot(): SandboxState {
+    if (this.background.size === 0) return this.state;
+    return { ...this.state, tasks: [...this.state.tasks, ...[...this.background.values()].map((b) => b.task)] };
   }
 
   private serialized(job: () => Promise<void>): Promise<void> {
@@ -198,18 +251,51 @@ export class SandboxEngine {
     return run.finally(() => this.arm());
   }
 
-  private async runDue(until: number): Promise<void> {
+  /**
+   * Runs the tasks due by `until` in due order. A task's runner never waits on the network: a delivery attempt
+   * runs in the background (inBackground) and records its outcome, and schedules its retry from its own due
+   * time, when it completes. So that a retry still runs in its place on the clock, the loop waits, until the
+   * real time `waitUntil` at the latest, for an attempt whose retry could fall due before the next task of the
+   * same account (tasks of other accounts go on), and at the end for every attempt under way (a retry due by
+   * `until` then runs too). Past `waitUntil` it waits on nothing: an attempt that completes later schedules its
+   * retry at its own time on the clock, already due, and the real-time timer runs it.
+   */
+  private async runDue(until: number, waitUntil: number): Promise<void> {
     for (;;) {
       if (this.stopped) return;
       const next = peekTask(this.state.tasks);
-      if (!next || next.dueAt > until) break;
-      const due = popTask(this.state.tasks)!;
+      const due = next !== undefined && next.dueAt <= until ? next : undefined;
+      const waiting = performance.now() < waitUntil && this.background.size > 0;
+      if (
+        waiting &&
+        (due === undefined ||
+          [...this.background.values()].some(
+            (b) => b.task.apiKey === due.apiKey && b.followUpAt !== undefined && b.followUpAt < due.dueAt,
+          ))
+      ) {
+        await this.nextSettled(waitUntil);
+        continue;
+      }
+      if (due === undefined) break;
+      popTask(this.state.tasks);
       this.clock.advanceTo(due.dueAt);
       // A task of an account that is gone (reset) has nothing left to act on.
       if (!Object.hasOwn(this.state.accounts, due.apiKey)) continue;
       await (TASK_RUNNERS[due.kind] as TaskRunner<Task>)(this, due);
     }
     await this.store.commit();
+  }
+
+  /** Resolves when background work settles next, or at the real time `deadline`. */
+  private async nextSettled(deadline: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.settled.promise,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, Math.max(0, deadline - performance.now()));
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** Sets one real-time timer for the earliest task; `advance` runs them sooner. */
@@ -234,8 +320,18 @@ export class SandboxEngine {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     if (this.timer) clearTimeout(this.timer);
     await this.queue;
     await this.store.flush();
   }
+}
+
+/** A promise with its resolve function. */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
 }

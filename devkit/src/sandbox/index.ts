@@ -10,6 +10,7 @@ import path from "node:path";
 import type { paths as ControlPaths } from "../../../generated/sandbox.js";
 import { createDashboard } from "../dashboard/index.ts";
 import { contractJsonPath, displayPath, sandboxContractJsonPath } from "../paths.ts";
+import { ATTEMPT_TIMEOUT_MS } from "../webhooks/deliver.ts";
 import { CLOCK_RANGE_TEXT, inClockRange, SandboxClock } from "./clock.ts";
 import { ContractRouter } from "./contract.ts";
 import { controlClient, type SandboxControl, type SandboxControlOptions } from "./control-client.ts";
@@ -29,6 +30,10 @@ export const DEFAULT_SANDBOX_HOST = "127.0.0.1";
 export const DEFAULT_SANDBOX_PORT = 4020;
 export const DEFAULT_CARD_ISSUING_SECONDS = 10;
 export const DEFAULT_KYB_REVIEW_SECONDS = 60;
+/** Real seconds one webhook delivery attempt may take (the webhook kit's limit, ATTEMPT_TIMEOUT_MS). */
+export const DEFAULT_WEBHOOK_TIMEOUT_SECONDS = ATTEMPT_TIMEOUT_MS / 1000;
+/** The longest `webhookTimeoutSeconds` allows. */
+export const MAX_WEBHOOK_TIMEOUT_SECONDS = 60;
 /** The account scenarios given at start run as when neither they nor `scenarioApiKey` name one. */
 export const DEFAULT_SCENARIO_API_KEY = "sandbox";
 /** The largest request log `requestLogSize` allows. */
@@ -51,6 +56,12 @@ export interface SandboxOptions {
   cardIssuingSeconds?: number;
   /** Clock seconds from submitKybProfile until company.kyb_status_changed with APPROVED. Default 60. */
   kybReviewSeconds?: number;
+  /**
+   * Real seconds one webhook delivery attempt may take, waiting for a free connection to its receiver included
+   * (at most 4 attempts are under way to one receiver); an attempt without an answer by then is a network error,
+   * retried on the schedule. Default 10.
+   */
+  webhookTimeoutSeconds?: number;
   /** The clock's first reading when there is no state to carry on from. Default: now. */
   startTime?: string | Date;
   /** Start with the clock frozen: it moves only when advanced (or resumed). With startTime and seed, the same ids every run. */
@@ -111,6 +122,7 @@ function checkedOptions(options: SandboxOptions) {
     "webhooks",
     "cardIssuingSeconds",
     "kybReviewSeconds",
+    "webhookTimeoutSeconds",
     "startTime",
     "frozen",
     "faults",
@@ -135,6 +147,16 @@ function checkedOptions(options: SandboxOptions) {
     if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value) || value < 0))
       fail(`${name} must be a number of seconds, 0 or more, got ${String(value)}`);
   }
+  const webhookTimeoutSeconds = options.webhookTimeoutSeconds ?? DEFAULT_WEBHOOK_TIMEOUT_SECONDS;
+  if (
+    typeof webhookTimeoutSeconds !== "number" ||
+    !Number.isFinite(webhookTimeoutSeconds) ||
+    webhookTimeoutSeconds <= 0 ||
+    webhookTimeoutSeconds > MAX_WEBHOOK_TIMEOUT_SECONDS
+  )
+    fail(
+      `webhookTimeoutSeconds must be a number of seconds above 0, at most ${MAX_WEBHOOK_TIMEOUT_SECONDS}, got ${String(options.webhookTimeoutSeconds)}`,
+    );
   if (options.state !== undefined && (typeof options.state !== "string" || options.state === ""))
     fail(`state must be a file path, got ${String(options.state)}`);
   if (options.webhooks !== undefined) {
@@ -180,6 +202,7 @@ function checkedOptions(options: SandboxOptions) {
     startMs,
     cardIssuingSeconds: options.cardIssuingSeconds ?? DEFAULT_CARD_ISSUING_SECONDS,
     kybReviewSeconds: options.kybReviewSeconds ?? DEFAULT_KYB_REVIEW_SECONDS,
+    webhookTimeoutMs: webhookTimeoutSeconds * 1000,
     ...(options.state !== undefined ? { state: path.resolve(options.state) } : {}),
     ...(options.webhooks ? { webhooks: { url: options.webhooks.url, secret: options.webhooks.secret } } : {}),
   };
@@ -241,13 +264,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const store: StateStore = settings.state
     ? fileStore(settings.state, () => {
         state.clock = clock.iso();
-        return state;
+        // With the tasks of deliveries under way, so a restart makes those attempts again.
+        return engine.snapshot();
       })
     : memoryStore;
   const engine = new SandboxEngine(state, clock, store, {
     seed: state.seed,
     cardIssuingSeconds: settings.cardIssuingSeconds,
     kybReviewSeconds: settings.kybReviewSeconds,
+    webhookTimeoutMs: settings.webhookTimeoutMs,
     ...(settings.webhooks ? { webhooks: settings.webhooks } : {}),
     baseUrl: () => baseUrl,
   });

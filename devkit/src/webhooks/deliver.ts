@@ -40,6 +40,10 @@ export interface DeliveryOptions {
   speed?: number;
   delaysMs?: readonly number[];
   onAttempt?: (report: AttemptReport) => void;
+  /** How long each attempt may take (default ATTEMPT_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Aborts the attempt under way (it reports an error) and any wait before the next. */
+  signal?: AbortSignal;
 }
 
 export interface DeliveryResult {
@@ -50,6 +54,7 @@ export interface DeliveryResult {
 
 export async function deliverWebhook(options: DeliveryOptions): Promise<DeliveryResult> {
   const speed = options.speed ?? 1;
+  const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const delays = options.delaysMs ?? RETRY_DELAYS_MS;
   const of = options.delaysMs === undefined ? DELIVERY_ATTEMPTS : delays.length + 1;
   const signature = signWebhookPayload(options.body, options.secret);
@@ -58,6 +63,7 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
   for (let attempt = 1; attempt <= of; attempt++) {
     const attemptStarted = performance.now();
     const report: AttemptReport = { attempt, of, ok: false, ms: 0 };
+    const limit = attemptLimit(timeoutMs, options.signal);
     try {
       const response = await fetch(options.url, {
         method: "POST",
@@ -67,14 +73,16 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
           "user-agent": "partner-api-webhooks-trigger",
         },
         body: options.body,
-        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+        signal: limit.signal,
       });
       await response.arrayBuffer().catch(() => undefined);
       report.status = response.status;
       report.statusText = response.statusText;
       report.ok = response.status >= 200 && response.status < 300;
     } catch (error) {
-      report.error = describeFetchError(error);
+      report.error = describeFetchError(error, timeoutMs);
+    } finally {
+      limit.clear();
     }
     report.ms = performance.now() - attemptStarted;
     const scheduled = delays[attempt - 1];
@@ -85,13 +93,37 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
     attempts.push(report);
     options.onAttempt?.(report);
     if (report.ok) return { delivered: true, attempts, ms: performance.now() - started };
+    if (options.signal?.aborted) break;
     if (report.nextInMs !== undefined) await new Promise((resolve) => setTimeout(resolve, report.nextInMs));
   }
   return { delivered: false, attempts, ms: performance.now() - started };
 }
 
-function describeFetchError(error: unknown): string {
-  if (error instanceof Error && error.name === "TimeoutError") return `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`;
+/**
+ * The signal of one attempt: aborted with a TimeoutError after `timeoutMs`, or when `outer` aborts. A timer of
+ * its own rather than AbortSignal.any([AbortSignal.timeout(…), outer]): the composite holds its sources weakly,
+ * and a timeout signal collected before it fires never aborts the request.
+ */
+function attemptLimit(timeoutMs: number, outer: AbortSignal | undefined): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, "TimeoutError")),
+    timeoutMs,
+  );
+  const onOuter = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onOuter();
+  else outer?.addEventListener("abort", onOuter, { once: true });
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuter);
+    },
+  };
+}
+
+function describeFetchError(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && error.name === "TimeoutError") return `no answer within ${timeoutMs / 1000} s`;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
 }
