@@ -7,8 +7,19 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SandboxEngine } from "../../devkit/src/sandbox/engine.ts";
+import { SandboxProblem } from "../../devkit/src/sandbox/flow.ts";
+import { seedAccount } from "../../devkit/src/sandbox/flows/accounts.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_STRING_LENGTH, nestsDeeperThan } from "../../devkit/src/sandbox/limits.ts";
+import {
+  MAX_ACCOUNTS,
+  MAX_API_KEY_LENGTH,
+  MAX_BODY_BYTES,
+  MAX_JSON_DEPTH,
+  MAX_STRING_LENGTH,
+  nestsDeeperThan,
+} from "../../devkit/src/sandbox/limits.ts";
+import { dataMap } from "../../devkit/src/sandbox/state.ts";
 import { clientFor, request, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
@@ -162,5 +173,39 @@ describe("string length", () => {
     });
     expect(form.status).toBe(422);
     expect(form.text).toContain(`body/accept is ${MAX_STRING_LENGTH + 1} characters long`);
+  });
+});
+
+describe("accounts", () => {
+  it(`an API key of up to ${MAX_API_KEY_LENGTH} characters is an account; a longer one is a 401 naming the limit`, async () => {
+    const longest = "k".repeat(MAX_API_KEY_LENGTH);
+    expect((await request(sandbox.url, "GET", "/v1/companies", { apiKey: longest })).status).toBe(200);
+    const refused = await request(sandbox.url, "GET", "/v1/companies", { apiKey: `${longest}k` });
+    expect(refused.status).toBe(401);
+    expect(refused.body.detail).toContain(`at most ${MAX_API_KEY_LENGTH} characters`);
+    const accounts = (await request(sandbox.url, "GET", "/_sandbox/accounts")).body.accounts.length;
+    expect((await request(sandbox.url, "POST", "/_sandbox/webhook-endpoints", { apiKey: `${longest}kk` })).status).toBe(
+      401,
+    );
+    expect((await request(sandbox.url, "GET", "/_sandbox/accounts")).body.accounts.length).toBe(accounts);
+  });
+
+  it(`holds at most ${MAX_ACCOUNTS.toLocaleString("en")} accounts: one more is a 403 naming the limit, and nothing is added`, () => {
+    const accounts = dataMap<unknown>();
+    for (let index = 0; index < MAX_ACCOUNTS - 1; index++) accounts[`key-${index}`] = {};
+    const engine = { state: { accounts } } as unknown as SandboxEngine;
+    // One below the limit the next account is taken (seeding needs a whole engine: it fails after the count).
+    expect(() => seedAccount(engine, "one-more")).not.toThrow(SandboxProblem);
+    accounts["one-more"] = {};
+    let refusal: unknown;
+    try {
+      seedAccount(engine, "and-another");
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(SandboxProblem);
+    expect(refusal).toMatchObject({ status: 403, kind: "account-limit" });
+    expect((refusal as Error).message).toContain(`${MAX_ACCOUNTS} accounts`);
+    expect(Object.hasOwn(accounts, "and-another")).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { components } from "../../../generated/sandbox.js";
 import type { SandboxEngine } from "./engine.ts";
 import { SandboxProblem } from "./flow.ts";
+import { MAX_API_KEY_LENGTH } from "./limits.ts";
 import type { AccountState, SandboxState } from "./state.ts";
 import { accountFingerprint } from "./testmode/log.ts";
 
@@ -47,6 +48,13 @@ export function apiKeyOf(state: SandboxState, fingerprint: string): string | und
  */
 export function callerKey(headers: IncomingHttpHeaders, state: SandboxState): string | undefined {
   const apiKey = headerValue(headers, "x-api-key");
+  if (apiKey !== undefined && apiKey.length > MAX_API_KEY_LENGTH)
+    throw new SandboxProblem(
+      401,
+      "api-key-too-long",
+      "API key too long",
+      `X-API-Key is ${apiKey.length} characters long; the sandbox takes keys of at most ${MAX_API_KEY_LENGTH} characters`,
+    );
   if (apiKey !== undefined) return apiKey;
   const fingerprint = headerValue(headers, SANDBOX_ACCOUNT_HEADER);
   if (fingerprint === undefined) return undefined;

@@ -13,6 +13,13 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_JSON_DEPTH = 64;
 /** The longest string (value or property name) in a request body, in characters: 422 longer. */
 export const MAX_STRING_LENGTH = 4096;
+/** The longest API key, in characters: 401 longer (a key names an account, kept in memory and in the state). */
+export const MAX_API_KEY_LENGTH = 512;
+/**
+ * How many accounts one sandbox holds (about 6.5 KB of memory each once seeded: 650 MB at the limit): a key
+ * that would be one more is refused with 403 until a reset.
+ */
+export const MAX_ACCOUNTS = 100_000;
 
 /**
  * Whether the JSON text nests deeper than `max` (objects and arrays), read without parsing it, so a body

@@ -8,6 +8,7 @@
 import { accountOverview, listAccounts } from "../accounts.ts";
 import type { SandboxEngine } from "../engine.ts";
 import { defineFlow, SandboxProblem } from "../flow.ts";
+import { MAX_ACCOUNTS } from "../limits.ts";
 import { randomStateFor } from "../random.ts";
 import { type AccountState, dataMap } from "../state.ts";
 import { recordLedgerEntry } from "./ledger.ts";
@@ -17,7 +18,25 @@ import { addEndpoint } from "./webhooks.ts";
 /** When seeded data was made, as its timestamps say: a fixed instant, so seeded data does not depend on when it was first used. */
 const SEEDED_AT = Date.UTC(2026, 0, 1);
 
+/** How many accounts each accounts object holds, counted once (a state read back, a reset) and then kept. */
+const accountCounts = new WeakMap<object, number>();
+
+/** Refuses a new account past MAX_ACCOUNTS; counts it otherwise. */
+function countNewAccount(engine: SandboxEngine): void {
+  const accounts = engine.state.accounts;
+  const count = accountCounts.get(accounts) ?? Object.keys(accounts).length;
+  if (count >= MAX_ACCOUNTS)
+    throw new SandboxProblem(
+      403,
+      "account-limit",
+      "Account limit reached",
+      `this sandbox holds ${MAX_ACCOUNTS} accounts, the most it takes; a new API key is refused until POST /_sandbox/reset (or another sandbox)`,
+    );
+  accountCounts.set(accounts, count + 1);
+}
+
 export function seedAccount(engine: SandboxEngine, apiKey: string): AccountState {
+  countNewAccount(engine);
   let seededAt = Math.min(SEEDED_AT, engine.clock.now());
   try {
     engine.seedingAt = new Date(seededAt).toISOString();
