@@ -9,6 +9,7 @@ import type { EventPayload, EventType, TaskRunner } from "./flow.ts";
 import { seedAccount } from "./flows/accounts.ts";
 import { TASK_RUNNERS } from "./flows/index.ts";
 import { scheduleDeliveries } from "./flows/webhooks.ts";
+import { idOf, type Path } from "./journal.ts";
 import { SeededRandom } from "./random.ts";
 import type { AccountState, CardRecord, CompanyRecord, EventRecord, SandboxState, Task } from "./state.ts";
 import type { StateStore } from "./store.ts";
@@ -80,6 +81,12 @@ export class SandboxEngine {
     (account) => account.events,
     (record) => record.envelope.id,
   );
+  /** Each account's API key, for the paths its changes are journalled under. */
+  private readonly keys = new WeakMap<AccountState, string>();
+  /** Transaction id and company id → the API key of their account, per accounts object (a reset replaces it). */
+  private owners:
+    | { accounts: SandboxState["accounts"]; transactions: Map<string, string>; companies: Map<string, string> }
+    | undefined;
 
   constructor(
     public state: SandboxState,
@@ -92,7 +99,59 @@ export class SandboxEngine {
 
   /** The account's generator; the ids it makes carry the time `now()` reads. */
   random(account: AccountState): SeededRandom {
+    const apiKey = this.keys.get(account);
+    // An account being seeded is journalled whole once seeded.
+    if (apiKey !== undefined) {
+      this.store.mark(["accounts", apiKey, "random"]);
+      this.store.mark(["accounts", apiKey, "lastId"]);
+    }
     return new SeededRandom(account, this.idTime);
+  }
+
+  /**
+   * Notes a change for the journal (with a state file): what is at the path (relative to the account) is written
+   * as it is at the next commit. A record in the path stands for the element of its list with its id, e.g.
+   * `changed(account, "companies", company, "cards", card)`.
+   */
+  changed(owner: AccountState | string, ...segments: (string | object)[]): void {
+    const apiKey = typeof owner === "string" ? owner : this.keys.get(owner);
+    if (apiKey === undefined) return;
+    const target: Path = ["accounts", apiKey];
+    segments.forEach((segment, index) => {
+      target.push(typeof segment === "string" ? segment : { id: idOf(String(segments[index - 1]), segment) });
+    });
+    this.store.mark(target);
+    const owners = this.owners;
+    if (owners && owners.accounts === this.state.accounts) {
+      if (segments[0] === "transactions" && typeof segments[1] === "string")
+        owners.transactions.set(segments[1], apiKey);
+      else if (segments[0] === "companies" && segments.length === 2)
+        owners.companies.set(idOf("companies", segments[1] as object), apiKey);
+    }
+  }
+
+  /** The API keys of the accounts transactions and companies belong to, kept as they are added. */
+  private ownerIndex() {
+    if (this.owners?.accounts === this.state.accounts) return this.owners;
+    const owners = { accounts: this.state.accounts, transactions: new Map<string, string>(), companies: new Map() };
+    for (const [apiKey, account] of Object.entries(this.state.accounts)) {
+      for (const id of Object.keys(account.transactions))
+        if (!owners.transactions.has(id)) owners.transactions.set(id, apiKey);
+      for (const record of account.companies)
+        if (!owners.companies.has(record.company.id)) owners.companies.set(record.company.id, apiKey);
+    }
+    this.owners = owners;
+    return owners;
+  }
+
+  /** The API key of the account a transaction belongs to, whichever account it is. */
+  transactionOwner(id: string): string | undefined {
+    return this.ownerIndex().transactions.get(id);
+  }
+
+  /** The API key of the account a company belongs to, whichever account it is. */
+  companyOwner(id: string): string | undefined {
+    return this.ownerIndex().companies.get(id);
   }
 
   private readonly idTime = () => (this.seedingAt === undefined ? this.clock.now() : Date.parse(this.seedingAt));
@@ -123,7 +182,15 @@ export class SandboxEngine {
 
   /** The account of an API key, seeded on its first use (flows/accounts.ts says with what). */
   account(apiKey: string): AccountState {
-    return this.state.accounts[apiKey] ?? seedAccount(this, apiKey);
+    const known = this.state.accounts[apiKey];
+    if (known) {
+      if (!this.keys.has(known)) this.keys.set(known, apiKey);
+      return known;
+    }
+    const seeded = seedAccount(this, apiKey);
+    this.keys.set(seeded, apiKey);
+    this.store.mark(["accounts", apiKey]);
+    return seeded;
   }
 
   /** Records an event of the account and schedules its delivery to each of the account's endpoints, due now. */
@@ -137,6 +204,7 @@ export class SandboxEngine {
     };
     const event: EventRecord = { envelope, body: JSON.stringify(envelope), deliveries: [] };
     account.events.push(event);
+    this.changed(apiKey, "events", event);
     scheduleDeliveries(this, apiKey, event);
     return event;
   }
@@ -145,18 +213,28 @@ export class SandboxEngine {
   schedule(task: TaskRequest): void {
     const scheduled = { ...task, id: this.state.nextTaskId++ } as Task;
     pushTask(this.state.tasks, scheduled);
+    this.store.put(["tasks", { id: String(scheduled.id) }], scheduled);
     // The timer already wakes in time for anything due at or after the time it is set for.
     if (this.timerDueAt === undefined || scheduled.dueAt < this.timerDueAt) this.arm();
   }
 
   cancel(matches: (task: Task) => boolean): void {
-    this.state.tasks = heapify(this.state.tasks.filter((task) => !matches(task)));
+    this.state.tasks = heapify(
+      this.state.tasks.filter((task) => {
+        if (!matches(task)) return true;
+        this.store.put(["tasks", { id: String(task.id) }], undefined);
+        return false;
+      }),
+    );
   }
 
   /** Back to the seeded state: accounts go (and are seeded again on use), pending tasks with them. */
   reset(): void {
     this.state.accounts = {};
     this.state.tasks = [];
+    this.store.clear();
+    this.store.mark(["accounts"]);
+    this.store.mark(["tasks"]);
     this.arm();
   }
 
@@ -195,6 +273,7 @@ export class SandboxEngine {
       const next = peekTask(this.state.tasks);
       if (!next || next.dueAt > until) break;
       const due = popTask(this.state.tasks)!;
+      this.store.put(["tasks", { id: String(due.id) }], undefined);
       this.clock.advanceTo(due.dueAt);
       // A task of an account that is gone (reset) has nothing left to act on.
       if (!Object.hasOwn(this.state.accounts, due.apiKey)) continue;

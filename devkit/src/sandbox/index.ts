@@ -13,10 +13,12 @@ import { contractJsonPath, displayPath, sandboxContractJsonPath } from "../paths
 import { SandboxClock } from "./clock.ts";
 import { ContractRouter } from "./contract.ts";
 import { controlClient, type SandboxControl, type SandboxControlOptions } from "./control-client.ts";
+import { heapify } from "./due.ts";
 import { SandboxEngine } from "./engine.ts";
+import { removeStrayTemporaries } from "./journal.ts";
 import { createRequestListener } from "./server.ts";
 import { emptyState } from "./state.ts";
-import { fileStore, memoryStore, readStateFile, SandboxStateError, type StateStore } from "./store.ts";
+import { JournalStore, loadStateFiles, memoryStore, SandboxStateError, type StateStore } from "./store.ts";
 import type { FaultInput } from "./testmode/faults.ts";
 import { TestMode } from "./testmode/index.ts";
 import { DEFAULT_REQUEST_LOG_SIZE } from "./testmode/log.ts";
@@ -218,7 +220,9 @@ export function sandboxRouter(): ContractRouter {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const settings = checkedOptions(options);
-  const saved = settings.state ? await readStateFile(settings.state, displayPath(settings.state)) : undefined;
+  if (settings.state) removeStrayTemporaries(settings.state);
+  const loaded = settings.state ? loadStateFiles(settings.state, displayPath(settings.state)) : undefined;
+  const saved = loaded?.state;
   if (saved && saved.seed !== settings.seed && options.seed !== undefined)
     throw new SandboxStateError(
       `sandbox state file ${displayPath(settings.state!)} was written with seed ${saved.seed}, not ${settings.seed}; it was left untouched (drop --seed or pass --seed ${saved.seed})`,
@@ -228,12 +232,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // Start scenarios run at the start reading itself (so a fixed startTime and seed give the same ids every run).
   if (settings.frozen || settings.scenarios.length > 0) clock.freeze();
   let baseUrl = "";
-  const store: StateStore = settings.state
-    ? fileStore(settings.state, () => {
-        state.clock = clock.iso();
-        return state;
+  const journal = settings.state
+    ? new JournalStore({
+        file: settings.state,
+        shownAs: displayPath(settings.state),
+        state,
+        clock: () => clock.iso(),
+        loaded,
+        reload: () => {
+          // The state as the files hold it, in place of the one in memory (whose last change was not saved).
+          const again = loadStateFiles(settings.state!, displayPath(settings.state!));
+          if (!again) return;
+          for (const key of Object.keys(state)) delete (state as unknown as Record<string, unknown>)[key];
+          Object.assign(state, again.state);
+          heapify(state.tasks);
+        },
       })
-    : memoryStore;
+    : undefined;
+  await journal?.start();
+  const store: StateStore = journal ?? memoryStore;
   const engine = new SandboxEngine(state, clock, store, {
     seed: state.seed,
     cardIssuingSeconds: settings.cardIssuingSeconds,
@@ -286,6 +303,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         server.closeAllConnections();
       });
       await engine.stop();
+      await store.close?.();
     })();
     return stopping;
   };

@@ -11,6 +11,7 @@ import type { ContractRouter, Issue, Operation, QueryValues } from "./contract.t
 import type { SandboxEngine } from "./engine.ts";
 import { type AnyReply, type Call, SandboxProblem } from "./flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS } from "./flows/index.ts";
+import { StateNotSavedError } from "./store.ts";
 import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -255,6 +256,13 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       send(response, operation, reply, exchange);
     } catch (error) {
       if (error instanceof SandboxProblem) send(response, operation, problemReply(error), exchange);
+      else if (error instanceof StateNotSavedError)
+        send(
+          response,
+          operation,
+          problemReply(new SandboxProblem(503, "not-saved", "Change not saved", error.message)),
+          exchange,
+        );
       else {
         send(
           response,

@@ -23,6 +23,7 @@ export function addEndpoint(
 ) {
   const record = { endpoint: { id: engine.random(account).ulid(), url, events, createdAt: engine.now() }, secret };
   account.endpoints.push(record);
+  engine.changed(account, "endpoints", record);
   return record;
 }
 
@@ -96,6 +97,7 @@ export const webhooks = defineFlow<WebhookTasks>()({
       if (!record) throw notFound("webhook endpoint", id);
       if (call.body.url !== undefined) record.endpoint.url = call.body.url;
       if (call.body.events !== undefined) record.endpoint.events = call.body.events;
+      call.engine.changed(apiKeyOf(call), "endpoints", record);
       return { status: 200, body: shownEndpoint(record.endpoint) };
     },
 
@@ -111,6 +113,7 @@ export const webhooks = defineFlow<WebhookTasks>()({
       const id = call.params.endpointId;
       if (!account.endpoints.some((e) => e.endpoint.id === id)) throw notFound("webhook endpoint", id);
       account.endpoints = account.endpoints.filter((e) => e.endpoint.id !== id);
+      call.engine.changed(account, "endpoints");
       call.engine.cancel((task) => task.kind === "deliverEvent" && task.endpointId === id);
       return { status: 204 };
     },
@@ -141,6 +144,7 @@ export const webhooks = defineFlow<WebhookTasks>()({
         at: new Date(task.dueAt).toISOString(),
         ...delivery,
       });
+      engine.changed(task.apiKey, "events", event);
       const ok = delivery.statusCode !== undefined && delivery.statusCode >= 200 && delivery.statusCode < 300;
       const wait = RETRY_DELAYS_MS[task.attempt - 1];
       if (!ok && wait !== undefined) {
