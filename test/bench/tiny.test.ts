@@ -45,8 +45,8 @@ describe.skipIf(process.env[NESTED_ENV])("every benchmark at tiny size", () => {
     );
     // client GET and POST, each bare and like for like; webhooks at 3 sizes × 1 and 2 secrets;
     // sandbox GET, two start-ups, memory; diff: the gate and its load; size: the createPartnerClient budget;
-    // dashboard: page load and frames at 500 requests/s
-    expect(targets).toEqual({ client: 4, webhooks: 6, sandbox: 4, dashboard: 2, diff: 2, size: 1 });
+    // dashboard: page load and frames at 500 requests/s; persistence: POST growth, GET p99 while writing, restart
+    expect(targets).toEqual({ client: 4, webhooks: 6, sandbox: 4, persistence: 3, dashboard: 2, diff: 2, size: 1 });
     const pipeline = summary.outcomes.find((o) => o.name === "pipeline")!.result!;
     expect(pipeline.figures.map((f) => f.label).join("\n")).not.toContain("npm test");
     expect(pipeline.notes.join(" ")).toContain("`npm test` and `npm run test:all` not timed");

@@ -15,10 +15,18 @@ import { ContractRouter } from "./contract.ts";
 import { controlClient, type SandboxControl, type SandboxControlOptions } from "./control-client.ts";
 import { heapify } from "./due.ts";
 import { SandboxEngine } from "./engine.ts";
+import { storeChoice } from "./internal.ts";
 import { removeStrayTemporaries } from "./journal.ts";
 import { createRequestListener } from "./server.ts";
 import { emptyState } from "./state.ts";
-import { JournalStore, loadStateFiles, memoryStore, SandboxStateError, type StateStore } from "./store.ts";
+import {
+  JournalStore,
+  legacyFileStore,
+  loadStateFiles,
+  memoryStore,
+  SandboxStateError,
+  type StateStore,
+} from "./store.ts";
 import type { FaultInput } from "./testmode/faults.ts";
 import { TestMode } from "./testmode/index.ts";
 import { DEFAULT_REQUEST_LOG_SIZE } from "./testmode/log.ts";
@@ -232,25 +240,33 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // Start scenarios run at the start reading itself (so a fixed startTime and seed give the same ids every run).
   if (settings.frozen || settings.scenarios.length > 0) clock.freeze();
   let baseUrl = "";
-  const journal = settings.state
-    ? new JournalStore({
-        file: settings.state,
-        shownAs: displayPath(settings.state),
-        state,
-        clock: () => clock.iso(),
-        loaded,
-        reload: () => {
-          // The state as the files hold it, in place of the one in memory (whose last change was not saved).
-          const again = loadStateFiles(settings.state!, displayPath(settings.state!));
-          if (!again) return;
-          for (const key of Object.keys(state)) delete (state as unknown as Record<string, unknown>)[key];
-          Object.assign(state, again.state);
-          heapify(state.tasks);
-        },
-      })
-    : undefined;
+  const journal =
+    settings.state && !storeChoice.legacy
+      ? new JournalStore({
+          file: settings.state,
+          shownAs: displayPath(settings.state),
+          state,
+          clock: () => clock.iso(),
+          loaded,
+          reload: () => {
+            // The state as the files hold it, in place of the one in memory (whose last change was not saved).
+            const again = loadStateFiles(settings.state!, displayPath(settings.state!));
+            if (!again) return;
+            for (const key of Object.keys(state)) delete (state as unknown as Record<string, unknown>)[key];
+            Object.assign(state, again.state);
+            heapify(state.tasks);
+          },
+        })
+      : undefined;
   await journal?.start();
-  const store: StateStore = journal ?? memoryStore;
+  const legacy =
+    settings.state && storeChoice.legacy
+      ? legacyFileStore(settings.state, () => {
+          state.clock = clock.iso();
+          return state;
+        })
+      : undefined;
+  const store: StateStore = journal ?? legacy ?? memoryStore;
   const engine = new SandboxEngine(state, clock, store, {
     seed: state.seed,
     cardIssuingSeconds: settings.cardIssuingSeconds,
