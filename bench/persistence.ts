@@ -10,6 +10,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { startSandbox } from "../devkit/src/sandbox/index.ts";
+import { journalGenerations } from "../devkit/src/sandbox/journal.ts";
 import type { CardRecord, SandboxState } from "../devkit/src/sandbox/state.ts";
 import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
@@ -37,10 +38,10 @@ interface Running {
   restartMs: number;
 }
 
-async function spawnSandbox(state: string, legacy: boolean): Promise<Running> {
+async function spawnSandbox(state: string, legacy: boolean, compactAlways = false): Promise<Running> {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "persistence-server.ts");
   const started = performance.now();
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, script, JSON.stringify({ state, legacy })], {
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, script, JSON.stringify({ state, legacy, compactAlways })], {
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
@@ -75,6 +76,44 @@ async function call(url: string, method: string, target: string, body?: unknown)
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${target} answered ${response.status}: ${text.slice(0, 300)}`);
   return performance.now() - started;
+}
+
+/** How many cards the seeded company has (one a page: the page count). */
+async function timedGets(url: string, count: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < count; i++) latencies.push(await call(url, "GET", "/v1/card-bins"));
+  return latencies;
+}
+
+async function cardCount(url: string): Promise<number> {
+  const response = await fetch(`${url}/v1/cards?limit=1`, {
+    headers: { "X-API-Key": API_KEY, "X-Company-Id": companyId },
+  });
+  return ((await response.json()) as { pagination: { totalPages: number } }).pagination.totalPages;
+}
+
+/** Runs `writers` loops creating cards one after the other each, while `work` runs; resolves with work's result and the cards made. */
+async function whileWriting<T>(
+  url: string,
+  writers: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; made: number }> {
+  let writing = true;
+  let made = 0;
+  const loops = Array.from({ length: writers }, async () => {
+    while (writing) {
+      await postCard(url);
+      made++;
+    }
+  });
+  try {
+    const result = await work();
+    writing = false;
+    await Promise.all(loops);
+    return { result, made };
+  } finally {
+    writing = false;
+  }
 }
 
 const postCard = (url: string) =>
@@ -135,6 +174,7 @@ export const persistenceBenchmark: Benchmark = {
     const figures: Figure[] = [];
     const ratios: Ratio[] = [];
     const notes: string[] = [];
+    const errors: string[] = [];
     try {
       const { state: base, card } = await seededState(dir);
       const postP50 = new Map<string, number>();
@@ -160,15 +200,7 @@ export const persistenceBenchmark: Benchmark = {
           );
           if (count === largest) {
             // A GET, one at a time, while two writers create cards one after the other each.
-            let writing = true;
-            const writer = async () => {
-              while (writing) await postCard(sandbox.url);
-            };
-            const writers = [writer(), writer()];
-            const latencies: number[] = [];
-            for (let i = 0; i < gets; i++) latencies.push(await call(sandbox.url, "GET", "/v1/card-bins"));
-            writing = false;
-            await Promise.all(writers);
+            const { result: latencies } = await whileWriting(sandbox.url, 2, () => timedGets(sandbox.url, gets));
             figures.push({
               label: `${design.name}: GET /v1/card-bins p99 while cards are created, at ${count} cards`,
               value: percentile(latencies, 99),
@@ -212,6 +244,40 @@ export const persistenceBenchmark: Benchmark = {
               });
             await killed(again.child);
           }
+          if (count === largest && !design.legacy) {
+            // Compactions back to back (a fuzzy snapshot of the whole state, written in slices) while writers
+            // run, a GET's p99 meanwhile, then kill -9 (in the middle of one, most likely) and a restart that
+            // must hold every card answered.
+            const compacting = await spawnSandbox(file, false, true);
+            running.push(compacting.child);
+            const first = journalGenerations(file).at(-1) ?? 0;
+            const before = await cardCount(compacting.url);
+            const { result: latencies, made } = await whileWriting(compacting.url, 2, () =>
+              timedGets(compacting.url, gets),
+            );
+            await killed(compacting.child);
+            const compactions = (journalGenerations(file).at(-1) ?? 0) - first;
+            figures.push(
+              {
+                label: `journal: GET /v1/card-bins p99 while cards are created and compactions run back to back, at ${count} cards`,
+                value: percentile(latencies, 99),
+                unit: "ms",
+              },
+              { label: "journal: compactions during those GETs", value: compactions, unit: "compactions" },
+            );
+            const after = await spawnSandbox(file, false);
+            running.push(after.child);
+            const held = await cardCount(after.url);
+            await killed(after.child);
+            if (held !== before + made)
+              errors.push(
+                `persistence: after kill -9 during compactions the journal sandbox holds ${held} cards, not the ${before + made} answered`,
+              );
+            else
+              notes.push(
+                `After kill -9 during back-to-back compactions, the restarted sandbox held all ${held} cards answered.`,
+              );
+          }
           await rm(file, { force: true });
           await rm(`${file}.journal-1`, { force: true });
         }
@@ -238,10 +304,12 @@ export const persistenceBenchmark: Benchmark = {
         method:
           "The sandbox with a state file in its own process (node with tsx's loader on bench/persistence-server.ts, frozen clock), " +
           `once per design and state size (${counts.join(", ")} cards in one company): 3 warm-up then ${posts} POST /v1/cards one after the other (p50, p99); ` +
-          `at ${largest} cards also ${gets} GET /v1/card-bins one after the other while two writers create cards (p99), then kill -9 and a restart timed from spawn to first answer.`,
+          `at ${largest} cards also ${gets} GET /v1/card-bins one after the other while two writers create cards (p99), then kill -9 and a restart timed from spawn to first answer; ` +
+          "for the journal, the same GETs again in a process that compacts back to back (one compaction starts after each write when none is running), then kill -9 and a restart that must hold every card answered.",
         figures,
         ratios,
         notes,
+        ...(errors.length > 0 ? { errors } : {}),
       };
     } finally {
       for (const child of running) await killed(child);
