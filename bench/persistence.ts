@@ -199,6 +199,12 @@ export const persistenceBenchmark: Benchmark = {
             },
           );
           if (count === largest) {
+            // The same GETs with nothing else running, for comparison.
+            figures.push({
+              label: `${design.name}: GET /v1/card-bins p99 with no writes, at ${count} cards`,
+              value: percentile(await timedGets(sandbox.url, gets), 99),
+              unit: "ms",
+            });
             // A GET, one at a time, while two writers create cards one after the other each.
             const { result: latencies } = await whileWriting(sandbox.url, 2, () => timedGets(sandbox.url, gets));
             figures.push({

@@ -394,3 +394,29 @@ describe("the files at start", () => {
     await second.stop();
   });
 });
+
+describe("lookups across accounts", () => {
+  it("a transaction or hosted page of another account is found by index, kept as records are added, and gone after a reset", async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 8 });
+    const owner = clientFor(sandbox.url, "owner");
+    const other = clientFor(sandbox.url, "other");
+    await other.get("/v1/companies");
+    // The indexes are built now (one lookup), and must take in what is made after.
+    expect((await other.get("/transactions/01JD8X4M6Q2V7R9T3W5Y0Z1A2B")).status).toBe(404);
+    const onboarded = await owner.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
+    const companyId = onboarded.body.company.id;
+    const route = await owner.post(`/_sandbox/companies/${companyId}/payment-routes`, { type: "onramp", force: true });
+    const deposit = await owner.post(`/_sandbox/payment-routes/${route.body.paymentRoute.id}/deposits`, {
+      amount: 10,
+      force: true,
+    });
+    const id = deposit.body.transaction.id;
+    expect((await owner.get(`/transactions/${id}`)).status).toBe(200);
+    expect((await other.get(`/transactions/${id}`)).status).toBe(403);
+    expect((await fetch(`${sandbox.url}/_sandbox/hosted/kyc/${companyId}`)).status).toBe(200);
+    await owner.post("/_sandbox/reset");
+    expect((await other.get(`/transactions/${id}`)).status).toBe(404);
+    expect((await fetch(`${sandbox.url}/_sandbox/hosted/kyc/${companyId}`)).status).toBe(404);
+    await sandbox.stop();
+  });
+});

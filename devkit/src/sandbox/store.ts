@@ -43,6 +43,8 @@ export interface LoadedState {
   generation: number;
   /** The bytes of that journal up to its last whole line (0: there is none yet). */
   journalBytes: number;
+  /** The journal lines read after the snapshot. */
+  journalLines: number;
   snapshotBytes: number;
 }
 
@@ -95,6 +97,7 @@ export function loadStateFiles(file: string, shownAs: string): LoadedState | und
   delete state.journal;
   // A version 1 file is the whole state: journals beside it are not its own.
   let journalBytes = 0;
+  let journalLines = 0;
   if (version >= 2) {
     const lines: JournalLine[] = [];
     for (const next of journalGenerations(file).filter((g) => g >= generation)) {
@@ -108,9 +111,17 @@ export function loadStateFiles(file: string, shownAs: string): LoadedState | und
       journalBytes = read.intact;
     }
     replay(state as SandboxState, lines);
+    journalLines = lines.length;
   }
   if (version === 1) (state as SandboxState).version = STATE_VERSION;
-  return { state: state as SandboxState, version, generation, journalBytes, snapshotBytes: Buffer.byteLength(text) };
+  return {
+    state: state as SandboxState,
+    version,
+    generation,
+    journalBytes,
+    journalLines,
+    snapshotBytes: Buffer.byteLength(text),
+  };
 }
 
 /** Reads a state file (and its journal); undefined when there is none yet. Refuses a corrupt file or one of a newer format. */
@@ -259,12 +270,15 @@ export class JournalStore implements StateStore {
   private written: { clock: string; nextTaskId: number };
   /** Failed writes so far: a snapshot begun before one is abandoned. */
   private failures = 0;
+  /** Lines were written since the last snapshot began: a clean stop compacts. */
+  private unsnapshotted: boolean;
 
   constructor(private readonly options: JournalStoreOptions) {
     const { loaded, state, file } = options;
     this.generation = loaded?.generation ?? 0;
     this.bytes = loaded?.journalBytes ?? 0;
     this.snapshotBytes = loaded?.snapshotBytes ?? 0;
+    this.unsnapshotted = (loaded?.journalLines ?? 0) > 0;
     this.written = { clock: state.clock, nextTaskId: state.nextTaskId };
     // A line cut short by a kill goes, so the next starts on a line of its own.
     if (loaded && loaded.version >= 2 && this.bytes > 0)
@@ -306,7 +320,7 @@ export class JournalStore implements StateStore {
   async close(): Promise<void> {
     await this.flush();
     // Whatever the journal holds goes into the snapshot: the next start reads one file.
-    if (this.bytes > 0 || this.changes.size > 0) await this.compact();
+    if (this.unsnapshotted || this.changes.size > 0) await this.compact();
     await this.handle?.close().catch(() => undefined);
     this.handle = undefined;
   }
@@ -372,6 +386,7 @@ export class JournalStore implements StateStore {
     }
     this.bytes += Buffer.byteLength(text);
     this.written = { clock, nextTaskId: state.nextTaskId };
+    this.unsnapshotted = true;
   }
 
   /**
@@ -385,6 +400,7 @@ export class JournalStore implements StateStore {
       const failures = this.failures;
       const generation = this.generation + 1;
       const old = this.handle;
+      this.unsnapshotted = false;
       this.generation = generation;
       this.handle = undefined;
       this.bytes = 0;
@@ -392,8 +408,17 @@ export class JournalStore implements StateStore {
       const { accounts: _, ...rest } = state;
       const head = { ...rest, clock: this.options.clock(), tasks: state.tasks.slice(), journal: generation };
       head.version = STATE_VERSION;
-      const size = await writeSnapshot(file, head, state.accounts, () => this.failures !== failures);
-      if (size < 0) return;
+      const size = await writeSnapshot(file, head, state.accounts, () => this.failures !== failures).catch(
+        (error: unknown) => {
+          this.unsnapshotted = true;
+          throw error;
+        },
+      );
+      // Abandoned (a write failed meanwhile): the journals before stay, and are read as before.
+      if (size < 0) {
+        this.unsnapshotted = true;
+        return;
+      }
       this.snapshotBytes = size;
       removeJournalsBefore(file, generation);
     })().finally(() => {
