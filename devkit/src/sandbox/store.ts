@@ -260,6 +260,7 @@ export interface JournalStoreOptions {
 export class JournalStore implements StateStore {
   private readonly changes = new ChangeSet();
   private waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  /** The write loop, while it runs (it ends, synchronously, once no commit is waiting). */
   private running: Promise<void> | undefined;
   private compacting: Promise<void> | undefined;
   private generation: number;
@@ -306,9 +307,7 @@ export class JournalStore implements StateStore {
   commit(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      this.running ??= this.run().finally(() => {
-        this.running = undefined;
-      });
+      this.running ??= this.run();
     });
   }
 
@@ -326,22 +325,28 @@ export class JournalStore implements StateStore {
   }
 
   private async run(): Promise<void> {
-    while (this.waiting.length > 0) {
-      const batch = this.waiting.splice(0);
-      try {
-        await this.write();
-        for (const waiter of batch) waiter.resolve();
-      } catch (error) {
-        this.failures++;
-        const failure = new StateNotSavedError(
-          `the change was not saved to the sandbox state file ${this.options.shownAs} (${(error as Error).message}), so it was undone; the sandbox holds what the file holds`,
-        );
-        this.rollback();
-        // Changes made while the failed line was written went with the rollback too.
-        for (const waiter of [...batch, ...this.waiting.splice(0)]) waiter.reject(failure);
+    // `running` is cleared in the step that finds nothing waiting (no await between): a commit asked for
+    // after that starts a new loop, and none waits on a loop that has ended.
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0);
+        try {
+          await this.write();
+          for (const waiter of batch) waiter.resolve();
+        } catch (error) {
+          this.failures++;
+          const failure = new StateNotSavedError(
+            `the change was not saved to the sandbox state file ${this.options.shownAs} (${(error as Error).message}), so it was undone; the sandbox holds what the file holds`,
+          );
+          this.rollback();
+          // Changes made while the failed line was written went with the rollback too.
+          for (const waiter of [...batch, ...this.waiting.splice(0)]) waiter.reject(failure);
+        }
+        const bound = Math.max(journalSettings.compactAtBytes, this.snapshotBytes * journalSettings.snapshotFactor);
+        if (!this.compacting && this.bytes > bound) this.compact().catch(() => undefined);
       }
-      const bound = Math.max(journalSettings.compactAtBytes, this.snapshotBytes * journalSettings.snapshotFactor);
-      if (!this.compacting && this.bytes > bound) this.compact().catch(() => undefined);
+    } finally {
+      this.running = undefined;
     }
   }
 
