@@ -346,16 +346,20 @@ describe("a write that fails", () => {
 });
 
 describe("the files at start", () => {
-  it("temporary files of processes that are gone are removed; a live one's stays", async () => {
+  it("temporary files of processes that are gone are removed, a live one's stays, and journals of no snapshot go", async () => {
     const file = path.join(folder, "stray.json");
     const dead = `${file}.2147483646.tmp`;
     const live = `${file}.${process.ppid}.tmp`;
     await writeFile(dead, "{half a snap");
     await writeFile(live, "{being written");
+    // A journal without its snapshot (the state file was deleted) would otherwise be read as the new one's.
+    const orphan = journalFile(file, 2);
+    await writeFile(orphan, '{"format":"partner-api-sandbox-journal","generation":2}\n');
     const sandbox = await startSandbox({ port: 0, state: file });
     await sandbox.stop();
     const names = await readdir(folder);
     expect(names).not.toContain(path.basename(dead));
+    expect(names).not.toContain(path.basename(orphan));
     expect(names).toContain(path.basename(live));
     await rm(live);
   });

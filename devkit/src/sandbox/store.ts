@@ -288,8 +288,12 @@ export class JournalStore implements StateStore {
 
   /** Writes the first snapshot (no file yet), or the first of the journal's format (a version 1 file). */
   async start(): Promise<void> {
-    const { loaded } = this.options;
-    if (!loaded || loaded.version < 2) await this.compact();
+    const { loaded, file } = this.options;
+    if (!loaded || loaded.version < 2) {
+      // Journals beside a file that has none (its snapshot deleted, or a version 1 file) are no one's: they go.
+      removeJournalsBefore(file, Number.POSITIVE_INFINITY);
+      await this.compact();
+    }
   }
 
   mark(target: Path): void {
