@@ -72,7 +72,7 @@ describe("the journal against memory", () => {
     // A small bound: compactions (fuzzy snapshots while requests go on) happen during the run too.
     ["with compactions during the run", 16 * 1024, 7],
   ])(
-    "after hundreds of random changes of every kind, the files read back exactly what the sandbox held (%s)",
+    "after 200 random changes of every kind, the files read back exactly what the sandbox held (%s)",
     async (_, bound, seed) => {
       journalSettings.compactAtBytes = bound;
       const file = path.join(folder, `random-${seed}.json`);
@@ -135,8 +135,8 @@ describe("the journal against memory", () => {
         expect(status, what).toBeLessThan(500);
       };
       try {
-        for (let step = 0; step < 300; step++) {
-          if (step % 60 === 59) {
+        for (let step = 0; step < 200; step++) {
+          if (step % 50 === 49) {
             const generations = await checkpoint();
             if (bound === Number.POSITIVE_INFINITY) expect(generations, "no compaction: one journal").toHaveLength(1);
           }
@@ -304,7 +304,7 @@ describe("the journal against memory", () => {
         // Most of the calls changed something (a run of refusals would test nothing).
         expect(
           [...statuses].filter(([key]) => / 2\d\d$/.test(key)).reduce((sum, [, count]) => sum + count, 0),
-        ).toBeGreaterThan(200);
+        ).toBeGreaterThan(130);
       } finally {
         await sandbox.stop();
         await receiver.close();
