@@ -10,6 +10,7 @@ import { seedAccount } from "./flows/accounts.ts";
 import { TASK_RUNNERS } from "./flows/index.ts";
 import { scheduleDeliveries } from "./flows/webhooks.ts";
 import { idOf, type Path } from "./journal.ts";
+import { OwnerIndex } from "./owners.ts";
 import { SeededRandom } from "./random.ts";
 import type { AccountState, CardRecord, CompanyRecord, EventRecord, SandboxState, Task } from "./state.ts";
 import type { StateStore } from "./store.ts";
@@ -83,10 +84,8 @@ export class SandboxEngine {
   );
   /** Each account's API key, for the paths its changes are journalled under. */
   private readonly keys = new WeakMap<AccountState, string>();
-  /** Transaction id and company id → the API key of their account, per accounts object (a reset replaces it). */
-  private owners:
-    | { accounts: SandboxState["accounts"]; transactions: Map<string, string>; companies: Map<string, string> }
-    | undefined;
+  /** The account a transaction or company id belongs to, across accounts. */
+  readonly owners = new OwnerIndex(() => this.state.accounts);
 
   constructor(
     public state: SandboxState,
@@ -121,37 +120,11 @@ export class SandboxEngine {
       target.push(typeof segment === "string" ? segment : { id: idOf(String(segments[index - 1]), segment) });
     });
     this.store.mark(target);
-    const owners = this.owners;
-    if (owners && owners.accounts === this.state.accounts) {
-      if (segments[0] === "transactions" && typeof segments[1] === "string")
-        owners.transactions.set(segments[1], apiKey);
-      else if (segments[0] === "companies" && segments.length === 2)
-        owners.companies.set(idOf("companies", segments[1] as object), apiKey);
+    const [list] = segments;
+    if (segments.length === 2 && (list === "transactions" || list === "companies")) {
+      const id = target[3]!;
+      this.owners.added(list, typeof id === "object" ? id.id : String(id), apiKey);
     }
-  }
-
-  /** The API keys of the accounts transactions and companies belong to, kept as they are added. */
-  private ownerIndex() {
-    if (this.owners?.accounts === this.state.accounts) return this.owners;
-    const owners = { accounts: this.state.accounts, transactions: new Map<string, string>(), companies: new Map() };
-    for (const [apiKey, account] of Object.entries(this.state.accounts)) {
-      for (const id of Object.keys(account.transactions))
-        if (!owners.transactions.has(id)) owners.transactions.set(id, apiKey);
-      for (const record of account.companies)
-        if (!owners.companies.has(record.company.id)) owners.companies.set(record.company.id, apiKey);
-    }
-    this.owners = owners;
-    return owners;
-  }
-
-  /** The API key of the account a transaction belongs to, whichever account it is. */
-  transactionOwner(id: string): string | undefined {
-    return this.ownerIndex().transactions.get(id);
-  }
-
-  /** The API key of the account a company belongs to, whichever account it is. */
-  companyOwner(id: string): string | undefined {
-    return this.ownerIndex().companies.get(id);
   }
 
   private readonly idTime = () => (this.seedingAt === undefined ? this.clock.now() : Date.parse(this.seedingAt));

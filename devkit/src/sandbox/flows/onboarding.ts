@@ -82,7 +82,7 @@ function hostedCompany(call: { engine: SandboxEngine; params: { companyId: strin
   company: CompanyRecord;
 } {
   const id = call.params.companyId;
-  const apiKey = call.engine.companyOwner(id);
+  const apiKey = call.engine.owners.company(id);
   const company = apiKey === undefined ? undefined : call.engine.company(call.engine.account(apiKey), id);
   if (apiKey !== undefined && company?.company.swap) return { apiKey, company };
   throw new SandboxProblem(

@@ -98,7 +98,7 @@ export const routes = defineFlow()({
       const id = call.params.transactionId;
       const transaction = accountOf(call).transactions[id];
       if (transaction) return { status: 200, body: { transaction } };
-      if (call.engine.transactionOwner(id) !== undefined)
+      if (call.engine.owners.transaction(id) !== undefined)
         throw new SandboxProblem(403, "forbidden", "Forbidden", `transaction ${id} does not belong to this account`);
       throw new SandboxProblem(404, "not-found", "Not found", `transaction ${id} does not exist`);
     },
