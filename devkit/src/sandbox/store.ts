@@ -1,8 +1,10 @@
 /**
  * Where the state lives: in memory, or (with a state file) on disk before each mutating response is sent.
- * A write is a whole JSON snapshot put in place atomically (temporary file, fsync, rename, fsync of the
- * folder), so a `kill -9` leaves either the old file or the new one. Writes asked for while one is running
- * share the next one (group commit), so 100 parallel calls cost a few writes, not 100.
+ * With a file, the state is a snapshot plus a journal of changes (JournalStore; journal.ts says how): each
+ * commit appends one line and fsyncs it, so a write costs what changed, not the whole state; a `kill -9` loses
+ * nothing answered. Commits asked for while a line is being written share the next one (group commit), so 100
+ * parallel calls cost a few writes, not 100. legacyFileStore, the whole-file store of before (every commit a
+ * whole JSON snapshot put in place atomically), is kept for the persistence benchmark.
  */
 import { readFileSync, statSync } from "node:fs";
 import { type FileHandle, open, rename, unlink } from "node:fs/promises";
