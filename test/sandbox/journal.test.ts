@@ -384,6 +384,28 @@ describe("the files at start", () => {
     await second.stop();
   });
 
+  it("a journal line that is not JSON before its last line is refused, naming the journal; the files stay as they were", async () => {
+    const running = path.join(folder, "corrupt-source.json");
+    const first = await startSandbox({ port: 0, seed: 9, state: running, frozen: true, startTime: START });
+    await clientFor(first.url, "corrupt").post("/v1/companies", ONBOARD_BODY);
+    const file = path.join(folder, "corrupt.json");
+    const generation = journalGenerations(running).at(-1)!;
+    await copyFile(running, file);
+    await first.stop();
+    const journal = journalFile(file, generation);
+    const header = `{"format":"partner-api-sandbox-journal","generation":${generation}}`;
+    const content = `${header}\n{"clock": nope}\n{"clock":"2030-01-01T00:00:00.000Z","nextTaskId":1,"changes":[]}\n`;
+    await writeFile(journal, content);
+    const snapshot = await readFile(file, "utf8");
+    const error = await startSandbox({ port: 0, state: file }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain(`corrupt.json.journal-${generation} is corrupt (line 2 is not JSON`);
+    expect(await readFile(journal, "utf8")).toBe(content);
+    expect(await readFile(file, "utf8")).toBe(snapshot);
+  });
+
   it("a version 1 file (the whole state in one file) loads, and is rewritten as a snapshot with a journal", async () => {
     const file = path.join(folder, "v1.json");
     const source = path.join(folder, "v1-source.json");
