@@ -83,6 +83,13 @@ describe("the journal against memory", () => {
        * snapshot the stop writes from memory. The sandbox then starts again from its files.
        */
       const checkpoint = async () => {
+        // Work due now (a resend's delivery) runs after the answer, on the real-time timer: wait for it.
+        for (let tries = 0; ; tries++) {
+          const clock = await request(sandbox.url, "GET", "/_sandbox/clock");
+          if (clock.body.status === "ready") break;
+          if (tries > 200) throw new Error("the sandbox did not settle");
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
         const journalled = onDisk(file);
         const generations = journalGenerations(file);
         await sandbox.stop();
