@@ -11,6 +11,7 @@ import { diffBenchmark } from "./diff.ts";
 import type { BenchSize } from "./harness.ts";
 import { machineInfo } from "./machine.ts";
 import { mockBenchmark } from "./mock.ts";
+import { persistenceBenchmark } from "./persistence.ts";
 import { pipelineBenchmark } from "./pipeline.ts";
 import { proxyBenchmark } from "./proxy.ts";
 import { type BenchOutcome, type RunSummary, renderResults, scrubPaths } from "./results.ts";
@@ -29,6 +30,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   mockBenchmark,
   sandboxBenchmark,
   deliveriesBenchmark,
+  persistenceBenchmark,
   verifyBenchmark,
   proxyBenchmark,
   dashboardBenchmark,

@@ -153,7 +153,7 @@ describe("the clock's range: 1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999
     const folder = await mkdtemp(path.join(tmpdir(), "sandbox-clock-"));
     try {
       const file = path.join(folder, "state.json");
-      const text = JSON.stringify({ ...emptyState(1, 0), clock: "+275760-09-13T00:00:00.000Z" });
+      const text = JSON.stringify({ ...emptyState(1, 0), journal: 0, clock: "+275760-09-13T00:00:00.000Z" });
       await writeFile(file, text);
       const start = startSandbox({ port: 0, state: file });
       await expect(start).rejects.toThrow(SandboxStateError);

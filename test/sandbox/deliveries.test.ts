@@ -5,11 +5,12 @@
  * that starts many attempts to a silent receiver waits about one attempt limit in all; a good receiver still
  * gets every event, retried on the schedule. Times are asserted only as generous bounds (bench/ measures them).
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { readStateFile } from "../../devkit/src/sandbox/store.ts";
 import { type Receiver, type SilentReceiver, startReceiver, startSilentReceiver } from "../helpers/receiver.ts";
 import { clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
 
@@ -164,8 +165,9 @@ describe("a receiver that never answers", () => {
     await accountWithEvents(sandbox, "silent-a", receiver.url, 1);
     await sandbox.control.POST("/_sandbox/clock/advance", { body: { seconds: 0 } });
     const saved = async () => {
-      const json = JSON.parse(await readFile(state, "utf8"));
-      return json.accounts["silent-a"].events[0].deliveries.map((d: { error?: string }) => d.error);
+      // The snapshot and its journal, read back as a restart reads them.
+      const json = (await readStateFile(state, "state"))!;
+      return json.accounts["silent-a"]!.events[0]!.deliveries.map((d: { error?: string }) => d.error);
     };
     await expect.poll(saved, { timeout: 10_000 }).toEqual(["no answer within 0.3 s"]);
   });

@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { emptyState } from "../../devkit/src/sandbox/state.ts";
+import { readStateFile } from "../../devkit/src/sandbox/store.ts";
 import { clientFor, ONBOARD_BODY, request, seededCompany } from "./support.ts";
 
 /** Every member name of Object.prototype (`__proto__` among them). */
@@ -158,7 +159,8 @@ describe("a state file with prototype-named accounts", () => {
     } finally {
       await second.stop();
     }
-    const saved = JSON.parse(await readFile(file, "utf8"));
+    // The snapshot and its journal, read back as a restart reads them.
+    const saved = (await readStateFile(file, "state"))!;
     expect(Object.keys(saved.accounts).sort()).toEqual(["__proto__", "constructor", "plain", "toString"]);
     const third = await startSandbox({ port: 0, seed: 3, state: file });
     try {
@@ -172,6 +174,7 @@ describe("a state file with prototype-named accounts", () => {
     const file = path.join(folder, "broken.json");
     const text = JSON.stringify({
       ...emptyState(1, Date.UTC(2030, 0, 1)),
+      journal: 0,
       accounts: { __proto__: null, constructor: 5 },
     });
     await writeFile(file, text);

@@ -20,6 +20,7 @@ import {
   nestsDeeperThan,
 } from "../../devkit/src/sandbox/limits.ts";
 import { dataMap } from "../../devkit/src/sandbox/state.ts";
+import { readStateFile } from "../../devkit/src/sandbox/store.ts";
 import { clientFor, request, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
@@ -55,7 +56,8 @@ async function aCard(apiKey: string) {
 }
 
 const savedCard = async (cardId: string) => {
-  const state = JSON.parse(await readFile(file, "utf8"));
+  // The snapshot and its journal, read back as a restart reads them.
+  const state = (await readStateFile(file, "state"))!;
   for (const account of Object.values(state.accounts) as any[])
     for (const company of account.companies) for (const card of company.cards) if (card.card.id === cardId) return card;
   return undefined;

@@ -10,7 +10,7 @@ import { CONTROL_HANDLERS, FLOWS, PARTNER_HANDLERS, TASK_RUNNERS } from "../../d
 import { sandboxRouter } from "../../devkit/src/sandbox/index.ts";
 import { type RandomHolder, randomStateFor, SeededRandom, ulidTime } from "../../devkit/src/sandbox/random.ts";
 import { emptyState, STATE_FORMAT, type Task } from "../../devkit/src/sandbox/state.ts";
-import { fileStore, memoryStore, readStateFile } from "../../devkit/src/sandbox/store.ts";
+import { legacyFileStore, memoryStore, readStateFile } from "../../devkit/src/sandbox/store.ts";
 
 describe("SandboxClock", () => {
   it("follows real time times the speed, plus what was advanced; never goes back", () => {
@@ -183,11 +183,11 @@ describe("state store", () => {
   });
   afterAll(() => rm(folder, { recursive: true, force: true }));
 
-  it("fileStore writes the snapshot atomically, and commits asked for during a write share the next one", async () => {
+  it("legacyFileStore writes the snapshot atomically, and commits asked for during a write share the next one", async () => {
     const file = path.join(folder, "state.json");
     const state = emptyState(1, Date.parse("2030-01-01T00:00:00Z"));
     let snapshots = 0;
-    const store = fileStore(file, () => {
+    const store = legacyFileStore(file, () => {
       snapshots++;
       return state;
     });

@@ -12,6 +12,8 @@ import type { EventPayload, EventType, TaskRunner } from "./flow.ts";
 import { seedAccount } from "./flows/accounts.ts";
 import { TASK_RUNNERS } from "./flows/index.ts";
 import { scheduleDeliveries } from "./flows/webhooks.ts";
+import { idOf, type Path } from "./journal.ts";
+import { OwnerIndex } from "./owners.ts";
 import { SeededRandom } from "./random.ts";
 import {
   type AccountState,
@@ -106,6 +108,10 @@ export class SandboxEngine {
     (account) => account.events,
     (record) => record.envelope.id,
   );
+  /** Each account's API key, for the paths its changes are journalled under. */
+  private readonly keys = new WeakMap<AccountState, string>();
+  /** The account a transaction or company id belongs to, across accounts. */
+  readonly owners = new OwnerIndex(() => this.state.accounts);
 
   constructor(
     public state: SandboxState,
@@ -120,7 +126,33 @@ export class SandboxEngine {
 
   /** The account's generator; the ids it makes carry the time `now()` reads. */
   random(account: AccountState): SeededRandom {
+    const apiKey = this.keys.get(account);
+    // An account being seeded is journalled whole once seeded.
+    if (apiKey !== undefined) {
+      this.store.mark(["accounts", apiKey, "random"]);
+      this.store.mark(["accounts", apiKey, "lastId"]);
+    }
     return new SeededRandom(account, this.idTime);
+  }
+
+  /**
+   * Notes a change for the journal (with a state file): what is at the path (relative to the account) is written
+   * as it is at the next commit. A record in the path stands for the element of its list with its id, e.g.
+   * `changed(account, "companies", company, "cards", card)`.
+   */
+  changed(owner: AccountState | string, ...segments: (string | object)[]): void {
+    const apiKey = typeof owner === "string" ? owner : this.keys.get(owner);
+    if (apiKey === undefined) return;
+    const target: Path = ["accounts", apiKey];
+    segments.forEach((segment, index) => {
+      target.push(typeof segment === "string" ? segment : { id: idOf(String(segments[index - 1]), segment) });
+    });
+    this.store.mark(target);
+    const [list] = segments;
+    if (segments.length === 2 && (list === "transactions" || list === "companies")) {
+      const id = target[3]!;
+      this.owners.added(list, typeof id === "object" ? id.id : String(id), apiKey);
+    }
   }
 
   private readonly idTime = () => (this.seedingAt === undefined ? this.clock.now() : Date.parse(this.seedingAt));
@@ -151,7 +183,15 @@ export class SandboxEngine {
 
   /** The account of an API key, seeded on its first use (flows/accounts.ts says with what). */
   account(apiKey: string): AccountState {
-    return Object.hasOwn(this.state.accounts, apiKey) ? this.state.accounts[apiKey]! : seedAccount(this, apiKey);
+    const known = Object.hasOwn(this.state.accounts, apiKey) ? this.state.accounts[apiKey] : undefined;
+    if (known) {
+      if (!this.keys.has(known)) this.keys.set(known, apiKey);
+      return known;
+    }
+    const seeded = seedAccount(this, apiKey);
+    this.keys.set(seeded, apiKey);
+    this.store.mark(["accounts", apiKey]);
+    return seeded;
   }
 
   /** Records an event of the account and schedules its delivery to each of the account's endpoints, due now. */
@@ -165,6 +205,7 @@ export class SandboxEngine {
     };
     const event: EventRecord = { envelope, body: JSON.stringify(envelope), deliveries: [] };
     account.events.push(event);
+    this.changed(apiKey, "events", event);
     scheduleDeliveries(this, apiKey, event);
     return event;
   }
@@ -174,18 +215,28 @@ export class SandboxEngine {
     const dueAt = Math.min(task.dueAt, CLOCK_RANGE.max);
     const scheduled = { ...task, dueAt, id: this.state.nextTaskId++ } as Task;
     pushTask(this.state.tasks, scheduled);
+    this.store.put(["tasks", { id: String(scheduled.id) }], scheduled);
     // The timer already wakes in time for anything due at or after the time it is set for.
     if (this.timerDueAt === undefined || scheduled.dueAt < this.timerDueAt) this.arm();
   }
 
   cancel(matches: (task: Task) => boolean): void {
-    this.state.tasks = heapify(this.state.tasks.filter((task) => !matches(task)));
+    this.state.tasks = heapify(
+      this.state.tasks.filter((task) => {
+        if (!matches(task)) return true;
+        this.store.put(["tasks", { id: String(task.id) }], undefined);
+        return false;
+      }),
+    );
   }
 
   /** Back to the seeded state: accounts go (and are seeded again on use), pending tasks with them. */
   reset(): void {
     this.state.accounts = dataMap();
     this.state.tasks = [];
+    this.store.clear();
+    this.store.mark(["accounts"]);
+    this.store.mark(["tasks"]);
     this.arm();
   }
 
@@ -226,12 +277,15 @@ export class SandboxEngine {
    */
   inBackground(task: Task, followUpAt: number | undefined, work: (signal: AbortSignal) => Promise<void>): void {
     this.background.set(task.id, { task, followUpAt });
+    // Saved as still due until it settles: a restart makes the attempt again.
+    this.store.put(["tasks", { id: String(task.id) }], task);
     work(this.stopping.signal)
       .catch(() => undefined)
       .finally(() => {
         // A stopped sandbox keeps the task: its state was last written with it, to run again at the next start.
         if (this.stopped) return;
         this.background.delete(task.id);
+        this.store.put(["tasks", { id: String(task.id) }], undefined);
         this.settled.resolve();
         this.settled = signal();
         this.store.commit().catch(() => undefined);
@@ -278,6 +332,8 @@ export class SandboxEngine {
       }
       if (due === undefined) break;
       popTask(this.state.tasks);
+      // Gone from the saved tasks, unless its work goes on in the background (inBackground saves it again).
+      this.store.put(["tasks", { id: String(due.id) }], undefined);
       this.clock.advanceTo(due.dueAt);
       // A task of an account that is gone (reset) has nothing left to act on.
       if (!Object.hasOwn(this.state.accounts, due.apiKey)) continue;

@@ -14,10 +14,20 @@ import { ATTEMPT_TIMEOUT_MS } from "../webhooks/deliver.ts";
 import { CLOCK_RANGE_TEXT, inClockRange, SandboxClock } from "./clock.ts";
 import { ContractRouter } from "./contract.ts";
 import { controlClient, type SandboxControl, type SandboxControlOptions } from "./control-client.ts";
+import { heapify } from "./due.ts";
 import { SandboxEngine } from "./engine.ts";
+import { storeChoice } from "./internal.ts";
+import { removeStrayTemporaries } from "./journal.ts";
 import { createRequestListener } from "./server.ts";
-import { emptyState, normalizeLoadedState } from "./state.ts";
-import { fileStore, memoryStore, readStateFile, SandboxStateError, type StateStore } from "./store.ts";
+import { emptyState } from "./state.ts";
+import {
+  JournalStore,
+  legacyFileStore,
+  loadStateFiles,
+  memoryStore,
+  SandboxStateError,
+  type StateStore,
+} from "./store.ts";
 import type { FaultInput } from "./testmode/faults.ts";
 import { TestMode } from "./testmode/index.ts";
 import { DEFAULT_REQUEST_LOG_SIZE } from "./testmode/log.ts";
@@ -243,15 +253,9 @@ export function sandboxRouter(): ContractRouter {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const settings = checkedOptions(options);
-  const read = settings.state ? await readStateFile(settings.state, displayPath(settings.state)) : undefined;
-  let saved: typeof read;
-  try {
-    saved = read && normalizeLoadedState(read);
-  } catch (error) {
-    throw new SandboxStateError(
-      `sandbox state file ${displayPath(settings.state!)} is corrupt (${(error as Error).message}); it was left untouched (move it away or pass another --state)`,
-    );
-  }
+  if (settings.state) removeStrayTemporaries(settings.state);
+  const loaded = settings.state ? loadStateFiles(settings.state, displayPath(settings.state)) : undefined;
+  const saved = loaded?.state;
   if (saved && saved.seed !== settings.seed && options.seed !== undefined)
     throw new SandboxStateError(
       `sandbox state file ${displayPath(settings.state!)} was written with seed ${saved.seed}, not ${settings.seed}; it was left untouched (drop --seed or pass --seed ${saved.seed})`,
@@ -261,13 +265,37 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // Start scenarios run at the start reading itself (so a fixed startTime and seed give the same ids every run).
   if (settings.frozen || settings.scenarios.length > 0) clock.freeze();
   let baseUrl = "";
-  const store: StateStore = settings.state
-    ? fileStore(settings.state, () => {
-        state.clock = clock.iso();
-        // With the tasks of deliveries under way, so a restart makes those attempts again.
-        return engine.snapshot();
-      })
-    : memoryStore;
+  // The engine, once made: a compaction at start (a version 1 file) comes before it.
+  let engineOf: SandboxEngine | undefined;
+  const journal =
+    settings.state && !storeChoice.legacy
+      ? new JournalStore({
+          file: settings.state,
+          shownAs: displayPath(settings.state),
+          state,
+          clock: () => clock.iso(),
+          loaded,
+          reload: () => {
+            // The state as the files hold it, in place of the one in memory (whose last change was not saved).
+            const again = loadStateFiles(settings.state!, displayPath(settings.state!));
+            if (!again) return;
+            for (const key of Object.keys(state)) delete (state as unknown as Record<string, unknown>)[key];
+            Object.assign(state, again.state);
+            heapify(state.tasks);
+          },
+          // With the tasks of deliveries under way, so a restart makes those attempts again.
+          snapshotTasks: () => (engineOf ? engineOf.snapshot().tasks : state.tasks.slice()),
+        })
+      : undefined;
+  await journal?.start();
+  const legacy =
+    settings.state && storeChoice.legacy
+      ? legacyFileStore(settings.state, () => {
+          state.clock = clock.iso();
+          return state;
+        })
+      : undefined;
+  const store: StateStore = journal ?? legacy ?? memoryStore;
   const engine = new SandboxEngine(state, clock, store, {
     seed: state.seed,
     cardIssuingSeconds: settings.cardIssuingSeconds,
@@ -276,6 +304,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...(settings.webhooks ? { webhooks: settings.webhooks } : {}),
     baseUrl: () => baseUrl,
   });
+  engineOf = engine;
   const router = sandboxRouter();
   const testMode = new TestMode(engine, router, {
     seed: state.seed,
@@ -321,6 +350,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         server.closeAllConnections();
       });
       await engine.stop();
+      await store.close?.();
     })();
     return stopping;
   };

@@ -14,6 +14,7 @@ import type { SandboxEngine } from "./engine.ts";
 import { type AnyReply, type Call, SandboxProblem } from "./flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS } from "./flows/index.ts";
 import { longStrings, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_STRING_LENGTH, nestsDeeperThan } from "./limits.ts";
+import { StateNotSavedError } from "./store.ts";
 import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
 export { MAX_BODY_BYTES };
@@ -286,6 +287,13 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       send(response, operation, reply, exchange);
     } catch (error) {
       if (error instanceof SandboxProblem) send(response, operation, problemReply(error), exchange);
+      else if (error instanceof StateNotSavedError)
+        send(
+          response,
+          operation,
+          problemReply(new SandboxProblem(503, "not-saved", "Change not saved", error.message)),
+          exchange,
+        );
       else {
         send(
           response,

@@ -15,7 +15,7 @@ type Schemas = components["schemas"];
 
 export const STATE_FORMAT = "partner-api-sandbox-state";
 /** Bumped when a state file written by this version could not be read by an older one. */
-export const STATE_VERSION = 1;
+export const STATE_VERSION = 2;
 
 export interface CompanyRecord {
   company: Schemas["Company"] & { id: string };

@@ -44,6 +44,7 @@ export function addCardHolder(
 ) {
   const holder = { id: engine.random(account).ulid(), name, email, status: "ACTIVE", createdAt: engine.now() };
   company.cardHolders.push(holder);
+  engine.changed(account, "companies", company, "cardHolders", holder);
   return holder;
 }
 
@@ -84,7 +85,9 @@ export const cards = defineFlow<CardTasks>()({
         cardholder: { name: holder.name, email: holder.email },
         createdAt: engine.now(),
       };
-      company.cards.push({ card, cardHolderId, bin, category, ...(description ? { description } : {}), frozen: false });
+      const record = { card, cardHolderId, bin, category, ...(description ? { description } : {}), frozen: false };
+      company.cards.push(record);
+      engine.changed(account, "companies", company, "cards", record);
       engine.schedule({
         kind: "activateCard",
         apiKey: apiKeyOf(call),
@@ -112,15 +115,19 @@ export const cards = defineFlow<CardTasks>()({
     },
 
     updateCardSpendSettings(call) {
-      const card = findCard(call.engine, actingCompany(call), call.params.cardId);
+      const company = actingCompany(call);
+      const card = findCard(call.engine, company, call.params.cardId);
       card.spendSettings = call.body;
+      call.engine.changed(accountOf(call), "companies", company, "cards", card);
       return { status: 200, body: {} };
     },
 
     unfreezeCard(call) {
-      const card = findCard(call.engine, actingCompany(call), call.params.cardId);
+      const company = actingCompany(call);
+      const card = findCard(call.engine, company, call.params.cardId);
       // Nothing freezes a card in the sandbox (the API has no freeze operation), so this only records it.
       card.frozen = false;
+      call.engine.changed(accountOf(call), "companies", company, "cards", card);
       return { status: 200, body: {} };
     },
 
@@ -155,7 +162,10 @@ export const cards = defineFlow<CardTasks>()({
     activateCard(engine, task) {
       const company = engine.company(engine.account(task.apiKey), task.companyId);
       const card = company && engine.card(company, task.cardId);
-      if (card && card.card.status === "Creating") card.card.status = "Active";
+      if (card && card.card.status === "Creating") {
+        card.card.status = "Active";
+        engine.changed(task.apiKey, "companies", company, "cards", card);
+      }
     },
   },
 });

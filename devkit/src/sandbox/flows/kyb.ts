@@ -23,6 +23,7 @@ export const kyb = defineFlow<KybTasks>()({
       const { engine } = call;
       const company = actingCompany(call);
       company.kybStatus = "SUBMITTED";
+      engine.changed(apiKeyOf(call), "companies", company, "kybStatus");
       const companyId = company.company.id;
       // A new submission restarts the review.
       cancelReview(engine, companyId);
@@ -42,6 +43,7 @@ export const kyb = defineFlow<KybTasks>()({
       const { status } = call.body;
       cancelReview(call.engine, companyId);
       company.kybStatus = status;
+      call.engine.changed(apiKeyOf(call), "companies", company, "kybStatus");
       call.engine.fire(apiKeyOf(call), "company.kyb_status_changed", { companyId, status });
       return { status: 200, body: { companyId, status } };
     },
@@ -51,6 +53,7 @@ export const kyb = defineFlow<KybTasks>()({
       const company = engine.company(engine.account(task.apiKey), task.companyId);
       if (!company) return;
       company.kybStatus = "APPROVED";
+      engine.changed(task.apiKey, "companies", company, "kybStatus");
       engine.fire(task.apiKey, "company.kyb_status_changed", { companyId: company.company.id, status: "APPROVED" });
     },
   },

@@ -33,6 +33,8 @@ export function recordLedgerEntry(
   };
   const entry = ledgerEntry(company, input.type, moved);
   company.ledger.push(entry);
+  engine.changed(account, "companies", company, "ledger", entry);
+  engine.changed(account, "transactions", moved.id);
   account.transactions[moved.id] = {
     id: moved.id,
     type: moved.direction,

@@ -57,6 +57,7 @@ export function addCompany(
     ledger: [],
   };
   account.companies.push(record);
+  engine.changed(account, "companies", record);
   const holderName = random.pick(HOLDER_NAMES);
   addCardHolder(engine, account, record, holderName, `${holderName.toLowerCase().replace(/\s+/g, ".")}@example.com`);
   addWallet(engine, account, record, "USDC");
@@ -71,6 +72,7 @@ function setKycStatus(engine: SandboxEngine, apiKey: string, company: CompanyRec
     throw unprocessable(`company ${company.company.id} was not onboarded with Swap, so it has no verification status`);
   if (swap.kycStatus === kycStatus) return;
   swap.kycStatus = kycStatus;
+  engine.changed(apiKey, "companies", company, "company");
   engine.fire(apiKey, "company.kyc_status_changed", { companyId: company.company.id, kycStatus });
 }
 
@@ -80,10 +82,9 @@ function hostedCompany(call: { engine: SandboxEngine; params: { companyId: strin
   company: CompanyRecord;
 } {
   const id = call.params.companyId;
-  for (const [apiKey, account] of Object.entries(call.engine.state.accounts)) {
-    const company = account.companies.find((c) => c.company.id === id && c.company.swap);
-    if (company) return { apiKey, company };
-  }
+  const apiKey = call.engine.owners.company(id);
+  const company = apiKey === undefined ? undefined : call.engine.company(call.engine.account(apiKey), id);
+  if (apiKey !== undefined && company?.company.swap) return { apiKey, company };
   throw new SandboxProblem(
     404,
     "not-found",
@@ -141,6 +142,7 @@ export const onboarding = defineFlow()({
       if (!swap)
         throw unprocessable(`company ${company.company.id} was not onboarded with Swap, so it has no terms to accept`);
       swap.tosAccepted = call.body.tosAccepted;
+      call.engine.changed(apiKeyOf(call), "companies", company, "company");
       return { status: 200, body: { company: company.company } };
     },
 
@@ -149,6 +151,7 @@ export const onboarding = defineFlow()({
       const { status } = call.body;
       if (company.company.status !== status) {
         company.company.status = status;
+        call.engine.changed(apiKeyOf(call), "companies", company, "company");
         call.engine.fire(apiKeyOf(call), "company.onboarding_status_changed", {
           companyId: company.company.id,
           status,
@@ -177,8 +180,9 @@ export const onboarding = defineFlow()({
     },
 
     submitTosPage(call) {
-      const { company } = hostedCompany(call);
+      const { apiKey, company } = hostedCompany(call);
       company.company.swap!.tosAccepted = true;
+      call.engine.changed(apiKey, "companies", company, "company");
       return { status: 200, html: renderTosPage(company) };
     },
   },

@@ -42,6 +42,7 @@ export function addWallet(
     addresses: dataMap(),
   };
   company.wallets.push(record);
+  engine.changed(account, "companies", company, "wallets", record);
   return record;
 }
 
@@ -97,10 +98,7 @@ export const routes = defineFlow()({
       const id = call.params.transactionId;
       const transaction = accountOf(call).transactions[id];
       if (transaction) return { status: 200, body: { transaction } };
-      const elsewhere = Object.values(call.engine.state.accounts).some((account) =>
-        Object.hasOwn(account.transactions, id),
-      );
-      if (elsewhere)
+      if (call.engine.owners.transaction(id) !== undefined)
         throw new SandboxProblem(403, "forbidden", "Forbidden", `transaction ${id} does not belong to this account`);
       throw new SandboxProblem(404, "not-found", "Not found", `transaction ${id} does not exist`);
     },
@@ -132,6 +130,7 @@ export const routes = defineFlow()({
       if (existing) return { status: 200, body: { address: { address: existing, chain } } };
       const address = addressFor(chain, call.engine, account);
       wallet.addresses[chain] = address;
+      call.engine.changed(account, "companies", company, "wallets", wallet);
       return { status: 201, body: { address: { address, chain } } };
     },
   },
@@ -184,6 +183,7 @@ export const routes = defineFlow()({
         createdAt: engine.now(),
       };
       company.paymentRoutes.push(route);
+      engine.changed(account, "companies", company, "paymentRoutes", route);
       engine.fire(apiKeyOf(call), "payment_route.created", { companyId: company.company.id, paymentRoute: route });
       return { status: 201, body: { paymentRoute: route } };
     },
@@ -219,6 +219,7 @@ export const routes = defineFlow()({
         createdAt: microsecondIso(nowMs),
       };
       account.transactions[transaction.id] = transaction;
+      engine.changed(account, "transactions", transaction.id);
       const incoming = amount.toFixed(2);
       const converted = (amount - fees).toFixed(2);
       const data = onramp

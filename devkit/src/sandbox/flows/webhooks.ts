@@ -23,6 +23,7 @@ export function addEndpoint(
 ) {
   const record = { endpoint: { id: engine.random(account).ulid(), url, events, createdAt: engine.now() }, secret };
   account.endpoints.push(record);
+  engine.changed(account, "endpoints", record);
   return record;
 }
 
@@ -219,6 +220,7 @@ export const webhooks = defineFlow<WebhookTasks>()({
       if (!record) throw notFound("webhook endpoint", id);
       if (call.body.url !== undefined) record.endpoint.url = call.body.url;
       if (call.body.events !== undefined) record.endpoint.events = call.body.events;
+      call.engine.changed(apiKeyOf(call), "endpoints", record);
       return { status: 200, body: shownEndpoint(record.endpoint) };
     },
 
@@ -234,6 +236,7 @@ export const webhooks = defineFlow<WebhookTasks>()({
       const id = call.params.endpointId;
       if (!account.endpoints.some((e) => e.endpoint.id === id)) throw notFound("webhook endpoint", id);
       account.endpoints = account.endpoints.filter((e) => e.endpoint.id !== id);
+      call.engine.changed(account, "endpoints");
       call.engine.cancel((task) => task.kind === "deliverEvent" && task.endpointId === id);
       return { status: 204 };
     },
@@ -270,6 +273,7 @@ export const webhooks = defineFlow<WebhookTasks>()({
           at: new Date(task.dueAt).toISOString(),
           ...delivery,
         });
+        engine.changed(task.apiKey, "events", event);
         const ok = delivery.statusCode !== undefined && delivery.statusCode >= 200 && delivery.statusCode < 300;
         // The retry is due its wait after this attempt was due, on the clock, however long the attempt took.
         if (!ok && retryAt !== undefined) {

@@ -1,0 +1,455 @@
+/**
+ * The state file's journal: what a sandbox reads back from its files is exactly what it holds in memory, after
+ * many random changes of every kind (a change the journal missed shows as a difference); a failed write is
+ * undone and answered 503, and the next one works; stray temporary files go at start; a version 1 file
+ * (the whole state in one file) still loads.
+ */
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { journalFile, journalGenerations } from "../../devkit/src/sandbox/journal.ts";
+import type { SandboxState } from "../../devkit/src/sandbox/state.ts";
+import { journalIo, journalSettings, loadStateFiles } from "../../devkit/src/sandbox/store.ts";
+import { startReceiver } from "../helpers/receiver.ts";
+import { clientFor, ONBOARD_BODY, request } from "./support.ts";
+
+let folder: string;
+const defaults = { ...journalSettings };
+const io = { ...journalIo };
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), "sandbox-journal-"));
+});
+afterEach(() => {
+  Object.assign(journalSettings, defaults);
+  Object.assign(journalIo, io);
+});
+afterAll(() => rm(folder, { recursive: true, force: true }));
+
+const START = "2030-01-01T00:00:00.000Z";
+const KYB_PROFILE = {
+  companyName: "Sandbox Demo Company",
+  industry: "541511",
+  registrationCountry: "US",
+  registrationNumber: "123",
+  uboFirstName: "A",
+  uboLastName: "B",
+  uboGender: "MALE",
+  uboCountryCode: "US",
+  uboIdType: "PASSPORT",
+  uboIdNumber: "X1",
+  uboDob: "1990-01-01",
+};
+
+/** The state as the files hold it, with the pending tasks in id order (the heap's layout is not journalled). */
+function onDisk(file: string): SandboxState {
+  const state = loadStateFiles(file, path.basename(file))!.state;
+  return { ...state, tasks: [...state.tasks].sort((a, b) => a.id - b.id) };
+}
+
+/** A small seeded generator, so a failing run can be run again. */
+function generator(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(items: T[]) => items[Math.floor(next() * items.length)]!,
+  };
+}
+
+describe("the journal against memory", () => {
+  it.each([
+    // No compaction: every change since the start is read back from the journal alone, so one it missed shows.
+    ["from the journal alone", Number.POSITIVE_INFINITY, 20261125],
+    // A small bound: compactions (fuzzy snapshots while requests go on) happen during the run too.
+    ["with compactions during the run", 16 * 1024, 7],
+  ])(
+    "after 200 random changes of every kind, the files read back exactly what the sandbox held (%s)",
+    async (_, bound, seed) => {
+      journalSettings.compactAtBytes = bound;
+      const file = path.join(folder, `random-${seed}.json`);
+      const receiver = await startReceiver([200, 500, 500, 200, 500]);
+      let sandbox = await startSandbox({ port: 0, seed: 3, state: file, frozen: true, startTime: START });
+      /**
+       * What the journal holds must be what memory holds: read back before a clean stop, it must equal the
+       * snapshot the stop writes from memory. The sandbox then starts again from its files.
+       */
+      const checkpoint = async () => {
+        // Work due now (a resend's delivery) runs after the answer, on the real-time timer: wait for it.
+        for (let tries = 0; ; tries++) {
+          const clock = await request(sandbox.url, "GET", "/_sandbox/clock");
+          if (clock.body.status === "ready") break;
+          if (tries > 200) throw new Error("the sandbox did not settle");
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        const journalled = onDisk(file);
+        const generations = journalGenerations(file);
+        await sandbox.stop();
+        const snapshot = onDisk(file);
+        expect(journalled).toEqual(snapshot);
+        // After a clean stop one file holds it all: the journal beside it has no lines.
+        const journal = journalFile(file, journalGenerations(file).at(-1)!);
+        expect((await readFile(journal, "utf8").catch(() => "")).trim().split("\n").length).toBeLessThanOrEqual(1);
+        sandbox = await startSandbox({ port: 0, state: file, frozen: true });
+        return generations;
+      };
+      const random = generator(seed);
+      const keys = ["alpha", "beta", "gamma"];
+      type Known = {
+        companies: {
+          id: string;
+          swap: boolean;
+          holders: string[];
+          wallets: string[];
+          cards: string[];
+          routes: string[];
+        }[];
+        endpoints: string[];
+        events: string[];
+      };
+      let known: Record<string, Known> = {};
+      const knownOf = async (apiKey: string): Promise<Known> => {
+        if (known[apiKey]) return known[apiKey];
+        const client = clientFor(sandbox.url, apiKey);
+        const companies = (await client.get("/v1/companies")).body.companies as { id: string }[];
+        const entry: Known = { companies: [], endpoints: [], events: [] };
+        for (const { id } of companies) {
+          const holders = (await client.get(`/_sandbox/companies/${id}/card-holders`)).body.cardHolders;
+          const wallets = (await client.get(`/_sandbox/companies/${id}/wallets`)).body.wallets;
+          entry.companies.push({
+            id,
+            swap: false,
+            holders: holders.map((h: { id: string }) => h.id),
+            wallets: wallets.map((w: { id: string }) => w.id),
+            cards: [],
+            routes: [],
+          });
+        }
+        known[apiKey] = entry;
+        return entry;
+      };
+      const statuses = new Map<string, number>();
+      const ok = (what: string, status: number) => {
+        statuses.set(`${what} ${status}`, (statuses.get(`${what} ${status}`) ?? 0) + 1);
+        expect(status, what).toBeLessThan(500);
+      };
+      try {
+        for (let step = 0; step < 200; step++) {
+          if (step % 50 === 49) {
+            const generations = await checkpoint();
+            if (bound === Number.POSITIVE_INFINITY) expect(generations, "no compaction: one journal").toHaveLength(1);
+          }
+          const apiKey = random.pick(keys);
+          const client = clientFor(sandbox.url, apiKey);
+          const account = await knownOf(apiKey);
+          const company = random.pick(account.companies);
+          const roll = random.int(100);
+          if (roll < 8) {
+            const swap = random.next() < 0.6;
+            const answer = await client.post("/v1/companies", {
+              ...ONBOARD_BODY,
+              products: swap ? ["Swap", "Card"] : ["Card"],
+            });
+            ok("onboard", answer.status);
+            const id = answer.body.company.id;
+            const holders = (await client.get(`/_sandbox/companies/${id}/card-holders`)).body.cardHolders;
+            const wallets = (await client.get(`/_sandbox/companies/${id}/wallets`)).body.wallets;
+            account.companies.push({
+              id,
+              swap,
+              holders: holders.map((h: { id: string }) => h.id),
+              wallets: wallets.map((w: { id: string }) => w.id),
+              cards: [],
+              routes: [],
+            });
+          } else if (roll < 30) {
+            const answer = await client.post(
+              "/v1/cards",
+              {
+                cardHolderId: random.pick(company.holders),
+                name: `Card ${step}`,
+                category: "Other",
+                bin: random.pick(["45671234", "53987600"]),
+              },
+              { companyId: company.id },
+            );
+            ok("card", answer.status);
+            company.cards.push(answer.body.card.id);
+          } else if (roll < 34 && company.cards.length > 0) {
+            const card = random.pick(company.cards);
+            const answer =
+              random.next() < 0.5
+                ? await client.patch(
+                    `/v1/cards/${card}/spend-settings`,
+                    {
+                      isUnlimitedLimitPerTransaction: false,
+                      limitPerTransaction: random.int(1000) + 1,
+                      isAllowedAllCurrencies: true,
+                    },
+                    { companyId: company.id },
+                  )
+                : await client.patch(`/v1/cards/${card}/unfreeze`, undefined, { companyId: company.id });
+            ok("card change", answer.status);
+          } else if (roll < 37) {
+            const answer = await client.post(`/_sandbox/companies/${company.id}/card-holders`, {
+              name: "Holder",
+              email: `h${step}@example.com`,
+            });
+            ok("holder", answer.status);
+            company.holders.push(answer.body.cardHolder.id);
+          } else if (roll < 40) {
+            const answer = await client.post(`/_sandbox/companies/${company.id}/wallets`, {
+              currency: random.pick(["USDC", "USDT"]),
+            });
+            ok("wallet", answer.status);
+            company.wallets.push(answer.body.wallet.id);
+          } else if (roll < 44) {
+            const answer = await client.post(
+              `/v1/wallets/${random.pick(company.wallets)}/addresses`,
+              {},
+              { companyId: company.id },
+            );
+            ok("address", answer.status);
+          } else if (roll < 50) {
+            const answer = await client.post(`/_sandbox/companies/${company.id}/payment-routes`, {
+              type: random.pick(["onramp", "offramp"]),
+              force: true,
+            });
+            ok("route", answer.status);
+            company.routes.push(answer.body.paymentRoute.id);
+          } else if (roll < 58 && company.routes.length > 0) {
+            const answer = await client.post(`/_sandbox/payment-routes/${random.pick(company.routes)}/deposits`, {
+              amount: random.int(5000) + 1,
+              force: true,
+            });
+            ok("deposit", answer.status);
+          } else if (roll < 62) {
+            const answer = await client.post(`/_sandbox/companies/${company.id}/spending-account/entries`, {
+              type: random.pick(["Account", "Card", "PaymentAcceptance"]),
+              direction: random.pick(["Credit", "Debit"]),
+              amount: random.int(300) + 1,
+            });
+            ok("entry", answer.status);
+          } else if (roll < 66) {
+            const which = random.int(4);
+            const answer =
+              which === 0
+                ? await client.post(`/_sandbox/companies/${company.id}/kyc-status`, {
+                    kycStatus: random.pick(["approved", "rejected", "under_review"]),
+                  })
+                : which === 1
+                  ? await client.post(`/_sandbox/companies/${company.id}/terms-acceptance`, {
+                      tosAccepted: random.next() < 0.5,
+                    })
+                  : which === 2
+                    ? await client.post(`/_sandbox/companies/${company.id}/onboarding-status`, {
+                        status: random.pick(["Active", "Pending", "Rejected"]),
+                      })
+                    : await client.post(`/_sandbox/companies/${company.id}/kyb-result`, {
+                        status: random.pick(["APPROVED", "REJECTED"]),
+                      });
+            ok("company status", answer.status);
+          } else if (roll < 69) {
+            const answer = await client.post("/v1/kyb-profiles", KYB_PROFILE, { companyId: company.id });
+            ok("kyb", answer.status);
+          } else if (roll < 72) {
+            const swapCompany = account.companies.find((c) => c.swap);
+            if (swapCompany) {
+              const form =
+                random.next() < 0.5 ? `action=${random.pick(["start", "submit", "complete", "pause"])}` : "accept=yes";
+              const page = form.startsWith("action") ? "kyc" : "tos";
+              const answer = await request(sandbox.url, "POST", `/_sandbox/hosted/${page}/${swapCompany.id}`, {
+                rawBody: form,
+                contentType: "application/x-www-form-urlencoded",
+              });
+              ok("hosted", answer.status);
+            }
+          } else if (roll < 77) {
+            const answer = await client.post("/_sandbox/webhook-endpoints", { url: receiver.url, secret: "s" });
+            ok("endpoint", answer.status);
+            account.endpoints.push(answer.body.id);
+          } else if (roll < 80 && account.endpoints.length > 0) {
+            const endpoint = random.pick(account.endpoints);
+            if (random.next() < 0.5) {
+              ok(
+                "endpoint update",
+                (await client.patch(`/_sandbox/webhook-endpoints/${endpoint}`, { events: ["payment_route.created"] }))
+                  .status,
+              );
+            } else {
+              ok("endpoint delete", (await client.delete(`/_sandbox/webhook-endpoints/${endpoint}`)).status);
+              account.endpoints = account.endpoints.filter((e) => e !== endpoint);
+            }
+          } else if (roll < 83) {
+            const events = (await client.get("/_sandbox/events")).body.events as { id: string }[];
+            if (events.length > 0)
+              ok("resend", (await client.post(`/_sandbox/events/${random.pick(events).id}/resend`)).status);
+          } else if (roll < 93) {
+            ok("advance", (await client.post("/_sandbox/clock/advance", { seconds: random.int(400) })).status);
+          } else if (roll < 94) {
+            ok("reset", (await client.post("/_sandbox/reset")).status);
+            known = {};
+          } else {
+            // A new account's first call (a GET) seeds it.
+            const fresh = `fresh-${step}`;
+            keys.push(fresh);
+            ok("seed", (await clientFor(sandbox.url, fresh).get("/v1/companies")).status);
+          }
+        }
+        // Every answer is durable: the files hold what memory holds.
+        const generations = await checkpoint();
+        if (bound < Number.POSITIVE_INFINITY)
+          expect(generations.at(-1), "compactions happened during the run").toBeGreaterThan(2);
+        // Most of the calls changed something (a run of refusals would test nothing).
+        expect(
+          [...statuses].filter(([key]) => / 2\d\d$/.test(key)).reduce((sum, [, count]) => sum + count, 0),
+        ).toBeGreaterThan(130);
+      } finally {
+        await sandbox.stop();
+        await receiver.close();
+      }
+    },
+    60_000,
+  );
+});
+
+describe("a write that fails", () => {
+  it("is undone and answered 503; the next write is saved, and a restart reads what was answered", async () => {
+    const file = path.join(folder, "failing.json");
+    const sandbox = await startSandbox({ port: 0, seed: 5, state: file, frozen: true, startTime: START });
+    const client = clientFor(sandbox.url, "failing");
+    const companyId = (await client.get("/v1/companies")).body.companies[0].id;
+    const holder = (await client.get(`/_sandbox/companies/${companyId}/card-holders`)).body.cardHolders[0].id;
+    const card = { cardHolderId: holder, name: "Card", category: "Other", bin: "45671234" };
+    journalIo.append = () =>
+      Promise.reject(Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" }));
+    const failed = await client.post("/v1/cards", card, { companyId });
+    expect(failed.status).toBe(503);
+    expect(failed.body.detail).toMatch(/not saved.*failing\.json.*ENOSPC/);
+    expect((await client.get("/v1/cards", { companyId })).body.cards).toEqual([]);
+    journalIo.append = io.append;
+    const saved = await client.post("/v1/cards", card, { companyId });
+    expect(saved.status).toBe(201);
+    const listed = (await client.get("/v1/cards", { companyId })).body.cards.map((c: { id: string }) => c.id);
+    expect(listed).toEqual([saved.body.card.id]);
+    expect(Object.values(onDisk(file).accounts)[0]!.companies[0]!.cards.map((c) => c.card.id)).toEqual(listed);
+    await sandbox.stop();
+    const again = await startSandbox({ port: 0, state: file });
+    expect(
+      (await clientFor(again.url, "failing").get("/v1/cards", { companyId })).body.cards.map(
+        (c: { id: string }) => c.id,
+      ),
+    ).toEqual(listed);
+    await again.stop();
+  });
+});
+
+describe("the files at start", () => {
+  it("temporary files of processes that are gone are removed, a live one's stays, and journals of no snapshot go", async () => {
+    const file = path.join(folder, "stray.json");
+    const dead = `${file}.2147483646.tmp`;
+    const live = `${file}.${process.ppid}.tmp`;
+    await writeFile(dead, "{half a snap");
+    await writeFile(live, "{being written");
+    // A journal without its snapshot (the state file was deleted) would otherwise be read as the new one's.
+    const orphan = journalFile(file, 2);
+    await writeFile(orphan, '{"format":"partner-api-sandbox-journal","generation":2}\n');
+    const sandbox = await startSandbox({ port: 0, state: file });
+    await sandbox.stop();
+    const names = await readdir(folder);
+    expect(names).not.toContain(path.basename(dead));
+    expect(names).not.toContain(path.basename(orphan));
+    expect(names).toContain(path.basename(live));
+    await rm(live);
+  });
+
+  it("a torn last journal line is left out, and the next write starts a line of its own", async () => {
+    const running = path.join(folder, "running.json");
+    const first = await startSandbox({ port: 0, seed: 6, state: running, frozen: true, startTime: START });
+    await clientFor(first.url, "torn").post("/v1/companies", ONBOARD_BODY);
+    // The files as a kill would leave them: no compaction, and half a line at the end of the journal.
+    const file = path.join(folder, "torn.json");
+    const generation = journalGenerations(running).at(-1)!;
+    await copyFile(running, file);
+    const journal = journalFile(file, generation);
+    await copyFile(journalFile(running, generation), journal);
+    await first.stop();
+    const before = onDisk(file);
+    await writeFile(journal, `${await readFile(journal, "utf8")}{"clock":"2030-01-01T00:0`);
+    expect(onDisk(file)).toEqual(before);
+    const second = await startSandbox({ port: 0, state: file, frozen: true });
+    await clientFor(second.url, "torn").post("/v1/companies", ONBOARD_BODY);
+    expect(Object.values(onDisk(file).accounts)[0]!.companies).toHaveLength(3);
+    await second.stop();
+  });
+
+  it("a journal line that is not JSON before its last line is refused, naming the journal; the files stay as they were", async () => {
+    const running = path.join(folder, "corrupt-source.json");
+    const first = await startSandbox({ port: 0, seed: 9, state: running, frozen: true, startTime: START });
+    await clientFor(first.url, "corrupt").post("/v1/companies", ONBOARD_BODY);
+    const file = path.join(folder, "corrupt.json");
+    const generation = journalGenerations(running).at(-1)!;
+    await copyFile(running, file);
+    await first.stop();
+    const journal = journalFile(file, generation);
+    const header = `{"format":"partner-api-sandbox-journal","generation":${generation}}`;
+    const content = `${header}\n{"clock": nope}\n{"clock":"2030-01-01T00:00:00.000Z","nextTaskId":1,"changes":[]}\n`;
+    await writeFile(journal, content);
+    const snapshot = await readFile(file, "utf8");
+    const error = await startSandbox({ port: 0, state: file }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain(`corrupt.json.journal-${generation} is corrupt (line 2 is not JSON`);
+    expect(await readFile(journal, "utf8")).toBe(content);
+    expect(await readFile(file, "utf8")).toBe(snapshot);
+  });
+
+  it("a version 1 file (the whole state in one file) loads, and is rewritten as a snapshot with a journal", async () => {
+    const file = path.join(folder, "v1.json");
+    const source = path.join(folder, "v1-source.json");
+    const first = await startSandbox({ port: 0, seed: 7, state: source, frozen: true, startTime: START });
+    await clientFor(first.url, "old").post("/v1/companies", ONBOARD_BODY);
+    await first.stop();
+    const { journal: _, ...whole } = JSON.parse(await readFile(source, "utf8"));
+    await writeFile(file, JSON.stringify({ ...whole, version: 1 }));
+    const second = await startSandbox({ port: 0, state: file });
+    expect((await clientFor(second.url, "old").get("/v1/companies")).body.companies).toHaveLength(2);
+    expect(JSON.parse(await readFile(file, "utf8"))).toMatchObject({ version: 2, journal: expect.any(Number) });
+    await second.stop();
+  });
+});
+
+describe("lookups across accounts", () => {
+  it("a transaction or hosted page of another account is found by index, kept as records are added, and gone after a reset", async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 8 });
+    const owner = clientFor(sandbox.url, "owner");
+    const other = clientFor(sandbox.url, "other");
+    await other.get("/v1/companies");
+    // The indexes are built now (one lookup), and must take in what is made after.
+    expect((await other.get("/transactions/01JD8X4M6Q2V7R9T3W5Y0Z1A2B")).status).toBe(404);
+    const onboarded = await owner.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
+    const companyId = onboarded.body.company.id;
+    const route = await owner.post(`/_sandbox/companies/${companyId}/payment-routes`, { type: "onramp", force: true });
+    const deposit = await owner.post(`/_sandbox/payment-routes/${route.body.paymentRoute.id}/deposits`, {
+      amount: 10,
+      force: true,
+    });
+    const id = deposit.body.transaction.id;
+    expect((await owner.get(`/transactions/${id}`)).status).toBe(200);
+    expect((await other.get(`/transactions/${id}`)).status).toBe(403);
+    expect((await fetch(`${sandbox.url}/_sandbox/hosted/kyc/${companyId}`)).status).toBe(200);
+    await owner.post("/_sandbox/reset");
+    expect((await other.get(`/transactions/${id}`)).status).toBe(404);
+    expect((await fetch(`${sandbox.url}/_sandbox/hosted/kyc/${companyId}`)).status).toBe(404);
+    await sandbox.stop();
+  });
+});
