@@ -130,6 +130,26 @@ describe("due tasks", () => {
 });
 
 describe("SandboxEngine", () => {
+  it("holds one clock reading for a call: an id and the createdAt beside it name the same millisecond", () => {
+    const start = Date.parse("2030-01-01T00:00:00Z");
+    // A running clock whose every reading is 0.6 ms after the one before: two reads cross a millisecond often.
+    let real = 0;
+    const clock = new SandboxClock(start, 1, () => (real += 0.6));
+    const engine = new SandboxEngine(emptyState(1, start), clock, memoryStore, {
+      seed: 1,
+      cardIssuingSeconds: 10,
+      kybReviewSeconds: 60,
+      baseUrl: () => "http://sandbox.invalid",
+    });
+    const account = engine.account("k");
+    const make = () => ({ id: engine.random(account).ulid(), at: engine.now() });
+    const held = Array.from({ length: 50 }, () => engine.hold(make));
+    for (const { id, at } of held) expect(id.slice(0, 10)).toBe(ulidTime(Date.parse(at)));
+    // Without the hold the two readings drift apart: the test above can fail.
+    const loose = Array.from({ length: 50 }, make);
+    expect(loose.some(({ id, at }) => id.slice(0, 10) !== ulidTime(Date.parse(at)))).toBe(true);
+  });
+
   it("runs thousands of due tasks, read back in any order, one at a time in due order on advance", async () => {
     const start = Date.parse("2030-01-01T00:00:00Z");
     const state = emptyState(1, start);

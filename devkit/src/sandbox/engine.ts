@@ -155,11 +155,33 @@ export class SandboxEngine {
     }
   }
 
-  private readonly idTime = () => (this.seedingAt === undefined ? this.clock.now() : Date.parse(this.seedingAt));
+  private readonly idTime = () => (this.seedingAt === undefined ? this.reading() : Date.parse(this.seedingAt));
+
+  /** The clock's reading held for the synchronous part of one call or task (hold), so its ids and times agree. */
+  private heldAt: number | undefined;
+
+  /** The clock's reading, in whole milliseconds as ids and ISO times carry it: the held one during a call. */
+  private reading(): number {
+    return this.heldAt ?? Math.floor(this.clock.now());
+  }
+
+  /**
+   * Runs `job` with one clock reading for everything it makes synchronously: on a running clock an id and the
+   * `createdAt` beside it would otherwise be read a moment apart, and could name two milliseconds.
+   */
+  hold<T>(job: () => T): T {
+    if (this.heldAt !== undefined) return job();
+    this.heldAt = Math.floor(this.clock.now());
+    try {
+      return job();
+    } finally {
+      this.heldAt = undefined;
+    }
+  }
 
   /** The clock's reading as an ISO time (while an account is seeded: the fixed time its seeded data carries). */
   now(): string {
-    return this.seedingAt ?? this.clock.iso();
+    return this.seedingAt ?? new Date(this.reading()).toISOString();
   }
 
   /** One of the account's companies by id. */
@@ -337,7 +359,7 @@ export class SandboxEngine {
       this.clock.advanceTo(due.dueAt);
       // A task of an account that is gone (reset) has nothing left to act on.
       if (!Object.hasOwn(this.state.accounts, due.apiKey)) continue;
-      await (TASK_RUNNERS[due.kind] as TaskRunner<Task>)(this, due);
+      await this.hold(() => (TASK_RUNNERS[due.kind] as TaskRunner<Task>)(this, due));
     }
     await this.store.commit();
   }

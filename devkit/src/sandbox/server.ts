@@ -278,7 +278,8 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       const call = { engine, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) } as Call;
       let reply: AnyReply;
       try {
-        const answer = handlers.get(operation)!(call);
+        const handler = handlers.get(operation)!;
+        const answer = engine.hold(() => handler(call));
         reply = answer instanceof Promise ? await answer : answer;
       } finally {
         // Whatever the handler changed (an account seeded before a 404 too) is on disk before the answer.
