@@ -8,7 +8,6 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { type FileHandle, open, rename, unlink } from "node:fs/promises";
-import path from "node:path";
 import {
   ChangeSet,
   createJournalSync,
@@ -19,6 +18,7 @@ import {
   readJournal,
   removeJournalsBefore,
   replay,
+  syncFolder,
   truncateJournal,
   writeSnapshot,
 } from "./journal.ts";
@@ -190,17 +190,8 @@ export function legacyFileStore(file: string, snapshot: () => SandboxState): Sta
       await unlink(temporary).catch(() => undefined);
       throw error;
     }
-    // The rename is durable only once the folder's entry is on disk. Windows cannot open a folder for
-    // this (EISDIR, EPERM); there the rename itself is what NTFS journals.
-    const folder = await open(path.dirname(file), "r").catch((error: NodeJS.ErrnoException) => {
-      if (process.platform === "win32") return undefined;
-      throw error;
-    });
-    try {
-      await folder?.sync();
-    } finally {
-      await folder?.close();
-    }
+    // The rename is durable only once the folder's entry is on disk.
+    await syncFolder(file);
   }
 
   function start(): Promise<void> {
