@@ -173,6 +173,23 @@ describe("a receiver that never answers", () => {
   });
 });
 
+describe("an attempt under way at a kill", () => {
+  it("is saved as a due task until its outcome is recorded, so a restart makes it again", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "sandbox-deliveries-"));
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    const state = path.join(folder, "state.json");
+    const sandbox = await sandboxWith({ frozen: true, state, webhookTimeoutSeconds: 30 });
+    const receiver = await silent();
+    const { eventId } = await accountWithEvents(sandbox, "in-flight", receiver.url, 1);
+    await expect.poll(() => receiver.requests, { timeout: 10_000 }).toBe(1);
+    // What a restart would read now (the snapshot and its journal): the attempt, still due, and no outcome.
+    const saved = (await readStateFile(state, "state"))!;
+    const due = saved.tasks.filter((task) => task.kind === "deliverEvent" && task.eventId === eventId);
+    expect(due.map((task) => task.kind === "deliverEvent" && task.attempt)).toEqual([1]);
+    expect(saved.accounts["in-flight"]!.events[0]!.deliveries).toEqual([]);
+  });
+});
+
 describe("webhookTimeoutSeconds", () => {
   it("must be a number of seconds above 0, at most 60", async () => {
     for (const value of [0, -1, 61, Number.NaN, "5"])
