@@ -17,6 +17,7 @@ import {
   MAX_BODY_BYTES,
   MAX_JSON_DEPTH,
   MAX_STRING_LENGTH,
+  MAX_WEBHOOK_ENDPOINTS,
   nestsDeeperThan,
 } from "../../devkit/src/sandbox/limits.ts";
 import { dataMap } from "../../devkit/src/sandbox/state.ts";
@@ -209,5 +210,36 @@ describe("accounts", () => {
     expect(refusal).toMatchObject({ status: 403, kind: "account-limit" });
     expect((refusal as Error).message).toContain(`${MAX_ACCOUNTS} accounts`);
     expect(Object.hasOwn(accounts, "and-another")).toBe(false);
+  });
+});
+
+describe("webhook endpoints", () => {
+  it(`an account keeps at most ${MAX_WEBHOOK_ENDPOINTS}: one more is a 422 naming the limit, and one deleted makes room`, async () => {
+    const apiKey = "many-endpoints";
+    const ids: string[] = [];
+    for (let index = 0; index < MAX_WEBHOOK_ENDPOINTS; index++) {
+      const made = await request(sandbox.url, "POST", "/_sandbox/webhook-endpoints", {
+        apiKey,
+        body: { url: `http://127.0.0.1:9/hook-${index}`, secret: "s" },
+      });
+      expect(made.status).toBe(201);
+      ids.push(made.body.id);
+    }
+    const refused = await request(sandbox.url, "POST", "/_sandbox/webhook-endpoints", {
+      apiKey,
+      body: { url: "http://127.0.0.1:9/one-more", secret: "s" },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail).toContain(`(${MAX_WEBHOOK_ENDPOINTS})`);
+    const listed = await request(sandbox.url, "GET", "/_sandbox/webhook-endpoints", { apiKey });
+    expect(listed.body.webhookEndpoints).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
+    expect((await request(sandbox.url, "DELETE", `/_sandbox/webhook-endpoints/${ids[0]}`, { apiKey })).status).toBe(
+      204,
+    );
+    const again = await request(sandbox.url, "POST", "/_sandbox/webhook-endpoints", {
+      apiKey,
+      body: { url: "http://127.0.0.1:9/one-more", secret: "s" },
+    });
+    expect(again.status).toBe(201);
   });
 });

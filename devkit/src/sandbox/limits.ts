@@ -20,6 +20,8 @@ export const MAX_API_KEY_LENGTH = 512;
  * that would be one more is refused with 403 until a reset.
  */
 export const MAX_ACCOUNTS = 100_000;
+/** Webhook endpoints one account may register (as Stripe's test mode allows 16): 422 for one more. */
+export const MAX_WEBHOOK_ENDPOINTS = 16;
 
 /**
  * Whether the JSON text nests deeper than `max` (objects and arrays), read without parsing it, so a body

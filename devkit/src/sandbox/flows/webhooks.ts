@@ -8,7 +8,8 @@ import { webhookEventTypes } from "partner-api-client";
 import { deliverWebhook, RETRY_DELAYS_MS } from "../../webhooks/deliver.ts";
 import { nextAttemptsByEvent, shownEvent } from "../deliveries.ts";
 import type { SandboxEngine } from "../engine.ts";
-import { accountOf, apiKeyOf, defineFlow, notFound } from "../flow.ts";
+import { accountOf, apiKeyOf, defineFlow, notFound, unprocessable } from "../flow.ts";
+import { MAX_WEBHOOK_ENDPOINTS } from "../limits.ts";
 import type { AccountState, EndpointRecord, EventRecord } from "../state.ts";
 
 type Subscriptions = EndpointRecord["endpoint"]["events"];
@@ -210,7 +211,12 @@ export const webhooks = defineFlow<WebhookTasks>()({
   control: {
     createWebhookEndpoint(call) {
       const { url, secret, events } = call.body;
-      const record = addEndpoint(call.engine, accountOf(call), url, secret, events);
+      const account = accountOf(call);
+      if (account.endpoints.length >= MAX_WEBHOOK_ENDPOINTS)
+        throw unprocessable(
+          `the account has ${account.endpoints.length} webhook endpoints, the most the sandbox keeps for one account (${MAX_WEBHOOK_ENDPOINTS}): delete one first`,
+        );
+      const record = addEndpoint(call.engine, account, url, secret, events);
       return { status: 201, body: record.endpoint };
     },
 
