@@ -118,15 +118,12 @@ let currentView = "";
 
 /**
  * Scalar keeps its place in the console in the hash (`#/console/partner-api/tag/…`), written from its scroll
- * tracking with `history.replaceState`/`pushState` (no hashchange) or by setting the hash, and it may still
- * write for a moment after the console is left and destroyed (its DOM going away moves what is "in view"), or
- * between a click on another view's link and the hashchange that link fires. None of those writes may take the
- * user back to the console: a view is routed by the hash its own navigation named (the hashchange's newURL),
- * Scalar's writes are dropped while another view is open, and a console place set within this long of leaving
- * the console is taken back. The Console link itself (`#/console`) always opens it.
+ * tracking with `history.replaceState` (no hashchange; its bundle writes the address no other way). It may
+ * write after the console is left and destroyed (its DOM going away moves what is "in view"), or between a
+ * click on another view's link and the hashchange that link fires. Neither may take the user back to the
+ * console: a view is routed by the hash its own navigation named (the hashchange's newURL), and Scalar's writes
+ * are dropped while another view is open. The Console link itself (`#/console`) always opens it.
  */
-const SCALAR_LATE_WRITE_MS = 2000;
-let consoleLeftAt = Number.NEGATIVE_INFINITY;
 const historyWrites = {
   pushState: history.pushState.bind(history),
   replaceState: history.replaceState.bind(history),
@@ -139,27 +136,11 @@ for (const name of /** @type {const} */ (["pushState", "replaceState"])) {
   };
 }
 
-/** True when a console place was set in the hash just after the console was left: Scalar's, not the user's. */
-function lateScalarWrite(/** @type {string} */ hash) {
-  return (
-    currentView !== "" &&
-    currentView !== "console" &&
-    viewOf(hash) === "console" &&
-    hash !== "#/console" &&
-    performance.now() - consoleLeftAt < SCALAR_LATE_WRITE_MS
-  );
-}
-
 /** Shows the view `hash` names (the page's current hash unless a navigation named another). */
 async function route(hash = location.hash) {
-  if (lateScalarWrite(hash)) {
-    historyWrites.replaceState(history.state, "", `#/${currentView}`);
-    return;
-  }
   const key = viewOf(hash);
   // Scalar moving within the console changes the hash: the console stays as it is.
   if (key === currentView && key === "console") return;
-  if (currentView === "console") consoleLeftAt = performance.now();
   currentView = key;
   // The address names the view shown, whatever Scalar wrote after the navigation that chose it.
   if (key !== "console" && viewOf(location.hash) !== key) historyWrites.replaceState(history.state, "", `#/${key}`);
