@@ -486,6 +486,15 @@ export async function writeSnapshot(
     await unlink(temporary).catch(() => undefined);
     return -1;
   }
+  await putInPlace(temporary, file);
+  return size;
+}
+
+/**
+ * Puts a written and fsynced temporary file in place of `file` (rename), durably (fsync of the folder); on
+ * failure the temporary file goes and `file` is as it was.
+ */
+export async function putInPlace(temporary: string, file: string): Promise<void> {
   try {
     await rename(temporary, file);
   } catch (error) {
@@ -493,5 +502,4 @@ export async function writeSnapshot(
     throw error;
   }
   await syncFolder(file);
-  return size;
 }

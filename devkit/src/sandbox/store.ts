@@ -7,7 +7,7 @@
  * whole JSON snapshot put in place atomically), is kept for the persistence benchmark.
  */
 import { readFileSync, statSync } from "node:fs";
-import { type FileHandle, open, rename, unlink } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import {
   ChangeSet,
   createJournalSync,
@@ -15,10 +15,11 @@ import {
   journalFile,
   journalGenerations,
   type Path,
+  putInPlace,
   readJournal,
   removeJournalsBefore,
   replay,
-  syncFolder,
+  temporaryFile,
   truncateJournal,
   writeSnapshot,
 } from "./journal.ts";
@@ -172,7 +173,7 @@ export const memoryStore: StateStore = {
 export function legacyFileStore(file: string, snapshot: () => SandboxState): StateStore {
   let running: Promise<void> | undefined;
   let queued: Promise<void> | undefined;
-  const temporary = `${file}.${process.pid}.tmp`;
+  const temporary = temporaryFile(file);
 
   async function write(): Promise<void> {
     // The whole-file format: version 1, which the journal store reads and migrates.
@@ -184,14 +185,7 @@ export function legacyFileStore(file: string, snapshot: () => SandboxState): Sta
     } finally {
       await handle.close();
     }
-    try {
-      await rename(temporary, file);
-    } catch (error) {
-      await unlink(temporary).catch(() => undefined);
-      throw error;
-    }
-    // The rename is durable only once the folder's entry is on disk.
-    await syncFolder(file);
+    await putInPlace(temporary, file);
   }
 
   function start(): Promise<void> {
