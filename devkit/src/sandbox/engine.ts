@@ -342,13 +342,7 @@ export class SandboxEngine {
       const next = peekTask(this.state.tasks);
       const due = next !== undefined && next.dueAt <= until ? next : undefined;
       const waiting = performance.now() < waitUntil && this.background.size > 0;
-      if (
-        waiting &&
-        (due === undefined ||
-          [...this.background.values()].some(
-            (b) => b.task.apiKey === due.apiKey && b.followUpAt !== undefined && b.followUpAt < due.dueAt,
-          ))
-      ) {
+      if (waiting && (due === undefined || this.followUpBefore(due))) {
         await this.nextSettled(waitUntil);
         continue;
       }
@@ -362,6 +356,13 @@ export class SandboxEngine {
       await this.hold(() => (TASK_RUNNERS[due.kind] as TaskRunner<Task>)(this, due));
     }
     await this.store.commit();
+  }
+
+  /** Whether an attempt of `due`'s account under way could schedule a task due before it (a retry). */
+  private followUpBefore(due: Task): boolean {
+    for (const { task, followUpAt } of this.background.values())
+      if (task.apiKey === due.apiKey && followUpAt !== undefined && followUpAt < due.dueAt) return true;
+    return false;
   }
 
   /** Resolves when background work settles next, or at the real time `deadline`. */
