@@ -197,7 +197,7 @@ describe("accounts", () => {
     const accounts = dataMap<unknown>();
     for (let index = 0; index < MAX_ACCOUNTS - 1; index++) accounts[`key-${index}`] = {};
     const engine = { state: { accounts } } as unknown as SandboxEngine;
-    // One below the limit the next account is taken (seeding needs a whole engine: it fails after the count).
+    // One below the limit the next account is taken (seeding needs a whole engine: it fails after the check).
     expect(() => seedAccount(engine, "one-more")).not.toThrow(SandboxProblem);
     accounts["one-more"] = {};
     let refusal: unknown;

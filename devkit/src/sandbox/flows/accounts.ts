@@ -18,12 +18,11 @@ import { addEndpoint } from "./webhooks.ts";
 /** When seeded data was made, as its timestamps say: a fixed instant, so seeded data does not depend on when it was first used. */
 const SEEDED_AT = Date.UTC(2026, 0, 1);
 
-/** How many accounts each accounts object holds, counted once (a state read back, a reset) and then kept. */
+/** How many accounts each accounts object holds, kept as accounts are seeded (counted afresh for a state read back or a reset). */
 const accountCounts = new WeakMap<object, number>();
 
-/** Refuses a new account past MAX_ACCOUNTS; counts it otherwise. */
-function countNewAccount(engine: SandboxEngine): void {
-  const accounts = engine.state.accounts;
+/** How many accounts there are; refuses a new one past MAX_ACCOUNTS. */
+function roomForAccount(accounts: object): number {
   const count = accountCounts.get(accounts) ?? Object.keys(accounts).length;
   if (count >= MAX_ACCOUNTS)
     throw new SandboxProblem(
@@ -32,11 +31,12 @@ function countNewAccount(engine: SandboxEngine): void {
       "Account limit reached",
       `this sandbox holds ${MAX_ACCOUNTS} accounts, the most it takes; a new API key is refused until POST /_sandbox/reset (or another sandbox)`,
     );
-  accountCounts.set(accounts, count + 1);
+  return count;
 }
 
 export function seedAccount(engine: SandboxEngine, apiKey: string): AccountState {
-  countNewAccount(engine);
+  const accounts = engine.state.accounts;
+  const count = roomForAccount(accounts);
   let seededAt = Math.min(SEEDED_AT, engine.clock.now());
   try {
     engine.seedingAt = new Date(seededAt).toISOString();
@@ -47,7 +47,8 @@ export function seedAccount(engine: SandboxEngine, apiKey: string): AccountState
       endpoints: [],
       events: [],
     };
-    engine.state.accounts[apiKey] = account;
+    accounts[apiKey] = account;
+    accountCounts.set(accounts, count + 1);
     const { webhooks } = engine.settings;
     if (webhooks) addEndpoint(engine, account, webhooks.url, webhooks.secret);
     const demo = addCompany(engine, apiKey, {
