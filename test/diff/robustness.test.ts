@@ -8,22 +8,11 @@ import { describe, expect, it } from "vitest";
 import type { Document, Json } from "../../scripts/lib/diff/resolve.ts";
 import { compareDocuments } from "../../scripts/lib/diff/walk.ts";
 import { bundleJsonPath } from "../../scripts/lib/paths.ts";
+import { seededRandom } from "../helpers/random.ts";
 
 const contract = JSON.parse(readFileSync(bundleJsonPath, "utf8")) as Document;
 // A $ref loop with no schema in it: valid references, nothing at the end.
 (contract.components as Record<string, Record<string, Json>>).schemas!.Loop = { $ref: "#/components/schemas/Loop" };
-
-/** A small seeded generator (mulberry32), so a failure names the seed that reproduces it. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Container = Record<string, Json> | Json[];
 
@@ -78,7 +67,7 @@ function mutate(document: Document, next: () => number, edits: number): Document
 describe("random edits never crash the comparison", () => {
   it("60 seeds, both directions", () => {
     for (let seed = 1; seed <= 60; seed++) {
-      const next = random(seed);
+      const { next } = seededRandom(seed);
       const head = mutate(contract, next, 1 + Math.floor(next() * 6));
       for (const [a, b] of [
         [contract, head],

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLOCK_RANGE, SandboxClock } from "../../devkit/src/sandbox/clock.ts";
 import { type Sandbox, SandboxStateError, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { emptyState } from "../../devkit/src/sandbox/state.ts";
-import { clientFor, request, seededCompany } from "./support.ts";
+import { clientFor, request, seededCard, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -115,13 +115,8 @@ describe("the clock's range: 1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999
       expect(more.status).toBe(422);
       expect(more.body.detail).toContain(RANGE);
       // At its end, everything that reads the clock still answers.
-      const { companyId, cardHolderId } = await seededCompany(client);
-      const card = await client.post(
-        "/v1/cards",
-        { cardHolderId, name: "C", category: "Other", bin: "45671234" },
-        { companyId },
-      );
-      expect(card.status).toBe(201);
+      // (seededCard expects its 201.)
+      await seededCard(client);
       expect((await client.get("/_sandbox/clock")).status).toBe(200);
       expect((await client.get("/_sandbox/events")).status).toBe(200);
       expect((await client.post("/_sandbox/reset")).status).toBe(204);

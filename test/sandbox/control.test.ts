@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandboxControl, type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { ApiError } from "../../src/index.ts";
-import { approvedCompany, clientFor, ONBOARD_BODY, request, seededCompany } from "./support.ts";
+import { approvedCompany, clientFor, KYB_PROFILE_BODY, ONBOARD_BODY, request, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -39,7 +39,7 @@ describe("the clock", () => {
     const client = clientFor(sandbox.url, "clock-order");
     const { companyId, cardHolderId } = await seededCompany(client);
     await client.post("/v1/cards", { cardHolderId, name: "C", category: "Other", bin: "45671234" }, { companyId });
-    await client.post("/v1/kyb-profiles", kybProfile(), { companyId });
+    await client.post("/v1/kyb-profiles", KYB_PROFILE_BODY, { companyId });
     const advanced = await client.post("/_sandbox/clock/advance", { seconds: 25 });
     const card = (await client.get("/v1/cards", { companyId })).body.cards[0];
     expect(card.status).toBe("Active");
@@ -75,7 +75,7 @@ describe("reset", () => {
     const client = clientFor(sandbox.url, "reset-me");
     const seeded = await seededCompany(client);
     await client.post("/v1/companies", ONBOARD_BODY);
-    await client.post("/v1/kyb-profiles", kybProfile(), { companyId: seeded.companyId });
+    await client.post("/v1/kyb-profiles", KYB_PROFILE_BODY, { companyId: seeded.companyId });
     expect((await client.post("/_sandbox/reset")).status).toBe(204);
     const companies = (await client.get("/v1/companies")).body.companies;
     expect(companies.map((c: { id: string }) => c.id)).toEqual([seeded.companyId]);
@@ -267,19 +267,3 @@ describe("the typed control client", () => {
     expect(() => createSandboxControl({ url: "localhost:4020" })).toThrow(/url must be the sandbox's http\(s\) URL/);
   });
 });
-
-function kybProfile() {
-  return {
-    companyName: "Sandbox Demo Company",
-    industry: "541511",
-    registrationCountry: "US",
-    registrationNumber: "123",
-    uboFirstName: "A",
-    uboLastName: "B",
-    uboGender: "MALE",
-    uboCountryCode: "US",
-    uboIdType: "PASSPORT",
-    uboIdNumber: "X1",
-    uboDob: "1990-01-01",
-  };
-}

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { readStateFile } from "../../devkit/src/sandbox/store.ts";
 import { type Receiver, type SilentReceiver, startReceiver, startSilentReceiver } from "../helpers/receiver.ts";
-import { clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
+import { clientFor, ONBOARD_BODY, seededCard } from "./support.ts";
 
 /** The short attempt limit these tests give the sandbox (real seconds). */
 const LIMIT_SECONDS = 1;
@@ -52,14 +52,9 @@ async function accountWithEvents(sandbox: Sandbox, apiKey: string, url: string, 
 
 /** A card of the account's seeded company, still Creating. */
 async function newCard(client: ReturnType<typeof clientFor>) {
-  const { companyId, cardHolderId } = await seededCompany(client);
-  const card = await client.post(
-    "/v1/cards",
-    { cardHolderId, name: "B", category: "Other", bin: "45671234" },
-    { companyId },
-  );
-  expect(card.body.card.status).toBe("Creating");
-  return { companyId, cardId: card.body.card.id as string };
+  const { companyId, cardId, card } = await seededCard(client, "B");
+  expect(card.status).toBe("Creating");
+  return { companyId, cardId };
 }
 
 const cardStatus = async (client: ReturnType<typeof clientFor>, companyId: string) =>

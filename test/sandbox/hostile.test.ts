@@ -12,6 +12,7 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, sandboxRouter, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { seededRandom } from "../helpers/random.ts";
 import { clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
 
 /** Another seed sends another barrage: HOSTILE_SEED=7 npx vitest run test/sandbox/hostile.test.ts */
@@ -20,21 +21,6 @@ const REQUESTS = 1_200;
 const CONCURRENCY = 8;
 /** Only so that a request the sandbox never answers fails naming itself. */
 const NO_ANSWER_MS = 5_000;
-
-/** mulberry32: a small seeded generator, so the barrage is the same every run. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  const int = (below: number) => Math.floor(next() * below);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  return { next, int, pick };
-}
 
 const PROTO_NAMES = [...new Set([...Object.getOwnPropertyNames(Object.prototype), "__proto__"])];
 const ODD_TEXT = [
@@ -78,7 +64,7 @@ interface Shot {
 
 /** The barrage: the operations of both contracts, each called badly in one of many ways. */
 function barrage(seed: number, count: number, companyId: string): Shot[] {
-  const random = generator(seed);
+  const random = seededRandom(seed);
   const { int, pick, next } = random;
   const operations = sandboxRouter().operations;
   const deep = (depth: number) =>

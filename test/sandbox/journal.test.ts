@@ -12,8 +12,9 @@ import { startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { journalFile, journalGenerations } from "../../devkit/src/sandbox/journal.ts";
 import type { SandboxState } from "../../devkit/src/sandbox/state.ts";
 import { journalIo, journalSettings, loadStateFiles } from "../../devkit/src/sandbox/store.ts";
+import { seededRandom } from "../helpers/random.ts";
 import { startReceiver } from "../helpers/receiver.ts";
-import { clientFor, ONBOARD_BODY, request } from "./support.ts";
+import { clientFor, KYB_PROFILE_BODY, ONBOARD_BODY, request } from "./support.ts";
 
 let folder: string;
 const defaults = { ...journalSettings };
@@ -28,41 +29,10 @@ afterEach(() => {
 afterAll(() => rm(folder, { recursive: true, force: true }));
 
 const START = "2030-01-01T00:00:00.000Z";
-const KYB_PROFILE = {
-  companyName: "Sandbox Demo Company",
-  industry: "541511",
-  registrationCountry: "US",
-  registrationNumber: "123",
-  uboFirstName: "A",
-  uboLastName: "B",
-  uboGender: "MALE",
-  uboCountryCode: "US",
-  uboIdType: "PASSPORT",
-  uboIdNumber: "X1",
-  uboDob: "1990-01-01",
-};
-
 /** The state as the files hold it, with the pending tasks in id order (the heap's layout is not journalled). */
 function onDisk(file: string): SandboxState {
   const state = loadStateFiles(file, path.basename(file))!.state;
   return { ...state, tasks: [...state.tasks].sort((a, b) => a.id - b.id) };
-}
-
-/** A small seeded generator, so a failing run can be run again. */
-function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-  return {
-    next,
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(items: T[]) => items[Math.floor(next() * items.length)]!,
-  };
 }
 
 describe("the journal against memory", () => {
@@ -101,7 +71,7 @@ describe("the journal against memory", () => {
         sandbox = await startSandbox({ port: 0, state: file, frozen: true });
         return generations;
       };
-      const random = generator(seed);
+      const random = seededRandom(seed);
       const keys = ["alpha", "beta", "gamma"];
       type Known = {
         companies: {
@@ -258,7 +228,7 @@ describe("the journal against memory", () => {
                       });
             ok("company status", answer.status);
           } else if (roll < 69) {
-            const answer = await client.post("/v1/kyb-profiles", KYB_PROFILE, { companyId: company.id });
+            const answer = await client.post("/v1/kyb-profiles", KYB_PROFILE_BODY, { companyId: company.id });
             ok("kyb", answer.status);
           } else if (roll < 72) {
             const swapCompany = account.companies.find((c) => c.swap);

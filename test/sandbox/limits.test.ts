@@ -22,7 +22,7 @@ import {
 } from "../../devkit/src/sandbox/limits.ts";
 import { dataMap } from "../../devkit/src/sandbox/state.ts";
 import { readStateFile } from "../../devkit/src/sandbox/store.ts";
-import { clientFor, request, seededCompany } from "./support.ts";
+import { clientFor, request, seededCard, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
 let folder: string;
@@ -46,14 +46,7 @@ function nested(depth: number): string {
 
 async function aCard(apiKey: string) {
   const client = clientFor(sandbox.url, apiKey);
-  const { companyId, cardHolderId } = await seededCompany(client);
-  const card = await client.post(
-    "/v1/cards",
-    { cardHolderId, name: "C", category: "Other", bin: "45671234" },
-    { companyId },
-  );
-  expect(card.status).toBe(201);
-  return { client, companyId, cardHolderId, cardId: card.body.card.id as string };
+  return { client, ...(await seededCard(client)) };
 }
 
 const savedCard = async (cardId: string) => {

@@ -1,7 +1,7 @@
 /** The partner API's behaviour in the sandbox, operation by operation, each answer checked against the contract. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { approvedCompany, clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
+import { approvedCompany, clientFor, KYB_PROFILE_BODY, ONBOARD_BODY, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -51,19 +51,7 @@ describe("companies", () => {
     const { companyId } = await seededCompany(client);
     const submitted = await client.post(
       "/v1/kyb-profiles",
-      {
-        companyName: "Sandbox Demo Company",
-        industry: "541511",
-        registrationCountry: "US",
-        registrationNumber: "123",
-        uboFirstName: "A",
-        uboLastName: "B",
-        uboGender: "FEMALE",
-        uboCountryCode: "US",
-        uboIdType: "PASSPORT",
-        uboIdNumber: "X1",
-        uboDob: "1990-01-01",
-      },
+      { ...KYB_PROFILE_BODY, uboGender: "FEMALE" },
       { companyId },
     );
     expect(submitted).toMatchObject({ status: 201, body: { status: "SUBMITTED" } });

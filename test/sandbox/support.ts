@@ -103,6 +103,21 @@ export const ONBOARD_BODY = {
   postalCode: "94105",
 };
 
+/** A KYB profile the contract takes (submitKybProfile). */
+export const KYB_PROFILE_BODY = {
+  companyName: "Sandbox Demo Company",
+  industry: "541511",
+  registrationCountry: "US",
+  registrationNumber: "123",
+  uboFirstName: "A",
+  uboLastName: "B",
+  uboGender: "MALE",
+  uboCountryCode: "US",
+  uboIdType: "PASSPORT",
+  uboIdNumber: "X1",
+  uboDob: "1990-01-01",
+};
+
 /**
  * A company cleared to move money: onboarded with Swap, its verification approved and its terms accepted, as
  * payment routes and deposits require.
@@ -130,4 +145,16 @@ export async function seededCompany(client: ReturnType<typeof clientFor>) {
     cardHolderId: holders.body.cardHolders[0].id as string,
     walletId: wallets.body.wallets[0].id as string,
   };
+}
+
+/** A new card of the account's seeded company (201, still Creating), with the company and card holder it is for. */
+export async function seededCard(client: ReturnType<typeof clientFor>, name = "C") {
+  const { companyId, cardHolderId } = await seededCompany(client);
+  const answer = await client.post(
+    "/v1/cards",
+    { cardHolderId, name, category: "Other", bin: "45671234" },
+    { companyId },
+  );
+  expect(answer.status).toBe(201);
+  return { companyId, cardHolderId, cardId: answer.body.card.id as string, card: answer.body.card };
 }
