@@ -37,7 +37,10 @@ export async function buildClientPackage(packageDir: string, root: string = repo
     await copyFile(path.join(root, from), path.join(packageDir, to));
 }
 
-/** Installs the built client and its one dependency (openapi-fetch, copied from the repository's) into `app`. */
+/**
+ * Installs the built client and its one dependency into `app`: openapi-fetch and what it depends on (its types'
+ * helpers), copied from the repository's node_modules as npm would lay them out.
+ */
 export async function makeApp(app: string, root: string = repoRoot): Promise<string> {
   const modules = path.join(app, "node_modules");
   const packageDir = path.join(modules, "partner-api-client");
@@ -47,10 +50,11 @@ export async function makeApp(app: string, root: string = repoRoot): Promise<str
     `${JSON.stringify({ name: "partner-app", private: true, type: "module" }, null, 2)}\n`,
   );
   await buildClientPackage(packageDir, root);
-  await cp(path.join(root, "node_modules", "openapi-fetch"), path.join(modules, "openapi-fetch"), {
-    recursive: true,
-    dereference: true,
-  });
+  const fetchManifest = JSON.parse(
+    await readFile(path.join(root, "node_modules", "openapi-fetch", "package.json"), "utf8"),
+  ) as { dependencies?: Record<string, string> };
+  for (const name of ["openapi-fetch", ...Object.keys(fetchManifest.dependencies ?? {})])
+    await cp(path.join(root, "node_modules", name), path.join(modules, name), { recursive: true, dereference: true });
   return packageDir;
 }
 
