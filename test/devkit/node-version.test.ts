@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import devkitManifest from "../../devkit/package.json" with { type: "json" };
 import { MINIMUM_NODE, TESTED_NODE_MAJORS, unsupportedNode } from "../../devkit/src/cli/node-version.ts";
-import { DEVKIT_NODES } from "../runtimes/devkit-smoke.ts";
+import { DEVKIT_NODES } from "../runtimes/target-names.ts";
 
 describe("the Node.js versions partner-api runs on", () => {
   it("refuses a Node older than 20.19, naming its version and what to use", () => {

@@ -14,8 +14,6 @@ import { repoRoot } from "../../scripts/lib/paths.ts";
 import { runChild } from "./targets.ts";
 import type { Workspace } from "./workspace.ts";
 
-export const DEVKIT_NODES = ["node20", "node22", "node24", "node26"] as const;
-
 export interface DevkitBuild {
   /** The built bin, dist/cli.js. */
   cli: string;

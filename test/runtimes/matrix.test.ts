@@ -6,12 +6,11 @@
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { checkVersion, matrixDir, pinnedVersion, RUNTIMES, runtimeSpec } from "../../scripts/lib/runtimes.ts";
-import { TARGETS } from "./run.ts";
-import { WORKERD_WITHOUT_NODE_GLOBALS } from "./targets.ts";
+import { TARGETS, WORKERD_WITHOUT_NODE_GLOBALS } from "./target-names.ts";
 
 const read = async (file: string) => readFile(path.join(repoRoot, file), "utf8");
 const json = async (file: string) => JSON.parse(await read(file));
@@ -22,6 +21,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
+});
+afterEach(() => {
   vi.unstubAllEnvs();
 });
 
@@ -108,7 +109,10 @@ describe("what the docs and the workflow say", () => {
     const start = text.indexOf("<!-- runtime-support");
     expect(start, `${file} has the runtime-support marker`).toBeGreaterThan(-1);
     const lines = text.slice(start).split("\n").slice(3);
-    const rows = lines.slice(0, lines.findIndex((line) => !line.startsWith("|")));
+    const rows = lines.slice(
+      0,
+      lines.findIndex((line) => !line.startsWith("|")),
+    );
     return {
       block: rows.join("\n"),
       rows: rows.map((line) => line.split("|").map((cell) => cell.trim())).map((cells) => [cells[1], cells[2]]),
@@ -163,7 +167,7 @@ describe("what the docs and the workflow say", () => {
       (workflow.jobs[job].steps as { uses?: string; with?: Record<string, string> }[]).find((s) =>
         s.uses?.startsWith(`${action}@`),
       );
-    expect(step("node", "actions/setup-node")?.with?.["node-version"]).toBe("${{ matrix.node-version }}");
+    expect(step("node", "actions/setup-node")?.with?.["node-version"]).toBe(`$${"{{"} matrix.node-version }}`);
     expect(step("bun", "oven-sh/setup-bun")?.with?.["bun-version"]).toBe(pinned.bun);
     expect(step("deno", "denoland/setup-deno")?.with?.["deno-version"]).toBe(pinned.deno);
     const runs = JSON.stringify(workflow.jobs);

@@ -18,38 +18,16 @@ import {
   type Matrix,
   matrixDir,
   pinnedVersion,
-  RUNTIMES,
   type RuntimeId,
   runtimeSpec,
   underCI,
 } from "../../scripts/lib/runtimes.ts";
-import { DEVKIT_NODES, type DevkitBuild, makeDevkit, smokeDevkit } from "./devkit-smoke.ts";
+import { type DevkitBuild, makeDevkit, smokeDevkit } from "./devkit-smoke.ts";
 import type { ScenarioConfig, ScenarioReport } from "./scenario.ts";
 import { type StubServer, startStubServer } from "./stub-server.ts";
-import {
-  checkStubLog,
-  type ModuleRuntime,
-  runChromium,
-  runModule,
-  runWorkerd,
-  scenarioConfig,
-  WORKERD_WITHOUT_NODE_GLOBALS,
-} from "./targets.ts";
+import { TARGETS, type Target, WORKERD_WITHOUT_NODE_GLOBALS } from "./target-names.ts";
+import { checkStubLog, type ModuleRuntime, runChromium, runModule, runWorkerd, scenarioConfig } from "./targets.ts";
 import { makeWorkspace, type Workspace } from "./workspace.ts";
-
-/** Each target: a runtime running the client scenario, or the devkit under one Node. */
-export const TARGETS = [
-  "node20",
-  "node22",
-  "node24",
-  "node26",
-  "bun",
-  "deno",
-  "workerd",
-  "chromium",
-  ...DEVKIT_NODES.map((node) => `devkit-${node}` as const),
-] as const;
-export type Target = (typeof TARGETS)[number];
 
 /** What `--from-path` takes from PATH instead of the matrix (the GitHub workflow's set-up actions install them). */
 const ON_PATH: Partial<Record<RuntimeId, string>> = {
@@ -105,7 +83,7 @@ async function runtimeBinary(id: RuntimeId, context: Context): Promise<{ path: s
 }
 
 function scenarioLine(name: string, version: string, report: ScenarioReport): string {
-  return `${name} ${version}: ${report.checks.length} checks, the ${report.root} root`;
+  return `${name.replace(/ \d+$/, "")} ${version}: ${report.checks.length} checks, the ${report.root} root`;
 }
 
 async function runScenarioTarget(target: Target, context: Context): Promise<string> {
@@ -261,8 +239,5 @@ Exit codes: 0 every target passed, 1 one failed, 2 bad input, 3 a bug.`,
     return `${outcomes.length} runtime targets`;
   },
 });
-
-/** The runtime ids of the matrix that the targets need (for the docs' table test). */
-export const MATRIX_RUNTIMES: readonly RuntimeId[] = RUNTIMES.map((runtime) => runtime.id);
 
 if (isEntryPoint(import.meta.url)) await main(runtimesCommand);

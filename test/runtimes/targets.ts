@@ -10,6 +10,7 @@ import { chromiumPath, launchChromium } from "../../scripts/lib/chromium.ts";
 import { BODY, BODY_DIGEST, SECRET } from "../webhooks/known-answers.ts";
 import type { ScenarioConfig, ScenarioReport } from "./scenario.ts";
 import { STUB_IDS, type StubServer } from "./stub-server.ts";
+import { WORKERD_WITHOUT_NODE_GLOBALS } from "./target-names.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** The company every scoped call acts for, and ids of the contract's examples. */
@@ -190,14 +191,6 @@ const worker :Workerd.Worker = (
 );
 `;
 }
-
-/**
- * The compatibility dates the Worker runs under: the binary's own (what a Worker made today gets) and the last date
- * before workerd gave every Worker Node's `Buffer` and `process` as globals (they are there from 2026-09-01 on, not
- * on 2026-08-01: probed with workerd 2026-11-17), which Workers made before then still run with. Under that one, a
- * Node-only global in the client's web path fails.
- */
-export const WORKERD_WITHOUT_NODE_GLOBALS = "2026-08-01";
 
 /**
  * workerd: the Worker bundle served by workerd itself, under each compatibility date. The runner calls it: the
