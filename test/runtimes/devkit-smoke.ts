@@ -6,11 +6,12 @@
  * it, the Prism mock, and `webhooks listen` receiving a `webhooks trigger`. Every server is stopped with Ctrl-C's
  * SIGINT and must say it stopped.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, readdir, symlink } from "node:fs/promises";
 import path from "node:path";
 import { bundleDevkit } from "../../devkit/scripts/build.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { type Served, watchServed } from "../helpers/served.ts";
 import { runChild } from "./targets.ts";
 import type { Workspace } from "./workspace.ts";
 
@@ -37,44 +38,11 @@ export async function makeDevkit(work: string, workspace: Workspace): Promise<De
   return { cli: path.join(dir, "dist", "cli.js") };
 }
 
-interface Served {
-  child: ChildProcess;
-  output(): string;
-  waitFor(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
-  /** Ctrl-C: SIGINT, then everything it printed once it exited. */
-  interrupt(): Promise<string>;
-}
-
 function serve(node: string, cli: string, args: string[], cwd: string): Served {
   const child = spawn(node, [cli, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-200_000);
-  };
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
   child.once("exit", () => clearTimeout(timer));
-  return {
-    child,
-    output: () => output,
-    async waitFor(pattern, ms = 60_000) {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        const match = output.match(pattern);
-        if (match) return match;
-        if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline)
-          throw new Error(`partner-api ${args.join(" ")} did not print ${pattern}:\n${output.slice(-3000)}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-    async interrupt() {
-      child.kill("SIGINT");
-      await exited;
-      return output;
-    },
-  };
+  return watchServed(child, `partner-api ${args.join(" ")}`, () => child.kill("SIGINT"));
 }
 
 const COMPANY = {
