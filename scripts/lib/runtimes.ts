@@ -191,7 +191,8 @@ export async function checkVersion(spec: RuntimeSpec, binary: string, pinned?: s
 /**
  * Installs the matrix into its cache folder when it is not there yet: `npm ci` of runtimes/ in a folder of its own
  * (no install scripts: every binary is in its package), execute bits set, every binary's `--version` checked against
- * its pin, then renamed into place. Earlier matrices (other pins) in the cache are removed: each is about 1.1 GB.
+ * its pin, then renamed into place. Other matrices (other pins) not installed within a day are removed: each is about
+ * 1.1 GB.
  */
 export async function ensureMatrix(progress: (message: string) => void = () => {}): Promise<Matrix & { ms?: number }> {
   const found = await installedMatrix();
@@ -227,8 +228,12 @@ export async function ensureMatrix(progress: (message: string) => void = () => {
       versions[spec.id] = await checkVersion(spec, binary);
     }
     await writeFile(path.join(partial, MARKER), `${JSON.stringify(versions, null, 2)}\n`);
-    await rm(dir, { recursive: true, force: true });
-    await rename(partial, dir);
+    // Another process may have finished the same install meanwhile: its folder stays (it may be running from it).
+    if (await installedMatrix()) await rm(partial, { recursive: true, force: true });
+    else {
+      await rm(dir, { recursive: true, force: true });
+      await rename(partial, dir);
+    }
   } catch (error) {
     await rm(partial, { recursive: true, force: true });
     throw error;
@@ -239,12 +244,17 @@ export async function ensureMatrix(progress: (message: string) => void = () => {
   return { ...matrix, ms: performance.now() - started };
 }
 
-/** Removes the cache's other matrices (earlier pins), but not installs under way in another process. */
+/** A matrix left alone for this long is taken to be no longer in use (another checkout may pin other versions). */
+const UNUSED_MS = 24 * 60 * 60_000;
+
+/** Removes the cache's other matrices (earlier pins) not installed within a day, and no install under way. */
 async function removeOtherMatrices(dir: string): Promise<void> {
   const root = path.dirname(dir);
   for (const name of await readdir(root)) {
     const other = path.join(root, name);
-    if (other === dir || name.includes(".partial-") || !(await stat(other)).isDirectory()) continue;
+    if (other === dir || name.includes(".partial-")) continue;
+    const info = await stat(other);
+    if (!info.isDirectory() || Date.now() - info.mtimeMs < UNUSED_MS) continue;
     await rm(other, { recursive: true, force: true });
   }
 }
