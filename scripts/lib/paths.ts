@@ -14,6 +14,9 @@ export const sandboxContractRoot = path.join(repoRoot, "openapi", "sandbox", "op
 export const sandboxBundleYamlPath = path.join(generatedDir, "sandbox.yaml");
 export const sandboxBundleJsonPath = path.join(generatedDir, "sandbox.json");
 
+/** The Arazzo workflows (openapi/workflows/*.arazzo.yaml), linted with the contracts and shipped by the devkit. */
+export const workflowsDir = path.join(repoRoot, "openapi", "workflows");
+
 /** A path relative to the repository root, for messages: never print this machine's paths. */
 export function rel(file: string): string {
   return path.relative(repoRoot, file) || ".";

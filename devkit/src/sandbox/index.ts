@@ -34,6 +34,7 @@ import { TestMode } from "./testmode/index.ts";
 import { DEFAULT_REQUEST_LOG_SIZE } from "./testmode/log.ts";
 import type { PreparedScenario, ScenarioRun } from "./testmode/scenarios.ts";
 
+export { type RunWorkflowOptions, runWorkflow, type StepCall, type WorkflowRunResult } from "../arazzo/index.ts";
 export type { ArazzoDocument, ControlPaths, FaultInput, SandboxControl, SandboxControlOptions, ScenarioRun };
 export { SandboxStateError, sandboxRouter, WorkflowError };
 
