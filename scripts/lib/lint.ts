@@ -7,7 +7,7 @@ import { bundleAndLoadRuleset } from "@stoplight/spectral-ruleset-bundler/with-l
 import spectralRuntime from "@stoplight/spectral-runtime";
 import { checkWorkflowDocuments, pointerSegment } from "partner-api-devkit/cli";
 import { type BundleOutput, bundleSandboxContract } from "./bundle.ts";
-import { rel, repoRoot, sandboxContractRoot, workflowsDir } from "./paths.ts";
+import { rel, repoRoot, sandboxContractRoot, workflowFiles } from "./paths.ts";
 
 const { Spectral, Document } = spectralCore;
 const Parsers = spectralParsers;
@@ -96,15 +96,6 @@ export async function lintSandboxContract(): Promise<Finding[]> {
 
 /** Spectral's ruleset of the workflows: spectral:arazzo. */
 const arazzoSpectralRuleset = path.join(repoRoot, "spectral", "arazzo.yaml");
-
-/** The Arazzo files of a folder (`*.arazzo.yaml`), sorted. */
-export function workflowFiles(dir: string = workflowsDir): string[] {
-  return fs
-    .readdirSync(dir)
-    .filter((name) => name.endsWith(".arazzo.yaml"))
-    .sort()
-    .map((name) => path.join(dir, name));
-}
 
 /** The line of a devkit issue's place (`workflow w, step s, …`) in the file's text: the step's, the workflow's, or 1. */
 function lineOf(text: string, at: string): number {

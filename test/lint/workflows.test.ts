@@ -12,8 +12,8 @@ import { checkWorkflowDocuments } from "partner-api-devkit/cli";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { bundleContract, bundleSandboxContract } from "../../scripts/lib/bundle.ts";
-import { lintWorkflows, workflowFiles } from "../../scripts/lib/lint.ts";
-import { bundleJsonPath, sandboxBundleJsonPath } from "../../scripts/lib/paths.ts";
+import { lintWorkflows } from "../../scripts/lib/lint.ts";
+import { bundleJsonPath, sandboxBundleJsonPath, workflowFiles } from "../../scripts/lib/paths.ts";
 
 const contracts = {
   partner: JSON.parse(readFileSync(bundleJsonPath, "utf8")),
