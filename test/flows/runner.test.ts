@@ -12,7 +12,7 @@ import {
   parseCondition,
   parseExpression,
 } from "../../devkit/src/arazzo/expressions.ts";
-import { type Fetch, runWorkflow, WorkflowError } from "../../devkit/src/arazzo/index.ts";
+import { type Fetch, type RunLimits, runWorkflow, WorkflowError } from "../../devkit/src/arazzo/index.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { arazzoDocument, type Json, workflow } from "../helpers/arazzo.ts";
 
@@ -174,6 +174,14 @@ const listStep = (extra: Json = {}): Json => ({
   ...extra,
 });
 
+/** Runs a document against the stand-in, as account "k" unless told. */
+const runOn = (
+  document: Json,
+  fetch: Fetch,
+  limits: Partial<RunLimits> = {},
+  inputs: Record<string, unknown> = { apiKey: "k" },
+) => runWorkflow({ document: document as never, baseUrl: "http://x.invalid", inputs, fetch, limits });
+
 describe("runWorkflow with a stand-in fetch", () => {
   it("builds each request from the step: the server per source, path, query, headers, cookie and body", async () => {
     const { requests, fetch } = standIn((url) =>
@@ -252,18 +260,13 @@ describe("runWorkflow with a stand-in fetch", () => {
           }),
         ]),
       ]);
-    const run = await runWorkflow({
-      document: retrying(2) as never,
-      baseUrl: "http://x.invalid",
-      inputs: { apiKey: "k" },
-      fetch,
-    });
+    const run = await runOn(retrying(2), fetch);
     expect(run.steps.map((step) => step.status)).toEqual([503, 503, 200]);
     calls = 0;
     requests.length = 0;
-    await expect(
-      runWorkflow({ document: retrying(1) as never, baseUrl: "http://x.invalid", inputs: { apiKey: "k" }, fetch }),
-    ).rejects.toThrow(/workflow w, step companies failed: \$statusCode == 200 — it answered 503: busy/);
+    await expect(runOn(retrying(1), fetch)).rejects.toThrow(
+      /workflow w, step companies failed: \$statusCode == 200 — it answered 503: busy/,
+    );
     expect(requests).toHaveLength(2);
   });
 
@@ -272,15 +275,9 @@ describe("runWorkflow with a stand-in fetch", () => {
       workflow("loop", [listStep({ onSuccess: [{ name: "again", type: "goto", stepId: "companies" }] })]),
     ]);
     const small = standIn(() => json(200, { companies: [] }));
-    await expect(
-      runWorkflow({
-        document: loop as never,
-        baseUrl: "http://x.invalid",
-        inputs: { apiKey: "k" },
-        fetch: small.fetch,
-        limits: { maxCalls: 5 },
-      }),
-    ).rejects.toThrow(/workflow loop, step companies: the run made 5 calls, the most a run makes/);
+    await expect(runOn(loop, small.fetch, { maxCalls: 5 })).rejects.toThrow(
+      /workflow loop, step companies: the run made 5 calls, the most a run makes/,
+    );
     expect(small.requests).toHaveLength(5);
 
     const endless = standIn(
@@ -295,28 +292,14 @@ describe("runWorkflow with a stand-in fetch", () => {
         ),
     );
     const once = arazzoDocument([workflow("once", [listStep()])]);
-    await expect(
-      runWorkflow({
-        document: once as never,
-        baseUrl: "http://x.invalid",
-        inputs: { apiKey: "k" },
-        fetch: endless.fetch,
-        limits: { maxAnswerBytes: 1_000_000 },
-      }),
-    ).rejects.toThrow(
+    await expect(runOn(once, endless.fetch, { maxAnswerBytes: 1_000_000 })).rejects.toThrow(
       /workflow once, step companies: the answer is over 1000000 bytes, the most a run reads of one answer/,
     );
 
     const big = standIn(() => json(200, { companies: "x".repeat(600_000) }));
-    await expect(
-      runWorkflow({
-        document: loop as never,
-        baseUrl: "http://x.invalid",
-        inputs: { apiKey: "k" },
-        fetch: big.fetch,
-        limits: { maxKeptBytes: 2_000_000 },
-      }),
-    ).rejects.toThrow(/the run's requests and answers passed 2000000 bytes, the most a run keeps/);
+    await expect(runOn(loop, big.fetch, { maxKeptBytes: 2_000_000 })).rejects.toThrow(
+      /the run's requests and answers passed 2000000 bytes, the most a run keeps/,
+    );
     expect(big.requests).toHaveLength(4);
 
     const silent = standIn(
@@ -325,15 +308,7 @@ describe("runWorkflow with a stand-in fetch", () => {
           init.signal!.addEventListener("abort", () => reject(init.signal!.reason)),
         ),
     );
-    await expect(
-      runWorkflow({
-        document: once as never,
-        baseUrl: "http://x.invalid",
-        inputs: { apiKey: "k" },
-        fetch: silent.fetch,
-        limits: { callTimeoutMs: 50 },
-      }),
-    ).rejects.toThrow(
+    await expect(runOn(once, silent.fetch, { callTimeoutMs: 50 })).rejects.toThrow(
       /workflow once, step companies: GET http:\/\/x\.invalid\/v1\/companies failed: no answer within 50 ms/,
     );
   });
@@ -349,31 +324,19 @@ describe("runWorkflow with a stand-in fetch", () => {
         },
       }),
     ]);
-    await expect(
-      runWorkflow({ document: typed as never, baseUrl: "http://x.invalid", inputs: { apiKey: "k" }, fetch }),
-    ).rejects.toThrow(/workflow typed needs the input count/);
-    await expect(
-      runWorkflow({
-        document: typed as never,
-        baseUrl: "http://x.invalid",
-        inputs: { apiKey: "k", count: "two" },
-        fetch,
-      }),
-    ).rejects.toThrow(/workflow typed: the input count must be integer, got string/);
-    await expect(
-      runWorkflow({ document: typed as never, baseUrl: "http://x.invalid", inputs: { apiKey: "k", count: 2 }, fetch }),
-    ).resolves.toMatchObject({ workflows: [{ workflowId: "typed" }] });
+    await expect(runOn(typed, fetch)).rejects.toThrow(/workflow typed needs the input count/);
+    await expect(runOn(typed, fetch, {}, { apiKey: "k", count: "two" })).rejects.toThrow(
+      /workflow typed: the input count must be integer, got string/,
+    );
+    await expect(runOn(typed, fetch, {}, { apiKey: "k", count: 2 })).resolves.toMatchObject({
+      workflows: [{ workflowId: "typed" }],
+    });
   });
 
   it("names a WorkflowError's cause: a document that cannot run is refused before any call", async () => {
     const { requests, fetch } = standIn(() => json(200, {}));
     const broken = arazzoDocument([workflow("broken", [listStep({ outputs: { id: "$steps.nowhere.outputs.id" } })])]);
-    const refused = runWorkflow({
-      document: broken as never,
-      baseUrl: "http://x.invalid",
-      inputs: { apiKey: "k" },
-      fetch,
-    });
+    const refused = runOn(broken, fetch);
     await expect(refused).rejects.toBeInstanceOf(WorkflowError);
     await expect(refused).rejects.toThrow(
       /the document cannot run: workflow broken, step companies, output id: \$steps\.nowhere\.outputs\.id: names no step/,

@@ -24,28 +24,17 @@ import {
   shippedWorkflows,
   WorkflowError,
 } from "./document.ts";
-import { type Fetch, type RunLimits, runArazzo, type StepCall, type WorkflowRun } from "./runner.ts";
+import { type Fetch, type RunLimits, type RunTarget, runArazzo, type StepCall, type WorkflowRun } from "./runner.ts";
 
 export { DEFAULT_RUN_LIMITS } from "./runner.ts";
-export type { ArazzoDocument, ArazzoIssue, Fetch, RunLimits, StepCall, WorkflowRun };
+export type { ArazzoDocument, ArazzoIssue, Fetch, RunLimits, RunTarget, StepCall, WorkflowRun };
 export { WorkflowError };
 
-export interface RunWorkflowOptions {
+export interface RunWorkflowOptions extends RunTarget {
   /** A shipped workflow's id, or the workflow of `document` to run (every workflow of it in order when left out). */
   workflowId?: string;
   /** A document of your own; the shipped documents when left out. */
   document?: ArazzoDocument;
-  /** Inputs by name (`apiKey`, the X-API-Key the steps send, for every shipped workflow). */
-  inputs?: Record<string, unknown>;
-  /** Where the operations are called: the sandbox (both APIs), or the partner API's server. */
-  baseUrl: string;
-  /** A base URL per source description name (`partner`, `sandbox`), over `baseUrl`. */
-  servers?: Record<string, string>;
-  fetch?: Fetch;
-  limits?: Partial<RunLimits>;
-  signal?: AbortSignal;
-  /** Told of each call once answered. */
-  onCall?: (call: StepCall) => void;
 }
 
 /** A run: each workflow that ended with its outputs, every call, and the outputs of the workflow asked for. */
@@ -79,17 +68,12 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
     shownAs = `the shipped workflows ${shipped.file}`;
   }
   const resolved = resolveArazzo(document, shownAs, catalogue);
+  const { document: _document, workflowId, ...target } = options;
   const run = await runArazzo({
+    ...target,
     catalogue,
     document: resolved,
-    ...(options.workflowId !== undefined ? { workflowId: options.workflowId } : {}),
-    ...(options.inputs !== undefined ? { inputs: options.inputs } : {}),
-    baseUrl: options.baseUrl,
-    ...(options.servers !== undefined ? { servers: options.servers } : {}),
-    ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
-    ...(options.limits !== undefined ? { limits: options.limits } : {}),
-    ...(options.signal !== undefined ? { signal: options.signal } : {}),
-    ...(options.onCall !== undefined ? { onCall: options.onCall } : {}),
+    ...(workflowId !== undefined ? { workflowId } : {}),
   });
   const mine = run.workflows.findLast((workflow) => workflow.workflowId === options.workflowId) ?? run.workflows.at(-1);
   return { ...run, outputs: mine?.outputs ?? {} };

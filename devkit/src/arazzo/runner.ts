@@ -76,25 +76,29 @@ export interface WorkflowRun {
 /** A fetch as the runner calls it: the global one, or one over the sandbox's handler. */
 export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 
-export interface RunOptions {
+/** Where and how a run calls: what `runArazzo` and the public `runWorkflow` take alike. */
+export interface RunTarget {
+  /** Inputs by name, given to every workflow the run starts (a step running a workflow passes its own too). */
+  inputs?: Record<string, unknown>;
+  /** Where every source's operations are called, e.g. http://127.0.0.1:4020. */
+  baseUrl: string;
+  /** A base URL per source description name (`partner`, `sandbox`), over `baseUrl`. */
+  servers?: Record<string, string>;
+  fetch?: Fetch;
+  limits?: Partial<RunLimits>;
+  signal?: AbortSignal;
+  /** Told of each call once answered (progress). */
+  onCall?: (call: StepCall) => void;
+}
+
+export interface RunOptions extends RunTarget {
   catalogue: Catalogue;
   /** The document, resolved (its issues make the run refuse to start). */
   document: ResolvedDocument;
   /** The workflow to run (with what it depends on); every workflow of the document in order when undefined. */
   workflowId?: string;
-  /** Inputs by name, given to every workflow the run starts (a step running a workflow passes its own too). */
-  inputs?: Record<string, unknown>;
-  /** Where every source's operations are called, e.g. http://127.0.0.1:4020. */
-  baseUrl: string;
-  /** A base URL per source description name, over `baseUrl`. */
-  servers?: Record<string, string>;
-  fetch?: Fetch;
-  limits?: Partial<RunLimits>;
-  signal?: AbortSignal;
   /** Said after a required input is missing, to tell the caller how to give it. */
   missingInputHint?: (name: string) => string;
-  /** Told of each call once answered (progress). */
-  onCall?: (call: StepCall) => void;
 }
 
 const SECRET_HEADERS = new Set(["x-api-key", "authorization", "cookie"]);
