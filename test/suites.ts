@@ -25,6 +25,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/conformance/verify.test.ts":
     "runs verify against the sandbox several times, npm run verify and proxy as processes",
   "test/consumer/package.test.ts": "builds and packs the client, installs it in a fresh project, starts Prism",
+  "test/consumer/typescript.test.ts":
+    "builds the client, type-checks a consumer project with TypeScript 5.9 and 7 (six tsc runs, about 20 s)",
   "test/dashboard/browser.test.ts": "starts Chromium and drives the dashboard through the whole flow (about 30 s)",
   "test/devkit/lifecycle.test.ts":
     "starts the sandbox, the mock and the receiver as processes a dozen times (npm, npx, node) and kills them",
@@ -43,6 +45,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/mock/prism.test.ts": "starts Prism many times",
   "test/runtimes/bundle.test.ts": "compiles the client with tsc, bundles it for three runtimes",
   "test/runtimes/entries.test.ts": "builds a TypeScript program over both package roots",
+  "test/runtimes/node-only.test.ts":
+    "copies the repository and runs npm run test:runtimes in it (Node, workerd, Chromium; about 40 s)",
   "test/sandbox/persistence.test.ts": "starts the sandbox as a process seven times",
   "test/webhooks/cli.test.ts": "runs npm run webhooks as processes, with real retry waits",
 };
