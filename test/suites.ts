@@ -34,6 +34,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/docs/build.test.ts": "builds the docs with Redocly and Chromium screenshots (about 10 s)",
   "test/docs/pages.test.ts": "builds the docs with Redocly (about 10 s of CPU)",
   "test/docs/preview.test.ts": "builds the docs, serves them (about 10 s)",
+  "test/docs/samples-run.test.ts":
+    "runs every code sample of the docs in eight languages against the sandbox (compiles Java, Go and C#; about 2 min)",
   "test/docs/snippets-typecheck.test.ts":
     "type-checks every TypeScript snippet of the docs in one program (about 15 s of CPU)",
   "test/lint/lint-cli.test.ts": "runs Redocly and Spectral over the contract, also as a process (about 5 s)",
@@ -41,6 +43,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/mock/prism.test.ts": "starts Prism many times",
   "test/runtimes/bundle.test.ts": "compiles the client with tsc, bundles it for three runtimes",
   "test/runtimes/entries.test.ts": "builds a TypeScript program over both package roots",
+  "test/scripts/release.test.ts":
+    "makes releases in temporary git repositories: bundles the contract and runs git a dozen times",
   "test/sandbox/persistence.test.ts": "starts the sandbox as a process seven times",
   "test/webhooks/cli.test.ts": "runs npm run webhooks as processes, with real retry waits",
 };
