@@ -147,3 +147,34 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
       }),
   };
 }
+
+/** A request of an example, to change before sending: headers, path values, query and body. */
+export interface MutableRequest {
+  headers: Headers;
+  query: URLSearchParams;
+  body: string | undefined;
+  setPath(name: string, value: string): void;
+  target(): string;
+}
+
+/** The request a sample of `operation` sends, as a value a test can change. */
+export function requestOf(operation: OperationExample, apiKey: string): MutableRequest {
+  const pathValues = new Map(operation.pathParams.map(([name, value]) => [name, String(value)]));
+  const headers = new Headers({ "X-API-Key": apiKey });
+  if (operation.companyId !== undefined) headers.set("X-Company-Id", operation.companyId);
+  if (operation.body) headers.set("Content-Type", "application/json");
+  const query = new URLSearchParams(operation.queryParams.map(([name, value]) => [name, String(value)]));
+  return {
+    headers,
+    query,
+    body: operation.body ? JSON.stringify(operation.body.value) : undefined,
+    setPath: (name, value) => pathValues.set(name, value),
+    target: () => {
+      const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+        encodeURIComponent(pathValues.get(name) ?? ""),
+      );
+      const search = query.toString();
+      return search ? `${path}?${search}` : path;
+    },
+  };
+}
