@@ -109,7 +109,8 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
     await page.goto(server.url, { waitUntil: "load" });
     loadMs = performance.now() - started;
     await page.waitForLoadState("networkidle");
-  }, 120_000);
+    // The build renders five pages and takes screenshots: minutes on a loaded 2-core machine.
+  }, 600_000);
 
   afterAll(async () => {
     await browser?.close();

@@ -3,7 +3,7 @@
  * ids, query string, headers), the names a sample gives the object it reads, and the webhook verification's
  * inputs. Each language's file (python.ts, java.ts, …) only spells these in its own standard library.
  */
-import type { Json } from "partner-api-devkit/cli";
+import { isObject, type Json } from "partner-api-devkit/cli";
 import type { OperationExample } from "../samples.ts";
 
 /** Environment variables the samples read; the source names no host, so the base address is the reader's. */
@@ -100,4 +100,47 @@ export function bodyJson(operation: OperationExample): string | undefined {
 /** Indents every line but the first by `spaces`. */
 export function indentRest(text: string, spaces: number): string {
   return text.split("\n").join(`\n${" ".repeat(spaces)}`);
+}
+
+/** How a language writes a JSON value as a literal of its own (Python's dict, Ruby's hash, PHP's array, TypeScript). */
+export interface LiteralSpelling {
+  /** Spaces per level. */
+  step: number;
+  null: string;
+  string(text: string): string;
+  key(key: string): string;
+  /** Between a key and its value: `": "`, `" => "`. */
+  pair: string;
+  object: [open: string, close: string, empty: string];
+  array: [open: string, close: string];
+  true?: string;
+  false?: string;
+}
+
+/** A JSON value as a literal in `spelling`, indented to `indent` spaces; lists of scalars stay on one line. */
+export function literal(value: Json, spelling: LiteralSpelling, indent = 0): string {
+  const pad = " ".repeat(indent);
+  const inner = " ".repeat(indent + spelling.step);
+  if (value === null) return spelling.null;
+  if (value === true) return spelling.true ?? "true";
+  if (value === false) return spelling.false ?? "false";
+  if (typeof value === "string") return spelling.string(value);
+  const [open, close] = spelling.array;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return `${open}${close}`;
+    if (value.every((item) => item === null || typeof item !== "object"))
+      return `${open}${value.map((item) => literal(item, spelling)).join(", ")}${close}`;
+    return `${open}\n${value.map((item) => `${inner}${literal(item, spelling, indent + spelling.step)},`).join("\n")}\n${pad}${close}`;
+  }
+  if (isObject(value)) {
+    const entries = Object.entries(value);
+    const [start, end, empty] = spelling.object;
+    if (entries.length === 0) return empty;
+    const lines = entries.map(
+      ([key, item]) =>
+        `${inner}${spelling.key(key)}${spelling.pair}${literal(item, spelling, indent + spelling.step)},`,
+    );
+    return `${start}\n${lines.join("\n")}\n${pad}${end}`;
+  }
+  return JSON.stringify(value);
 }

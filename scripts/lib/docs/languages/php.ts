@@ -1,9 +1,11 @@
 /** PHP: the curl extension and `json_encode`/`json_decode`; `hash_hmac` and `hash_equals` for webhooks. */
-import { isObject, type Json } from "partner-api-devkit/cli";
+import type { Json } from "partner-api-devkit/cli";
 import type { OperationExample } from "../samples.ts";
 import {
   API_KEY_VARIABLE,
   BASE_URL_VARIABLE,
+  type LiteralSpelling,
+  literal,
   literalHeaders,
   readName,
   requestTarget,
@@ -18,23 +20,18 @@ export function phpString(text: string): string {
 
 /** A JSON value as a PHP literal: arrays for lists and objects, `(object) []` for an empty object, so it encodes as `{}`. */
 export function phpLiteral(value: Json, indent = 0): string {
-  const pad = " ".repeat(indent);
-  const inner = " ".repeat(indent + 4);
-  if (value === null) return "null";
-  if (typeof value === "string") return phpString(value);
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    if (value.every((item) => item === null || typeof item !== "object"))
-      return `[${value.map((item) => phpLiteral(item)).join(", ")}]`;
-    return `[\n${value.map((item) => `${inner}${phpLiteral(item, indent + 4)},`).join("\n")}\n${pad}]`;
-  }
-  if (isObject(value)) {
-    const entries = Object.entries(value);
-    if (entries.length === 0) return "(object) []";
-    return `[\n${entries.map(([key, item]) => `${inner}${phpString(key)} => ${phpLiteral(item, indent + 4)},`).join("\n")}\n${pad}]`;
-  }
-  return JSON.stringify(value);
+  return literal(value, PHP, indent);
 }
+
+const PHP: LiteralSpelling = {
+  step: 4,
+  null: "null",
+  string: phpString,
+  key: phpString,
+  pair: " => ",
+  object: ["[", "]", "(object) []"],
+  array: ["[", "]"],
+};
 
 function field(name: string, path: string[]): string {
   return `$${name}${path.map((key) => `[${phpString(key)}]`).join("")} ?? ''`;

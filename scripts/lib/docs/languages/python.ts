@@ -1,9 +1,11 @@
 /** Python 3: `urllib.request` and `json` from the standard library; `hmac` and `hashlib` for webhooks. */
-import { isObject, type Json } from "partner-api-devkit/cli";
+import type { Json } from "partner-api-devkit/cli";
 import type { OperationExample } from "../samples.ts";
 import {
   API_KEY_VARIABLE,
   BASE_URL_VARIABLE,
+  type LiteralSpelling,
+  literal,
   literalHeaders,
   quoted,
   readName,
@@ -15,24 +17,20 @@ import {
 
 /** A JSON value as a Python literal, indented to `indent` spaces. */
 export function pythonLiteral(value: Json, indent = 0): string {
-  const pad = " ".repeat(indent);
-  const inner = " ".repeat(indent + 4);
-  if (value === null) return "None";
-  if (value === true) return "True";
-  if (value === false) return "False";
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    if (value.every((item) => item === null || typeof item !== "object"))
-      return `[${value.map((item) => pythonLiteral(item)).join(", ")}]`;
-    return `[\n${value.map((item) => `${inner}${pythonLiteral(item, indent + 4)},`).join("\n")}\n${pad}]`;
-  }
-  if (isObject(value)) {
-    const entries = Object.entries(value);
-    if (entries.length === 0) return "{}";
-    return `{\n${entries.map(([key, item]) => `${inner}${quoted(key)}: ${pythonLiteral(item, indent + 4)},`).join("\n")}\n${pad}}`;
-  }
-  return JSON.stringify(value);
+  return literal(value, PYTHON, indent);
 }
+
+const PYTHON: LiteralSpelling = {
+  step: 4,
+  null: "None",
+  true: "True",
+  false: "False",
+  string: quoted,
+  key: quoted,
+  pair: ": ",
+  object: ["{", "}", "{}"],
+  array: ["[", "]"],
+};
 
 function field(name: string, path: string[]): string {
   let expression = name;

@@ -1,9 +1,11 @@
 /** Ruby: `net/http` and `json` from the standard library; `openssl` for webhooks. */
-import { isObject, type Json } from "partner-api-devkit/cli";
+import type { Json } from "partner-api-devkit/cli";
 import type { OperationExample } from "../samples.ts";
 import {
   API_KEY_VARIABLE,
   BASE_URL_VARIABLE,
+  type LiteralSpelling,
+  literal,
   literalHeaders,
   readName,
   requestTarget,
@@ -19,23 +21,18 @@ export function rubyString(text: string): string {
 
 /** A JSON value as a Ruby literal (string keys, `nil`), indented to `indent` spaces. */
 export function rubyLiteral(value: Json, indent = 0): string {
-  const pad = " ".repeat(indent);
-  const inner = " ".repeat(indent + 2);
-  if (value === null) return "nil";
-  if (typeof value === "string") return rubyString(value);
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    if (value.every((item) => item === null || typeof item !== "object"))
-      return `[${value.map((item) => rubyLiteral(item)).join(", ")}]`;
-    return `[\n${value.map((item) => `${inner}${rubyLiteral(item, indent + 2)},`).join("\n")}\n${pad}]`;
-  }
-  if (isObject(value)) {
-    const entries = Object.entries(value);
-    if (entries.length === 0) return "{}";
-    return `{\n${entries.map(([key, item]) => `${inner}${rubyString(key)} => ${rubyLiteral(item, indent + 2)},`).join("\n")}\n${pad}}`;
-  }
-  return JSON.stringify(value);
+  return literal(value, RUBY, indent);
 }
+
+const RUBY: LiteralSpelling = {
+  step: 2,
+  null: "nil",
+  string: rubyString,
+  key: rubyString,
+  pair: " => ",
+  object: ["{", "}", "{}"],
+  array: ["[", "]"],
+};
 
 const REQUEST_CLASS: Record<string, string> = {
   get: "Get",

@@ -1,9 +1,11 @@
 /** TypeScript: this project's client (`partner-api-client`), typed by the contract; its webhook kit for signatures. */
-import { isObject, type Json, type JsonObject } from "partner-api-devkit/cli";
+import type { Json, JsonObject } from "partner-api-devkit/cli";
 import type { OperationExample } from "../samples.ts";
 import {
   API_KEY_VARIABLE,
   BASE_URL_VARIABLE,
+  type LiteralSpelling,
+  literal,
   readName,
   type SampleLanguage,
   WEBHOOK_SECRET_VARIABLE,
@@ -16,24 +18,18 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A value as a TypeScript literal with unquoted keys where allowed, indented to `indent` spaces. */
 export function toTsLiteral(value: Json, indent = 0): string {
-  const pad = " ".repeat(indent);
-  const inner = " ".repeat(indent + 2);
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    if (value.every((item) => item === null || typeof item !== "object"))
-      return `[${value.map((item) => toTsLiteral(item)).join(", ")}]`;
-    return `[\n${value.map((item) => `${inner}${toTsLiteral(item, indent + 2)},`).join("\n")}\n${pad}]`;
-  }
-  if (isObject(value)) {
-    const entries = Object.entries(value);
-    if (entries.length === 0) return "{}";
-    const lines = entries.map(
-      ([key, item]) => `${inner}${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${toTsLiteral(item, indent + 2)},`,
-    );
-    return `{\n${lines.join("\n")}\n${pad}}`;
-  }
-  return JSON.stringify(value);
+  return literal(value, TYPESCRIPT, indent);
 }
+
+const TYPESCRIPT: LiteralSpelling = {
+  step: 2,
+  null: "null",
+  string: (text) => JSON.stringify(text),
+  key: (key) => (IDENTIFIER.test(key) ? key : JSON.stringify(key)),
+  pair: ": ",
+  object: ["{", "}", "{}"],
+  array: ["[", "]"],
+};
 
 function objectOf(pairs: Array<[string, Json]>): JsonObject {
   return Object.fromEntries(pairs);
