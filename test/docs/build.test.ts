@@ -113,7 +113,9 @@ describe("npm run docs", () => {
       }
     }
     // The reference says which languages a test runs.
-    expect(definition.info.description).toMatch(/## Code samples\n[\s\S]*a test runs every sample against the local sandbox/);
+    expect(definition.info.description).toMatch(
+      /## Code samples\n[\s\S]*a test runs every sample against the local sandbox/,
+    );
     // The prerendered HTML already shows what the contract leaves unspecified.
     expect(html).toContain("What is not specified");
     // The getting-started section comes first in the description, and is rendered.

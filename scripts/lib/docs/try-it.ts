@@ -15,6 +15,8 @@ import { TRY_IT_PAGE, VERSION_SWITCH_SCRIPT } from "./pages.ts";
 /** The sandbox's default address (`npx partner-api sandbox`), tried first. */
 export const LOCAL_SANDBOX_URL = "http://127.0.0.1:4020";
 export const SCALAR_FILE = "scalar/standalone.js";
+/** What the key field says instead of Scalar's own placeholder, a made-up token that looks like a key. */
+export const KEY_PLACEHOLDER = "Your API key";
 export const TRY_IT_SCRIPT = "try.js";
 
 /** Scalar's standalone bundle as installed (the package exports no subpath for it: it sits beside the main entry). */
@@ -87,6 +89,20 @@ function script(): string {
       return undefined;
     }
   }
+
+  // Scalar's key fields carry a made-up token as their placeholder; a reader could take it for a key to use.
+  var KEY_LIKE = /^[A-Za-z0-9+/=_-]{20,}$/;
+  function plainPlaceholders() {
+    document.querySelectorAll("input[placeholder]").forEach(function (input) {
+      if (KEY_LIKE.test(input.placeholder)) input.placeholder = ${JSON.stringify(KEY_PLACEHOLDER)};
+    });
+  }
+  new MutationObserver(plainPlaceholders).observe(document.body, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ["placeholder"]
+  });
 
   if (location.protocol === "file:") {
     say("Try it sends requests from the page, so it must be served: run npm run docs:preview, or put this folder on a web server.");
