@@ -63,7 +63,7 @@ describe("npm run docs", () => {
     out = await mkdtemp(path.join(os.tmpdir(), "docs-build-test-"));
     run = await runInProcess(docsCommand, ["--out", out]);
     html = await readFile(path.join(out, "index.html"), "utf8").catch(() => "");
-  }, 150_000);
+  }, 600_000);
   afterAll(async () => {
     await rm(out, { recursive: true, force: true });
   });
