@@ -230,3 +230,18 @@ describe("addCodeSamples()", () => {
     expect(document.paths["/v1/cards"].get["x-codeSamples"][2].source).not.toBe("old");
   });
 });
+
+describe("the languages' literals", () => {
+  it("spell a body in each language, strings quoted so no interpolation happens", async () => {
+    const { singleQuoted, literal } = await import("../../scripts/lib/docs/languages/common.ts");
+    const { pythonLiteral } = await import("../../scripts/lib/docs/languages/python.ts");
+    const { rubyLiteral } = await import("../../scripts/lib/docs/languages/ruby.ts");
+    const { phpLiteral } = await import("../../scripts/lib/docs/languages/php.ts");
+    expect(singleQuoted("it's $x #{y} \\")).toBe("'it\\'s $x #{y} \\\\'");
+    const value = { a: null, b: [true, "x"], c: {} };
+    expect(pythonLiteral(value)).toBe('{\n    "a": None,\n    "b": [True, "x"],\n    "c": {},\n}');
+    expect(rubyLiteral(value)).toBe("{\n  'a' => nil,\n  'b' => [true, 'x'],\n  'c' => {},\n}");
+    expect(phpLiteral(value)).toBe("[\n    'a' => null,\n    'b' => [true, 'x'],\n    'c' => (object) [],\n]");
+    expect(typeof literal).toBe("function");
+  });
+});

@@ -92,6 +92,11 @@ export function quoted(text: string): string {
   return JSON.stringify(text);
 }
 
+/** A single-quoted string literal of PHP and Ruby (a backslash and a quote escaped), so `$` and `#{…}` stay text. */
+export function singleQuoted(text: string): string {
+  return `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+}
+
 /** JSON of a body, two-space indented, for the languages that send it as text. */
 export function bodyJson(operation: OperationExample): string | undefined {
   return operation.body ? JSON.stringify(operation.body.value, null, 2) : undefined;

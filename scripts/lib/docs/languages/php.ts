@@ -10,13 +10,11 @@ import {
   readName,
   requestTarget,
   type SampleLanguage,
+  singleQuoted,
   WEBHOOK_SECRET_VARIABLE,
 } from "./common.ts";
 
-/** A PHP string literal: single quotes, so `$` in data stays text. */
-export function phpString(text: string): string {
-  return `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
-}
+const phpString = singleQuoted;
 
 /** A JSON value as a PHP literal: arrays for lists and objects, `(object) []` for an empty object, so it encodes as `{}`. */
 export function phpLiteral(value: Json, indent = 0): string {

@@ -10,14 +10,12 @@ import {
   readName,
   requestTarget,
   type SampleLanguage,
+  singleQuoted,
   snakeCase,
   WEBHOOK_SECRET_VARIABLE,
 } from "./common.ts";
 
-/** A Ruby string literal: single quotes, so `#{…}` in data stays text. */
-export function rubyString(text: string): string {
-  return `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
-}
+const rubyString = singleQuoted;
 
 /** A JSON value as a Ruby literal (string keys, `nil`), indented to `indent` spaces. */
 export function rubyLiteral(value: Json, indent = 0): string {
