@@ -400,7 +400,7 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
       const releasedDocument = await readReleasedContract(contract);
       const file = versionPage(contract.version);
       const page = await renderPage(
-        addGettingStarted(addCodeSamples(releasedReferenceDocument(releasedDocument, contract.version)).document),
+        releasedReferenceDocument(addGettingStarted(addCodeSamples(releasedDocument).document), contract.version),
         { ...redocOptions, downloadUrls: [{ title: "OpenAPI (JSON)", url: "openapi.json" }] },
         work,
         `version-${contract.version}`,
