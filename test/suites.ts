@@ -38,6 +38,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
     "runs every code sample of the docs in eight languages against the sandbox (compiles Java, Go and C#; about 2 min)",
   "test/docs/snippets-typecheck.test.ts":
     "type-checks every TypeScript snippet of the docs in one program (about 15 s of CPU)",
+  "test/flows/respect.test.ts": "runs redocly respect as a process three times against a sandbox (about 25 s)",
+  "test/flows/respect-schemas.test.ts": "runs redocly respect as a process against a small server (about 8 s)",
   "test/lint/lint-cli.test.ts": "runs Redocly and Spectral over the contract, also as a process (about 5 s)",
   "test/mock/mock.test.ts": "starts Prism through npm run mock, as processes",
   "test/mock/prism.test.ts": "starts Prism many times",

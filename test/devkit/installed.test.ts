@@ -219,9 +219,8 @@ describe("the packed client and devkit, installed in a partner's project", () =>
         "dist/sandbox.d.ts",
         "dist/sandbox.js",
         "dist/sandbox.json",
-        "dist/scenarios/approved-company.yaml",
-        "dist/scenarios/card-issued.yaml",
-        "dist/scenarios/company-with-onramp-and-deposits.yaml",
+        "dist/workflows/partner-api.arazzo.yaml",
+        "dist/workflows/sandbox.arazzo.yaml",
         "package.json",
         "README.md",
       ].sort(),
@@ -371,7 +370,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
       direct: true,
     });
     expect(scenario.code, scenario.stderr).toBe(0);
-    expect(scenario.stdout).toMatch(/^201 createCard POST \/v1\/cards {2}→ card$/m);
+    expect(scenario.stdout).toMatch(/^201 createCard POST \/v1\/cards {2}\(card-issued createCard\)$/m);
     expect(await sandbox.interrupt()).toMatch(/✓ sandbox stopped/);
   }, 60_000);
 

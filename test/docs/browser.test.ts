@@ -21,6 +21,7 @@ import { DASHBOARD_SCREENSHOTS } from "../../scripts/lib/docs/dashboard-screensh
 import { SCREENSHOT_FILES } from "../../scripts/lib/docs/screenshots.ts";
 import { type StaticServer, serveStatic } from "../../scripts/lib/docs/server.ts";
 import { KEY_PLACEHOLDER } from "../../scripts/lib/docs/try-it.ts";
+import { WORKFLOWS_FOLDER, WORKFLOWS_HEADING } from "../../scripts/lib/docs/workflows.ts";
 import { repoRoot, sandboxBundleJsonPath } from "../../scripts/lib/paths.ts";
 import { HTTP_METHODS } from "../../src/http-methods.ts";
 import { loadDocument } from "../contract/support/contract.ts";
@@ -380,6 +381,23 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
       await sandbox.stop();
     }
   }, 180_000);
+
+  it("shows the Workflows section: each diagram drawn, and a step's link opens its operation", async () => {
+    await page.goto(`${server.url}#section/workflows`, { waitUntil: "networkidle" });
+    await page.locator("h2", { hasText: WORKFLOWS_HEADING }).first().waitFor({ state: "visible" });
+    const diagrams = await page
+      .locator(`img[src^="${WORKFLOWS_FOLDER}/"]`)
+      .evaluateAll((images) =>
+        images.map((image) => [image.getAttribute("src"), (image as HTMLImageElement).naturalWidth]),
+      );
+    expect(diagrams.length).toBeGreaterThanOrEqual(6);
+    for (const [src, width] of diagrams) expect(width, `${src} is drawn`).toBeGreaterThan(100);
+    await page.evaluate(() => (window.location.hash = "#section/card-issued"));
+    await page.locator('a[href="#tag/Cards/operation/createCard"]').first().click();
+    await page.waitForURL(/#\/cards\/createcard$/);
+    await page.locator("h2", { hasText: "Create a card" }).first().waitFor({ state: "visible" });
+    expectCleanNetwork();
+  }, 60_000);
 
   it("also works opened straight from the file system, with no server and no network", async () => {
     const filePage = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, sandboxRouter, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { FaultBook, MAX_FAULTS } from "../../devkit/src/sandbox/testmode/faults.ts";
 import { ApiError, createPartnerClient, RequestTimeoutError } from "../../src/index.ts";
+import { arazzoDocument, workflow } from "../helpers/arazzo.ts";
 import { clientFor, ONBOARD_BODY, request, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
@@ -226,9 +227,20 @@ describe("scope, chance and bookkeeping", () => {
       const client = clientFor(started.url, "start-faults");
       expect((await client.get("/v1/companies")).status).toBe(503);
       const ran = await client.post("/_sandbox/scenarios", {
-        scenario: { steps: [{ name: "companies", operationId: "listCompanies" }] },
+        arazzo: arazzoDocument([
+          workflow("companies", [
+            {
+              stepId: "companies",
+              operationId: "$sourceDescriptions.partner.listCompanies",
+              successCriteria: [{ condition: "$statusCode == 200" }],
+            },
+          ]),
+        ]),
       });
-      expect(ran.status).toBe(200);
+      expect(ran.status, ran.text).toBe(200);
+      // A header a partner's code could send does not pass for a scenario's call: it is struck like any call.
+      const pretending = await client.get("/v1/companies", { headers: { "X-Sandbox-Scenario": "companies" } });
+      expect(pretending.status).toBe(503);
       await client.delete(`/_sandbox/faults/${(await client.get("/_sandbox/faults")).body.faults[0].id}`);
       expect((await client.get("/v1/companies")).status).toBe(200);
       await client.post("/_sandbox/reset");

@@ -6,6 +6,17 @@
  */
 
 export {
+  type ArazzoDocument,
+  checkWorkflowDocuments,
+  type RunWorkflowOptions,
+  runWorkflow,
+  type StepCall,
+  WorkflowError,
+  type WorkflowFile,
+  type WorkflowFileIssue,
+  type WorkflowRunResult,
+} from "../arazzo/index.ts";
+export {
   followRefs,
   followRefsFrom,
   isObject,

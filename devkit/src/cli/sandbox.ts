@@ -16,8 +16,8 @@ import {
   type Sandbox,
   type SandboxOptions,
   SandboxStateError,
-  ScenarioError,
   startSandbox,
+  WorkflowError,
 } from "../sandbox/index.ts";
 import { readStateFile } from "../sandbox/store.ts";
 import { DataFileError, readDataFile } from "../sandbox/testmode/data-file.ts";
@@ -80,8 +80,9 @@ Options:
   --frozen                   start with the clock frozen (it moves only when advanced or resumed)
   --faults <file>            sandbox-wide faults from a YAML or JSON file: a list of faults (the body of
                              POST /_sandbox/faults), kept after a reset
-  --scenario <name|file>     run a shipped scenario or a scenario file at start (repeatable, in order)
-  --scenario-api-key <key>   the account start scenarios run as (default "${DEFAULT_SCENARIO_API_KEY}")
+  --scenario <name|file>     run a shipped workflow, or an Arazzo file's workflows (file#workflowId for one), at
+                             start (repeatable, in order)
+  --scenario-api-key <key>   the account start scenarios run as, their apiKey input (default "${DEFAULT_SCENARIO_API_KEY}")
   --no-exit-with-parent      keep serving after the process that started it (npx, npm run) is gone
   -h, --help                 this text
 
@@ -131,7 +132,7 @@ Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
               (code === "EADDRINUSE" ? `\nset --port (or SANDBOX_PORT) to a free port, e.g. ${name} --port 0` : ""),
           );
         }
-        if (error instanceof SandboxStateError || error instanceof TypeError || error instanceof ScenarioError)
+        if (error instanceof SandboxStateError || error instanceof TypeError || error instanceof WorkflowError)
           throw new UsageError(error.message);
         throw error;
       }

@@ -3,10 +3,12 @@
  * API) and nothing else: paths, methods, parameters, security and request bodies. Schemas are compiled with
  * Ajv (JSON Schema 2020-12) the first time an operation is called, so start-up stays fast.
  */
+import { readFileSync } from "node:fs";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { HTTP_METHODS } from "partner-api-client";
+import { contractJsonPath, sandboxContractJsonPath } from "../paths.ts";
 
 type Json = { [key: string]: unknown };
 
@@ -425,4 +427,14 @@ function describe(error: ErrorObject, prefix: string): string {
   if (error.keyword === "required")
     return `${prefix}must have the property ${(error.params as { missingProperty: string }).missingProperty}`;
   return `${prefix}${error.message ?? "is invalid"}`;
+}
+
+/** One router for both bundled contracts, shared by the whole process (it holds no state): made on first use. */
+let sharedRouter: ContractRouter | undefined;
+export function sandboxRouter(): ContractRouter {
+  sharedRouter ??= new ContractRouter([
+    { api: "control", document: JSON.parse(readFileSync(sandboxContractJsonPath, "utf8")) as Json },
+    { api: "partner", document: JSON.parse(readFileSync(contractJsonPath, "utf8")) as Json },
+  ]);
+  return sharedRouter;
 }

@@ -3,16 +3,17 @@
  * control API (`/_sandbox/…`) from their contracts, with state per API key, a clock tests can advance, and
  * signed webhooks with the source's retry schedule. `npm run sandbox` / `partner-api sandbox` run the same.
  */
-import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { paths as ControlPaths } from "../../../generated/sandbox.js";
+import type { ArazzoDocument } from "../arazzo/document.ts";
+import { checkArazzoShape, WorkflowError } from "../arazzo/document.ts";
 import { createDashboard } from "../dashboard/index.ts";
-import { contractJsonPath, displayPath, sandboxContractJsonPath } from "../paths.ts";
+import { displayPath } from "../paths.ts";
 import { ATTEMPT_TIMEOUT_MS } from "../webhooks/deliver.ts";
 import { CLOCK_RANGE_TEXT, inClockRange, SandboxClock } from "./clock.ts";
-import { ContractRouter } from "./contract.ts";
+import { sandboxRouter } from "./contract.ts";
 import { controlClient, type SandboxControl, type SandboxControlOptions } from "./control-client.ts";
 import { heapify } from "./due.ts";
 import { SandboxEngine } from "./engine.ts";
@@ -31,10 +32,11 @@ import {
 import type { FaultInput } from "./testmode/faults.ts";
 import { TestMode } from "./testmode/index.ts";
 import { DEFAULT_REQUEST_LOG_SIZE } from "./testmode/log.ts";
-import { loadScenarioFile, type Scenario, ScenarioError, shippedScenarios } from "./testmode/scenarios.ts";
+import type { PreparedScenario, ScenarioRun } from "./testmode/scenarios.ts";
 
-export type { ControlPaths, FaultInput, SandboxControl, SandboxControlOptions, Scenario };
-export { SandboxStateError, ScenarioError };
+export { type RunWorkflowOptions, runWorkflow, type StepCall, type WorkflowRunResult } from "../arazzo/index.ts";
+export type { ArazzoDocument, ControlPaths, FaultInput, SandboxControl, SandboxControlOptions, ScenarioRun };
+export { SandboxStateError, sandboxRouter, WorkflowError };
 
 export const DEFAULT_SANDBOX_HOST = "127.0.0.1";
 export const DEFAULT_SANDBOX_PORT = 4020;
@@ -78,12 +80,23 @@ export interface SandboxOptions {
   frozen?: boolean;
   /** Sandbox-wide faults, registered at start and again after each reset (the shape of `createFault`'s body). */
   faults?: FaultInput[];
-  /** Scenarios to run at start, in order: shipped ones by name, or YAML/JSON files. */
+  /**
+   * Scenarios to run at start, in order: shipped workflows by workflowId (openapi/workflows/), or Arazzo files (every
+   * workflow of the file in order; `file.arazzo.yaml#workflowId` for one of them).
+   */
   scenarios?: string[];
-  /** The account the start scenarios run as, unless a scenario names one. Default "sandbox". */
+  /** The account the start scenarios run as: their `apiKey` input. Default "sandbox". */
   scenarioApiKey?: string;
   /** How many calls the request log keeps (0 keeps none). Default 1,000. */
   requestLogSize?: number;
+}
+
+/** What `Sandbox.runWorkflow` runs: a shipped workflow, or a document's. */
+export interface RunWorkflowInSandbox {
+  workflowId?: string;
+  document?: ArazzoDocument;
+  apiKey?: string;
+  inputs?: Record<string, unknown>;
 }
 
 export interface Sandbox {
@@ -98,6 +111,13 @@ export interface Sandbox {
    */
   controlFor(apiKey: string | undefined, options: { throwOnError: true }): SandboxControl<true>;
   controlFor(apiKey?: string, options?: { throwOnError?: false }): SandboxControl;
+  /**
+   * Runs a workflow in-process, as `POST /_sandbox/scenarios` does: a shipped one by `workflowId`, or `document`'s
+   * (its `workflowId`, or every workflow of it in order). Its calls go through the sandbox's handler as the
+   * scenario's (logged, never faulted), the clock frozen meanwhile; `apiKey` is the `apiKey` input. Rejects with a
+   * WorkflowError naming what is wrong with the document, or the step that failed.
+   */
+  runWorkflow(options: RunWorkflowInSandbox): Promise<ScenarioRun>;
   /** Closes the server, cancels timers and waits for the last state write. */
   stop(): Promise<void>;
 }
@@ -195,7 +215,7 @@ function checkedOptions(options: SandboxOptions) {
   });
   const scenarios = options.scenarios ?? [];
   if (!Array.isArray(scenarios) || scenarios.some((scenario) => typeof scenario !== "string" || scenario === ""))
-    fail(`scenarios must be an array of shipped scenario names or files, got ${describe(options.scenarios)}`);
+    fail(`scenarios must be an array of shipped workflow ids or Arazzo files, got ${describe(options.scenarios)}`);
   const scenarioApiKey = options.scenarioApiKey ?? DEFAULT_SCENARIO_API_KEY;
   if (typeof scenarioApiKey !== "string" || scenarioApiKey === "")
     fail(`scenarioApiKey must be a non-empty string, got ${String(options.scenarioApiKey)}`);
@@ -228,27 +248,6 @@ function validateAs(operationId: string, body: unknown): string[] {
   return sandboxRouter()
     .validateBody(operation, "application/json", body)
     .map((issue) => issue.message.replace(/^body\/?/, "").trim() || "is invalid");
-}
-
-let documents: { partner: Record<string, unknown>; control: Record<string, unknown> } | undefined;
-
-function loadDocuments() {
-  documents ??= {
-    partner: JSON.parse(readFileSync(contractJsonPath, "utf8")),
-    control: JSON.parse(readFileSync(sandboxContractJsonPath, "utf8")),
-  };
-  return documents;
-}
-
-/** One router for both contracts, shared by every sandbox of the process (it holds no state). */
-let sharedRouter: ContractRouter | undefined;
-export function sandboxRouter(): ContractRouter {
-  const { partner, control } = loadDocuments();
-  sharedRouter ??= new ContractRouter([
-    { api: "control", document: control },
-    { api: "partner", document: partner },
-  ]);
-  return sharedRouter;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -312,12 +311,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults: settings.faults,
   });
   // A scenario's file is read (and checked) before the sandbox listens, so a bad one stops nothing running.
-  const startScenarios: Scenario[] = [];
-  for (const entry of settings.scenarios) {
-    const shipped = shippedScenarios(router).get(entry);
-    startScenarios.push(shipped ?? (await loadScenarioFile(entry, router)));
-  }
+  const startScenarios: PreparedScenario[] = [];
+  for (const entry of settings.scenarios) startScenarios.push(await testMode.scenarios.prepareEntry(entry));
   const listener = createRequestListener(router, engine, testMode);
+  testMode.scenarios.serveWith(listener);
   // The dashboard answers a browser at / and its own files; every other request is the API's.
   const dashboard = createDashboard();
   const server = createServer((request, response) => {
@@ -355,8 +352,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return stopping;
   };
   try {
-    for (const [index, scenario] of startScenarios.entries())
-      await testMode.scenarios.run(scenario, settings.scenarioApiKey, scenario.name ?? settings.scenarios[index]);
+    for (const scenario of startScenarios) await testMode.scenarios.run(scenario, settings.scenarioApiKey);
   } catch (error) {
     await stop();
     throw error;
@@ -372,5 +368,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       { ...(apiKey !== undefined ? { apiKey } : {}), ...options },
       sandboxRouter,
     )) as Sandbox["controlFor"];
-  return { url: baseUrl, port, control: controlFor(), controlFor, stop };
+  const runWorkflow = async ({ workflowId, document, apiKey, inputs }: RunWorkflowInSandbox): Promise<ScenarioRun> => {
+    let prepared: PreparedScenario | undefined;
+    if (document !== undefined)
+      prepared = testMode.scenarios.preparePosted(
+        checkArazzoShape(document, "the document", router),
+        "the document",
+        workflowId,
+      );
+    else {
+      prepared = workflowId === undefined ? undefined : testMode.scenarios.prepareShipped(workflowId);
+      if (!prepared)
+        throw new WorkflowError(
+          `runWorkflow: workflowId must be a shipped workflow (${testMode.scenarios
+            .shipped()
+            .map((scenario) => scenario.name)
+            .join(", ")}) or come with a document, got ${JSON.stringify(workflowId)}`,
+        );
+    }
+    return testMode.scenarios.run(prepared, apiKey, inputs);
+  };
+  return { url: baseUrl, port, control: controlFor(), controlFor, runWorkflow, stop };
 }

@@ -37,6 +37,7 @@ import { SAMPLE_RUNTIMES } from "./sample-runtimes.ts";
 import { addCodeSamples, CODE_SAMPLE_LANGUAGES, SAMPLE_LANGUAGES } from "./samples.ts";
 import { takeScreenshots } from "./screenshots.ts";
 import { writeTryIt } from "./try-it.ts";
+import { addWorkflows, WORKFLOWS_FOLDER, workflowsSection } from "./workflows.ts";
 
 /** The sidebar section that lists every component schema. */
 export const SCHEMAS_TAG = "Schemas";
@@ -136,6 +137,8 @@ export interface DocsBuildResult {
   pageFiles: string[];
   /** The released versions the switcher lists, newest first. */
   versions: string[];
+  /** The Workflows section's files (the Arazzo documents and a diagram a workflow), relative to outDir. */
+  workflowFiles: string[];
   /** The Sandbox control page and its contract, relative to outDir; empty without generated/sandbox.json. */
   sandboxFiles: string[];
   /** Screenshot PNGs written (absolute paths); empty when skipped or turned off. */
@@ -332,6 +335,12 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
   document = { ...document, info: { ...info, description: `${info.description ?? ""}\n\n${samplesNote()}` } };
   progress("added the getting-started section (install, first call, sandbox, webhooks)");
   if (sandboxJson !== undefined) document = withSandboxLink(document);
+  const workflows = workflowsSection(
+    output.document,
+    sandboxJson === undefined ? undefined : { document: JSON.parse(sandboxJson), page: SANDBOX_PAGE },
+  );
+  document = addWorkflows(document, workflows.markdown);
+  progress(`added the Workflows section (${workflows.workflows} workflows, a diagram each)`);
 
   const work = await mkdtemp(path.join(os.tmpdir(), "partner-docs-"));
   try {
@@ -371,6 +380,9 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
     await writeFile(path.join(outDir, "openapi.yaml"), output.yaml);
     await writeFile(path.join(outDir, "openapi.json"), output.json);
     const files = ["index.html", "openapi.yaml", "openapi.json"];
+    await mkdir(path.join(outDir, WORKFLOWS_FOLDER), { recursive: true });
+    for (const { name, content } of workflows.files) await writeFile(path.join(outDir, name), content);
+    progress(`wrote ${rel(outDir)}/${WORKFLOWS_FOLDER}/: the workflow documents and a diagram a workflow`);
     progress(`wrote ${rel(outDir)}/index.html, openapi.yaml and openapi.json`);
 
     let redoclyMs = reference.redoclyMs;
@@ -472,6 +484,7 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
       files,
       pageFiles,
       versions: released.map((contract) => contract.version),
+      workflowFiles: workflows.files.map(({ name }) => name),
       sandboxFiles,
       screenshots,
       dashboardScreenshots,

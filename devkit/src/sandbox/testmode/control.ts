@@ -3,12 +3,13 @@
  * scenarios. Each finds the sandbox's test mode from the engine it is called with.
  */
 import type { ServerResponse } from "node:http";
+import { WorkflowError } from "../../arazzo/document.ts";
 import type { SandboxEngine } from "../engine.ts";
 import { defineFlow, SandboxProblem, unprocessable } from "../flow.ts";
 import { FaultInputError } from "./faults.ts";
 import { type TestMode, testModeOf } from "./index.ts";
 import { accountFingerprint, MAX_REQUEST_STREAMS, type RequestFilter, type SandboxRequest } from "./log.ts";
-import { type Scenario, ScenarioError, shippedScenarios } from "./scenarios.ts";
+import type { PreparedScenario } from "./scenarios.ts";
 
 /** How often an idle request stream sends a comment, so proxies and clients keep it open. */
 const STREAM_KEEPALIVE_MS = 15_000;
@@ -116,27 +117,30 @@ export const testModeFlow = defineFlow()({
     },
 
     listScenarios(call) {
-      return { status: 200, body: { scenarios: [...shippedScenarios(modeOf(call).router).values()] } };
+      return { status: 200, body: { scenarios: modeOf(call).scenarios.shipped() } };
     },
 
     async runScenario(call) {
-      const mode = modeOf(call);
-      let scenario: Scenario | undefined = call.body.scenario;
-      if (call.body.name !== undefined) {
-        const shipped = shippedScenarios(mode.router);
-        scenario = shipped.get(call.body.name);
-        if (!scenario)
-          throw new SandboxProblem(
-            404,
-            "not-found",
-            "Not found",
-            `no shipped scenario is called ${JSON.stringify(call.body.name)} (${[...shipped.keys()].join(", ")})`,
-          );
-      }
+      const { scenarios } = modeOf(call);
+      const { name, arazzo, workflowId, inputs } = call.body;
       try {
-        return { status: 200, body: await mode.scenarios.run(scenario!, call.apiKey) };
+        let prepared: PreparedScenario | undefined;
+        if (name !== undefined) {
+          prepared = scenarios.prepareShipped(name);
+          if (!prepared)
+            throw new SandboxProblem(
+              404,
+              "not-found",
+              "Not found",
+              `no shipped scenario is called ${JSON.stringify(name)} (${scenarios
+                .shipped()
+                .map((scenario) => scenario.name)
+                .join(", ")})`,
+            );
+        } else prepared = scenarios.preparePosted(arazzo!, "the posted Arazzo document", workflowId);
+        return { status: 200, body: await scenarios.run(prepared, call.apiKey, inputs ?? {}) };
       } catch (error) {
-        if (error instanceof ScenarioError)
+        if (error instanceof WorkflowError)
           throw new SandboxProblem(422, "scenario-failed", "Scenario failed", error.message);
         throw error;
       }
