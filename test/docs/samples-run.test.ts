@@ -200,7 +200,7 @@ describe.concurrent("the operations' samples, run against the sandbox", () => {
       } finally {
         await proxy.close();
       }
-    }, 600_000);
+    }, 1_800_000);
   }
 });
 
@@ -236,7 +236,7 @@ describe.concurrent("the webhook pages' samples", () => {
         expect(bad.status, `${runtime.label} ${name}: ${bad.stdout}`).not.toBe(0);
         expect(bad.stdout.trim(), `${runtime.label} ${name}`).toBe("");
       }
-    }, 300_000);
+    }, 900_000);
   }
 
   it("curl: each webhook page's signed delivery verifies with the webhook kit", async () => {
