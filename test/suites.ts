@@ -36,6 +36,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/docs/build.test.ts": "builds the docs with Redocly and Chromium screenshots (about 10 s)",
   "test/docs/pages.test.ts": "builds the docs with Redocly (about 10 s of CPU)",
   "test/docs/preview.test.ts": "builds the docs, serves them (about 10 s)",
+  "test/docs/samples-run.test.ts":
+    "runs every code sample of the docs in eight languages against the sandbox (compiles Java, Go and C#; about 2 min)",
   "test/docs/snippets-typecheck.test.ts":
     "type-checks every TypeScript snippet of the docs in one program (about 15 s of CPU)",
   "test/flows/respect.test.ts": "runs redocly respect as a process three times against a sandbox (about 25 s)",
@@ -47,6 +49,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/runtimes/entries.test.ts": "builds a TypeScript program over both package roots",
   "test/runtimes/node-only.test.ts":
     "copies the repository and runs npm run test:runtimes in it (Node, workerd, Chromium; about 40 s)",
+  "test/scripts/release.test.ts":
+    "makes releases in temporary git repositories: bundles the contract and runs git a dozen times",
   "test/sandbox/persistence.test.ts": "starts the sandbox as a process seven times",
   "test/webhooks/cli.test.ts": "runs npm run webhooks as processes, with real retry waits",
 };

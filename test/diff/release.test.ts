@@ -55,7 +55,9 @@ describe("a release in a scratch copy", () => {
   /** Makes the baseline equal the scratch copy's contract, so each test controls what changed. */
   async function settle() {
     await release(root, "major", quiet, { today: TODAY });
+    // One version for the package and the contract: both back to 1.0.0.
     edit("package.json", (text) => text.replace(/"version": "[^"]*"/, '"version": "1.0.0"'));
+    edit("openapi/openapi.yaml", (text) => text.replace(/^( {2}version: ).*$/m, "$11.0.0"));
     writeFileSync(path.join(root, "CHANGELOG.md"), "# Changelog\n\n## 1.0.0 (2026-01-01)\n\nFirst.\n");
   }
 
@@ -73,8 +75,10 @@ describe("a release in a scratch copy", () => {
     expect(result).toMatchObject({ version: "1.1.0", bump: "minor", verdict: "compatible" });
     expect(read("package.json")).toContain('"version": "1.1.0"');
     const changelog = read("CHANGELOG.md");
-    expect(changelog).toMatch(
-      /^# Changelog\n\n## 1\.1\.0 \(2026-11-22\)\n\n#### Compatible\n\n- `#\/components\/schemas\/Card \.nickname`: optional field `nickname` added/,
+    expect(changelog).toMatch(/^# Changelog\n\n## 1\.1\.0 \(2026-11-22\)\n\nNothing to do before you upgrade/);
+    expect(changelog).toContain(
+      "- **No action needed:** Optional field `nickname` added. Existing code keeps working; use it when you need it.\n" +
+        "  <br>Detail: `response-field-added-optional` at `#/components/schemas/Card .nickname`",
     );
     expect(changelog).toContain("## 1.0.0 (2026-01-01)\n\nFirst.");
     const baseline = JSON.parse(read(RELEASE_BASELINE));
@@ -99,10 +103,9 @@ describe("a release in a scratch copy", () => {
     await expect(release(root, "minor", quiet, { today: TODAY })).rejects.toThrow(/needs a major release/);
     const result = await release(root, "major", quiet, { today: TODAY });
     expect(result.version).toBe("2.0.0");
-    expect(read("CHANGELOG.md")).toContain(
-      "#### Breaking\n\n- `#/components/schemas/Card .brand`: type string → integer",
-    );
-    expect(read("CHANGELOG.md")).toContain("Acknowledged: Brands are numbered now.");
+    expect(read("CHANGELOG.md")).toContain("- **Action needed:** Type string → integer.");
+    expect(read("CHANGELOG.md")).toContain("Detail: `response-type-changed` at `#/components/schemas/Card .brand`");
+    expect(read("CHANGELOG.md")).toContain("Why: Brands are numbered now.");
     expect(read("openapi-changes.allow.yaml")).toContain("acknowledged: []");
     expect(read("openapi-changes.allow.yaml")).toContain("# The contract gate's configuration");
   });
