@@ -9,8 +9,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { ChangeSink } from "../../scripts/lib/diff/changes.ts";
-import { defineFamily } from "../../scripts/lib/diff/checks/define.ts";
-import { findCheck, ROWS } from "../../scripts/lib/diff/registry.ts";
+import { defineFamily, flow, type Out, rulesFor } from "../../scripts/lib/diff/checks/define.ts";
+import { OASDIFF_RULES } from "../../scripts/lib/diff/oasdiff-rules.ts";
+import { atLeast, type CheckId, findCheck, levelIn, ROWS } from "../../scripts/lib/diff/registry.ts";
 import type { Document } from "../../scripts/lib/diff/resolve.ts";
 import { compareDocuments } from "../../scripts/lib/diff/walk.ts";
 
@@ -163,6 +164,10 @@ function keywordOf(key: string, start: unknown, fire: unknown, quiet: unknown): 
   };
   return { setup: start === undefined ? undefined : set(start), fire: set(fire), quiet: set(quiet) };
 }
+const withLink = (d: Any) =>
+  (things(d).responses["201"].links = {
+    next: { operationId: "listThings", parameters: { cursor: "$response.body#/r" } },
+  });
 const setMaxLength = (value: number) => (d: Any, at: At) => (at.prop(d).maxLength = value);
 
 const FIXTURES: Record<string, Fixture> = {
@@ -393,6 +398,15 @@ const FIXTURES: Record<string, Fixture> = {
     "application/json; charset=utf-16",
     "application/json;Charset=UTF-8",
   ),
+  "media-schema-added": {
+    setup: (d, at) => delete at.content(d)["application/json"].schema,
+    fire: (d, at) => (at.content(d)["application/json"].schema = { type: "object" }),
+    quiet: (d, at) => describeIt(at.content(d)["application/json"]),
+  },
+  "media-schema-removed": {
+    fire: (d, at) => delete at.content(d)["application/json"].schema,
+    quiet: (d, at) => (at.content(d)["application/json"].schema = { type: "object" }),
+  },
   "success-status-removed": {
     fire: (d, at) => rename(at.responses(d), at.success, "202"),
     quiet: (d, at) => delete at.responses(d)[at.failure],
@@ -478,7 +492,14 @@ const FIXTURES: Record<string, Fixture> = {
   "const-changed": keywordOf("const", "a", "b", undefined),
   "const-added": { fire: (d, at) => (at.prop(d).const = "a"), quiet: setMaxLength(20) },
   "const-removed": keywordOf("const", "a", undefined, "b"),
-  "default-changed": { fire: (d, at) => (at.prop(d).default = "x"), quiet: (d, at) => (at.prop(d).examples = ["x"]) },
+  "default-changed": {
+    fire: (d, at) => (at.prop(d).default = "x"),
+    quiet: (d, at) => (at.param(d).schema.default = "x"),
+  },
+  "parameter-default-changed": {
+    fire: (d, at) => (at.param(d).schema.default = "x"),
+    quiet: (d, at) => (at.prop(d).default = "x"),
+  },
   "constraint-narrowed": { fire: setMaxLength(5), quiet: setMaxLength(20) },
   "constraint-widened": { fire: setMaxLength(20), quiet: setMaxLength(5) },
   "constraint-changed": {
@@ -590,6 +611,22 @@ const FIXTURES: Record<string, Fixture> = {
     fire: (d, at) => at.prop(d)["x-extensible-enum"].push("c"),
     quiet: (d, at) => (at.prop(d)["x-extensible-enum"] = ["a"]),
   },
+  // Links (response links only: an operation's answer leads to the next call).
+  "link-removed": {
+    setup: withLink,
+    fire: (d) => delete things(d).responses["201"].links.next,
+    quiet: (d) => describeIt(things(d).responses["201"].links.next),
+  },
+  "link-retargeted": {
+    setup: withLink,
+    fire: (d) => (things(d).responses["201"].links.next.operationId = "createThing"),
+    quiet: (d) => describeIt(things(d).responses["201"].links.next),
+  },
+  "link-added": {
+    setup: withLink,
+    fire: (d) => (things(d).responses["201"].links.again = { operationId: "createThing" }),
+    quiet: (d) => delete things(d).responses["201"].links.next,
+  },
   // The document.
   "version-changed": { fire: (d) => (d.info.version = "2.0.0"), quiet: (d) => (d.info.title = "Renamed") },
   "openapi-version-changed": { fire: (d) => (d.openapi = "3.1.1"), quiet: (d) => (d.info.title = "Renamed") },
@@ -636,8 +673,8 @@ describe("every registered check has a fixture pair that fires it and a compatib
 });
 
 describe("a detector reports only its own checks", () => {
-  const family = defineFamily("enums", import.meta.url);
-  const stray = family.detector("stray", ["schema"], () => {});
+  const family = defineFamily("enums", import.meta.url, { "enum-value-renamed": flow("Renamed", ["error", "info"]) });
+  const stray = family.detector("stray", ["schema"], ["enum-value-renamed"], () => {});
   const [row] = ROWS.filter((candidate) => candidate.id === "request-enum-value-removed");
 
   it("throws on a kind no row declares", () => {
@@ -646,16 +683,77 @@ describe("a detector reports only its own checks", () => {
   });
 
   it("throws on another detector's check", () => {
-    const out = new ChangeSink().out(stray, "toService");
+    const out: Out = new ChangeSink().out(stray, "toService");
     expect(() => out.emit("enum-value-removed", "#/x", "removed")).toThrow(
       new RegExp(`its row names ${row!.detector.name}`),
     );
   });
 
-  it("rejects a row naming a detector its family does not have", () => {
-    const other = defineFamily("enums", import.meta.url);
-    expect(() => other.table("flow | enum-value-removed | nobody | error, info | Enum value removed | -")).toThrow(
-      /names no detector of this family: nobody/,
+  it("throws on an oasdiff rule the check does not cover", () => {
+    const out: Out = new ChangeSink().out(row!.detector, "toService");
+    expect(() =>
+      out.emit("enum-value-removed", "#/x", "removed", { oasdiff: "response-property-enum-value-removed" }),
+    ).toThrow(/as oasdiff's response-property-enum-value-removed, which the row does not cover/);
+  });
+
+  it("rejects a family whose kind no detector reports, or two do", () => {
+    const lonely = defineFamily("enums", import.meta.url, { "enum-value-renamed": flow("Renamed", ["error", "info"]) });
+    expect(() => lonely.rows()).toThrow(/kind enum-value-renamed is reported by no detector/);
+    const twice = defineFamily("enums", import.meta.url, { "enum-value-renamed": flow("Renamed", ["error", "info"]) });
+    twice.detector("one", ["schema"], ["enum-value-renamed"], () => {});
+    twice.detector("other", ["schema"], ["enum-value-renamed"], () => {});
+    expect(() => twice.rows()).toThrow(/kind enum-value-renamed is reported by one and other/);
+  });
+
+  it("holds kinds, check ids and oasdiff ids as types: a typo is a tsc error", () => {
+    const family = defineFamily("enums", import.meta.url, { "enum-value-renamed": flow("Renamed", ["error", "info"]) });
+    // @ts-expect-error a kind the family does not declare
+    family.detector("typo", ["schema"], ["enum-valu-renamed"], () => {});
+    family.detector("emits", ["schema"], ["enum-value-renamed"], (_pair, out) => {
+      // @ts-expect-error a kind the detector does not list
+      out.emit("enum-value-renamd", "#/x", "renamed");
+    });
+    // @ts-expect-error an oasdiff id oasdiff's table does not have
+    flow("Renamed", ["error", "info"], { request: ["request-property-enum-value-renamed"] });
+    // @ts-expect-error a suffix no oasdiff rule has
+    rulesFor("request", ["enum-value-renamed"]);
+    const id: CheckId = "response-optional-field-removed";
+    // @ts-expect-error a check id the registry does not have
+    const typo: CheckId = "response-optional-feld-removed";
+    expect([id, typo]).toHaveLength(2);
+  });
+});
+
+describe("oasdiff's levels (scripts/lib/diff/oasdiff-rules.ts, read from its checker/rules.go)", () => {
+  const mapped = ROWS.flatMap((row) => row.oasdiff.map((id) => [row.id, id] as const));
+
+  it.each(mapped)("%s covers %s: --profile oasdiff gives oasdiff's level, the default is never looser", (id, rule) => {
+    const row = findCheck(id)!;
+    expect(levelIn(row, "oasdiff", rule)).toBe(OASDIFF_RULES[rule].level);
+    expect(
+      atLeast(row.level, OASDIFF_RULES[rule].level),
+      `${id} is ${row.level} by default, looser than oasdiff's ${rule} (${OASDIFF_RULES[rule].level})`,
+    ).toBe(true);
+  });
+
+  it("maps a request check only to oasdiff's request rules, a response check only to its response rules", () => {
+    const crossed = ROWS.flatMap((row) =>
+      row.direction === "request" || row.direction === "response"
+        ? row.oasdiff.filter((rule) => !["none", row.direction].includes(OASDIFF_RULES[rule].direction))
+        : [],
     );
+    expect(crossed).toEqual([]);
+  });
+
+  it("a change of a check whose rules differ in level must name its rule", () => {
+    const mixed = ROWS.find((row) => row.id === "request-constraint-narrowed")!;
+    expect(() => levelIn(mixed, "oasdiff")).toThrow(/covers oasdiff rules of different levels/);
+    expect(levelIn(mixed, "oasdiff", "request-property-max-length-set")).toBe("warning");
+    expect(levelIn(mixed, "oasdiff", null)).toBe("error"); // oasdiff has no rule for the case: this gate's level
+  });
+
+  it("an optional response field removed is at least a warning in both profiles", () => {
+    const row = findCheck("response-optional-field-removed")!;
+    for (const profile of ["default", "oasdiff"] as const) expect(atLeast(levelIn(row, profile), "warning")).toBe(true);
   });
 });

@@ -186,6 +186,15 @@ function headers(document: Document, value: Json | undefined): Map<string, Param
   return map;
 }
 
+function links(document: Document, value: Json | undefined): Map<string, JsonObject> {
+  const map = new Map<string, JsonObject>();
+  for (const [name, entry] of Object.entries(isObject(value) ? value : {})) {
+    const link = deref(document, entry);
+    if (link) map.set(name, link);
+  }
+  return map;
+}
+
 const requiredBoth = (...sides: Parameter[]) =>
   sides.every(({ parameter }) => parameter.required === true || parameter.in === "path");
 
@@ -194,7 +203,7 @@ const requiredBoth = (...sides: Parameter[]) =>
  * as oasdiff skips it (RequestParameterDefaultValueChangedCheck judges optional parameters only).
  */
 function unusedDefault(change: Change): Change {
-  if (change.kind !== "default-changed") return change;
+  if (change.kind !== "parameter-default-changed") return change;
   const message = `${change.message} (the default of a required parameter is never applied)`;
   return ChangeSink.change(docs, change.flow, "documentation-changed", change.location, message);
 }
@@ -204,6 +213,25 @@ function parameterSchema(parameter: JsonObject): Json | undefined {
   if (parameter.schema !== undefined) return parameter.schema;
   const content = isObject(parameter.content) ? Object.values(parameter.content) : [];
   return content.find(isObject)?.schema;
+}
+
+/**
+ * JSON (`application/json`, `…+json`, and the JSON sequences `application/jsonl`, `application/x-ndjson`,
+ * `application/json-seq`): a number and a string are told apart. Other media types carry text.
+ */
+export function isJsonMedia(type: string): boolean {
+  const base = mediaBase(type);
+  return (
+    base === "application/json" ||
+    base.endsWith("+json") ||
+    ["application/jsonl", "application/x-ndjson", "application/json-seq"].includes(base)
+  );
+}
+
+/** A parameter's values travel as text, unless it is a JSON `content` (`?filter={"a":1}`). */
+function textualParameter(parameter: JsonObject): boolean {
+  if (parameter.schema !== undefined || !isObject(parameter.content)) return true;
+  return !Object.keys(parameter.content).some(isJsonMedia);
 }
 
 function compareParameters(
@@ -231,8 +259,12 @@ function compareParameters(
       { schema: schemaAfter ?? {}, origin: after.origin ? `${after.origin}/schema` : place, path: "" },
     ] as const;
     const values = requiredBoth(before, after) ? new ChangeSink(unusedDefault) : new ChangeSink();
+    const root = {
+      in: header ? "header" : "parameter",
+      textual: textualParameter(before.parameter) && textualParameter(after.parameter),
+    } as const;
     if (header && flow === "toPartner") compareHeaderSchemas(walk.cmp, nodes[0], nodes[1], flow, values);
-    else compareSchemas(walk.cmp, nodes[0], nodes[1], flow, values);
+    else compareSchemas(walk.cmp, nodes[0], nodes[1], flow, values, root);
     walk.sink.addFrom(values.changes, where);
   }
 }
@@ -292,6 +324,8 @@ function compareContent(
     for (const keyword of ["schema", "itemSchema"]) {
       // OpenAPI 3.2's itemSchema: the schema of each item of a sequential media type (application/jsonl, …).
       if (x[keyword] === undefined && y[keyword] === undefined) continue;
+      // A schema on one side only is the media type's own change (media-schema-added/removed).
+      if (keyword === "schema" && (x.schema === undefined || y.schema === undefined)) continue;
       const origin = keyword === "schema" ? where : `${where} itemSchema`;
       const local = new ChangeSink();
       compareSchemas(
@@ -300,6 +334,7 @@ function compareContent(
         { schema: y[keyword] ?? {}, origin, path: "" },
         flow,
         local,
+        { in: "body", textual: !isJsonMedia(type) || !isJsonMedia(old ?? type) },
       );
       walk.sink.addFrom(local.changes, user);
     }
@@ -332,6 +367,9 @@ function compareResponses(
     if (!x || !y) continue;
     const place = `${where} response ${status}`;
     compareParameters(walk, place, flow, headers(base, x.headers), headers(head, y.headers), true);
+    // Links lead from an operation's answer to the next call (a webhook's answer goes to the service).
+    if (flow === "toPartner")
+      judge("links", { place, before: links(base, x.links), after: links(head, y.links) }, flow, walk.sink);
     compareContent(walk, place, flow, x.content, y.content, where);
   }
 }
