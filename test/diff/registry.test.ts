@@ -543,13 +543,25 @@ const FIXTURES: Record<string, Fixture> = {
     quiet: (d, at) => describeIt(at.obj(d)),
   },
   "variant-removed": {
-    setup: (d, at) => (at.obj(d).properties.p = { oneOf: [{ type: "string" }, { type: "integer" }] }),
+    setup: (d, at) =>
+      (at.obj(d).properties.p = {
+        oneOf: [
+          { type: "string", minLength: 1 },
+          { type: "integer", minimum: 0 },
+        ],
+      }),
     fire: (d, at) => at.prop(d).oneOf.pop(),
-    quiet: (d, at) => at.prop(d).oneOf.push({ type: "boolean" }),
+    quiet: (d, at) => at.prop(d).oneOf.push({ type: "boolean", const: true }),
   },
   "variant-added": {
-    setup: (d, at) => (at.obj(d).properties.p = { oneOf: [{ type: "string" }, { type: "integer" }] }),
-    fire: (d, at) => at.prop(d).oneOf.push({ type: "boolean" }),
+    setup: (d, at) =>
+      (at.obj(d).properties.p = {
+        oneOf: [
+          { type: "string", minLength: 1 },
+          { type: "integer", minimum: 0 },
+        ],
+      }),
+    fire: (d, at) => at.prop(d).oneOf.push({ type: "boolean", const: true }),
     quiet: (d, at) => at.prop(d).oneOf.pop(),
   },
   "allof-member-added": {

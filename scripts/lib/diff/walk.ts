@@ -8,8 +8,10 @@ import { HTTP_METHODS } from "../../../src/http-methods.ts";
 import { type Change, ChangeSink, mergeChanges } from "./changes.ts";
 import type { Flow } from "./checks/define.ts";
 import { docs } from "./checks/document.ts";
+import { serialization } from "./checks/parameters.ts";
 import { covers, mediaBase, sameMedia } from "./checks/request-body.ts";
-import { type Document, deref, type Parameter, unstableNote } from "./pairs.ts";
+import { types } from "./checks/schema-keywords.ts";
+import { type Document, deref, type Parameter, stable, unstableNote } from "./pairs.ts";
 import { isObject, type Json, type JsonObject } from "./resolve.ts";
 import { compareHeaderSchemas, compareSchemas, judge, newComparison, type SchemaComparison } from "./schema-walk.ts";
 
@@ -215,6 +217,34 @@ function parameterSchema(parameter: JsonObject): Json | undefined {
   return content.find(isObject)?.schema;
 }
 
+/** A schema's types, `null` aside (undefined: any). */
+function typesOf(schema: JsonObject | undefined): Set<string> | undefined {
+  if (!schema || schema.type === undefined) return undefined;
+  const list = Array.isArray(schema.type) ? schema.type.map(String) : [String(schema.type)];
+  return new Set(list.filter((type) => type !== "null"));
+}
+
+/**
+ * The items of a query or cookie parameter that went from one value to an array, form-style and exploded (the
+ * default): `?token=a` is then a valid array of one, so the change is judged by what the items take.
+ */
+function scalarBecameArray(
+  cmp: SchemaComparison,
+  before: Parameter,
+  after: Parameter,
+  x: Json | undefined,
+  y: Json | undefined,
+): Json | undefined {
+  const { style, explode } = serialization(after.parameter);
+  if (style !== "form" || !explode || !["query", "cookie"].includes(String(after.parameter.in))) return undefined;
+  if (stable(serialization(before.parameter)) !== stable({ style, explode })) return undefined;
+  const was = typesOf(deref(cmp.base, x));
+  const head = deref(cmp.head, y);
+  const now = typesOf(head);
+  if (!was || was.size === 0 || was.has("array") || now?.size !== 1 || !now.has("array")) return undefined;
+  return head?.items !== undefined && !Array.isArray(head.items) ? head.items : undefined;
+}
+
 /**
  * JSON (`application/json`, `…+json`, and the JSON sequences `application/jsonl`, `application/x-ndjson`,
  * `application/json-seq`): a number and a string are told apart. Other media types carry text.
@@ -259,6 +289,20 @@ function compareParameters(
       { schema: schemaAfter ?? {}, origin: after.origin ? `${after.origin}/schema` : place, path: "" },
     ] as const;
     const values = requiredBoth(before, after) ? new ChangeSink(unusedDefault) : new ChangeSink();
+    const items = header ? undefined : scalarBecameArray(walk.cmp, before, after, schemaBefore, schemaAfter);
+    if (items !== undefined) {
+      // `?token=a` is an array of one: what matters is whether the items take what the parameter took.
+      const message = `\`${after.label}\` became an array (form, exploded: one value is an array of one)`;
+      values.changes.push(
+        ChangeSink.change(types, flow, "type-widened", nodes[1].origin, message, "request-parameter-type-generalized"),
+      );
+      compareSchemas(walk.cmp, nodes[0], { ...nodes[1], schema: items, path: "[]" }, flow, values, {
+        in: "parameter",
+        textual: true,
+      });
+      walk.sink.addFrom(values.changes, where);
+      continue;
+    }
     const root = {
       in: header ? "header" : "parameter",
       textual: textualParameter(before.parameter) && textualParameter(after.parameter),

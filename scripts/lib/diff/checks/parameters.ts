@@ -66,7 +66,8 @@ function isScalar(document: Document, value: Json | undefined): boolean {
   );
 }
 
-function serialization(parameter: JsonObject): { style: string; explode: boolean } {
+/** A parameter's `style` and `explode`, defaults filled in (form and exploded for query and cookie parameters). */
+export function serialization(parameter: JsonObject): { style: string; explode: boolean } {
   const defaults: Record<string, string> = { query: "form", cookie: "form", path: "simple", header: "simple" };
   const style = typeof parameter.style === "string" ? parameter.style : (defaults[String(parameter.in)] ?? "form");
   const explode = typeof parameter.explode === "boolean" ? parameter.explode : style === "form";

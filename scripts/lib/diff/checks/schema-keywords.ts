@@ -393,7 +393,7 @@ const TYPE_KINDS = {
  * anything may become a string. A nested property of an object parameter may travel either way (`id[x]=1` or
  * JSON): where the two readings disagree, the change is oasdiff's warning (request-parameter-property-type-changed).
  */
-family.detector(
+export const types = family.detector(
   "types",
   ["schema"],
   ["type-changed", "type-narrowed", "type-widened", "nullable-added", "nullable-removed"],
@@ -425,7 +425,14 @@ family.detector(
           oasdiff: ruleAt(out.flow, context, "type-changed"),
         });
     }
-    if (strong === "same") return;
+    if (strong === "same") {
+      if (combine(typeRelation(a, b, false), format) === "same") return;
+      // Where values are text, [integer, string] → [number, string] takes the same values on the wire.
+      const request = out.flow === "toService";
+      return out.emit(request ? "type-widened" : "type-narrowed", here, `${text} (values are text here: the same)`, {
+        oasdiff: ruleAt(out.flow, context, request ? "type-generalized" : "type-compatible"),
+      });
+    }
     const breaks = out.flow === "toService" ? strong !== "widened" : strong !== "narrowed";
     const suffix = breaks
       ? out.flow === "toService" && nested

@@ -1,0 +1,133 @@
+/**
+ * How close this gate is to oasdiff, measured on oasdiff's own checker tests: each is reproduced as a base/revision
+ * pair of our own documents (test/diff/oasdiff-corpus/) naming the test, its file, the oasdiff commit, the rule ids
+ * it asserts (their levels from oasdiff's table) and whether it asserts every change oasdiff reports or only one.
+ * A pair agrees when this gate's verdict under `--profile oasdiff` is oasdiff's: an error, something reported below
+ * error (a warning or information), or nothing. Where the two differ on purpose, the pair names the judgment
+ * (JUDGMENTS, each with its reason), and the docs list it.
+ */
+import type { Change } from "./changes.ts";
+import { LEVELS, type Level } from "./checks/define.ts";
+import { OASDIFF_RULES, OASDIFF_SOURCE, type OasdiffId } from "./oasdiff-rules.ts";
+import { atLeast, findCheck, levelIn, type Profile } from "./registry.ts";
+import type { Document } from "./resolve.ts";
+import { compareDocuments } from "./walk.ts";
+
+/** Where this gate and oasdiff judge a change differently on purpose, and why. */
+export const JUDGMENTS = {
+  "webhook-direction":
+    "A webhook delivery is a request the service sends and partners read, so its body is judged like a response " +
+    "(an added required field is compatible, a removed one breaks readers); oasdiff judges a webhook's body as a " +
+    "request to the service.",
+  "path-parameter-default":
+    "A path parameter is always sent (OpenAPI requires `required: true` of it), so its default is never applied and " +
+    "a change to it is documentation; oasdiff reads `required` as written, and a path parameter without it as " +
+    "optional, whose changed default is an error.",
+} as const;
+export type Judgment = keyof typeof JUDGMENTS;
+
+export interface CorpusPair {
+  /** The oasdiff test function this pair reproduces, its file (`checker/…_test.go`) and the oasdiff commit. */
+  test: string;
+  file: string;
+  commit: string;
+  /** The rule ids the test asserts; their levels are oasdiff's table's. Empty: the test asserts no change. */
+  ids: readonly OasdiffId[];
+  /**
+   * `every`: the test runs all of oasdiff's checks and asserts the whole list; `one`: it runs one check, or looks
+   * for one id among others (this pair makes only that change).
+   */
+  asserts: "every" | "one";
+  /** The lowest level the test asks oasdiff for (`CheckBackwardCompatibility`: warning; `…UntilLevel(…, INFO)`). */
+  until: Level;
+  base: Document;
+  revision: Document;
+  /** Why this gate's verdict differs from oasdiff's on this pair on purpose. */
+  judgment?: Judgment;
+}
+
+/** The verdict the issue measures: fails the gate, is reported without failing it, or nothing. */
+export type Verdict = "error" | "reported" | "nothing";
+/** The level a comparison reaches: its most severe change at or above a threshold, or none. */
+export type Outcome = Level | "none";
+
+const verdictOf = (outcome: Outcome): Verdict =>
+  outcome === "error" ? "error" : outcome === "none" ? "nothing" : "reported";
+
+export interface PairResult {
+  pair: CorpusPair;
+  /** oasdiff's: the most severe level among the ids the test asserts. */
+  oasdiff: Outcome;
+  /** This gate's under the profile, from its changes at or above the test's threshold. */
+  ours: Outcome;
+  agrees: boolean;
+  /** The level matches too (not only the verdict). */
+  sameLevel: boolean;
+  changes: Change[];
+}
+
+const DAY = "2026-08-08";
+
+/** The most severe level among `levels` at or above `until`, or none. */
+function strictest(levels: Iterable<Level>, until: Level): Outcome {
+  const list = [...levels].filter((level) => atLeast(level, until));
+  return LEVELS.find((level) => list.includes(level)) ?? "none";
+}
+
+/** Runs one pair under a profile. */
+export function runPair(pair: CorpusPair, profile: Profile = "oasdiff"): PairResult {
+  const changes = compareDocuments(pair.base, pair.revision, { today: DAY });
+  const levels = changes.map((change) => levelIn(findCheck(change.check)!, profile, change.oasdiff));
+  const ours = strictest(levels, pair.until);
+  const oasdiff = strictest(
+    pair.ids.map((id) => OASDIFF_RULES[id].level),
+    pair.until,
+  );
+  return { pair, oasdiff, ours, agrees: verdictOf(ours) === verdictOf(oasdiff), sameLevel: ours === oasdiff, changes };
+}
+
+export interface ParityReport {
+  commit: string;
+  total: number;
+  /** Pairs whose verdict agrees under `--profile oasdiff`. */
+  agreeing: number;
+  /** Pairs whose level (error, warning, info, nothing) agrees exactly under `--profile oasdiff`. */
+  sameLevel: number;
+  /** Pairs whose verdict agrees under the default profile (its stricter picks differ). */
+  agreeingByDefault: number;
+  /** Every pair whose verdict differs under `--profile oasdiff`. */
+  differences: PairResult[];
+  /** Pairs where the default profile is looser than oasdiff (nothing or reported where oasdiff says error, …). */
+  looserByDefault: PairResult[];
+  /** Tests reproduced, by oasdiff test file. */
+  files: Map<string, number>;
+  results: PairResult[];
+}
+
+const SEVERITY: Record<Outcome, number> = { error: 3, warning: 2, info: 1, none: 0 };
+
+/** Runs every pair under both profiles. */
+export function measureParity(pairs: readonly CorpusPair[]): ParityReport {
+  const results = pairs.map((pair) => runPair(pair, "oasdiff"));
+  const byDefault = pairs.map((pair) => runPair(pair, "default"));
+  const files = new Map<string, number>();
+  for (const pair of pairs) files.set(pair.file, (files.get(pair.file) ?? 0) + 1);
+  return {
+    commit: OASDIFF_SOURCE.commit,
+    total: pairs.length,
+    agreeing: results.filter((result) => result.agrees).length,
+    sameLevel: results.filter((result) => result.sameLevel).length,
+    agreeingByDefault: byDefault.filter((result) => result.agrees).length,
+    differences: results.filter((result) => !result.agrees),
+    looserByDefault: byDefault.filter((result) => SEVERITY[result.ours] < SEVERITY[result.oasdiff]),
+    files,
+    results,
+  };
+}
+
+/** One line per difference: the test, what oasdiff says, what this gate says, and the judgment. */
+export function describeDifference(result: PairResult): string {
+  const { pair } = result;
+  const why = pair.judgment ? `judgment: ${pair.judgment}` : "NOT A LISTED JUDGMENT";
+  return `${pair.test} (${pair.file}): oasdiff ${result.oasdiff} (${pair.ids.join(", ") || "no change"}), this gate ${result.ours} (${result.changes.map((change) => change.check).join(", ") || "no change"}); ${why}`;
+}
