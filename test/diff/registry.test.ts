@@ -253,6 +253,11 @@ const FIXTURES: Record<string, Fixture> = {
     fire: (d, at) => at.removeParam(d),
     quiet: (d, at) => at.removeParam(d, "b"),
   },
+  "parameter-reactivated": {
+    setup: (d, at) => (at.param(d).deprecated = true),
+    fire: (d, at) => delete at.param(d).deprecated,
+    quiet: (d, at) => describeIt(at.param(d)),
+  },
   "parameter-deprecated": {
     fire: (d, at) => (at.param(d).deprecated = true),
     quiet: (d, at) => describeIt(at.param(d)),

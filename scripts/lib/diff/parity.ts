@@ -9,9 +9,9 @@
 import type { Change } from "./changes.ts";
 import { LEVELS, type Level } from "./checks/define.ts";
 import { OASDIFF_RULES, OASDIFF_SOURCE, type OasdiffId } from "./oasdiff-rules.ts";
-import { atLeast, findCheck, levelIn, type Profile } from "./registry.ts";
+import { atLeast, type Profile } from "./registry.ts";
+import { diffContracts } from "./report.ts";
 import type { Document } from "./resolve.ts";
-import { compareDocuments } from "./walk.ts";
 
 /** Where this gate and oasdiff judge a change differently on purpose, and why. */
 export const JUDGMENTS = {
@@ -23,6 +23,9 @@ export const JUDGMENTS = {
     "A path parameter is always sent (OpenAPI requires `required: true` of it), so its default is never applied and " +
     "a change to it is documentation; oasdiff reads `required` as written, and a path parameter without it as " +
     "optional, whose changed default is an error.",
+  "sunset-fixed":
+    "An x-sunset that was no date and becomes one fixes the contract: nothing breaks. oasdiff reports the base's " +
+    "unparsable date as an error.",
 } as const;
 export type Judgment = keyof typeof JUDGMENTS;
 
@@ -76,9 +79,13 @@ function strictest(levels: Iterable<Level>, until: Level): Outcome {
 
 /** Runs one pair under a profile. */
 export function runPair(pair: CorpusPair, profile: Profile = "oasdiff"): PairResult {
-  const changes = compareDocuments(pair.base, pair.revision, { today: DAY });
-  const levels = changes.map((change) => levelIn(findCheck(change.check)!, profile, change.oasdiff));
-  const ours = strictest(levels, pair.until);
+  const base = { document: pair.base, label: "base" };
+  const revision = { document: pair.revision, label: "revision" };
+  const { changes } = diffContracts(base, revision, { profile, today: DAY });
+  const ours = strictest(
+    changes.map((change) => change.level),
+    pair.until,
+  );
   const oasdiff = strictest(
     pair.ids.map((id) => OASDIFF_RULES[id].level),
     pair.until,

@@ -5,8 +5,19 @@
  */
 import type { CorpusPair } from "../../../scripts/lib/diff/parity.ts";
 import boundsAndPatterns from "./bounds-and-patterns.ts";
+import messages from "./messages.ts";
+import operations from "./operations.ts";
+import properties from "./properties.ts";
 import requestConstraints from "./request-constraints.ts";
 import types from "./types.ts";
 import values from "./values.ts";
 
-export const PAIRS: readonly CorpusPair[] = [...requestConstraints, ...boundsAndPatterns, ...values, ...types];
+export const PAIRS: readonly CorpusPair[] = [
+  ...requestConstraints,
+  ...boundsAndPatterns,
+  ...values,
+  ...types,
+  ...properties,
+  ...operations,
+  ...messages,
+];

@@ -50,6 +50,12 @@ const family = defineFamily("deprecation and sunset", import.meta.url, {
     { request: ["request-parameter-deprecated"] },
     { documentation: true },
   ),
+  "parameter-reactivated": flow(
+    "Parameter no longer deprecated",
+    ["info", "info"],
+    { request: ["request-parameter-reactivated"] },
+    { documentation: true },
+  ),
   "operation-removed-unstable": one("document", "Operation with x-stability-level draft or alpha removed", "info"),
   "stability-decreased": one("document", "x-stability-level decreased (stable → beta → alpha → draft)", "error", [
     "api-stability-decreased",
@@ -135,6 +141,7 @@ const LIFECYCLE = [
   "parameter-removed-after-deprecation",
   "parameter-removed-before-sunset",
   "parameter-deprecated",
+  "parameter-reactivated",
 ] as const;
 
 family.detector("lifecycle", ["item", "operation", "parameter"], LIFECYCLE, (pair, out) => {
@@ -148,6 +155,8 @@ family.detector("lifecycle", ["item", "operation", "parameter"], LIFECYCLE, (pai
     if (!before || !after) return;
     if (before.parameter.deprecated !== true && after.parameter.deprecated === true)
       out.emit("parameter-deprecated", place, `\`${after.label}\` deprecated`);
+    if (before.parameter.deprecated === true && after.parameter.deprecated !== true)
+      out.emit("parameter-reactivated", place, `\`${after.label}\` no longer deprecated`);
     return sunsetChange(out, place, before.parameter, after.parameter);
   }
   for (const [where, op] of removedOperations(pair)) {
