@@ -5,6 +5,8 @@
  */
 import type { CorpusPair } from "../../../scripts/lib/diff/parity.ts";
 import boundsAndPatterns from "./bounds-and-patterns.ts";
+import compositions from "./compositions.ts";
+import keywords from "./keywords.ts";
 import messages from "./messages.ts";
 import operations from "./operations.ts";
 import properties from "./properties.ts";
@@ -20,4 +22,6 @@ export const PAIRS: readonly CorpusPair[] = [
   ...properties,
   ...operations,
   ...messages,
+  ...compositions,
+  ...keywords,
 ];
