@@ -647,6 +647,11 @@ const FIXTURES: Record<string, Fixture> = {
   // The document.
   "version-changed": { fire: (d) => (d.info.version = "2.0.0"), quiet: (d) => (d.info.title = "Renamed") },
   "openapi-version-changed": { fire: (d) => (d.openapi = "3.1.1"), quiet: (d) => (d.info.title = "Renamed") },
+  "schema-component-removed": {
+    setup: (d) => (d.components.schemas.Spare = { type: "string" }),
+    fire: (d) => delete d.components.schemas.Spare,
+    quiet: (d) => (d.components.schemas.Spare.description = "Reworded."),
+  },
   "server-removed": { fire: (d) => d.servers.pop(), quiet: (d) => d.servers.push({ url: "https://b.example" }) },
   "server-added": { fire: (d) => d.servers.push({ url: "https://b.example" }), quiet: (d) => d.servers.pop() },
   "server-changed": {

@@ -26,6 +26,10 @@ export const JUDGMENTS = {
   "sunset-fixed":
     "An x-sunset that was no date and becomes one fixes the contract: nothing breaks. oasdiff reports the base's " +
     "unparsable date as an error.",
+  "read-only-in-request":
+    "A read-only property is not the writer's to send (the service ignores it), so a constraint added to it in a " +
+    "request breaks nobody; oasdiff rates that so for enums, lengths and ranges (its request-read-only-property-… " +
+    "rules) but not for patterns.",
 } as const;
 export type Judgment = keyof typeof JUDGMENTS;
 

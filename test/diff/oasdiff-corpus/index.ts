@@ -5,6 +5,7 @@
  */
 import type { CorpusPair } from "../../../scripts/lib/diff/parity.ts";
 import boundsAndPatterns from "./bounds-and-patterns.ts";
+import breaking from "./breaking.ts";
 import compositions from "./compositions.ts";
 import keywords from "./keywords.ts";
 import messages from "./messages.ts";
@@ -24,4 +25,5 @@ export const PAIRS: readonly CorpusPair[] = [
   ...messages,
   ...compositions,
   ...keywords,
+  ...breaking,
 ];

@@ -13,6 +13,9 @@ const family = defineFamily("document", import.meta.url, {
   "server-removed": one("document", "Server removed", "info"),
   "server-added": one("document", "Server added", "info"),
   "server-changed": one("document", "Server variables changed", "info"),
+  "schema-component-removed": one("document", "Schema component removed (nothing that remains refers to it)", "info", [
+    "api-schema-removed",
+  ]),
   "extension-changed": flow("Vendor extension (x-) changed", ["info", "info"], {}, { documentation: true }),
   "documentation-changed": flow(
     "Documentation changed (description, summary, examples, …)",
@@ -54,6 +57,18 @@ const OPERATION_KEYS = new Set([
   ...DOC_KEYWORDS,
 ]);
 const withoutDeprecated = [...DOC_KEYWORDS].filter((key) => key !== "deprecated");
+
+/** Schema components removed: what refers to them is compared where it is; this says that they went. */
+family.detector("components", ["document"], ["schema-component-removed"], ({ base, head }, out) => {
+  const schemas = (document: JsonObject) => {
+    const components = isObject(document.components) ? document.components : {};
+    return isObject(components.schemas) ? components.schemas : {};
+  };
+  const after = schemas(head);
+  for (const name of Object.keys(schemas(base)))
+    if (!(name in after))
+      out.emit("schema-component-removed", `#/components/schemas/${name}`, `schema component \`${name}\` removed`);
+});
 
 family.detector("info", ["document"], ["version-changed", "openapi-version-changed"], ({ base, head }, out) => {
   const before = isObject(base.info) ? base.info : {};

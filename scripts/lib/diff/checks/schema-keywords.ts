@@ -299,8 +299,8 @@ const WIDER_FORMATS: Readonly<Record<string, readonly string[]>> = {
   int64: ["bigint"],
   float: ["double"],
 };
-/** A pattern that accepts any string says nothing; so does an empty one. */
-const ANY_PATTERN = /^(\^?(\.\*|\.\+|\[\\s\\S\]\*)\$?)?$/;
+/** A pattern that accepts any string says nothing; so does an empty one. (`.+` refuses the empty string.) */
+const ANY_PATTERN = /^(\^?(\.\*|\[\\s\\S\]\*)\$?)?$/;
 
 /** The schema keywords this family (and the enums) judge; any other that changes is reported as unmodeled. */
 export const SCHEMA_KEYWORDS = new Set([
