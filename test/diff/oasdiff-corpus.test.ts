@@ -8,7 +8,15 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { OASDIFF_SOURCE } from "../../scripts/lib/diff/oasdiff-rules.ts";
-import { describeDifference, JUDGMENTS, measureParity, runPair } from "../../scripts/lib/diff/parity.ts";
+import {
+  describeDifference,
+  JUDGMENTS,
+  measureParity,
+  readSection,
+  renderDocs,
+  runPair,
+} from "../../scripts/lib/diff/parity.ts";
+import { ROWS } from "../../scripts/lib/diff/registry.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { PAIRS } from "./oasdiff-corpus/index.ts";
 
@@ -47,6 +55,14 @@ describe("oasdiff's checker tests as the gate's corpus", () => {
 
   it("is never looser by default than oasdiff, but on the listed judgments", () => {
     expect(report.looserByDefault.filter((result) => !result.pair.judgment).map(describeDifference)).toEqual([]);
+  });
+
+  it("docs/api-team.md's generated sections are what this run renders (npm run oasdiff -- parity --write)", () => {
+    const guide = readFileSync(path.join(repoRoot, "docs", "api-team.md"), "utf8");
+    const fresh = renderDocs(guide, report, ROWS, "docs/api-team.md");
+    for (const section of ["profiles", "differences"] as const)
+      expect(readSection(guide, section), `the ${section} section is stale`).toBe(readSection(fresh, section));
+    expect(readSection(guide, "differences")).toContain(`**${report.agreeing} of ${report.total}**`);
   });
 
   it("each pair makes a change: its revision differs from its base", () => {

@@ -779,3 +779,16 @@ describe("oasdiff's levels (scripts/lib/diff/oasdiff-rules.ts, read from its che
     for (const profile of ["default", "oasdiff"] as const) expect(atLeast(levelIn(row, profile), "warning")).toBe(true);
   });
 });
+
+describe("the default profile's stricter picks", () => {
+  it("each check stricter than oasdiff on a rule it covers says why (the docs' table shows it)", () => {
+    const stricter = ROWS.filter((row) => row.oasdiff.some((rule) => OASDIFF_RULES[rule].level !== row.level));
+    expect(stricter.length).toBeGreaterThan(0);
+    expect(stricter.filter((row) => !row.why).map((row) => row.id)).toEqual([]);
+  });
+
+  it("no check says why it is stricter when it is not", () => {
+    const idle = ROWS.filter((row) => row.why && row.oasdiff.every((rule) => OASDIFF_RULES[rule].level === row.level));
+    expect(idle.map((row) => row.id)).toEqual([]);
+  });
+});

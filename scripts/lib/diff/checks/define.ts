@@ -93,6 +93,8 @@ export interface RowSpec {
   oasdiff: readonly OasdiffId[] | { readonly request: readonly OasdiffId[]; readonly response: readonly OasdiffId[] };
   /** Documentation-only: a release with nothing else needs a patch bump only. */
   documentation: boolean;
+  /** Why the default level is stricter than oasdiff's for some rule the check covers; a flow row's per direction. */
+  why?: string | { readonly request?: string; readonly response?: string };
 }
 
 /** Where in a message oasdiff names a schema rule: `request-body-…`, `request-property-…`, `response-header-…`. */
@@ -155,7 +157,7 @@ export function flow(
   title: string,
   [request, response]: readonly [Level, Level],
   oasdiff: { request?: readonly OasdiffId[]; response?: readonly OasdiffId[] } = {},
-  flags: { documentation?: boolean } = {},
+  flags: { documentation?: boolean; why?: { request?: string; response?: string } } = {},
 ) {
   return {
     scope: "flow",
@@ -163,6 +165,7 @@ export function flow(
     level: [request, response],
     oasdiff: { request: oasdiff.request ?? [], response: oasdiff.response ?? [] },
     documentation: flags.documentation === true,
+    ...(flags.why ? { why: flags.why } : {}),
   } as const satisfies RowSpec;
 }
 
@@ -172,9 +175,16 @@ export function one<const S extends "request" | "response" | "document" | "webho
   title: string,
   level: Level,
   oasdiff: readonly OasdiffId[] = [],
-  flags: { documentation?: boolean } = {},
+  flags: { documentation?: boolean; why?: string } = {},
 ) {
-  return { scope, title, level, oasdiff, documentation: flags.documentation === true } as const satisfies RowSpec;
+  return {
+    scope,
+    title,
+    level,
+    oasdiff,
+    documentation: flags.documentation === true,
+    ...(flags.why ? { why: flags.why } : {}),
+  } as const satisfies RowSpec;
 }
 
 /** The check ids a family's rows declare: `request-<kind>` and `response-<kind>` for a flow row, … */
@@ -197,6 +207,8 @@ export interface Row {
   documentation: boolean;
   /** oasdiff's rules this check covers (none where oasdiff has no such check). */
   oasdiff: readonly OasdiffId[];
+  /** Why the default level is stricter than oasdiff's level of some rule the check covers. */
+  why?: string;
 }
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
@@ -246,19 +258,37 @@ export function defineFamily<const S extends Record<string, RowSpec>>(
             `${file}: kind ${kind} is reported by ${owners.length === 0 ? "no detector" : owners.map((d) => d.name).join(" and ")}`,
           );
         const common = { kind, title: row.title, detector: owners[0]!, documentation: row.documentation };
+        const why = (text: string | undefined) => (text ? { why: text } : {});
         if (row.scope === "flow") {
           const [request, response] = row.level as readonly [Level, Level];
           const oasdiff = row.oasdiff as { request: readonly OasdiffId[]; response: readonly OasdiffId[] };
+          const reasons = (row.why ?? {}) as { request?: string; response?: string };
           return [
-            { ...common, id: `request-${kind}`, direction: "request", level: request, oasdiff: oasdiff.request },
-            { ...common, id: `response-${kind}`, direction: "response", level: response, oasdiff: oasdiff.response },
+            {
+              ...common,
+              id: `request-${kind}`,
+              direction: "request",
+              level: request,
+              oasdiff: oasdiff.request,
+              ...why(reasons.request),
+            },
+            {
+              ...common,
+              id: `response-${kind}`,
+              direction: "response",
+              level: response,
+              oasdiff: oasdiff.response,
+              ...why(reasons.response),
+            },
           ];
         }
         const level = row.level as Level;
         const oasdiff = row.oasdiff as readonly OasdiffId[];
         if (row.scope === "request" || row.scope === "response")
-          return [{ ...common, id: `${row.scope}-${kind}`, direction: row.scope, level, oasdiff }];
-        return [{ ...common, id: kind, direction: row.scope, level, oasdiff }];
+          return [
+            { ...common, id: `${row.scope}-${kind}`, direction: row.scope, level, oasdiff, ...why(row.why as string) },
+          ];
+        return [{ ...common, id: kind, direction: row.scope, level, oasdiff, ...why(row.why as string) }];
       }),
   };
 }

@@ -13,16 +13,24 @@ const family = defineFamily("enums", import.meta.url, {
     ],
     response: ["response-property-enum-value-removed", "response-mediatype-enum-value-removed"],
   }),
-  // Response: stricter than oasdiff (warning): readers that switch over the values without a default break on a
-  // new one. x-extensible-enum is the way to say "may grow".
-  "enum-value-added": flow("Enum value added (readers may not handle it)", ["info", "error"], {
-    request: [
-      "request-property-enum-value-added",
-      "request-parameter-enum-value-added",
-      "request-parameter-property-enum-value-added",
-    ],
-    response: ["response-property-enum-value-added"],
-  }),
+  "enum-value-added": flow(
+    "Enum value added (readers may not handle it)",
+    ["info", "error"],
+    {
+      request: [
+        "request-property-enum-value-added",
+        "request-parameter-enum-value-added",
+        "request-parameter-property-enum-value-added",
+      ],
+      response: ["response-property-enum-value-added"],
+    },
+    {
+      why: {
+        response:
+          "Readers that switch over the values without a default branch break on a new one; `x-extensible-enum` is the way to say the list may grow.",
+      },
+    },
+  ),
   "enum-added": flow("Enum added (the field was free before)", ["error", "info"], {
     request: [
       "request-property-became-enum",

@@ -10,11 +10,21 @@ import { defineFamily, flow, one } from "./define.ts";
 import { removal } from "./deprecation.ts";
 
 const family = defineFamily("parameters", import.meta.url, {
-  // Request: stricter than oasdiff (warning): a request still sending it is invalid under the new contract.
-  "parameter-removed": flow("Parameter or header removed", ["error", "error"], {
-    request: ["request-parameter-removed"],
-    response: ["required-response-header-removed", "optional-response-header-removed"],
-  }),
+  "parameter-removed": flow(
+    "Parameter or header removed",
+    ["error", "error"],
+    {
+      request: ["request-parameter-removed"],
+      response: ["required-response-header-removed", "optional-response-header-removed"],
+    },
+    {
+      why: {
+        request:
+          "A request that still sends the parameter is invalid under the new contract (a validating server rejects it). Lower it in the config when the parameter was never read.",
+        response: "Partners that read an optional header when present lose it without notice.",
+      },
+    },
+  ),
   "parameter-added-required": flow("Required parameter or header added", ["error", "info"], {
     request: [
       "new-required-request-parameter",

@@ -12,12 +12,14 @@ const family = defineFamily("paths and operations", import.meta.url, {
     "api-removed-without-deprecation",
   ]),
   "operation-added": one("document", "Operation added", "info", ["endpoint-added"]),
-  // Stricter than oasdiff (info): the typed client's method names come from operationIds.
   "operation-id-changed": one(
     "document",
     "operationId changed or removed (renames the generated client method)",
     "warning",
     ["api-operation-id-removed"],
+    {
+      why: "The typed client's method names come from operationIds: a rename breaks integrators' code without breaking the wire.",
+    },
   ),
   "tags-changed": one("document", "Operation tags changed", "info", ["api-tag-removed", "api-tag-added"], {
     documentation: true,

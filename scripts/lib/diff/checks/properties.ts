@@ -6,16 +6,35 @@ import { locationOf } from "../resolve.ts";
 import { defineFamily, flow, one } from "./define.ts";
 
 const family = defineFamily("properties", import.meta.url, {
-  // Request: stricter than oasdiff (warning): old writers still send what the contract no longer allows.
-  "required-field-removed": flow("Required field removed or renamed", ["error", "error"], {
-    request: ["request-property-removed"],
-    response: ["response-required-property-removed"],
-  }),
+  "required-field-removed": flow(
+    "Required field removed or renamed",
+    ["error", "error"],
+    {
+      request: ["request-property-removed"],
+      response: ["response-required-property-removed"],
+    },
+    {
+      why: {
+        request:
+          "Old writers still send the field, which the contract no longer allows (a validating server rejects it).",
+      },
+    },
+  ),
   // Response: a warning, as oasdiff rates it: readers that use the field when present lose it without notice.
-  "optional-field-removed": flow("Optional field removed or renamed", ["error", "warning"], {
-    request: ["request-property-removed"],
-    response: ["response-optional-property-removed"],
-  }),
+  "optional-field-removed": flow(
+    "Optional field removed or renamed",
+    ["error", "warning"],
+    {
+      request: ["request-property-removed"],
+      response: ["response-optional-property-removed"],
+    },
+    {
+      why: {
+        request:
+          "Old writers still send the field, which the contract no longer allows (a validating server rejects it).",
+      },
+    },
+  ),
   "field-removed-after-deprecation": flow("Deprecated field removed (no sunset, or after its sunset)", [
     "info",
     "info",
@@ -59,12 +78,14 @@ const family = defineFamily("properties", import.meta.url, {
       ],
     },
   ),
-  // Stricter than oasdiff (warning): responses must now carry a field they never did; validating readers refuse them.
   "required-field-no-longer-write-only": one(
     "response",
     "Required field no longer write-only (responses must now carry it)",
     "error",
     ["response-required-property-became-not-write-only"],
+    {
+      why: "A required field responses never carried must now be in every response: readers validating the old contract reject it.",
+    },
   ),
   "mutability-changed": flow("readOnly or writeOnly changed", ["info", "info"], {
     request: [

@@ -40,15 +40,24 @@ const family = defineFamily("request body", import.meta.url, {
     ["error", "info"],
     { response: ["response-media-type-name-changed"] },
   ),
-  // Response: stricter than oasdiff (information for any parameter change): a reader that relied on the
-  // parameter (a charset) cannot tell what it gets now.
-  "media-type-parameters-removed": flow("Media type parameter removed", ["info", "error"], {
-    response: ["response-media-type-name-changed"],
-  }),
+  "media-type-parameters-removed": flow(
+    "Media type parameter removed",
+    ["info", "error"],
+    {
+      response: ["response-media-type-name-changed"],
+    },
+    { why: { response: "A reader that relied on the parameter (a charset) cannot tell what it gets now." } },
+  ),
   "media-type-parameters-changed": flow(
     "Media type parameter value changed (charset=utf-8 → charset=utf-16)",
     ["error", "error"],
     { response: ["response-media-type-name-changed"] },
+    {
+      why: {
+        response:
+          "Readers decode the body by the parameter (charset=utf-8 \u2192 utf-16): the bytes mean something else now.",
+      },
+    },
   ),
   "media-schema-added": flow("A media type's schema added (its body was free)", ["error", "info"], {
     request: ["request-body-media-type-schema-added"],

@@ -31,11 +31,21 @@ const PARAMETER = ["parameter"] as const;
 
 const family = defineFamily("schema keywords", import.meta.url, {
   // A nested property of an object parameter changing to a type its text form also reads (integer → string) is
-  // a warning in oasdiff (it cannot tell how the object is serialized); the change is reported as that rule.
-  "type-changed": flow("Type changed", ["error", "error"], {
-    request: rulesFor("request", ["type-changed", "property-type-changed", "property-type-specialized"]),
-    response: rulesFor("response", ["type-changed"]),
-  }),
+  // a warning in oasdiff (it cannot tell how the object is serialized): the change names that rule.
+  "type-changed": flow(
+    "Type changed",
+    ["error", "error"],
+    {
+      request: rulesFor("request", ["type-changed", "property-type-changed", "property-type-specialized"]),
+      response: rulesFor("response", ["type-changed"]),
+    },
+    {
+      why: {
+        request:
+          "A changed type is an error wherever it is; oasdiff lowers it to a warning for an object parameter's property only because it cannot tell whether the object travels as text (where any value is also a string) or as JSON.",
+      },
+    },
+  ),
   "type-narrowed": flow("Type narrowed (for example number → integer)", ["error", "info"], {
     request: rulesFor("request", ["type-changed", "property-type-specialized", "list-of-types-narrowed"]),
     response: rulesFor("response", ["type-specialized", "type-compatible", "list-of-types-narrowed"]),
@@ -133,6 +143,12 @@ const family = defineFamily("schema keywords", import.meta.url, {
         "content-schema-added",
       ]),
     },
+    {
+      why: {
+        request:
+          "A maximum, length, range or item count set where there was none rejects values that were accepted: writers that sent them break. oasdiff calls a bound set for the first time a warning, a bound tightened an error.",
+      },
+    },
   ),
   "constraint-widened": flow("Constraint widened", ["info", "error"], {
     request: rulesFor("request", [
@@ -177,17 +193,31 @@ const family = defineFamily("schema keywords", import.meta.url, {
     request: rulesFor("request", ["pattern-added"]),
     response: rulesFor("response", ["pattern-added"]),
   }),
-  // Response: stricter than oasdiff (information): readers that validate the old pattern may get values it rejects.
-  "pattern-removed": flow("Pattern removed, or generalised to accept any string", ["info", "error"], {
-    request: rulesFor("request", ["pattern-removed", "pattern-generalized"]),
-    response: rulesFor("response", ["pattern-removed"]),
-  }),
-  // Stricter than oasdiff (request: warning, response: information): a changed pattern narrows some values and
-  // widens others; the gate cannot tell which side breaks, and one does.
-  "pattern-changed": flow("Pattern changed", ["error", "error"], {
-    request: rulesFor("request", ["pattern-changed"]),
-    response: rulesFor("response", ["pattern-changed"]),
-  }),
+  "pattern-removed": flow(
+    "Pattern removed, or generalised to accept any string",
+    ["info", "error"],
+    {
+      request: rulesFor("request", ["pattern-removed", "pattern-generalized"]),
+      response: rulesFor("response", ["pattern-removed"]),
+    },
+    { why: { response: "Readers that validate against the old pattern may now get values it rejects." } },
+  ),
+  "pattern-changed": flow(
+    "Pattern changed",
+    ["error", "error"],
+    {
+      request: rulesFor("request", ["pattern-changed"]),
+      response: rulesFor("response", ["pattern-changed"]),
+    },
+    {
+      why: {
+        request:
+          "A changed pattern narrows some values and widens others; the gate cannot tell which side breaks, and one does.",
+        response:
+          "A changed pattern narrows some values and widens others; the gate cannot tell which side breaks, and one does.",
+      },
+    },
+  ),
   "items-narrowed": flow("Array items, contains or unevaluatedItems added or narrowed", ["error", "info"], {
     request: rulesFor("request", ["contains-added", "unevaluated-items-added"]),
     response: rulesFor("response", ["contains-added", "unevaluated-items-added"]),
@@ -196,12 +226,22 @@ const family = defineFamily("schema keywords", import.meta.url, {
     request: rulesFor("request", ["contains-removed", "unevaluated-items-removed"]),
     response: rulesFor("response", ["contains-removed", "unevaluated-items-removed"]),
   }),
-  // Stricter than oasdiff where it rates the case information: a tuple entry differing from `items` changes what
-  // one position accepts, narrowing or widening it by value.
-  "prefix-items-changed": flow("prefixItems entry added or removed where it differs from items", ["error", "error"], {
-    request: rulesFor("request", ["prefix-items-added", "prefix-items-removed"]),
-    response: rulesFor("response", ["prefix-items-added", "prefix-items-removed"]),
-  }),
+  "prefix-items-changed": flow(
+    "prefixItems entry added or removed where it differs from items",
+    ["error", "error"],
+    {
+      request: rulesFor("request", ["prefix-items-added", "prefix-items-removed"]),
+      response: rulesFor("response", ["prefix-items-added", "prefix-items-removed"]),
+    },
+    {
+      why: {
+        request:
+          "A tuple entry differing from `items` changes what one position accepts, narrowing or widening it by value.",
+        response:
+          "A tuple entry differing from `items` changes what one position accepts, narrowing or widening it by value.",
+      },
+    },
+  ),
   "properties-narrowed": flow(
     "Additional properties narrowed (additionalProperties, patternProperties, propertyNames, unevaluated…)",
     ["error", "info"],
@@ -242,21 +282,29 @@ const family = defineFamily("schema keywords", import.meta.url, {
     request: rulesFor("request", ["one-of-removed", "any-of-removed"]),
     response: rulesFor("response", ["one-of-removed", "any-of-removed"]),
   }),
-  // Response anyOf: stricter than oasdiff (information): a reader meets values of a shape it never saw.
-  "variant-added": flow("oneOf/anyOf variant added", ["info", "error"], {
-    request: rulesFor("request", ["one-of-added", "any-of-added"]),
-    response: rulesFor("response", ["one-of-added", "any-of-added"]),
-  }),
+  "variant-added": flow(
+    "oneOf/anyOf variant added",
+    ["info", "error"],
+    {
+      request: rulesFor("request", ["one-of-added", "any-of-added"]),
+      response: rulesFor("response", ["one-of-added", "any-of-added"]),
+    },
+    { why: { response: "A reader meets values of a shape it never saw, whether the list is a oneOf or an anyOf." } },
+  ),
   "allof-member-added": flow("allOf member added", ["error", "info"], {
     request: rulesFor("request", ["all-of-added"]),
     response: rulesFor("response", ["all-of-added"]),
   }),
-  // Request: a warning, as oasdiff rates it (a removed member may have carried what the service relies on);
-  // response: stricter (information there): readers get values the member used to exclude.
-  "allof-member-removed": flow("allOf member removed", ["warning", "error"], {
-    request: rulesFor("request", ["all-of-removed"]),
-    response: rulesFor("response", ["all-of-removed"]),
-  }),
+  // Request: a warning, as oasdiff rates it (a removed member may have carried what the service relies on).
+  "allof-member-removed": flow(
+    "allOf member removed",
+    ["warning", "error"],
+    {
+      request: rulesFor("request", ["all-of-removed"]),
+      response: rulesFor("response", ["all-of-removed"]),
+    },
+    { why: { response: "Readers get values the removed member used to exclude." } },
+  ),
   "conditional-changed": flow("Conditional rule (if/then/else) condition changed", ["error", "error"]),
   "conditional-added": flow("Conditional rule (if/then/else) or dependent schema added", ["error", "info"], {
     request: rulesFor("request", ["if-added", "then-added", "else-added", "dependent-schema-added"]),

@@ -4,11 +4,13 @@ import { DOC_KEYWORDS, isObject, type Json, type JsonObject } from "../resolve.t
 import { defineFamily, one } from "./define.ts";
 
 const family = defineFamily("security", import.meta.url, {
-  // Stricter than oasdiff (info): callers holding only the removed alternative's credentials are locked out.
-  "security-requirement-removed": one("document", "Security requirement alternative removed", "error", [
-    "api-security-removed",
-    "api-global-security-removed",
-  ]),
+  "security-requirement-removed": one(
+    "document",
+    "Security requirement alternative removed",
+    "error",
+    ["api-security-removed", "api-global-security-removed"],
+    { why: "Callers holding only the removed alternative's credentials are locked out." },
+  ),
   "security-requirement-added": one("document", "Security requirement alternative added", "info", [
     "api-security-added",
     "api-global-security-added",
@@ -18,18 +20,22 @@ const family = defineFamily("security", import.meta.url, {
     "Security requirement removed where anonymous calls are now allowed",
     "info",
   ),
-  // Stricter than oasdiff (info, an added alternative): every existing anonymous caller now needs credentials.
   "security-anonymous-access-removed": one(
     "document",
     "Security required where anonymous calls were allowed",
     "error",
     ["api-security-added", "api-global-security-added"],
+    {
+      why: "oasdiff reads any added requirement as one more alternative; where anonymous calls were allowed, every existing caller now needs credentials.",
+    },
   ),
-  // Stricter than oasdiff (info): tokens issued without the scope are refused.
-  "security-scope-added": one("document", "OAuth scope added to a security requirement", "error", [
-    "api-security-scope-added",
-    "api-global-security-scope-added",
-  ]),
+  "security-scope-added": one(
+    "document",
+    "OAuth scope added to a security requirement",
+    "error",
+    ["api-security-scope-added", "api-global-security-scope-added"],
+    { why: "Tokens issued without the new scope are refused: callers must get new tokens." },
+  ),
   "security-scope-removed": one("document", "OAuth scope removed from a security requirement", "info", [
     "api-security-scope-removed",
     "api-global-security-scope-removed",
@@ -50,12 +56,14 @@ const family = defineFamily("security", import.meta.url, {
       "api-security-component-oauth-scope-changed",
     ],
   ),
-  // Stricter than oasdiff (info): the type, name, location or scheme is what every caller puts on the wire.
   "security-scheme-wire-changed": one(
     "document",
     "Security scheme type, location, name, HTTP scheme or OpenID Connect URL changed",
     "error",
     ["api-security-component-type-changed"],
+    {
+      why: "The type, header name, location, HTTP scheme or OpenID Connect URL is what clients put on the wire or where they get tokens: every caller is locked out.",
+    },
   ),
 });
 export default family;
