@@ -12,6 +12,7 @@ import { ChangeSink } from "../../scripts/lib/diff/changes.ts";
 import { defineFamily, flow, type Out, rulesFor } from "../../scripts/lib/diff/checks/define.ts";
 import { OASDIFF_RULES } from "../../scripts/lib/diff/oasdiff-rules.ts";
 import { atLeast, type CheckId, findCheck, levelIn, ROWS } from "../../scripts/lib/diff/registry.ts";
+import { diffContracts } from "../../scripts/lib/diff/report.ts";
 import type { Document } from "../../scripts/lib/diff/resolve.ts";
 import { compareDocuments } from "../../scripts/lib/diff/walk.ts";
 
@@ -790,5 +791,135 @@ describe("the default profile's stricter picks", () => {
   it("no check says why it is stricter when it is not", () => {
     const idle = ROWS.filter((row) => row.why && row.oasdiff.every((rule) => OASDIFF_RULES[rule].level === row.level));
     expect(idle.map((row) => row.id)).toEqual([]);
+  });
+});
+
+/**
+ * What oasdiff's own tests found this gate doing differently (issue 28), each fix with its case and its nearest
+ * twin: the change, the check it reports, the oasdiff rule that change is, and its level in both profiles.
+ */
+describe("the fixes oasdiff's tests called for", () => {
+  const levelsOf = (setup: (d: Any) => void, mutate: (d: Any) => void) => {
+    const base = baseDocument();
+    setup(base);
+    const head = structuredClone(base);
+    mutate(head);
+    const run = (profile: "default" | "oasdiff") =>
+      diffContracts(
+        { document: base, label: "base" },
+        { document: head, label: "head" },
+        { profile, today: "2026-06-01" },
+      )
+        .changes.filter((change) => change.check !== "request-documentation-changed")
+        .map((change) => `${change.check} ${change.level}`);
+    return { byDefault: run("default"), oasdiff: run("oasdiff") };
+  };
+  const none = () => {};
+  const inBody = (d: Any) => d.components.schemas.In.properties.p;
+  const outBody = (d: Any) => d.components.schemas.Out.properties.p;
+  const query = (d: Any) => things(d).parameters[0];
+
+  interface Fix {
+    fix: string;
+    setup: (d: Any) => void;
+    fire: (d: Any) => void;
+    twin: (d: Any) => void;
+    reported: string[];
+    oasdiff: string[];
+  }
+  const FIXES: Fix[] = [
+    {
+      fix: "an empty pattern is no pattern: '' → a pattern is a pattern added",
+      setup: (d: Any) => (inBody(d).pattern = ""),
+      fire: (d: Any) => (inBody(d).pattern = "^a+$"),
+      twin: (d: Any) => (inBody(d).pattern = ".*"),
+      reported: ["request-pattern-added error"],
+      oasdiff: ["request-pattern-added error"],
+    },
+    {
+      fix: "an optional request parameter's default changed is an error (oasdiff's), a required one's documentation",
+      setup: (d: Any) => (query(d).schema.default = "a"),
+      fire: (d: Any) => (query(d).schema.default = "b"),
+      twin: (d: Any) => (inBody(d).default = "b"),
+      reported: ["request-parameter-default-changed error"],
+      oasdiff: ["request-parameter-default-changed error"],
+    },
+    {
+      fix: "an enum value added to a response: an error here, oasdiff's warning under its profile",
+      setup: (d: Any) => (outBody(d).enum = ["a", "b"]),
+      fire: (d: Any) => outBody(d).enum.push("c"),
+      twin: (d: Any) => (outBody(d)["x-extensible-enum"] = ["c"]),
+      reported: ["response-enum-value-added error"],
+      oasdiff: ["response-enum-value-added warning"],
+    },
+    {
+      fix: "a maxLength set for the first time in a request is oasdiff's …-max-length-set (a warning), lowered its …-decreased",
+      setup: none,
+      fire: (d: Any) => {
+        delete inBody(d).maxLength;
+        d.components.schemas.In.properties.o.maxLength = 5;
+      },
+      twin: (d: Any) => (inBody(d).maxLength = 5),
+      reported: ["request-constraint-narrowed error"],
+      oasdiff: ["request-constraint-narrowed warning"],
+    },
+    {
+      fix: "an exclusiveMinimum set for the first time is oasdiff's …-exclusive-min-set (a warning)",
+      setup: none,
+      fire: (d: Any) => (d.components.schemas.In.properties.n = { type: "integer", exclusiveMinimum: 0 }),
+      twin: (d: Any) => (d.components.schemas.In.properties.n.minimum = 1),
+      reported: ["request-constraint-narrowed error"],
+      oasdiff: ["request-constraint-narrowed warning"],
+    },
+    {
+      fix: "an object parameter's property changing to a type its text form reads is oasdiff's warning",
+      setup: (d: Any) =>
+        Object.assign(query(d), {
+          style: "deepObject",
+          schema: { type: "object", properties: { id: { type: "number" } } },
+        }),
+      fire: (d: Any) => (query(d).schema.properties.id.type = "string"),
+      twin: (d: Any) => (query(d).schema.properties.id.type = "boolean"),
+      reported: ["request-type-changed error"],
+      oasdiff: ["request-type-changed warning"],
+    },
+    {
+      fix: "a pattern removed from a response property: an error here, oasdiff's information",
+      setup: (d: Any) => (outBody(d).pattern = "^a+$"),
+      fire: (d: Any) => delete outBody(d).pattern,
+      twin: (d: Any) => (outBody(d).pattern = "^[ab]+$"),
+      reported: ["response-pattern-removed error"],
+      oasdiff: ["response-pattern-removed info"],
+    },
+    {
+      fix: "XML carries text: an object may become a string in a request (compatible), not so in JSON",
+      setup: (d: Any) => rename(things(d).requestBody.content, "application/json", "application/xml"),
+      fire: (d: Any) => (things(d).requestBody.content["application/xml"].schema = { type: "string" }),
+      twin: (d: Any) => {
+        rename(things(d).requestBody.content, "application/xml", "application/json");
+        things(d).requestBody.content["application/json"].schema = { type: "string" };
+      },
+      reported: ["request-type-widened info"],
+      oasdiff: ["request-type-widened info"],
+    },
+    {
+      fix: "an optional response field removed is a warning in both profiles, never information",
+      setup: none,
+      fire: (d: Any) => delete d.components.schemas.Out.properties.o,
+      twin: (d: Any) => (d.components.schemas.Out.properties.o.deprecated = true),
+      reported: ["response-optional-field-removed warning"],
+      oasdiff: ["response-optional-field-removed warning"],
+    },
+  ];
+  it.each(FIXES)("$fix", ({ setup, fire, twin, reported, oasdiff }) => {
+    const fired = levelsOf(setup, fire);
+    expect(fired.byDefault).toEqual(expect.arrayContaining(reported));
+    expect(fired.oasdiff).toEqual(expect.arrayContaining(oasdiff));
+    // The twin is the nearest change judged otherwise (in this gate's profile or oasdiff's).
+    const quiet = levelsOf(setup, twin);
+    expect([quiet.byDefault, quiet.oasdiff]).not.toEqual([
+      expect.arrayContaining(reported),
+      expect.arrayContaining(oasdiff),
+    ]);
   });
 });
