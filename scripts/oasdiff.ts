@@ -1,28 +1,22 @@
 /**
  * `npm run oasdiff -- table <checker/rules.go> --commit <sha> [--date YYYY-MM-DD] [--out <file>]`
- * `npm run oasdiff -- parity [--write] [--json]`
  *
- * oasdiff as the gate's yardstick. `table` reads oasdiff's rule registry (its `checker/rules.go`, with the id
- * constants of the files beside it) and writes the committed table of every rule id with its level, direction and
- * area, stamped with the commit read (scripts/lib/diff/oasdiff-rules.ts). `parity` runs the corpus of pairs taken
- * from oasdiff's own checker tests (test/diff/oasdiff-corpus/) under `--profile oasdiff`, prints the agreement and
- * every difference, and fails below the floor; `--write` regenerates the docs' section from that run.
+ * oasdiff as the gate's yardstick: reads oasdiff's rule registry (its `checker/rules.go`, with the id constants of
+ * the files beside it) and writes the committed table of every rule id with its level, direction and area, stamped
+ * with the commit read (scripts/lib/diff/oasdiff-rules.ts). The corpus of oasdiff's own tests is run by
+ * `npm run oasdiff:parity` (test/diff/oasdiff-corpus/parity.ts: scripts never import test/).
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
   type CommandGroup,
   defineCommand,
   describeValue,
   isEntryPoint,
-  JobFailure,
   main,
   UsageError,
 } from "partner-api-devkit/cli";
-import { PAIRS } from "../test/diff/oasdiff-corpus/index.ts";
 import { readRules, renderTable } from "./lib/diff/oasdiff-table.ts";
-import { describeDifference, measureParity, renderDocs } from "./lib/diff/parity.ts";
-import { ROWS } from "./lib/diff/registry.ts";
 import { rel, repoRoot } from "./lib/paths.ts";
 
 export const TABLE_FILE = path.join(repoRoot, "scripts", "lib", "diff", "oasdiff-rules.ts");
@@ -64,46 +58,10 @@ Options:
   },
 });
 
-export const GUIDE = path.join(repoRoot, "docs", "api-team.md");
-
-export const parityCommand = defineCommand({
-  name: "npm run oasdiff -- parity",
-  summary: "run the corpus of oasdiff's own tests under --profile oasdiff; print the agreement and the differences",
-  usage: `Usage: npm run oasdiff -- parity [--write]
-
-Runs every pair of test/diff/oasdiff-corpus/ (each reproduces one of oasdiff's checker tests) under --profile
-oasdiff and the default profile, prints how many agree with oasdiff's verdict and every difference with the
-judgment that explains it. Fails (exit 1) on a difference no judgment explains, and when the generated sections of
-${rel(GUIDE)} (the stricter picks, the measured differences) are not what this run renders.
-
-Options:
-  --write   rewrite those sections of ${rel(GUIDE)} from this run`,
-  options: { write: { type: "boolean" } },
-  async run({ values, io }) {
-    const report = measureParity(PAIRS);
-    io.out(
-      `${report.agreeing}/${report.total} pairs agree with oasdiff (commit ${report.commit.slice(0, 8)}) under --profile oasdiff, ` +
-        `${report.sameLevel} to the level; ${report.agreeingByDefault} by default`,
-    );
-    for (const result of report.differences) io.out(`  ${describeDifference(result)}`);
-    const text = await readFile(GUIDE, "utf8");
-    const fresh = renderDocs(text, report, ROWS, rel(GUIDE));
-    if (values.write && fresh !== text) {
-      await writeFile(GUIDE, fresh);
-      io.out(`wrote the generated sections of ${rel(GUIDE)}`);
-    }
-    const unexplained = report.differences.filter((result) => !result.pair.judgment).length;
-    if (unexplained > 0) throw new JobFailure(`${unexplained} difference(s) from oasdiff that no judgment explains`);
-    if (!values.write && fresh !== text)
-      throw new JobFailure(`${rel(GUIDE)}'s generated sections are stale: run npm run oasdiff -- parity --write`);
-    return `${report.agreeing}/${report.total} pairs agree`;
-  },
-});
-
 export const oasdiffCommands: CommandGroup = {
   name: "npm run oasdiff --",
-  summary: "oasdiff as the contract gate's yardstick: its rule table, and the corpus of its own tests",
-  commands: { table: tableCommand, parity: parityCommand },
+  summary: "oasdiff as the contract gate's yardstick: its rule table",
+  commands: { table: tableCommand },
 };
 
 if (isEntryPoint(import.meta.url)) await main(oasdiffCommands);

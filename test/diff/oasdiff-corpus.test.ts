@@ -18,7 +18,9 @@ import {
 } from "../../scripts/lib/diff/parity.ts";
 import { ROWS } from "../../scripts/lib/diff/registry.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { runInProcess, runScript } from "../helpers/run.ts";
 import { PAIRS } from "./oasdiff-corpus/index.ts";
+import { parityCommand } from "./oasdiff-corpus/parity.ts";
 
 const report = measureParity(PAIRS);
 const judged = PAIRS.filter((pair) => pair.judgment).length;
@@ -57,12 +59,25 @@ describe("oasdiff's checker tests as the gate's corpus", () => {
     expect(report.looserByDefault.filter((result) => !result.pair.judgment).map(describeDifference)).toEqual([]);
   });
 
-  it("docs/api-team.md's generated sections are what this run renders (npm run oasdiff -- parity --write)", () => {
+  it("docs/api-team.md's generated sections are what this run renders (npm run oasdiff:parity -- --write)", () => {
     const guide = readFileSync(path.join(repoRoot, "docs", "api-team.md"), "utf8");
     const fresh = renderDocs(guide, report, ROWS, "docs/api-team.md");
     for (const section of ["profiles", "differences"] as const)
       expect(readSection(guide, section), `the ${section} section is stale`).toBe(readSection(fresh, section));
     expect(readSection(guide, "differences")).toContain(`**${report.agreeing} of ${report.total}**`);
+  });
+
+  it("npm run oasdiff:parity says the same and exits 0 on fresh docs", async () => {
+    const run = await runInProcess(parityCommand, []);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`${report.agreeing}/${report.total} pairs agree with oasdiff`);
+    expect(run.stdout.split("\n").filter((line) => line.includes("judgment:"))).toHaveLength(judged);
+    expect(run.stderr).toMatch(/pairs agree in \d/);
+  });
+
+  it("npm run oasdiff:parity exits 0 as a process", { tags: ["slow"] }, () => {
+    const run = runScript("test/diff/oasdiff-corpus/parity.ts", []);
+    expect(run.status, run.stderr).toBe(0);
   });
 
   it("each pair makes a change: its revision differs from its base", () => {

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OASDIFF_RULES, OASDIFF_SOURCE } from "../../scripts/lib/diff/oasdiff-rules.ts";
 import { goStringConstants, parseRules, renderTable } from "../../scripts/lib/diff/oasdiff-table.ts";
 import { tableCommand } from "../../scripts/oasdiff.ts";
-import { runInProcess } from "../helpers/run.ts";
+import { runInProcess, runScript } from "../helpers/run.ts";
 
 const ENUMS = `
 func (d Direction) String() string {
@@ -208,6 +208,14 @@ describe("npm run oasdiff -- table", () => {
     expect(run.stdout).toMatch(/3 rules \(1 error, 1 warning, 1 info\) from .*rules\.go at aaaaaaaa/);
     expect(run.stderr).toMatch(/3 oasdiff rules in \d/);
     expect(readFileSync(out, "utf8")).toContain('"response-property-enum-value-added": { level: "warning"');
+  });
+
+  it("runs as npm run oasdiff -- table, in a process, with the real exit codes", { tags: ["slow"] }, () => {
+    const out = path.join(dir, "table.ts");
+    const ok = runScript("oasdiff.ts", ["table", path.join(dir, "rules.go"), "--commit", "b".repeat(40), "--out", out]);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(readFileSync(out, "utf8")).toContain('commit: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"');
+    expect(runScript("oasdiff.ts", ["table", path.join(dir, "rules.go")]).status).toBe(2);
   });
 
   it("exits 2 on a missing commit, a bad date, an unreadable file or a row it does not understand", async () => {
