@@ -43,6 +43,9 @@ export const JUDGMENTS = {
     "A `minLength` or `maxItems` set where there was none, or a response's `maximum` removed, changes which " +
     "values are valid, judged by direction as any bound; oasdiff's rules compare most bounds only when both " +
     "sides have them, and report nothing there.",
+  links:
+    "A response link removed or pointing elsewhere is a warning (partners following it lose their way on), one " +
+    "added information; oasdiff has no rule for links (its checker/rules.go names none).",
   "read-only-in-request":
     "A read-only property is not the writer's to send (the service ignores it), so a constraint added to it in a " +
     "request breaks nobody; oasdiff rates that so for enums, lengths and ranges (its request-read-only-property-… " +

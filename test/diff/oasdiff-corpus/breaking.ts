@@ -100,6 +100,26 @@ const groupParameter = (pattern: string) =>
   });
 
 const test = from("check_breaking_test.go");
+const notBreaking = from("check_not_breaking_test.go");
+
+/** `/subscribe` whose callback answers with a link to an operation. */
+const subscribe = (operationId: string) =>
+  api({
+    "/subscribe": {
+      post: {
+        callbacks: {
+          myEvent: {
+            "{$request.body#/callbackUrl}": {
+              post: {
+                responses: { "200": { description: "OK", links: { test: { operationId } } } },
+              },
+            },
+          },
+        },
+        responses: OK,
+      },
+    },
+  });
 
 export default [
   test(
@@ -294,5 +314,104 @@ export default [
     every(["api-schema-removed"]),
     api({}, { components: { schemas: { Network: { type: "string" }, Project: { type: "object" } } } }),
     api({}, { components: { schemas: {} } }),
+  ),
+  notBreaking(
+    "TestBreaking_AddingOptionalRequestBody",
+    breaking([]),
+    ...changed(
+      () => {},
+      (d) =>
+        (installGet(d).requestBody = {
+          required: false,
+          content: { "application/json": { schema: { type: "object" } } },
+        }),
+    ),
+  ),
+  notBreaking(
+    "TestBreaking_RequestBodyRequiredDisabled",
+    every(["request-body-became-optional"]),
+    ...changed(
+      (d) =>
+        (installGet(d).requestBody = {
+          required: true,
+          content: { "application/json": { schema: { type: "object" } } },
+        }),
+      (d) =>
+        (installGet(d).requestBody = {
+          required: false,
+          content: { "application/json": { schema: { type: "object" } } },
+        }),
+    ),
+  ),
+  notBreaking(
+    "TestBreaking_NewOptionalHeaderParam",
+    breaking([]),
+    ...changed(
+      (d) => installGet(d).parameters.splice(2, 1),
+      () => {},
+    ),
+  ),
+  notBreaking(
+    "TestBreaking_HeaderParamRequiredDisabled",
+    every(["request-parameter-became-optional"]),
+    ...changed(
+      (d) => (header(d).required = true),
+      (d) => (header(d).required = false),
+    ),
+  ),
+  notBreaking(
+    "TestBreaking_NewRequiredResponseHeader",
+    breaking([]),
+    ...changed(
+      (d) => delete installGet(d).responses.default.headers["X-RateLimit-Limit"],
+      (d) => (rateLimit(d).required = true),
+    ),
+  ),
+  notBreaking(
+    "TestBreaking_OperationID",
+    breaking([]),
+    ...changed(
+      () => {},
+      (d) => (d.paths[score].get.operationId = "GetSecurityScoresRenamed"),
+    ),
+  ),
+  // A link in a callback's answer: oasdiff has no rule for links; this gate does not walk callbacks.
+  notBreaking(
+    "TestBreaking_LinkOperationID",
+    breaking([]),
+    subscribe("GetSecurityScores"),
+    subscribe("GetSecurityScoresRenamed"),
+  ),
+  notBreaking(
+    "TestBreaking_DeprecatedOperation",
+    every(["endpoint-deprecated-with-sunset"]),
+    ...changed(
+      () => {},
+      (d) => Object.assign(installGet(d), { deprecated: true, "x-sunset": "2099-01-01" }),
+    ),
+  ),
+  notBreaking(
+    "TestBreaking_DeprecatedParameter",
+    breaking([]),
+    ...changed(
+      () => {},
+      (d) => (header(d).deprecated = true),
+    ),
+  ),
+  notBreaking(
+    "TestBreaking_DeprecatedHeader",
+    breaking([]),
+    ...changed(
+      () => {},
+      (d) => (rateLimit(d).deprecated = true),
+    ),
+  ),
+  notBreaking(
+    "TestBreaking_DeprecatedSchema",
+    breaking([]),
+    ...changed(
+      () => {},
+      (d) => (header(d).schema.deprecated = true),
+    ),
   ),
 ];

@@ -7,7 +7,7 @@ import type { Level } from "../../../scripts/lib/diff/checks/define.ts";
 import { OASDIFF_SOURCE, type OasdiffId } from "../../../scripts/lib/diff/oasdiff-rules.ts";
 import type { CorpusPair, Judgment } from "../../../scripts/lib/diff/parity.ts";
 
-// biome-ignore lint/suspicious/noExplicitAny: documents are built freely; the gate reads them as JSON.
+/** Documents are built freely; the gate reads them as JSON. */
 export type Doc = any;
 
 /** A document with these paths (and anything else at its top: components, webhooks, security). */

@@ -6,6 +6,7 @@
 import type { CorpusPair } from "../../../scripts/lib/diff/parity.ts";
 import boundsAndPatterns from "./bounds-and-patterns.ts";
 import breaking from "./breaking.ts";
+import breakingProperties from "./breaking-properties.ts";
 import compositions from "./compositions.ts";
 import keywords from "./keywords.ts";
 import messages from "./messages.ts";
@@ -26,4 +27,5 @@ export const PAIRS: readonly CorpusPair[] = [
   ...compositions,
   ...keywords,
   ...breaking,
+  ...breakingProperties,
 ];
