@@ -96,6 +96,28 @@ const tokenOnly = (schema: Doc) =>
     {},
   );
 
+/**
+ * `/pets` taking an array of pets (or, `wrapped`, an object whose `data` is that array) and `/dogs` taking a dog
+ * whose `colors` are an array of integers (or, `wrapped`, an object of three).
+ */
+function petsAndDogs(wrapped: boolean): Doc {
+  const pets = { type: "array", items: object({ name: { type: "string" }, age: { type: "integer" } }, ["name"]) };
+  const colors = wrapped
+    ? object({ red: { type: "integer" }, green: { type: "integer" }, blue: { type: "integer" } }, [
+        "red",
+        "blue",
+        "green",
+      ])
+    : { type: "array", items: { type: "integer" } };
+  const post = (schema: Doc) => ({
+    post: { requestBody: { content: { "application/json": { schema } } }, responses: OK },
+  });
+  return api({
+    "/pets": post(wrapped ? object({ data: pets }, ["data"]) : pets),
+    "/dogs": post(object({ name: { type: "string" }, colors }, ["name"])),
+  });
+}
+
 const rateLimit = (schema: Doc) => responseHeaders({ "X-RateLimit-Limit": { schema } });
 
 export default [
@@ -218,80 +240,8 @@ export default [
   requestProperty(
     "TestRequestBodyAndPropertyTypesChangedCheckArrayToObject",
     one(["request-property-type-changed", "request-body-type-changed"]),
-    api({
-      "/pets": {
-        post: {
-          requestBody: {
-            content: {
-              "application/json": {
-                schema: {
-                  type: "array",
-                  items: object({ name: { type: "string" }, age: { type: "integer" } }, ["name"]),
-                },
-              },
-            },
-          },
-          responses: OK,
-        },
-      },
-      "/dogs": {
-        post: {
-          requestBody: {
-            content: {
-              "application/json": {
-                schema: object({ name: { type: "string" }, colors: { type: "array", items: { type: "integer" } } }, [
-                  "name",
-                ]),
-              },
-            },
-          },
-          responses: OK,
-        },
-      },
-    }),
-    api({
-      "/pets": {
-        post: {
-          requestBody: {
-            content: {
-              "application/json": {
-                schema: object(
-                  {
-                    data: {
-                      type: "array",
-                      items: object({ name: { type: "string" }, age: { type: "integer" } }, ["name"]),
-                    },
-                  },
-                  ["data"],
-                ),
-              },
-            },
-          },
-          responses: OK,
-        },
-      },
-      "/dogs": {
-        post: {
-          requestBody: {
-            content: {
-              "application/json": {
-                schema: object(
-                  {
-                    name: { type: "string" },
-                    colors: object(
-                      { red: { type: "integer" }, green: { type: "integer" }, blue: { type: "integer" } },
-                      ["red", "blue", "green"],
-                    ),
-                  },
-                  ["name"],
-                ),
-              },
-            },
-          },
-          responses: OK,
-        },
-      },
-    }),
+    petsAndDogs(false),
+    petsAndDogs(true),
   ),
   // The tests that say a change must not be breaking assert only that: nothing at level error.
   requestProperty(

@@ -147,6 +147,11 @@ export function ruleAt(flow: Flow, context: SchemaContext, suffix: string): Oasd
   return isOasdiffId(id) ? id : null;
 }
 
+/** The rules of the same suffixes in both directions: `{ request: rulesFor("request", …), response: … }`. */
+export function rulesBothWays(suffixes: readonly (RuleSuffix<"request"> & RuleSuffix<"response">)[]) {
+  return { request: rulesFor("request", suffixes), response: rulesFor("response", suffixes) };
+}
+
 /** Whether oasdiff's table has this rule id. */
 export function isOasdiffId(id: string): id is OasdiffId {
   return Object.hasOwn(OASDIFF_RULES, id);

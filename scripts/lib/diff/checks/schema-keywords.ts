@@ -16,7 +16,7 @@ import {
   type SubschemaKeyword,
   variantName,
 } from "../resolve.ts";
-import { defineFamily, flow, type Out, ruleAt, rulesFor } from "./define.ts";
+import { defineFamily, flow, type Out, ruleAt, rulesBothWays, rulesFor } from "./define.ts";
 
 const DISCRIMINATOR = [
   "discriminator-added",
@@ -83,18 +83,9 @@ const family = defineFamily("schema keywords", import.meta.url, {
     request: rulesFor("request", ["type-generalized", "property-type-generalized"]),
     response: rulesFor("response", ["type-generalized"]),
   }),
-  "const-changed": flow("Constant value changed", ["error", "error"], {
-    request: rulesFor("request", ["const-changed"]),
-    response: rulesFor("response", ["const-changed"]),
-  }),
-  "const-added": flow("Constant added", ["error", "info"], {
-    request: rulesFor("request", ["const-added"]),
-    response: rulesFor("response", ["const-added"]),
-  }),
-  "const-removed": flow("Constant removed", ["info", "error"], {
-    request: rulesFor("request", ["const-removed"]),
-    response: rulesFor("response", ["const-removed"]),
-  }),
+  "const-changed": flow("Constant value changed", ["error", "error"], rulesBothWays(["const-changed"])),
+  "const-added": flow("Constant added", ["error", "info"], rulesBothWays(["const-added"])),
+  "const-removed": flow("Constant removed", ["info", "error"], rulesBothWays(["const-removed"])),
   "default-changed": flow("Default value added, removed or changed (a body's or a property's)", ["info", "info"], {
     request: rulesFor("request", ["default-value-added", "default-value-removed", "default-value-changed"], BODY),
     response: rulesFor("response", ["default-value-added", "default-value-removed", "default-value-changed"], BODY),
@@ -184,15 +175,9 @@ const family = defineFamily("schema keywords", import.meta.url, {
   "constraint-changed": flow(
     "Constraint changed in neither direction (multipleOf, dependentRequired)",
     ["error", "error"],
-    {
-      request: rulesFor("request", ["dependent-required-changed"]),
-      response: rulesFor("response", ["dependent-required-changed"]),
-    },
+    rulesBothWays(["dependent-required-changed"]),
   ),
-  "pattern-added": flow("Pattern added", ["error", "info"], {
-    request: rulesFor("request", ["pattern-added"]),
-    response: rulesFor("response", ["pattern-added"]),
-  }),
+  "pattern-added": flow("Pattern added", ["error", "info"], rulesBothWays(["pattern-added"])),
   "pattern-removed": flow(
     "Pattern removed, or generalised to accept any string",
     ["info", "error"],
@@ -202,37 +187,28 @@ const family = defineFamily("schema keywords", import.meta.url, {
     },
     { why: { response: "Readers that validate against the old pattern may now get values it rejects." } },
   ),
-  "pattern-changed": flow(
-    "Pattern changed",
-    ["error", "error"],
-    {
-      request: rulesFor("request", ["pattern-changed"]),
-      response: rulesFor("response", ["pattern-changed"]),
+  "pattern-changed": flow("Pattern changed", ["error", "error"], rulesBothWays(["pattern-changed"]), {
+    why: {
+      request:
+        "A changed pattern narrows some values and widens others; the gate cannot tell which side breaks, and one does.",
+      response:
+        "A changed pattern narrows some values and widens others; the gate cannot tell which side breaks, and one does.",
     },
-    {
-      why: {
-        request:
-          "A changed pattern narrows some values and widens others; the gate cannot tell which side breaks, and one does.",
-        response:
-          "A changed pattern narrows some values and widens others; the gate cannot tell which side breaks, and one does.",
-      },
-    },
+  }),
+  "items-narrowed": flow(
+    "Array items, contains or unevaluatedItems added or narrowed",
+    ["error", "info"],
+    rulesBothWays(["contains-added", "unevaluated-items-added"]),
   ),
-  "items-narrowed": flow("Array items, contains or unevaluatedItems added or narrowed", ["error", "info"], {
-    request: rulesFor("request", ["contains-added", "unevaluated-items-added"]),
-    response: rulesFor("response", ["contains-added", "unevaluated-items-added"]),
-  }),
-  "items-widened": flow("Array items, contains or unevaluatedItems removed or widened", ["info", "error"], {
-    request: rulesFor("request", ["contains-removed", "unevaluated-items-removed"]),
-    response: rulesFor("response", ["contains-removed", "unevaluated-items-removed"]),
-  }),
+  "items-widened": flow(
+    "Array items, contains or unevaluatedItems removed or widened",
+    ["info", "error"],
+    rulesBothWays(["contains-removed", "unevaluated-items-removed"]),
+  ),
   "prefix-items-changed": flow(
     "prefixItems entry added or removed where it differs from items",
     ["error", "error"],
-    {
-      request: rulesFor("request", ["prefix-items-added", "prefix-items-removed"]),
-      response: rulesFor("response", ["prefix-items-added", "prefix-items-removed"]),
-    },
+    rulesBothWays(["prefix-items-added", "prefix-items-removed"]),
     {
       why: {
         request:
@@ -254,66 +230,51 @@ const family = defineFamily("schema keywords", import.meta.url, {
       ]),
     },
   ),
-  "properties-widened": flow("Additional properties widened", ["info", "error"], {
-    request: rulesFor("request", [
-      "property-names-removed",
-      "pattern-property-removed",
-      "unevaluated-properties-removed",
-    ]),
-    response: rulesFor("response", [
-      "property-names-removed",
-      "pattern-property-removed",
-      "unevaluated-properties-removed",
-    ]),
-  }),
+  "properties-widened": flow(
+    "Additional properties widened",
+    ["info", "error"],
+    rulesBothWays(["property-names-removed", "pattern-property-removed", "unevaluated-properties-removed"]),
+  ),
   "closed-object-opened": flow(
     "additionalProperties: false removed (undeclared properties allowed; readers ignore them, as an added optional field)",
     ["info", "info"],
   ),
-  "content-encoding-changed": flow("contentMediaType or contentEncoding changed", ["error", "error"], {
-    request: rulesFor("request", ["content-media-type-changed", "content-encoding-changed"]),
-    response: rulesFor("response", ["content-media-type-changed", "content-encoding-changed"]),
-  }),
+  "content-encoding-changed": flow(
+    "contentMediaType or contentEncoding changed",
+    ["error", "error"],
+    rulesBothWays(["content-media-type-changed", "content-encoding-changed"]),
+  ),
   "discriminator-changed": flow("Discriminator changed", ["info", "info"], {
     request: rulesFor("request", DISCRIMINATOR),
     response: rulesFor("response", DISCRIMINATOR),
   }),
-  "variant-removed": flow("oneOf/anyOf variant removed", ["error", "info"], {
-    request: rulesFor("request", ["one-of-removed", "any-of-removed"]),
-    response: rulesFor("response", ["one-of-removed", "any-of-removed"]),
-  }),
+  "variant-removed": flow(
+    "oneOf/anyOf variant removed",
+    ["error", "info"],
+    rulesBothWays(["one-of-removed", "any-of-removed"]),
+  ),
   "variant-added": flow(
     "oneOf/anyOf variant added",
     ["info", "error"],
-    {
-      request: rulesFor("request", ["one-of-added", "any-of-added"]),
-      response: rulesFor("response", ["one-of-added", "any-of-added"]),
-    },
+    rulesBothWays(["one-of-added", "any-of-added"]),
     { why: { response: "A reader meets values of a shape it never saw, whether the list is a oneOf or an anyOf." } },
   ),
-  "allof-member-added": flow("allOf member added", ["error", "info"], {
-    request: rulesFor("request", ["all-of-added"]),
-    response: rulesFor("response", ["all-of-added"]),
-  }),
+  "allof-member-added": flow("allOf member added", ["error", "info"], rulesBothWays(["all-of-added"])),
   // Request: a warning, as oasdiff rates it (a removed member may have carried what the service relies on).
-  "allof-member-removed": flow(
-    "allOf member removed",
-    ["warning", "error"],
-    {
-      request: rulesFor("request", ["all-of-removed"]),
-      response: rulesFor("response", ["all-of-removed"]),
-    },
-    { why: { response: "Readers get values the removed member used to exclude." } },
-  ),
+  "allof-member-removed": flow("allOf member removed", ["warning", "error"], rulesBothWays(["all-of-removed"]), {
+    why: { response: "Readers get values the removed member used to exclude." },
+  }),
   "conditional-changed": flow("Conditional rule (if/then/else) condition changed", ["error", "error"]),
-  "conditional-added": flow("Conditional rule (if/then/else) or dependent schema added", ["error", "info"], {
-    request: rulesFor("request", ["if-added", "then-added", "else-added", "dependent-schema-added"]),
-    response: rulesFor("response", ["if-added", "then-added", "else-added", "dependent-schema-added"]),
-  }),
-  "conditional-removed": flow("Conditional rule (if/then/else) or dependent schema removed", ["info", "error"], {
-    request: rulesFor("request", ["if-removed", "then-removed", "else-removed", "dependent-schema-removed"]),
-    response: rulesFor("response", ["if-removed", "then-removed", "else-removed", "dependent-schema-removed"]),
-  }),
+  "conditional-added": flow(
+    "Conditional rule (if/then/else) or dependent schema added",
+    ["error", "info"],
+    rulesBothWays(["if-added", "then-added", "else-added", "dependent-schema-added"]),
+  ),
+  "conditional-removed": flow(
+    "Conditional rule (if/then/else) or dependent schema removed",
+    ["info", "error"],
+    rulesBothWays(["if-removed", "then-removed", "else-removed", "dependent-schema-removed"]),
+  ),
 });
 export default family;
 
