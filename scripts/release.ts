@@ -2,10 +2,12 @@
  * `npm run release -- [patch|minor|major] [--dry-run] [--no-tag]`
  *
  * Compares the working contract with the last released one (the release baseline, release/openapi.json),
- * refuses a bump smaller than the changes need (breaking → major, compatible → minor, documentation → patch),
- * then gives the package and the contract's `info.version` the new version (one number for both), prepends the
- * changes in partners' words to CHANGELOG.md, records the contract as the new baseline and keeps a copy under
- * release/versions/, empties the acknowledged list of the gate's config, and commits and tags `v<version>`.
+ * refuses a release while a change at the gate's failing level is neither acknowledged nor undone (the release would
+ * make it the baseline, past the gate), refuses a bump smaller than the changes need (breaking → major, compatible →
+ * minor, documentation → patch), then gives the package and the contract's `info.version` the new version (one number
+ * for both), prepends the changes in partners' words to CHANGELOG.md, records the contract as the new baseline and
+ * keeps a copy under release/versions/, empties the acknowledged list of the gate's config, and commits and tags
+ * `v<version>`.
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -24,7 +26,7 @@ import { bundleContract } from "./lib/bundle.ts";
 import { RELEASE_BASELINE } from "./lib/diff/baseline.ts";
 import { CONFIG_FILE, readConfig } from "./lib/diff/config.ts";
 import { bundleWorkingTree, gitTopLevel, loadFile } from "./lib/diff/load.ts";
-import { countLine, diffContracts, type Verdict } from "./lib/diff/report.ts";
+import { countLine, type DiffReport, diffContracts, type Verdict } from "./lib/diff/report.ts";
 import { operationNames, partnerChangelog } from "./lib/release/changelog.ts";
 import { checkReadyToTag, commitAndTag } from "./lib/release/git.ts";
 import {
@@ -54,6 +56,31 @@ export function bumpVersion(version: string, bump: Bump): string {
   if (bump === "major") return `${major + 1}.0.0`;
   if (bump === "minor") return `${major}.${minor + 1}.0`;
   return `${major}.${minor}.${patch + 1}`;
+}
+
+/** The check whose failing change `x-extensible-enum` avoids: a response enum that may grow. */
+const EXTENSIBLE_ENUM_CHECK = "response-enum-value-added";
+
+/**
+ * Refuses a release while any change at the gate's failing level is neither acknowledged nor undone: a release
+ * makes the contract the new baseline, after which the gate would no longer see the change. The message names
+ * each change and the ways out that exist for it.
+ */
+export function refuseUnacknowledged(report: DiffReport): void {
+  if (report.failing.length === 0) return;
+  const changes = report.failing.map((change) => `  - ${change.check} ${change.location}: ${change.message}`);
+  const checks = [...new Set(report.failing.map((change) => change.check))];
+  const ways = [
+    "undo the change in openapi/;",
+    `acknowledge it in ${CONFIG_FILE} (acknowledged: - change: "<check> <location>" as printed above, reason: why partners can live with it), then release a major version;`,
+    `or lower its check's level in ${CONFIG_FILE} (levels: { ${checks[0]}: warning }) when the check does not fit this API.`,
+  ];
+  if (checks.includes(EXTENSIBLE_ENUM_CHECK))
+    ways.push(`For ${EXTENSIBLE_ENUM_CHECK}: list values that may grow under x-extensible-enum instead of enum.`);
+  throw new JobFailure(
+    `release refused: ${report.failing.length} change(s) at level ${report.failOn} since the last release are neither acknowledged nor undone:\n` +
+      `${changes.join("\n")}\nWays out: ${ways.join("\n  ")}`,
+  );
 }
 
 /** The devkit's manifest, whose peer dependency on the client follows the client's version. */
@@ -100,6 +127,7 @@ export async function release(
   const config = await readConfig(path.join(root, CONFIG_FILE), CONFIG_FILE);
   const today = options.today ?? new Date().toISOString().slice(0, 10);
   const report = diffContracts(base, head, { config, today });
+  refuseUnacknowledged(report);
   const needed = requiredBump(report.verdict);
   const bump = requested ?? needed;
   if (BUMPS.indexOf(bump) < BUMPS.indexOf(needed)) {
@@ -165,7 +193,8 @@ export const releaseCommand = defineCommand({
   summary: "release the contract: check the bump against the changes since the last release, then record it",
   usage: `Usage: npm run release -- [patch|minor|major] [--dry-run] [--no-tag]
 
-Compares the working contract with the release baseline (${RELEASE_BASELINE}). Without a bump, uses the smallest
+Compares the working contract with the release baseline (${RELEASE_BASELINE}). Refuses while a change the gate
+fails on (npm run diff) is neither acknowledged in ${CONFIG_FILE} nor undone. Without a bump, uses the smallest
 the changes allow: breaking → major, compatible → minor, documentation only → patch; a smaller one is refused.
 The package and the contract share one version, counted on from the higher of the two. Writes package.json and
 ${CONTRACT_ROOT_FILE} (the version; the bundle in generated/ follows), ${CHANGELOG_FILE} (what partners must do, per
