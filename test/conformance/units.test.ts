@@ -90,7 +90,7 @@ describe("reports", () => {
     const md = renderReport(report, "markdown");
     expect(md).toMatch(/^### ❌ partner-api verify: 1 failure\(s\)/);
     expect(md).toContain(
-      "| `response_schema_conformance` | listCards (GET /v1/cards) | 200 | must match pattern <ULID> & more (at /cards/0/id, rule #/components/schemas/Ulid/pattern) |",
+      "| `response_schema_conformance` | listCards (GET /v1/cards) | 200 | must match pattern &lt;ULID&gt; &amp; more (at /cards/0/id, rule #/components/schemas/Ulid/pattern) |",
     );
     expect(md).toContain("<details><summary>Requests to reproduce them</summary>");
   });
