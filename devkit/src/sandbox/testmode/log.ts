@@ -76,20 +76,23 @@ export interface RequestFilter {
  * the size and type of a larger body that is neither JSON nor a form.
  */
 type KeptBody =
-  | { kind: "sent"; text: Buffer | string; contentType: string }
-  | { kind: "redacted"; text: string; cut: boolean }
+  | { kind: "sent"; text: Buffer; contentType: string }
+  | { kind: "redacted"; text: Buffer; cut: boolean }
   | { kind: "omitted"; omitted: OmittedBody };
 
 function keep(text: Buffer | string | undefined, contentType: string): KeptBody | undefined {
   if (text === undefined || text.length === 0) return undefined;
   const bytes = typeof text === "string" ? Buffer.byteLength(text) : text.length;
-  if (bytes <= LOGGED_BODY_BYTES) return { kind: "sent", text, contentType };
+  // Bytes of its own, not the string: an answer cut short (a malformed fault) is a slice holding the whole.
+  if (bytes <= LOGGED_BODY_BYTES)
+    return { kind: "sent", text: typeof text === "string" ? Buffer.from(text) : text, contentType };
   const read = readRedacted(text.toString(), contentType);
   if ("omitted" in read) return { kind: "omitted", omitted: read.omitted };
   const json = JSON.stringify(read.parsed);
+  // Kept as bytes of its own: a slice of the string would hold on to the whole text it was cut from.
   return json.length <= LOGGED_BODY_BYTES
-    ? { kind: "redacted", text: json, cut: false }
-    : { kind: "redacted", text: json.slice(0, LOGGED_BODY_BYTES), cut: true };
+    ? { kind: "redacted", text: Buffer.from(json), cut: false }
+    : { kind: "redacted", text: Buffer.from(json.slice(0, LOGGED_BODY_BYTES)), cut: true };
 }
 
 function keptSize(body: KeptBody | undefined): number {
@@ -102,7 +105,7 @@ function shown(body: KeptBody | undefined): { body?: unknown; truncated?: true; 
   if (!body) return {};
   if (body.kind === "omitted") return { omitted: body.omitted };
   if (body.kind === "redacted")
-    return body.cut ? { body: body.text, truncated: true } : { body: JSON.parse(body.text) };
+    return body.cut ? { body: body.text.toString(), truncated: true } : { body: JSON.parse(body.text.toString()) };
   const read = readRedacted(body.text.toString(), body.contentType);
   return "omitted" in read ? { omitted: read.omitted } : { body: read.parsed };
 }
