@@ -21,6 +21,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/client/example-types.test.ts":
     "compiles every example of both contracts against the generated types (about 14 s of CPU)",
   "test/conformance/faults.test.ts": "runs verify against twelve broken implementations, one with 250 ms answers",
+  "test/conformance/hostile.test.ts":
+    "runs verify and the proxy as processes eight times against hostile servers and clients, hundreds of megabytes each",
   "test/conformance/verify-prism.slow.test.ts": "starts Prism and runs verify against it",
   "test/conformance/verify.test.ts":
     "runs verify against the sandbox several times, npm run verify and proxy as processes",

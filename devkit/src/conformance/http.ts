@@ -64,7 +64,7 @@ export interface Bounds {
   timeoutMs?: number;
   /** The run's signal: aborted when the run stops. */
   signal?: AbortSignal | undefined;
-  /** The most bytes of the body read. Default MAX_ANSWER_BYTES. */
+  /** The most bytes of the body read. Default MAX_ANSWER_BYTES; 0 reads none (the body is let go at once). */
   maxBytes?: number;
 }
 
@@ -81,6 +81,10 @@ export async function fetchBounded(
   const signal = bounds.signal ? AbortSignal.any([timeout, bounds.signal]) : timeout;
   if (bounds.signal?.aborted) throw bounds.signal.reason;
   const response = await fetch(url, { ...init, signal });
+  if (bounds.maxBytes === 0) {
+    await response.body?.cancel();
+    return { response, text: undefined };
+  }
   const text = await readLimited(response, bounds.maxBytes ?? MAX_ANSWER_BYTES);
   return { response, text };
 }

@@ -220,12 +220,15 @@ class Tap {
   }
 }
 
-/** How an exchange ended: the answer (status 0 and `error` when none came), and whether it was cut. */
+/**
+ * How an exchange ended. `failed`: the upstream gave no whole answer (refused, silent past the timeout, closed
+ * mid-answer), judged as no answer (not_a_server_error). `cut`: the client left, or the proxy stopped; not the
+ * upstream's doing, so only what arrived whole is judged (nothing, when no answer had begun).
+ */
 interface Outcome {
   status: number;
   headers: Answer["headers"];
-  error?: string;
-  /** The answer's body was cut short (by the upstream, the client, a timeout or a stop). */
+  failed?: string;
   cut?: string;
 }
 
@@ -260,7 +263,7 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
   let pending: Promise<void> = Promise.resolve();
   /** Exchanges forwarded and not judged yet. */
   let open = 0;
-  /** How to cut each exchange still in flight, for close(). */
+  /** How to stop each exchange still in flight, for close(). */
   const inFlight = new Set<(reason: string) => void>();
   /** Called once no exchange is open. */
   const idle = new Set<() => void>();
@@ -431,8 +434,7 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
     const settle = (outcome: Outcome) => {
       if (done) return;
       done = true;
-      inFlight.delete(cut);
-      if (outcome.cut !== undefined || outcome.error !== undefined) stats.cut++;
+      inFlight.delete(stop);
       const ms = performance.now() - started;
       const requestBody = hadBody ? requestTap.body() : undefined;
       const unvalidated = [
@@ -445,10 +447,17 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
         stats.unvalidated++;
         note(request, `${unvalidated.join(" and ")} passed on unvalidated`);
       }
-      if (outcome.cut !== undefined) note(request, outcome.cut);
-      let answer: Answer;
-      if (outcome.error !== undefined)
-        answer = { status: 0, headers: new Headers(), text: "", ms, error: outcome.error };
+      const ended = outcome.failed ?? outcome.cut;
+      if (ended !== undefined) {
+        stats.cut++;
+        note(request, ended);
+      }
+      // Cut before any answer began (the client left, the proxy stopped): there is nothing to judge.
+      const judged = outcome.cut === undefined || outcome.status !== 0;
+      let answer: Answer | undefined;
+      if (!judged) answer = undefined;
+      else if (outcome.failed !== undefined)
+        answer = { status: 0, headers: new Headers(), text: "", ms, error: outcome.failed };
       else {
         const body = outcome.cut === undefined ? answerTap.body() : undefined;
         const text = body?.toString("utf8") ?? "";
@@ -468,7 +477,7 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
       setImmediate(() => {
         pending = pending.then(() => {
           try {
-            judge(request, requestBody, answer);
+            if (answer) judge(request, requestBody, answer);
           } catch (error) {
             report({
               check: "request_conformance",
@@ -476,7 +485,7 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
               operationId: "(proxy)",
               method: request.method ?? "GET",
               path: inert(request.url ?? "/"),
-              status: answer.status || null,
+              status: answer?.status || null,
               message: `the proxy could not judge this exchange: ${(error as Error).message}`,
             });
           }
@@ -490,18 +499,21 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
         return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
       },
     });
-    /** Cuts the exchange (a stop, a timeout): both connections closed, the exchange settled as cut. */
-    const cut = (reason: string) => {
-      if (incoming) settle({ status: incoming.statusCode ?? 0, headers: answerHeaders(incoming), cut: reason });
-      else settle({ status: 0, headers: new Headers(), error: reason });
+    const status = () => incoming?.statusCode ?? 0;
+    const headersNow = () => (incoming ? answerHeaders(incoming) : new Headers());
+    /** Ends the exchange from outside: the client is told (504 when no answer began), the upstream let go. */
+    const end = (outcome: Outcome) => {
+      settle(outcome);
       outgoing.destroy();
       if (!response.headersSent && !response.destroyed) {
-        const body = JSON.stringify({ title: "Gateway timeout", status: 504, detail: `partner-api proxy: ${reason}` });
+        const detail = `partner-api proxy: ${outcome.failed ?? outcome.cut}`;
         response.writeHead(504, { "content-type": "application/problem+json", connection: "close" });
-        response.end(body);
+        response.end(JSON.stringify({ title: "Gateway timeout", status: 504, detail }));
       } else response.destroy();
     };
-    inFlight.add(cut);
+    /** For close(): the proxy stops, whatever this exchange was waiting for. */
+    const stop = (reason: string) => end({ status: status(), headers: headersNow(), cut: reason });
+    inFlight.add(stop);
 
     request.on("data", (chunk: Buffer) => requestTap.add(chunk));
     request.pipe(outgoing);
@@ -509,11 +521,13 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
     outgoing.on("timeout", () => {
       // Waiting on a client that reads slowly is not the upstream's silence (the client's own idle limit holds).
       if (incoming && response.writableNeedDrain) return;
-      cut(
-        incoming
-          ? `the upstream sent nothing for ${upstreamTimeoutMs / 1000} s in the middle of its answer: cut`
+      end({
+        status: status(),
+        headers: headersNow(),
+        failed: incoming
+          ? `the upstream sent nothing for ${upstreamTimeoutMs / 1000} s in the middle of its answer`
           : `the upstream did not answer within ${upstreamTimeoutMs / 1000} s`,
-      );
+      });
     });
     outgoing.on("response", (answer) => {
       incoming = answer;
@@ -525,12 +539,12 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
         if (answer.complete) return;
         response.destroy();
         settle({
-          status: answer.statusCode ?? 0,
-          headers: answerHeaders(answer),
-          cut: "the upstream closed the connection before the end of its answer",
+          status: status(),
+          headers: headersNow(),
+          failed: "the upstream closed the connection before the end of its answer",
         });
       });
-      response.on("finish", () => settle({ status: answer.statusCode ?? 0, headers: answerHeaders(answer) }));
+      response.on("finish", () => settle({ status: status(), headers: headersNow() }));
     });
     outgoing.on("error", (error) => {
       if (done) return;
@@ -538,9 +552,9 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
       if (incoming) {
         response.destroy();
         settle({
-          status: incoming.statusCode ?? 0,
-          headers: answerHeaders(incoming),
-          cut: `the upstream connection failed in the middle of its answer (${reason})`,
+          status: status(),
+          headers: headersNow(),
+          failed: `the upstream connection failed in the middle of its answer (${reason})`,
         });
         return;
       }
@@ -554,19 +568,17 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
           }),
         );
       } else response.destroy();
-      settle({ status: 0, headers: new Headers(), error: reason });
+      settle({ status: 0, headers: new Headers(), failed: reason });
     });
     // The client left before the whole answer was sent: the upstream's side is let go too.
     response.on("close", () => {
       if (response.writableFinished || done) return;
       outgoing.destroy();
-      if (incoming)
-        settle({
-          status: incoming.statusCode ?? 0,
-          headers: answerHeaders(incoming),
-          cut: "the client closed the connection before the end of the answer",
-        });
-      else settle({ status: 0, headers: new Headers(), error: "the client closed the connection before an answer" });
+      settle({
+        status: status(),
+        headers: headersNow(),
+        cut: `the client closed the connection before ${incoming ? "the end of the answer" : "an answer"}`,
+      });
     });
   }
 
@@ -595,7 +607,7 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
     settled,
     async close() {
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const cutOne of [...inFlight]) cutOne("the proxy stopped before the end of this exchange");
+      for (const stop of [...inFlight]) stop("the proxy stopped before the end of this exchange");
       server.closeAllConnections();
       await closing;
       await settled();

@@ -316,12 +316,10 @@ function addCompanies(into: string[], values: FoundValues): void {
     }
 }
 
-/** Bytes of the base URL's own answer read by the first reachability check: whether it answers is all it asks. */
-const PREFLIGHT_BYTES = 64 * 1024;
-
+/** The first reachability check: whether the base URL answers is all it asks, so its body is never read. */
 async function preflight(options: VerifyOptions, signal: AbortSignal): Promise<void> {
   try {
-    await fetchBounded(options.baseUrl, { method: "GET" }, { timeoutMs: 10_000, signal, maxBytes: PREFLIGHT_BYTES });
+    await fetchBounded(options.baseUrl, { method: "GET" }, { timeoutMs: 10_000, signal, maxBytes: 0 });
   } catch (error) {
     if (signal.aborted) throw error;
     throw new UsageError(
