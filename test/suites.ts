@@ -43,6 +43,7 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/mock/prism.test.ts": "starts Prism many times",
   "test/runtimes/bundle.test.ts": "compiles the client with tsc, bundles it for three runtimes",
   "test/runtimes/entries.test.ts": "builds a TypeScript program over both package roots",
+  "test/sandbox/browser-boundary.test.ts": "starts Chromium against the sandbox's hosted pages and dashboard",
   "test/sandbox/hostile-bounds.test.ts":
     "starts the sandbox as a process three times and sends each an attack of hundreds of megabytes",
   "test/sandbox/persistence.test.ts": "starts the sandbox as a process seven times",

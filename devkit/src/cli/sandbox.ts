@@ -7,6 +7,7 @@
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import path from "node:path";
+import { checkedAllowedHosts } from "../sandbox/boundary.ts";
 import { CLOCK_RANGE_TEXT, inClockRange } from "../sandbox/clock.ts";
 import {
   DEFAULT_SANDBOX_HOST,
@@ -19,7 +20,6 @@ import {
   ScenarioError,
   startSandbox,
 } from "../sandbox/index.ts";
-import { checkedAllowedHosts } from "../sandbox/boundary.ts";
 import { readStateFile } from "../sandbox/store.ts";
 import { DataFileError, readDataFile } from "../sandbox/testmode/data-file.ts";
 import { formatDuration } from "./duration.ts";
