@@ -7,10 +7,12 @@
  */
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxCommand } from "../../devkit/src/cli/sandbox.ts";
 import { createBoundary, hostNameOf } from "../../devkit/src/sandbox/boundary.ts";
 import { HOSTED_PAGE_POLICY, renderKycPage } from "../../devkit/src/sandbox/hosted.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import type { CompanyRecord } from "../../devkit/src/sandbox/state.ts";
+import { runInProcess } from "../helpers/run.ts";
 import { clientFor, ONBOARD_BODY } from "./support.ts";
 
 let sandbox: Sandbox;
@@ -165,6 +167,19 @@ describe("the Host header (DNS rebinding)", () => {
     }
     for (const host of ["sandbox.test.evil.example", "notdev.test", "localhost.evil.example"])
       expect((await send("GET", "/_sandbox/clock", { host })).status, host).toBe(403);
+  });
+
+  it("--allowed-host is checked before anything starts: bad input (exit 2) naming it", async () => {
+    const run = await runInProcess(sandboxCommand({ name: "partner-api sandbox" }), [
+      "--port",
+      "0",
+      "--allowed-host",
+      "ok.test",
+      "--allowed-host",
+      "http://bad.test/",
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--allowed-host must be a host name .* got "http:\/\/bad\.test\/"/);
   });
 
   it("allowedHosts is checked, naming the bad entry", async () => {

@@ -4,6 +4,9 @@
  * a body over 64 KiB, text/plain, malformed JSON, a field named api_key), and the others of the list (headers,
  * query parameters, forms, nested and array fields, answers). And redact.ts itself, on the names and bodies.
  */
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   isSecretName,
@@ -131,6 +134,31 @@ describe("the log, its stream and the dashboard show no secret", () => {
       "x-webhook-secret": REDACTED,
       "x-api-key": REDACTED,
     });
+  });
+});
+
+describe("files that hold secrets", () => {
+  it("the state (snapshot and journal) is created readable by its owner only, whatever the umask lets others read", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "partner-state-mode-"));
+    const previous = process.umask(0o022);
+    try {
+      const file = path.join(folder, "state.json");
+      const withState = await startSandbox({ port: 0, state: file });
+      await fetch(`${withState.url}/_sandbox/webhook-endpoints`, {
+        method: "POST",
+        headers: { "x-api-key": "files", "content-type": "application/json" },
+        body: JSON.stringify({ url: "http://127.0.0.1:9/", secret: "whsec_on_disk" }),
+      });
+      const during = readdirSync(folder);
+      await withState.stop();
+      const after = readdirSync(folder);
+      expect(during.some((name) => name.includes(".journal-"))).toBe(true);
+      for (const name of new Set([...during, ...after].filter((name) => after.includes(name))))
+        expect(statSync(path.join(folder, name)).mode & 0o777, name).toBe(0o600);
+    } finally {
+      process.umask(previous);
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

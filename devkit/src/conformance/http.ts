@@ -122,9 +122,13 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The largest body a curl line quotes. */
+export const CURL_BODY_BYTES = 64 * 1024;
+
 /**
  * The probe as a curl command: the X-API-Key value comes from $PARTNER_API_KEY / $PARTNER_OTHER_API_KEY, every
- * other secret-named header reads [REDACTED], and the body has its secrets redacted (redact.ts).
+ * other secret-named header reads [REDACTED], and the body has its secrets redacted (redact.ts); a body over
+ * CURL_BODY_BYTES is named by its size.
  */
 export function curlLine(probe: Pick<Probe, "method" | "url" | "headers" | "body" | "account">): string {
   const parts = ["curl", "-sS", "-i", "-X", probe.method, shellQuote(probe.url)];
@@ -136,7 +140,15 @@ export function curlLine(probe: Pick<Probe, "method" | "url" | "headers" | "body
       parts.push("-H", `"${name}: $${KEY_VARIABLES[probe.account]}"`);
     else parts.push("-H", shellQuote(`${name}: ${isSecretName(lower) ? REDACTED : value}`));
   }
-  if (probe.body !== undefined) parts.push("--data-raw", shellQuote(redactedBodyText(probe.body, contentType)));
+  if (probe.body !== undefined) {
+    const bytes = Buffer.byteLength(probe.body);
+    // A report keeps many lines: a body larger than this is named by its size, not copied into each.
+    const shown =
+      bytes > CURL_BODY_BYTES
+        ? `[${bytes} bytes of ${contentType ?? "(no Content-Type)"}, not shown: over ${CURL_BODY_BYTES / 1024} KiB]`
+        : redactedBodyText(probe.body, contentType);
+    parts.push("--data-raw", shellQuote(shown));
+  }
   return parts.join(" ");
 }
 
