@@ -245,6 +245,7 @@ describe("verify", { timeout: 120_000 }, () => {
     for (const format of ["text", "json", "junit", "markdown"] as const) {
       const text = renderReport(report, format);
       // Nothing a terminal acts on; line breaks only where the format puts them.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
       expect(text, format).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
       expect(text, format).not.toContain("\n✓ conforms");
       if (format === "json") expect(JSON.parse(text).failures[0].operationId).toBe(hostile);
@@ -268,10 +269,12 @@ function slowClient(port: number, head: string, bytesPerTick: number) {
   socket.on("error", () => undefined);
   socket.pause();
   const timer = setInterval(() => {
-    let chunk: Buffer | null;
     let read = 0;
-    while (read < bytesPerTick && (chunk = socket.read(Math.min(65_536, bytesPerTick - read))) !== null)
+    while (read < bytesPerTick) {
+      const chunk: Buffer | null = socket.read(Math.min(65_536, bytesPerTick - read));
+      if (chunk === null) break;
       read += chunk.length;
+    }
     received += read;
   }, 50);
   return {
@@ -395,6 +398,7 @@ describe("the proxy", { timeout: 120_000 }, () => {
     await fetch(`${url}/v1/companies`, { headers: { "x-api-key": "k" } }).then((answer) => answer.text());
     await proxy.waitFor(/✗ \[response_schema_conformance\] listCompanies/);
     expect(await stopsOnOneSignal(proxy)).toBe(1);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
     expect(proxy.output()).not.toMatch(/[\u001b\u009b]/);
     expect(proxy.output()).toContain("\\x1b[2J");
   });

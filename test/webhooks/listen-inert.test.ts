@@ -39,6 +39,7 @@ describe("webhooks listen", () => {
     controller.abort();
     expect(await running).toBe(0);
     const printed = lines.join("\n");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
     expect(printed).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
     const deliveries = lines.filter((line) => /^\d\d:\d\d:\d\d\.\d{3} 401 /.test(line));
     expect(deliveries).toHaveLength(2);
