@@ -116,7 +116,7 @@ describe("parts", () => {
   it("curlLine redacts every other secret: headers by name, body fields by name, a text body as its size", () => {
     const line = curlLine({
       method: "POST",
-      url: "http://h/v1/cards",
+      url: "http://h/v1/cards?page=1&api_key=tok-0",
       headers: {
         Authorization: "Bearer tok-1",
         Cookie: "session=tok-2",
@@ -128,6 +128,7 @@ describe("parts", () => {
     });
     expect(line).not.toMatch(/tok-\d/);
     expect(line).toContain(`-H 'Authorization: [REDACTED]'`);
+    expect(line).toContain(`'http://h/v1/cards?page=1&api_key=%5BREDACTED%5D'`);
     expect(line).toContain(
       `--data-raw '{"name":"n","password":"[REDACTED]","nested":[{"client_secret":"[REDACTED]"}]}'`,
     );

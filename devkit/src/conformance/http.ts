@@ -8,7 +8,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { inert } from "../inert.ts";
-import { isSecretName, REDACTED, redactedBodyText } from "../redact.ts";
+import { isSecretName, REDACTED, redactedBodyText, redactQuery } from "../redact.ts";
 import type { Answer, Probe } from "./types.ts";
 
 /** How long one request may take before it counts as no answer, its whole body included. */
@@ -127,11 +127,13 @@ export const CURL_BODY_BYTES = 64 * 1024;
 
 /**
  * The probe as a curl command: the X-API-Key value comes from $PARTNER_API_KEY / $PARTNER_OTHER_API_KEY, every
- * other secret-named header reads [REDACTED], and the body has its secrets redacted (redact.ts); a body over
- * CURL_BODY_BYTES is named by its size.
+ * other secret-named header and query parameter reads [REDACTED], and the body has its secrets redacted
+ * (redact.ts); a body over CURL_BODY_BYTES is named by its size.
  */
 export function curlLine(probe: Pick<Probe, "method" | "url" | "headers" | "body" | "account">): string {
-  const parts = ["curl", "-sS", "-i", "-X", probe.method, shellQuote(probe.url)];
+  const mark = probe.url.indexOf("?");
+  const url = mark === -1 ? probe.url : `${probe.url.slice(0, mark + 1)}${redactQuery(probe.url.slice(mark + 1))}`;
+  const parts = ["curl", "-sS", "-i", "-X", probe.method, shellQuote(url)];
   let contentType: string | undefined;
   for (const [name, value] of Object.entries(probe.headers)) {
     const lower = name.toLowerCase();
