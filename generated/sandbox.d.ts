@@ -1103,16 +1103,38 @@ export interface components {
             /** @description Fail each matching call with this chance, drawn from the sandbox's seeded generator (the same seed fails the same calls). */
             probability?: number;
         } & ((unknown | unknown) & (unknown | unknown | unknown | unknown));
-        /** @description The headers and body of a request or an answer, as logged. */
+        /**
+         * @description The headers and body of a request or an answer, as logged. Secrets are redacted: every header, query
+         *     parameter and body field whose name holds `secret`, `password`, `token`, `apikey`, `authorization`,
+         *     `cookie`, `credential` (case, `-` and `_` aside) reads `[REDACTED]`.
+         */
         LoggedMessage: {
             /** @description Header names in lower case. */
             headers: {
                 [key: string]: string;
             };
-            /** @description The body, parsed when it is JSON (or a form), the text otherwise; absent when there was none. */
+            /**
+             * @description The body, parsed when it is JSON (by its media type, in any case: `application/json`, `…+json`) or a
+             *     form, its secrets redacted; absent when there was none, or when it could not be parsed (see `omitted`).
+             */
             body?: unknown;
-            /** @description True when the body was over 64 KiB; `body` then holds its first 64 KiB as text. */
+            /**
+             * @description True when the body, its secrets redacted, was over 64 KiB as JSON; `body` then holds the first 64 KiB of
+             *     that JSON text.
+             */
             truncated?: boolean;
+            /**
+             * @description A body that is neither JSON nor a form (text, HTML, binary), or JSON that does not parse: only its size
+             *     and media type are logged, never its bytes.
+             */
+            omitted?: {
+                /** @description Its length in bytes. */
+                bytes: number;
+                /** @description Its media type, in lower case, or `(none)` without a Content-Type. */
+                mediaType: string;
+                /** @description Why it is not shown, e.g. `not valid JSON`. */
+                reason: string;
+            };
         };
         /** @description The fault that struck a call, and what it did. */
         FaultApplied: {

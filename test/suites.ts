@@ -21,6 +21,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/client/example-types.test.ts":
     "compiles every example of both contracts against the generated types (about 14 s of CPU)",
   "test/conformance/faults.test.ts": "runs verify against twelve broken implementations, one with 250 ms answers",
+  "test/conformance/hostile.test.ts":
+    "runs verify and the proxy as processes eight times against hostile servers and clients, hundreds of megabytes each",
   "test/conformance/verify-prism.slow.test.ts": "starts Prism and runs verify against it",
   "test/conformance/verify.test.ts":
     "runs verify against the sandbox several times, npm run verify and proxy as processes",
@@ -51,6 +53,9 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
     "copies the repository and runs npm run test:runtimes in it (Node, workerd, Chromium; about 40 s)",
   "test/scripts/release.test.ts":
     "makes releases in temporary git repositories: bundles the contract and runs git a dozen times",
+  "test/sandbox/browser-boundary.test.ts": "starts Chromium against the sandbox's hosted pages and dashboard",
+  "test/sandbox/hostile-bounds.test.ts":
+    "starts the sandbox as a process three times and sends each an attack of hundreds of megabytes",
   "test/sandbox/persistence.test.ts": "starts the sandbox as a process seven times",
   "test/webhooks/cli.test.ts": "runs npm run webhooks as processes, with real retry waits",
 };

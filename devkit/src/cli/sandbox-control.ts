@@ -16,7 +16,7 @@ import type { components } from "../../../generated/sandbox.js";
 import { readArazzoFile, shippedWorkflows, WorkflowError } from "../arazzo/document.ts";
 import type { SandboxControl } from "../sandbox/control-client.ts";
 import { createSandboxControl, DEFAULT_SANDBOX_PORT, sandboxRouter } from "../sandbox/index.ts";
-import { formatDuration } from "./duration.ts";
+import { formatDuration, parseDuration } from "./duration.ts";
 import {
   type CliIO,
   type CommandGroup,
@@ -95,19 +95,9 @@ async function call<T>(connection: Connection, what: string, send: () => Promise
   }
 }
 
-const printJson = (io: CliIO, value: unknown) => io.out(JSON.stringify(value, null, 2));
+export { parseDuration };
 
-/** A duration (`90s`, `30m`, `1h30m`, `2d`, `500ms`, or plain seconds) in milliseconds; undefined when not one. */
-export function parseDuration(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
-  if (!/^(\d+(\.\d+)?(ms|s|m|h|d))+$/.test(trimmed)) return undefined;
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-  let ms = 0;
-  for (const [, amount, name] of trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g))
-    ms += Number(amount) * unit[name as keyof typeof unit];
-  return ms;
-}
+const printJson = (io: CliIO, value: unknown) => io.out(JSON.stringify(value, null, 2));
 
 function describeClock(clock: Schemas["Clock"]): string {
   const pending =

@@ -12,6 +12,7 @@ import { checkArazzoShape, WorkflowError } from "../arazzo/document.ts";
 import { createDashboard } from "../dashboard/index.ts";
 import { displayPath } from "../paths.ts";
 import { ATTEMPT_TIMEOUT_MS } from "../webhooks/deliver.ts";
+import { checkedAllowedHosts, createBoundary } from "./boundary.ts";
 import { CLOCK_RANGE_TEXT, inClockRange, SandboxClock } from "./clock.ts";
 import { sandboxRouter } from "./contract.ts";
 import { controlClient, type SandboxControl, type SandboxControlOptions } from "./control-client.ts";
@@ -29,7 +30,7 @@ import {
   SandboxStateError,
   type StateStore,
 } from "./store.ts";
-import type { FaultInput } from "./testmode/faults.ts";
+import { FaultBook, type FaultInput, FaultInputError } from "./testmode/faults.ts";
 import { TestMode } from "./testmode/index.ts";
 import { DEFAULT_REQUEST_LOG_SIZE } from "./testmode/log.ts";
 import type { PreparedScenario, ScenarioRun } from "./testmode/scenarios.ts";
@@ -56,6 +57,12 @@ export interface SandboxOptions {
   port?: number;
   /** Interface to listen on. Default 127.0.0.1. */
   host?: string;
+  /**
+   * Host names the sandbox answers besides IP addresses, `localhost` and `host` (`.example.test`: that name and
+   * every name under it). A request for any other `Host` is refused with 403, so a page of another site cannot
+   * reach the sandbox by pointing its own name at this machine (DNS rebinding).
+   */
+  allowedHosts?: string[];
   /** The same seed gives the same ids and data, run after run. Default 1. */
   seed?: number;
   /** A JSON file the state is kept in (and read back from at start); in memory when omitted. */
@@ -146,6 +153,7 @@ function checkedOptions(options: SandboxOptions) {
   const known = new Set([
     "port",
     "host",
+    "allowedHosts",
     "seed",
     "state",
     "speed",
@@ -167,6 +175,7 @@ function checkedOptions(options: SandboxOptions) {
     fail(`port must be an integer from 0 to 65535, got ${String(options.port)}`);
   const host = options.host ?? DEFAULT_SANDBOX_HOST;
   if (typeof host !== "string" || host === "") fail(`host must be a non-empty string, got ${String(options.host)}`);
+  const allowedHosts = checkedAllowedHosts(options.allowedHosts, "startSandbox: allowedHosts");
   const seed = options.seed ?? 1;
   if (!Number.isSafeInteger(seed) || seed < 0) fail(`seed must be a non-negative integer, got ${String(options.seed)}`);
   const speed = options.speed ?? 1;
@@ -209,9 +218,18 @@ function checkedOptions(options: SandboxOptions) {
   const faults = options.faults ?? [];
   if (!Array.isArray(faults))
     fail(`faults must be an array of faults (createFault's body), got ${String(options.faults)}`);
+  // Registered once here on a book of their own, so what the contract cannot say (an operation, a limit) is
+  // refused before anything starts.
+  const trial = new FaultBook(0, sandboxRouter().operations, () => 0);
   faults.forEach((fault, index) => {
     const issues = validateAs("createFault", fault);
     if (issues.length > 0) fail(`faults[${index}] ${issues.join("; ")}`);
+    try {
+      trial.add(fault);
+    } catch (error) {
+      if (error instanceof FaultInputError) fail(`faults[${index}]: ${error.message}`);
+      throw error;
+    }
   });
   const scenarios = options.scenarios ?? [];
   if (!Array.isArray(scenarios) || scenarios.some((scenario) => typeof scenario !== "string" || scenario === ""))
@@ -227,6 +245,7 @@ function checkedOptions(options: SandboxOptions) {
     scenarioApiKey,
     port,
     host,
+    allowedHosts,
     seed,
     speed,
     startMs,
@@ -315,9 +334,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   for (const entry of settings.scenarios) startScenarios.push(await testMode.scenarios.prepareEntry(entry));
   const listener = createRequestListener(router, engine, testMode);
   testMode.scenarios.serveWith(listener);
-  // The dashboard answers a browser at / and its own files; every other request is the API's.
+  // The dashboard answers a browser at / and its own files; every other request is the API's. Neither sees
+  // a request for another host, nor one to the control API or the dashboard from another origin.
+  const boundary = createBoundary(settings.host, settings.allowedHosts);
   const dashboard = createDashboard();
   const server = createServer((request, response) => {
+    if (boundary.refuse(request, response)) return;
     if (!dashboard.handle(request, response)) listener(request, response);
   });
   server.keepAliveTimeout = 5_000;

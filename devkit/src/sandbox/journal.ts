@@ -32,6 +32,8 @@ export type Segment = string | number | { id: string };
 export type Path = Segment[];
 
 export const JOURNAL_FORMAT = "partner-api-sandbox-journal";
+/** Every state file is created readable by its owner only: it holds API keys and webhook signing secrets. */
+export const STATE_FILE_MODE = 0o600;
 
 /** How each list's elements are named in a path. */
 const ID_OF: Record<string, (item: never) => string> = {
@@ -283,7 +285,7 @@ export function truncateJournal(file: string, intact: number): void {
 
 /** Writes a journal's header line, durably (the file and its folder entry). */
 export function createJournalSync(file: string, generation: number): void {
-  const fd = openSync(file, "w");
+  const fd = openSync(file, "w", STATE_FILE_MODE);
   try {
     writeSync(fd, `${JSON.stringify({ format: JOURNAL_FORMAT, generation })}\n`);
     fsyncSync(fd);
@@ -465,7 +467,7 @@ export async function writeSnapshot(
   abandon: () => boolean = () => false,
 ): Promise<number> {
   const temporary = temporaryFile(file);
-  const handle = await open(temporary, "w");
+  const handle = await open(temporary, "w", STATE_FILE_MODE);
   let size = 0;
   try {
     const sink = new SnapshotSink(handle);

@@ -19,6 +19,7 @@ import {
   readJournal,
   removeJournalsBefore,
   replay,
+  STATE_FILE_MODE,
   temporaryFile,
   truncateJournal,
   writeSnapshot,
@@ -178,7 +179,7 @@ export function legacyFileStore(file: string, snapshot: () => SandboxState): Sta
   async function write(): Promise<void> {
     // The whole-file format: version 1, which the journal store reads and migrates.
     const text = JSON.stringify({ ...snapshot(), version: 1 });
-    const handle = await open(temporary, "w");
+    const handle = await open(temporary, "w", STATE_FILE_MODE);
     try {
       await handle.writeFile(text);
       await handle.sync();

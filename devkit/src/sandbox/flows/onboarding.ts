@@ -5,7 +5,7 @@
 import type { components } from "../../../../generated/sandbox.js";
 import type { SandboxEngine } from "../engine.ts";
 import { accountOf, apiKeyOf, defineFlow, pathCompany, SandboxProblem, unprocessable } from "../flow.ts";
-import { renderCompletionPage, renderKycPage, renderTosPage } from "../hosted.ts";
+import { isWebAddress, renderCompletionPage, renderKycPage, renderTosPage } from "../hosted.ts";
 import type { CompanyRecord } from "../state.ts";
 import { addCardHolder, SEEDED_CARD_BINS } from "./cards.ts";
 import { addWallet } from "./routes.ts";
@@ -115,6 +115,11 @@ export const onboarding = defineFlow()({
   partner: {
     onboardCompany(call) {
       const { name, countryCode, products = ["Card"], redirectUri } = call.body;
+      // A sandbox pick: the description says only "where the customer is sent"; the hosted page links to it.
+      if (redirectUri !== undefined && !isWebAddress(redirectUri))
+        throw unprocessable(
+          `redirectUri must be an http: or https: address (the hosted page links to it), got ${JSON.stringify(redirectUri.slice(0, 100))}`,
+        );
       const record = addCompany(call.engine, apiKeyOf(call), {
         name,
         countryCode,

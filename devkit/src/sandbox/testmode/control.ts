@@ -8,7 +8,7 @@ import type { SandboxEngine } from "../engine.ts";
 import { defineFlow, SandboxProblem, unprocessable } from "../flow.ts";
 import { FaultInputError } from "./faults.ts";
 import { type TestMode, testModeOf } from "./index.ts";
-import { accountFingerprint, MAX_REQUEST_STREAMS, type RequestFilter, type SandboxRequest } from "./log.ts";
+import { accountFingerprint, MAX_STREAM_BUFFER_BYTES, type RequestFilter } from "./log.ts";
 import type { PreparedScenario } from "./scenarios.ts";
 
 /** How often an idle request stream sends a comment, so proxies and clients keep it open. */
@@ -90,25 +90,33 @@ export const testModeFlow = defineFlow()({
 
     streamRequests(call) {
       const { log } = modeOf(call);
-      if (log.streamsFull)
-        throw new SandboxProblem(
-          503,
-          "too-many-streams",
-          "Too many request streams",
-          `${MAX_REQUEST_STREAMS} request streams are open, the most the sandbox serves; close one first`,
-        );
       const filter = filterOf(call);
+      const refusal = log.streamRefusal(filter.account);
+      if (refusal !== undefined) throw new SandboxProblem(503, "too-many-streams", "Too many request streams", refusal);
       const after = call.params["Last-Event-ID"];
       return {
         status: 200,
         stream(response: ServerResponse) {
-          const send = (entry: SandboxRequest) =>
-            response.write(`event: request\nid: ${entry.id}\ndata: ${JSON.stringify(entry)}\n\n`);
-          const keepAlive = setInterval(() => response.write(": keep-alive\n\n"), STREAM_KEEPALIVE_MS);
+          let open = true;
+          // A client that does not keep up is let go rather than buffered for: it may come back with Last-Event-ID.
+          const write = (text: string) => {
+            if (!open) return;
+            if (response.writableLength + text.length > MAX_STREAM_BUFFER_BYTES) {
+              open = false;
+              response.destroy();
+              return;
+            }
+            response.write(text);
+          };
+          const keepAlive = setInterval(() => write(": keep-alive\n\n"), STREAM_KEEPALIVE_MS);
           keepAlive.unref();
-          response.write(": following the request log\n\n");
-          const stop = log.follow({ filter, send }, after);
+          write(": following the request log\n\n");
+          const stop = log.follow(
+            { filter, send: (entry, json) => write(`event: request\nid: ${entry.id}\ndata: ${json}\n\n`) },
+            after,
+          );
           response.once("close", () => {
+            open = false;
             clearInterval(keepAlive);
             stop();
           });
