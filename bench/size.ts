@@ -165,7 +165,7 @@ export const sizeBenchmark: Benchmark = {
       title: this.title,
       method:
         'esbuild 0.28 bundles (ESM, minified, platform node, target es2022) of the package\'s built root export (`exports["."]`) (after `npm run build` in a ' +
-        "copy of the repository) and of openapi-fetch; gzip at level 9. Runtime packages: `npm ls --omit=dev --all --workspaces=false` of the package. " +
+        "copy of the repository) and of openapi-fetch; gzip at level 9. Runtime packages: the package's production dependency tree as its package-lock resolves it (dependencies, optional dependencies, required peers). " +
         "Sizes are exact, not medians.",
       figures,
       ratios,
