@@ -165,13 +165,15 @@ async function rehearse(io: CliIO, from: string, to: string, steps: Step[], keep
     io.out(`renamed ${hits} hit(s) in ${changed.length} file(s): ${changed.join(", ")}`);
     for (const name of steps) {
       const started = performance.now();
-      const { code, tail } = await step(io, `npm run ${name}`, () => runStep(dir, name));
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      if (code !== 0)
-        throw new JobFailure(
-          `npm run ${name} failed (exit ${code}, ${seconds} s) after the rename; its output ends:\n${tail}`,
-        );
-      io.out(`npm run ${name}: passed in ${seconds} s`);
+      await step(io, `npm run ${name}`, async () => {
+        const { code, tail } = await runStep(dir, name);
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        if (code !== 0)
+          throw new JobFailure(
+            `npm run ${name} failed (exit ${code}, ${seconds} s) after the rename; its output ends:\n${tail}`,
+          );
+        io.out(`npm run ${name}: passed in ${seconds} s`);
+      });
     }
     return `${steps.length} step(s) green after renaming ${from} to ${to}`;
   } finally {
