@@ -25,7 +25,7 @@ export {
   lookup,
   pointerSegment,
 } from "../refs.ts";
-export { formatDuration } from "./duration.ts";
+export { formatDuration } from "../duration.ts";
 export { directorySize } from "./files.ts";
 export { CLI_NAME, partnerApiCli } from "./index.ts";
 export { DEFAULT_MOCK_HOST, DEFAULT_MOCK_PORT, type MockCommandOptions, mockCommand } from "./mock.ts";

@@ -16,7 +16,7 @@ import type { components } from "../../../generated/sandbox.js";
 import { readArazzoFile, shippedWorkflows, WorkflowError } from "../arazzo/document.ts";
 import type { SandboxControl } from "../sandbox/control-client.ts";
 import { createSandboxControl, DEFAULT_SANDBOX_PORT, sandboxRouter } from "../sandbox/index.ts";
-import { formatDuration, parseDuration } from "./duration.ts";
+import { formatDuration, parseDuration } from "../duration.ts";
 import {
   type CliIO,
   type CommandGroup,

@@ -22,7 +22,7 @@ import {
 } from "../sandbox/index.ts";
 import { readStateFile } from "../sandbox/store.ts";
 import { DataFileError, readDataFile } from "../sandbox/testmode/data-file.ts";
-import { formatDuration } from "./duration.ts";
+import { formatDuration } from "../duration.ts";
 import { untilStopped } from "./lifecycle.ts";
 import {
   type CommandGroup,

@@ -18,7 +18,7 @@ import {
   defaultChecks,
   verify,
 } from "../conformance/verify.ts";
-import { formatDuration, parseDuration } from "./duration.ts";
+import { formatDuration, parseDuration } from "../duration.ts";
 import {
   defineCommand,
   describeValue,

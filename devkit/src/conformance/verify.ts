@@ -7,8 +7,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { formatDuration } from "../cli/duration.ts";
-import { UsageError } from "../cli/runner.ts";
+import { formatDuration } from "../duration.ts";
+import { UsageError } from "../errors.ts";
 import { contractJsonPath } from "../paths.ts";
 import { ContractRouter, type Operation } from "../sandbox/contract.ts";
 import {
