@@ -1132,7 +1132,7 @@ export interface components {
                 bytes: number;
                 /** @description Its media type, in lower case, or `(none)` without a Content-Type. */
                 mediaType: string;
-                /** @description Why it is not shown, e.g. `not valid JSON`. */
+                /** @description Why the body is left out, e.g. `not valid JSON`. */
                 reason: string;
             };
         };
