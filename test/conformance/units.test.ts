@@ -48,6 +48,10 @@ const report: VerifyReport = {
   skipped: [{ what: "createCard", reason: "a write, and this run is read-only" }],
   checks: ["response_schema_conformance", "unsupported_method"],
   coverage: { listCards: 5, listCompanies: 4 },
+  matrix: { listCards: { positive: 3, negative: 2 }, listCompanies: { positive: 4 } },
+  notExercised: [{ what: "createCard", reason: "a write, and this run is read-only" }],
+  exercised: { share: 2 / 3, operations: 2, allowed: 3, minCoverage: 0.5 },
+  couldNotCheck: false,
 };
 
 describe("reports", () => {

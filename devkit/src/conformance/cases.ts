@@ -34,6 +34,26 @@ export interface RequestParts {
   label: string;
   /** Statuses it may also get, and why (a weak id). */
   alsoAccepted?: { statuses: number[]; reason: string };
+  /** The parameter a negative request breaks or leaves out (none: the body). */
+  broken?: string;
+}
+
+/**
+ * The objects a request names in its path and headers that the run has seen (strong values only), but not the
+ * parameter it breaks: "card 01J…". Empty when it names none, or names one the run has not seen.
+ */
+export function knownObjects(operation: Operation, parts: RequestParts): string[] {
+  const known: string[] = [];
+  for (const parameter of operation.parameters) {
+    if (parameter.name === parts.broken || (parameter.in !== "path" && parameter.in !== "header")) continue;
+    const value = parameter.in === "path" ? parts.path[parameter.name] : parts.headers[parameter.name];
+    const name = PARAMETER_VALUES.get(parameter.name);
+    if (value === undefined || name === undefined) continue;
+    const found = parts.uses.get(name);
+    if (!found || found.value !== value || !found.strong) return [];
+    known.push(`${name.replace(/Id$/, "")} ${value}`);
+  }
+  return known;
 }
 
 export interface CaseContext {
@@ -312,6 +332,7 @@ export function negativeParts(context: CaseContext, operation: Operation, valid:
     const text = invalidParameterText(resolved);
     if (text === undefined) continue;
     const parts = copy(`${parameter.in} ${parameter.name} is ${JSON.stringify(text)}`);
+    parts.broken = parameter.name;
     if (parameter.in === "path") parts.path[parameter.name] = text;
     else if (parameter.in === "query") parts.query[parameter.name] = text;
     else if (parameter.in === "header") parts.headers[parameter.name] = text;
@@ -345,7 +366,7 @@ export function missingHeaderParts(operation: Operation, valid: RequestParts): R
     .filter((parameter) => parameter.in === "header" && parameter.required)
     .map((parameter) => {
       const { [parameter.name]: _dropped, ...headers } = valid.headers;
-      return { ...valid, headers, label: `without ${parameter.name}` };
+      return { ...valid, headers, label: `without ${parameter.name}`, broken: parameter.name };
     });
 }
 

@@ -28,15 +28,51 @@ function rule(failure: Failure): string {
   return parts.join(", ");
 }
 
+/** Whether the run passed: no error-level failure, ran to its end, and exercised enough of the contract. */
+export function passed(report: VerifyReport): boolean {
+  return report.summary.failures === 0 && report.stopped === undefined && !report.couldNotCheck;
+}
+
+const KINDS = [
+  "positive",
+  "negative",
+  "missing-header",
+  "no-auth",
+  "wrong-method",
+  "isolation",
+  "availability",
+] as const;
+
+/** The operations × request kinds table (each kind is judged by its checks: --list-checks), with why a row is empty. */
+function matrixLines(report: VerifyReport): string[] {
+  const rows = Object.keys(report.matrix);
+  for (const skip of report.notExercised) if (!rows.includes(skip.what)) rows.push(skip.what);
+  if (rows.length === 0) return [];
+  const width = Math.max(9, ...rows.map((row) => row.length));
+  const lines = [`COVERAGE (requests per operation and kind)`, "", `${"operation".padEnd(width)}  ${KINDS.join("  ")}`];
+  for (const row of rows) {
+    const counts = report.matrix[row] ?? {};
+    const missing = report.notExercised.find((skip) => skip.what === row);
+    lines.push(
+      `${row.padEnd(width)}  ${KINDS.map((kind) => String(counts[kind] ?? "-").padStart(kind.length)).join("  ")}${missing ? `  not exercised: ${missing.reason}` : ""}`,
+    );
+  }
+  lines.push("");
+  return lines;
+}
+
 /** The run in a line: the verdict and what was sent; with the duration unless `withDuration` is false. */
 function verdict(report: VerifyReport, withDuration = true): string {
   const { summary } = report;
+  const notChecked = report.notExercised.map((skip) => skip.what).join(", ");
   const outcome =
     report.stopped !== undefined
       ? `stopped (${report.stopped}), ${summary.failures} failure(s) so far`
-      : summary.failures === 0
-        ? "conforms"
-        : `${summary.failures} failure(s)`;
+      : summary.failures > 0
+        ? `${summary.failures} failure(s)${report.couldNotCheck ? `, and could not check ${notChecked}` : ""}`
+        : report.couldNotCheck
+          ? `could not check: ${notChecked} never got a request that should succeed (${Math.round(report.exercised.share * 100)}% of the operations the options allow, under --min-coverage ${Math.round(report.exercised.minCoverage * 100)}%)`
+          : "conforms";
   return `${outcome}: ${summary.operations} of ${summary.operationsInContract} operations, ${summary.requests} requests, ${summary.deliveries} webhook deliveries, ${summary.warnings} warning(s), ${summary.skipped} skipped${withDuration ? `, in ${formatDuration(summary.durationMs)}` : ""}`;
 }
 
@@ -60,6 +96,7 @@ function text(report: VerifyReport): string {
   };
   block("FAILURES", report.failures);
   block("WARNINGS", report.warnings);
+  lines.push(...matrixLines(report));
   if (report.skipped.length > 0) {
     lines.push(`SKIPPED (${report.skipped.length})`, "");
     for (const skip of report.skipped) lines.push(`- ${skip.what}: ${skip.reason}`);
@@ -87,6 +124,10 @@ function json(report: VerifyReport): string {
       skipped: report.skipped,
       checks: report.checks,
       coverage: report.coverage,
+      matrix: report.matrix,
+      exercised: report.exercised,
+      notExercised: report.notExercised,
+      couldNotCheck: report.couldNotCheck,
       ...(report.stopped !== undefined ? { stopped: report.stopped } : {}),
     },
     null,
@@ -168,6 +209,14 @@ function junit(report: VerifyReport): string {
         .join("\n")}\n  </testsuite>`,
     );
   }
+  if (report.couldNotCheck) {
+    tests++;
+    failures++;
+    const why = report.notExercised.map((skip) => `${skip.what}: ${skip.reason}`).join("\n");
+    suites.push(
+      `  <testsuite name="coverage" tests="1">\n    <testcase classname="coverage" name="operations exercised"><failure message="${xml(verdict(report, false))}" type="error">${xml(why)}</failure></testcase>\n  </testsuite>`,
+    );
+  }
   if (report.stopped !== undefined) {
     tests++;
     failures++;
@@ -199,7 +248,7 @@ function fence(lines: readonly string[]): string {
 
 function markdown(report: VerifyReport): string {
   const lines: string[] = [];
-  const ok = report.summary.failures === 0 && report.stopped === undefined;
+  const ok = passed(report);
   lines.push(`### ${ok ? "✅" : "❌"} partner-api verify: ${cell(verdict(report))}`, "");
   lines.push(`Target ${cell(report.baseUrl)}, seed ${report.seed}.`, "");
   if (report.stopped !== undefined) lines.push(`**Stopped before its end:** ${cell(report.stopped)}.`, "");
@@ -232,6 +281,20 @@ function markdown(report: VerifyReport): string {
   };
   table("Failures", report.failures);
   table("Warnings", report.warnings);
+  const rows = Object.keys(report.matrix);
+  for (const skip of report.notExercised) if (!rows.includes(skip.what)) rows.push(skip.what);
+  if (rows.length > 0) {
+    lines.push("<details><summary>Coverage: requests per operation and kind</summary>", "");
+    lines.push(`| Operation | ${KINDS.join(" | ")} | Not exercised |`, `|---|${KINDS.map(() => "---:|").join("")}---|`);
+    for (const row of rows) {
+      const counts = report.matrix[row] ?? {};
+      const missing = report.notExercised.find((skip) => skip.what === row);
+      lines.push(
+        `| ${cell(row)} | ${KINDS.map((kind) => counts[kind] ?? "–").join(" | ")} | ${missing ? cell(missing.reason) : ""} |`,
+      );
+    }
+    lines.push("", "</details>", "");
+  }
   if (report.skipped.length > 0) {
     lines.push(`<details><summary>Skipped (${report.skipped.length})</summary>`, "");
     for (const skip of report.skipped) lines.push(`- **${cell(skip.what)}**: ${cell(skip.reason)}`);
