@@ -79,6 +79,33 @@ describe("proxy", () => {
     }
   });
 
+  it("an answer over the 1 MiB validation cap passes on whole and unvalidated, with an info-level note only", async () => {
+    // 2 MiB of a BIN list whose every fee breaks the schema: judged, it would fail; over the cap it is not judged.
+    const bins = Array.from({ length: 40_000 }, (_, index) => ({ bin: String(40000000 + index), fee: "x" }));
+    const big = JSON.stringify({ cardBins: bins });
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    const faulty = await startFaulty(sandbox.url, {
+      response(request, response) {
+        if (pathOf(request) === "/v1/card-bins" && response.status === 200) response.body = big;
+      },
+    });
+    const notes: string[] = [];
+    const proxy = await startProxy({ upstream: faulty.url, document, onNote: (note) => notes.push(note) });
+    try {
+      const through = await call(proxy, "GET", "/v1/card-bins", "proxy-a", { headers: { "X-Company-Id": companyA } });
+      expect(through.text).toBe(big);
+      await proxy.settled();
+      expect(proxy.violations).toEqual([]);
+      expect(proxy.stats.unvalidated).toBe(1);
+      expect(notes).toEqual([
+        expect.stringMatching(/^GET \/v1\/card-bins: the answer body \(\d+ bytes, over 1 MiB\) passed on unvalidated$/),
+      ]);
+    } finally {
+      await proxy.close();
+      await faulty.close();
+    }
+  });
+
   it("reports each broken implementation on traffic with the check verify uses", async () => {
     const faulty = await startFaulty(sandbox.url, {
       request(request) {

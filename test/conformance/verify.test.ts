@@ -90,7 +90,7 @@ describe("verify against the sandbox", () => {
     expect(run.stdout).toMatch(/- account_isolation: needs --other-api-key/);
     expect(run.stdout).toMatch(/- webhooks: webhooks follow writes: pass --allow-writes/);
     expect(run.stdout).toMatch(
-      /- getPaymentRoute: no routeId for any company: the partner API lists no payment routes/,
+      /- getPaymentRoute: no routeId for any company: no operation of the partner API yields it; pass --id routeId=<id>, or verify a sandbox with --allow-writes \(its control API's createPaymentRoute yields one\)/,
     );
   });
 
@@ -236,7 +236,7 @@ describe("verify's input", () => {
     ],
     [
       ["--base-url", "http://127.0.0.1:4999", "--api-key", "k", "--id", "planet=1"],
-      /--id "planet=1": the name must be one of cardId, cardHolderId/,
+      /--id "planet=1": the name must be one of cardHolderId, cardId, routeId, transactionId, walletId/,
     ],
     [["--base-url", "http://127.0.0.1:4999", "--api-key", "k", "--id", "routeId=a/b"], /--id routeId= needs a value/],
     [

@@ -8,13 +8,13 @@ import { access, chmod, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { CHECK_IDS, CHECKS, GENERIC_STATUSES } from "../conformance/checks.ts";
 import { KEY_VARIABLES, RunStopped } from "../conformance/http.ts";
-import { HOW_TO_SUPPLY } from "../conformance/links.ts";
 import { describeVerdict, passed, REPORT_FORMATS, type ReportFormat, renderReport } from "../conformance/report.ts";
 import {
   DEFAULT_MAX_DURATION_MS,
   DEFAULT_MAX_REQUESTS,
   DEFAULT_WEBHOOK_WAIT_MS,
   defaultChecks,
+  idNames,
   verify,
 } from "../conformance/verify.ts";
 import { formatDuration, parseDuration } from "../duration.ts";
@@ -43,7 +43,8 @@ function parseMaxDuration(value: string | undefined): number {
 
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 const MAX_ID_LENGTH = 200;
-const ID_NAMES = [...HOW_TO_SUPPLY.keys()].filter((name) => name !== "companyId" && name !== "bin");
+/** The --id names: the values of the contract's path parameters. */
+const ID_NAMES = idNames();
 
 export interface VerifyCommandOptions {
   /** How the user invokes it: `partner-api verify` or `npm run verify --`. */

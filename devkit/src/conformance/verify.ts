@@ -10,12 +10,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { shippedDocuments } from "../arazzo/document.ts";
 import { formatDuration } from "../duration.ts";
 import { UsageError } from "../errors.ts";
 import { contractJsonPath } from "../paths.ts";
 import { ContractRouter, type Operation, sandboxRouter } from "../sandbox/contract.ts";
 import { controlClient, type SandboxControl } from "../sandbox/control-client.ts";
 import {
+  bodyValues,
   type CaseContext,
   chooseValues,
   isCompanyScoped,
@@ -38,7 +40,16 @@ import {
   toFailure,
 } from "./checks.ts";
 import { curlLine, describeFetchError, fetchBounded, RunStopped, send } from "./http.ts";
-import { BODY_VALUES, type Found, FoundValues } from "./links.ts";
+import {
+  type Found,
+  FoundValues,
+  isObjectId,
+  linkOrder,
+  linkSources,
+  type ValueSource,
+  valueName,
+  workflowBodySources,
+} from "./links.ts";
 import {
   MAX_DELIVERIES,
   MAX_DELIVERY_BYTES,
@@ -141,25 +152,6 @@ export const DEFAULT_WEBHOOK_WAIT_MS = 10_000;
 /** The sandbox clock is moved this far at the end, so timed work (a KYB review) and its webhooks happen. */
 const CLOCK_ADVANCE_SECONDS = 3600;
 
-/** Operations run in this order, so each finds the ids the earlier ones yielded; others follow in contract order. */
-const ORDER = [
-  "listCompanies",
-  "onboardCompany",
-  "listCardBins",
-  "listCards",
-  "listSpendingAccountTransactions",
-  "getCardHolder",
-  "createCard",
-  "updateCardSpendSettings",
-  "unfreezeCard",
-  "createCardDetailsToken",
-  "openWalletAddress",
-  "submitKybProfile",
-  "getPaymentRoute",
-  "getPaymentInstructions",
-  "getTransaction",
-];
-
 /** Event types the API description says an action leads to. */
 interface ExpectedEvent {
   type: string;
@@ -213,6 +205,7 @@ class Run {
     readonly enabled: ReadonlySet<string>,
     readonly webhookSecrets: ReadonlyMap<"main" | "other", string>,
     signal: AbortSignal,
+    readonly sources: readonly ValueSource[],
   ) {
     this.signal = signal;
     this.responseChecks = CHECKS.filter(
@@ -227,6 +220,7 @@ class Run {
       router,
       seed: options.seed ?? 1,
       keys: { main: options.apiKey, ...(options.otherApiKey !== undefined ? { other: options.otherApiKey } : {}) },
+      sources,
     };
     this.checkContext = {
       router,
@@ -321,19 +315,29 @@ class Run {
       this.router.validateResponse(operation, exchange.answer.status, exchange.answer.json).length === 0
     ) {
       const values = account === "other" ? this.other : this.main;
-      values.takeFrom(operation.operationId, exchange.answer.json, parts.headers["X-Company-Id"]);
+      values.takeFrom(this.sources, operation.operationId, exchange.answer.json, parts.headers["X-Company-Id"]);
     }
     return exchange;
   }
 }
 
-function operationsInOrder(router: ContractRouter): Operation[] {
-  const partner = router.operations.filter((operation) => operation.api === "partner");
-  const rank = (operation: Operation) => {
-    const index = ORDER.indexOf(operation.operationId);
-    return index === -1 ? ORDER.length + partner.indexOf(operation) : index;
-  };
-  return [...partner].sort((a, b) => rank(a) - rank(b));
+/**
+ * Where values come from: the contract's links, and the body fields its workflows fill from earlier answers. The
+ * workflows are the shipped ones (openapi/workflows/), read against the devkit's own contracts.
+ */
+function valueSources(document: Record<string, unknown>, operations: readonly Operation[]): ValueSource[] {
+  const documents = [...shippedDocuments(sandboxRouter()).values()].map((shipped) => shipped.document);
+  const partner = new Set(operations.map((operation) => operation.operationId));
+  return [...linkSources(document, operations), ...workflowBodySources(documents, partner)];
+}
+
+/** The `--id` names: every value a path parameter of the contract takes (a company's is --company-id). */
+export function idNames(document: Record<string, unknown> = loadDefaultDocument()): string[] {
+  const router = new ContractRouter([{ api: "partner", document }]);
+  const names = new Set<string>();
+  for (const operation of router.operations)
+    for (const parameter of operation.parameters) if (parameter.in === "path") names.add(valueName(parameter));
+  return [...names].sort();
 }
 
 /** The company ids listCompanies (or onboardCompany) gave an account, appended in order, each once. */
@@ -364,7 +368,7 @@ async function positivePhase(run: Run, operation: Operation): Promise<void> {
     return;
   }
   const companies = operation.operationId === "onboardCompany" ? [] : run.mainCompanies;
-  const chosen = chooseValues(operation, run.main, companies);
+  const chosen = chooseValues(operation, run.main, companies, run.sources);
   if ("missing" in chosen) {
     run.skip(operation.operationId, chosen.missing);
     return;
@@ -408,7 +412,7 @@ async function positivePhase(run: Run, operation: Operation): Promise<void> {
         });
     }
   }
-  if (operation.operationId === "listCompanies" || operation.operationId === "onboardCompany") {
+  if (run.sources.some((source) => source.operationId === operation.operationId && source.value === "companyId")) {
     // Companies this run made come first: writes then land in them, not in data that was there before.
     const made = run.onboarded.map((company) => company.id);
     const madeIds = new Set(made);
@@ -490,29 +494,25 @@ async function controlSetup(run: Run): Promise<void> {
 
 async function controlSetupSteps(run: Run): Promise<void> {
   const control = run.control!.as(run.options.apiKey);
-  for (const companyId of run.mainCompanies.slice(0, 5)) {
-    const params = { params: { path: { companyId } } };
-    const holders = (await control.GET("/_sandbox/companies/{companyId}/card-holders", params)).data as {
-      cardHolders?: { id?: string }[];
-    };
-    const wallets = (await control.GET("/_sandbox/companies/{companyId}/wallets", params)).data as {
-      wallets?: { id?: string; chains?: string[] }[];
-    };
-    const found = [
-      ...(holders?.cardHolders ?? []).map((item) => ({ name: "cardHolderId", item })),
-      ...(wallets?.wallets ?? []).map((item) => ({ name: "walletId", item })),
-    ];
-    for (const { name, item } of found)
-      if (typeof item.id === "string")
-        run.main.add({
-          name,
-          value: item.id,
-          companyId,
-          from: "the sandbox's control API",
-          strong: true,
-          ...("chains" in item && Array.isArray(item.chains) ? { chains: item.chains } : {}),
-        });
-  }
+  // The control API's reads the workflows take values from (a company's card holders, its wallets), each asked
+  // for the first companies: what they answer is taken as the workflows say.
+  const controlRouter = sandboxRouter();
+  const reads = controlRouter.operations.filter(
+    (operation) =>
+      operation.api === "control" &&
+      operation.method === "GET" &&
+      run.sources.some((source) => source.operationId === operation.operationId) &&
+      operation.parameters.filter((parameter) => parameter.in === "path").length === 1,
+  );
+  for (const companyId of run.mainCompanies.slice(0, 5))
+    for (const operation of reads) {
+      const parameter = operation.parameters.find((candidate) => candidate.in === "path")!;
+      const { data } = await (control.GET as (path: string, init: unknown) => Promise<{ data?: unknown }>)(
+        operation.path,
+        { params: { path: { [parameter.name]: companyId } } },
+      );
+      run.main.takeFrom(run.sources, operation.operationId, data, companyId);
+    }
   if (!run.writes) return;
   const companyId = run.mainCompanies[0];
   if (companyId === undefined) return;
@@ -651,7 +651,7 @@ async function negativePhase(run: Run, operation: Operation): Promise<void> {
   if (!wantNegative && !wantHeader && !wantAuth) return;
   if (isWrite(operation) && !run.writes) return;
   // Built on objects the run has seen: on made-up ids a "not found" would pass whether or not input is validated.
-  const chosen = chooseValues(operation, run.main, run.mainCompanies);
+  const chosen = chooseValues(operation, run.main, run.mainCompanies, run.sources);
   if ("missing" in chosen) {
     run.skip(`${operation.operationId} (negative requests)`, `not built on made-up ids: ${chosen.missing}`);
     return;
@@ -686,7 +686,7 @@ async function wrongMethodPhase(run: Run, operations: Operation[]): Promise<void
       continue;
     }
     const operation = list[0]!;
-    const chosen = chooseValues(operation, run.main, run.mainCompanies);
+    const chosen = chooseValues(operation, run.main, run.mainCompanies, run.sources);
     const uses = "uses" in chosen ? chosen.uses : new Map<string, Found>();
     const [valid] = positiveParts(run.context, operation, uses, 0);
     if (!valid) continue;
@@ -727,14 +727,15 @@ async function isolationPhase(run: Run, operations: Operation[]): Promise<void> 
     );
     probe.foreignIds = foreignIds;
     const exchange = await run.exchange(probe);
-    if (exchange?.answer.json !== undefined) run.other.takeFrom("listCompanies", exchange.answer.json, undefined);
+    if (exchange?.answer.json !== undefined)
+      run.other.takeFrom(run.sources, "listCompanies", exchange.answer.json, undefined);
     addCompanies(run.otherCompanies, run.other);
   }
   const done = new Set<string>();
   for (const { probe, parts } of run.accepted) {
     const operation = probe.operation;
     if (!operation || done.has(operation.operationId)) continue;
-    const named = [...parts.uses.values()].filter((found) => found.name !== "bin" && found.strong);
+    const named = [...parts.uses.values()].filter((found) => isObjectId(found.name) && found.strong);
     if (named.length === 0) continue;
     done.add(operation.operationId);
     const again = toProbe(
@@ -758,8 +759,8 @@ async function isolationPhase(run: Run, operations: Operation[]): Promise<void> 
       const probeMixed = toProbe(run.context, operation, mixed, "isolation", "other");
       probeMixed.foreignObject = pathIds.map((found) => `${found.name} ${found.value}`).join(", ");
       probeMixed.foreignIds = foreignIds;
-      const inBody = BODY_VALUES.get(operation.operationId);
-      if (inBody && operation.responses.has(422) && pathIds.every((found) => [...inBody.values()].includes(found.name)))
+      const inBody = [...bodyValues(run.sources, operation).values()];
+      if (inBody.length > 0 && operation.responses.has(422) && pathIds.every((found) => inBody.includes(found.name)))
         probeMixed.alsoAccepted = {
           statuses: [422],
           reason: "the first account's ids are in the body, and the operation declares 422 for a request it rejects",
@@ -973,7 +974,8 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     const otherSecret =
       options.otherWebhookSecret ?? (control ? `whsec_verify_${randomBytes(12).toString("hex")}` : undefined);
     if (otherSecret !== undefined && options.otherApiKey !== undefined) secrets.set("other", otherSecret);
-    run = new Run(options, router, document, enabled, secrets, signal);
+    const partnerOperations = router.operations.filter((operation) => operation.api === "partner");
+    run = new Run(options, router, document, enabled, secrets, signal, valueSources(document, partnerOperations));
     run.control = control;
     run.progress(
       `verify ${options.baseUrl}: ${control ? "serves the sandbox's control API (used for set-up)" : "no sandbox control API"}; ${options.allowWrites ? "writes allowed" : "read-only"}; seed ${run.context.seed}`,
@@ -990,10 +992,11 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
         from: "--id",
         strong: true,
       });
-    const operations = operationsInOrder(router);
+    const layers = linkOrder(partnerOperations, run.sources);
+    const operations = layers.flat();
     let deliveries = 0;
     try {
-      deliveries = await runPhases(run, operations);
+      deliveries = await runPhases(run, layers);
     } catch (error) {
       // A stopped run reports what it did; anything else is the run's own error.
       if (!signal.aborted) throw error;
@@ -1007,23 +1010,24 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
 }
 
 /** Every phase in order; the deliveries checked. */
-async function runPhases(run: Run, operations: Operation[]): Promise<number> {
+async function runPhases(run: Run, layers: Operation[][]): Promise<number> {
+  const operations = layers.flat();
   await startWebhooks(run);
-  run.progress("• positive requests: the contract's examples and generated values, ids chased");
-  for (const operation of operations) {
-    await positivePhase(run, operation);
-    if (operation.operationId === "listCompanies") {
-      const answered = run.accepted.some((item) => item.probe.operationId === "listCompanies");
-      if (!answered) {
-        const first = run.failures.find((failure) => failure.operationId === "listCompanies");
+  run.progress("• positive requests: the contract's examples and generated values, ids chased along its links");
+  for (const [index, layer] of layers.entries()) {
+    for (const operation of layer) {
+      await positivePhase(run, operation);
+      // A key refused on the first read (what needs no id) is bad input, not a verdict on the implementation.
+      if (index === 0 && operation === layer[0] && !run.accepted.some((item) => item.probe.operation === operation)) {
+        const first = run.failures.find((failure) => failure.operationId === operation.operationId);
         if (first?.status === 401 || first?.status === 403)
           throw new UsageError(
-            `--api-key was refused: listCompanies answered ${first.status}; pass a key the implementation knows`,
+            `--api-key was refused: ${operation.operationId} answered ${first.status}; pass a key the implementation knows`,
           );
       }
     }
-    // The control API's set-up needs the companies, including those this run onboards.
-    if (run.control && operation.operationId === "onboardCompany") await controlSetup(run);
+    // The control API's set-up needs the companies, including those this run onboards: after what needs nothing.
+    if (run.control && index === 0) await controlSetup(run);
   }
   run.progress(`• reading back what was created`);
   await availabilityPhase(run, operations);
