@@ -231,7 +231,9 @@ export function linkOrder(operations: readonly Operation[], sources: readonly Va
   const layers: Operation[][] = [];
   for (const operation of operations) {
     const at = depth(operation.operationId, new Set());
-    (layers[at] ??= []).push(operation);
+    const list = layers[at] ?? [];
+    list.push(operation);
+    layers[at] = list;
   }
   const isRead = (operation: Operation) => operation.method === "GET" || operation.method === "HEAD";
   return layers
