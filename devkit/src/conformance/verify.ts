@@ -699,6 +699,11 @@ async function wrongMethodPhase(run: Run, operations: Operation[]): Promise<void
       method,
     );
     probe.operationId = list.map((item) => item.operationId).join("/");
+    // Ids the run has seen: then the path exists, and a 404 is no answer to the method.
+    if ("uses" in chosen) {
+      const known = knownObjects(operation, valid);
+      if (known.length > 0) probe.knownObjects = known;
+    }
     await run.exchange(probe);
   }
   if (unsent.length > 0)
