@@ -106,6 +106,30 @@ describe("proxy", () => {
     }
   });
 
+  it("labels the sandbox's own injected faults as injected, not as the service's server errors", async () => {
+    await sandbox.controlFor("proxy-fault").POST("/_sandbox/faults", {
+      body: { operationId: "listCardBins", status: 503, times: 1 },
+    });
+    const companyF = (
+      (await (await fetch(`${sandbox.url}/v1/companies`, { headers: { "X-API-Key": "proxy-fault" } })).json()) as any
+    ).companies[0].id;
+    const proxy = await startProxy({ upstream: sandbox.url, document });
+    try {
+      const answer = await call(proxy, "GET", "/v1/card-bins", "proxy-fault", {
+        headers: { "X-Company-Id": companyF },
+      });
+      expect(answer.status).toBe(503);
+      await proxy.settled();
+      const found = proxy.violations.filter((violation) => violation.check === "not_a_server_error");
+      expect(found).toHaveLength(1);
+      expect(found[0]!.message).toMatch(
+        /^injected fault 503 \(the sandbox's \/_sandbox\/faults, not a bug of the service\)/,
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("reports each broken implementation on traffic with the check verify uses", async () => {
     const faulty = await startFaulty(sandbox.url, {
       request(request) {

@@ -178,10 +178,23 @@ function declaredStatuses(exchange: Exchange): string {
 
 // ---- Responses ----
 
+/** Whether an answer is one of the sandbox's injected faults (`POST /_sandbox/faults`): its problem type says so. */
+export function isInjectedFault(answer: Exchange["answer"]): boolean {
+  const type = (answer.json as { type?: unknown } | undefined)?.type;
+  return typeof type === "string" && /\/problems\/fault$/.test(type);
+}
+
 export function notAServerError(exchange: Exchange): Finding[] {
   const { answer } = exchange;
   if (answer.error !== undefined) return [{ message: `no answer: ${answer.error}` }];
-  if (answer.status >= 500) return [{ message: `server error ${answer.status}${bodyExcerpt(answer)}` }];
+  if (answer.status >= 500)
+    return [
+      {
+        message: isInjectedFault(answer)
+          ? `injected fault ${answer.status} (the sandbox's /_sandbox/faults, not a bug of the service)${bodyExcerpt(answer)}`
+          : `server error ${answer.status}${bodyExcerpt(answer)}`,
+      },
+    ];
   return [];
 }
 

@@ -76,14 +76,38 @@ function verdict(report: VerifyReport, withDuration = true): string {
   return `${outcome}: ${summary.operations} of ${summary.operationsInContract} operations, ${summary.requests} requests, ${summary.deliveries} webhook deliveries, ${summary.warnings} warning(s), ${summary.skipped} skipped${withDuration ? `, in ${formatDuration(summary.durationMs)}` : ""}`;
 }
 
+/**
+ * Failures of one cause (the same check and message) grouped, in the order of their first: a service answering
+ * every negative request 200 is one story told once, with each operation it hit.
+ */
+export function groupFailures(list: readonly Failure[]): Failure[][] {
+  const groups = new Map<string, Failure[]>();
+  for (const failure of list) {
+    const key = `${failure.check}\u0000${failure.message}\u0000${failure.jsonPath ?? ""}`;
+    const group = groups.get(key) ?? [];
+    group.push(failure);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/** "listCards (GET /v1/cards)", or for a group "listCards, listCardBins and 2 more (4 requests)". */
+function whereAll(group: readonly Failure[]): string {
+  if (group.length === 1) return where(group[0]!);
+  const names = [...new Set(group.map((failure) => failure.operationId))];
+  const shown = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
+  return `${shown} (${group.length} ${group[0]!.eventId !== undefined || group[0]!.status === null ? "times" : "requests"})`;
+}
+
 function text(report: VerifyReport): string {
   const lines: string[] = [];
   const block = (title: string, list: Failure[]) => {
     if (list.length === 0) return;
     lines.push(`${title} (${list.length})`, "");
-    list.forEach((failure, index) => {
+    groupFailures(list).forEach((group, index) => {
+      const failure = group[0]!;
       lines.push(
-        `${index + 1}. [${failure.check}] ${where(failure)}${failure.status !== null ? `: ${failure.status}` : ""}`,
+        `${index + 1}. [${failure.check}] ${whereAll(group)}${failure.status !== null ? `: ${failure.status}` : ""}`,
       );
       lines.push(`   ${failure.message}`);
       const broken = rule(failure);
@@ -256,10 +280,12 @@ function markdown(report: VerifyReport): string {
     if (list.length === 0) return;
     lines.push(`#### ${title} (${list.length})`, "");
     lines.push("| Check | Operation | Status | What broke |", "|---|---|---:|---|");
-    for (const failure of list)
+    for (const group of groupFailures(list)) {
+      const failure = group[0]!;
       lines.push(
-        `| \`${failure.check}\` | ${cell(where(failure))} | ${failure.status ?? "–"} | ${cell(failure.message)}${rule(failure) ? ` (${cell(rule(failure))})` : ""} |`,
+        `| \`${failure.check}\` | ${cell(whereAll(group))} | ${failure.status ?? "–"} | ${cell(failure.message)}${rule(failure) ? ` (${cell(rule(failure))})` : ""} |`,
       );
+    }
     lines.push("");
     const withCurl = list.filter((failure) => failure.curl);
     if (withCurl.length > 0) {
