@@ -14,6 +14,7 @@ import { findFreePort } from "../../devkit/src/prism.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { runInProcess, runScript } from "../helpers/run.ts";
 import { pathOf, startFaulty } from "./support/faulty.ts";
+import { ALL_EVENTS } from "./support/fixtures.ts";
 
 const command = verifyCommand({ name: "partner-api verify" });
 let sandbox: Sandbox;
@@ -56,15 +57,7 @@ describe("verify against the sandbox", () => {
     expect(report.skipped).toEqual([
       { what: "max_response_time", reason: expect.stringMatching(/--max-response-time/) },
     ]);
-    for (const type of [
-      "company.kyc_link.issued",
-      "company.kyc_status_changed",
-      "company.onboarding_status_changed",
-      "company.kyb_status_changed",
-      "payment_route.created",
-      "payment_route.transaction.created",
-    ])
-      expect(report.coverage[type], type).toBeGreaterThan(0);
+    for (const type of ALL_EVENTS) expect(report.coverage[type], type).toBeGreaterThan(0);
   });
 
   it("a read-only run says which checks and operations it could not make, and why: could not check, exit 1", async () => {

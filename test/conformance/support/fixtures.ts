@@ -109,7 +109,8 @@ function companiesSeen(): { seen: Map<string, string>; take(request: FaultReques
   };
 }
 
-const ALL_EVENTS = [
+/** The event types a full run against the sandbox triggers (every one of the contract's webhooks). */
+export const ALL_EVENTS = [
   "company.kyc_link.issued",
   "company.kyc_status_changed",
   "company.onboarding_status_changed",
