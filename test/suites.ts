@@ -20,7 +20,7 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/bench/tiny.test.ts": "runs every benchmark at tiny size (about 60 s)",
   "test/client/example-types.test.ts":
     "compiles every example of both contracts against the generated types (about 14 s of CPU)",
-  "test/conformance/faults.test.ts": "runs verify against twelve broken implementations, one with 250 ms answers",
+  "test/conformance/faults.test.ts": "runs verify against a broken implementation per check fixture (about 30 runs)",
   "test/conformance/hostile.test.ts":
     "runs verify and the proxy as processes eight times against hostile servers and clients, hundreds of megabytes each",
   "test/conformance/verify-prism.slow.test.ts": "starts Prism and runs verify against it",

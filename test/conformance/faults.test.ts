@@ -1,13 +1,16 @@
 /**
  * verify against deliberately broken implementations: the real sandbox behind a server that breaks one thing
- * (support/faulty.ts). Each broken implementation must fail with the right check on the right operation (or
- * webhook event type), and nothing else; the sandbox itself, unbroken, must pass the same run.
+ * (support/faulty.ts), one fixture or more per check id (support/fixtures.ts). Each must make its check fire on the
+ * right operation (or webhook event type); the sandbox itself, and implementations that keep to the contract where
+ * the sandbox picks otherwise, keep every check quiet; an account with nothing reachable cannot pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHECKS, VERIFY_CHECK_IDS } from "../../devkit/src/conformance/checks.ts";
+import { describeVerdict, passed } from "../../devkit/src/conformance/report.ts";
 import { type VerifyOptions, type VerifyReport, verify } from "../../devkit/src/conformance/verify.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { signWebhookPayload } from "../../src/webhooks/node.ts";
-import { editJson, type Fault, pathOf, startFaulty } from "./support/faulty.ts";
+import { type Fault, pathOf, startFaulty } from "./support/faulty.ts";
+import { FIXTURES, GOOD } from "./support/fixtures.ts";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -18,292 +21,107 @@ afterAll(async () => {
 });
 
 let accounts = 0;
-/** verify through a fault, judged only with `checks`, on accounts of its own. */
+/** verify through a fault on accounts of its own (`-a`, and `-b` when the options name another account). */
 async function verifyThrough(
-  fault: Fault,
-  checks: string[],
+  fault: (self: () => string) => Fault,
   options: Partial<VerifyOptions> = {},
 ): Promise<VerifyReport> {
-  const faulty = await startFaulty(sandbox.url, fault);
+  let url = "";
+  const faulty = await startFaulty(
+    sandbox.url,
+    fault(() => url),
+  );
+  url = faulty.url;
   accounts++;
   try {
     return await verify({
       baseUrl: faulty.url,
       apiKey: `fault-${accounts}-a`,
-      checks: new Set(checks),
       generated: 0,
       webhookWaitMs: 3_000,
       ...options,
+      ...(options.otherApiKey !== undefined ? { otherApiKey: `fault-${accounts}-b` } : {}),
     });
   } finally {
     await faulty.close();
   }
 }
 
-/** Every failure is `check` on `operationId`, and there is at least one. */
-function expectOnly(report: VerifyReport, check: string, operationId: string): void {
-  expect(report.failures.length).toBeGreaterThan(0);
-  expect(report.failures.map((failure) => `${failure.check} ${failure.operationId}`)).toEqual(
-    report.failures.map(() => `${check} ${operationId}`),
-  );
-}
+describe("every check of verify is proven to fire", () => {
+  it("each check id has a fixture, and --checks knows only verify's ids", () => {
+    expect(CHECKS.map((check) => check.id)).toEqual([...VERIFY_CHECK_IDS]);
+    for (const id of VERIFY_CHECK_IDS) expect(FIXTURES[id]?.length ?? 0, id).toBeGreaterThan(0);
+    expect(VERIFY_CHECK_IDS).not.toContain("request_conformance");
+  });
 
-const isGet = (method: string, path: string) => (request: { method: string; url: string }) =>
-  request.method === method && pathOf(request as never) === path;
+  const cases = VERIFY_CHECK_IDS.flatMap((id) => FIXTURES[id].map((fixture) => [id, fixture.name, fixture] as const));
+  it.each(cases)("%s: %s", async (id, _name, fixture) => {
+    const checks = new Set<string>([id, ...(fixture.also ?? [])]);
+    const report = await verifyThrough(fixture.fault, { ...fixture.options, checks });
+    const level = CHECKS.find((check) => check.id === id)!.level;
+    const found = (level === "error" ? report.failures : report.warnings).filter((failure) => failure.check === id);
+    expect(found.length, JSON.stringify(report.skipped)).toBeGreaterThan(0);
+    const where = new Set(found.map((failure) => failure.operationId));
+    for (const operationId of fixture.fires) expect(where, operationId).toContain(operationId);
+    if (!fixture.among) expect([...where].sort()).toEqual([...fixture.fires].sort());
+    if (fixture.message) expect(found.some((failure) => fixture.message!.test(failure.message))).toBe(true);
+    if (level === "error" && !fixture.also) expect(report.failures.every((failure) => failure.check === id)).toBe(true);
+  });
+});
 
-describe("verify fails each broken implementation with the right check and operation", () => {
-  it("the sandbox itself conforms to the same checks (the good one)", async () => {
-    const report = await verifyThrough({}, [
-      "not_a_server_error",
-      "status_code_conformance",
-      "content_type_conformance",
-      "response_schema_conformance",
-      "negative_data_rejection",
-      "ignored_auth",
-    ]);
+describe("what keeps to the contract passes; what cannot be checked does not", () => {
+  it.each(GOOD.map((good) => [good.name, good.fault] as const))("%s: every check quiet", async (_name, fault) => {
+    const report = await verifyThrough(() => fault, { allowWrites: true, otherApiKey: "" });
     expect(report.failures).toEqual([]);
-    // Read-only: the 8 reads (the two payment-route reads get their negative requests only: no write made a route).
-    expect(report.summary.operations).toBe(8);
-    expect(report.skipped.map((skip) => skip.what)).toEqual(expect.arrayContaining(["getPaymentRoute", "createCard"]));
-    expect(report.summary.requests).toBeGreaterThan(25);
+    expect(report.warnings).toEqual([]);
+    expect(report.couldNotCheck, JSON.stringify(report.notExercised)).toBe(false);
+    expect(passed(report)).toBe(true);
   });
 
-  it("a wrong type: a BIN's fee as a string", async () => {
-    const report = await verifyThrough(
-      {
-        response(request, response) {
-          if (isGet("GET", "/v1/card-bins")(request) && response.status === 200)
-            editJson(response, (body) => {
-              body.cardBins[0].fee = "1.5";
-            });
-        },
-      },
-      ["response_schema_conformance"],
-    );
-    expectOnly(report, "response_schema_conformance", "listCardBins");
-    expect(report.failures[0]).toMatchObject({ jsonPath: "/cardBins/0/fee", status: 200, method: "GET" });
-    expect(report.failures[0]!.message).toMatch(/must be number/);
-  });
-
-  it("a broken pattern: a ledger amount that is no decimal string", async () => {
-    const report = await verifyThrough(
-      {
-        response(request, response) {
-          if (isGet("GET", "/v1/card-spending-account/transactions")(request) && response.status === 200)
-            editJson(response, (body) => {
-              for (const entry of body.transactions) entry.transaction.amount = "12,50";
-            });
-        },
-      },
-      ["response_schema_conformance"],
-    );
-    expectOnly(report, "response_schema_conformance", "listSpendingAccountTransactions");
-    expect(report.failures[0]).toMatchObject({
-      jsonPath: "/transactions/0/transaction/amount",
-      rule: "#/components/schemas/DecimalString/pattern",
-    });
-  });
-
-  it("an undeclared status: 203 for the BINs", async () => {
-    const report = await verifyThrough(
-      {
-        response(request, response) {
-          if (isGet("GET", "/v1/card-bins")(request) && response.status === 200) response.status = 203;
-        },
-      },
-      ["status_code_conformance"],
-    );
-    expectOnly(report, "status_code_conformance", "listCardBins");
-    expect(report.failures[0]!.message).toMatch(/status 203 is not declared for listCardBins \(declared: 200/);
-  });
-
-  it("a wrong content type: a card holder as text/plain", async () => {
-    const report = await verifyThrough(
-      {
-        response(request, response) {
-          if (request.method === "GET" && pathOf(request).startsWith("/v1/card-holders/") && response.status === 200)
-            response.headers["content-type"] = "text/plain";
-        },
-      },
-      ["content_type_conformance"],
-    );
-    expectOnly(report, "content_type_conformance", "getCardHolder");
-    expect(report.failures[0]!.message).toMatch(/Content-Type text\/plain is not declared for 200/);
-    expect(report.failures[0]!.curl).toMatch(
-      /^curl -sS -i -X GET 'http:\/\/127\.0\.0\.1:\d+\/v1\/card-holders\/\w{26}' -H "X-API-Key: \$PARTNER_API_KEY"/,
-    );
-  });
-
-  it("invalid input accepted: a KYB profile that breaks the contract answered 201", async () => {
-    const report = await verifyThrough(
-      {
-        response(request, response) {
-          if (request.method === "POST" && pathOf(request) === "/v1/kyb-profiles" && response.status >= 400) {
-            response.status = 201;
-            response.headers["content-type"] = "application/json";
-            response.body = '{"status":"SUBMITTED"}';
-          }
-        },
-      },
-      ["negative_data_rejection"],
-      { allowWrites: true },
-    );
-    expectOnly(report, "negative_data_rejection", "submitKybProfile");
-    const labels = report.failures.map((failure) => failure.label);
-    expect(labels).toContain("malformed JSON");
-    expect(labels).toContain("Content-Type text/plain");
-  });
-
-  it("a 5xx on bad input: listCards crashes on a bad query value", async () => {
-    const report = await verifyThrough(
-      {
-        response(request, response) {
-          if (isGet("GET", "/v1/cards")(request) && response.status === 422) {
-            response.status = 500;
-            response.body = '{"error":"NaN is not a page"}';
-          }
-        },
-      },
-      ["not_a_server_error", "negative_data_rejection"],
-    );
-    expectOnly(report, "not_a_server_error", "listCards");
-    const labels = report.failures.map((failure) => failure.label);
-    expect(labels).toContain('query limit is "1.5x"');
-    expect(labels).toContain('query page is "1.5x"');
-  });
-
-  it("credentials ignored: the BINs answered without an X-API-Key", async () => {
-    const report = await verifyThrough(
-      {
-        request(request) {
-          if (pathOf(request) === "/v1/card-bins" && request.headers["x-api-key"] === undefined)
-            request.headers["x-api-key"] = "fault-open";
-        },
-      },
-      ["ignored_auth"],
-      { apiKey: "fault-open" },
-    );
-    expectOnly(report, "ignored_auth", "listCardBins");
-    expect(report.failures[0]!.message).toBe("a request without X-API-Key was answered 200, not 401 or 403");
-    expect(report.failures[0]!.curl).not.toMatch(/X-API-Key/);
-  });
-
-  it("accounts that see each other: every key served as one account", async () => {
-    const report = await verifyThrough(
-      {
-        request(request) {
-          if (request.headers["x-api-key"]?.endsWith("-b"))
-            request.headers["x-api-key"] = request.headers["x-api-key"].replace(/-b$/, "-a");
-        },
-      },
-      ["account_isolation"],
-      { otherApiKey: `fault-${accounts + 1}-b` },
-    );
-    const operations = new Set(report.failures.map((failure) => failure.operationId));
-    expect(report.failures.every((failure) => failure.check === "account_isolation")).toBe(true);
-    for (const operationId of ["listCompanies", "listCardBins", "getCardHolder", "listSpendingAccountTransactions"])
-      expect(operations).toContain(operationId);
-  });
-
-  it("a slow operation: the BINs take 250 ms, over --max-response-time 150", async () => {
-    const report = await verifyThrough(
-      {
-        async response(request) {
-          if (isGet("GET", "/v1/card-bins")(request)) await new Promise((resolve) => setTimeout(resolve, 250));
-        },
-      },
-      ["max_response_time"],
-      { maxResponseTimeMs: 150 },
-    );
-    expectOnly(report, "max_response_time", "listCardBins");
-    expect(report.failures[0]!.message).toMatch(/answered in \d+ ms, over the 150 ms limit/);
-  });
-
-  it("a bad webhook signature: events signed with another secret", async () => {
-    const report = await verifyThrough(
-      {
-        request(request) {
-          if (request.method === "POST" && pathOf(request) === "/_sandbox/webhook-endpoints")
-            request.body = JSON.stringify({ ...JSON.parse(request.body), secret: "whsec_not_the_one_verify_gave" });
-        },
-      },
-      ["webhook_signature"],
-      { allowWrites: true },
-    );
-    expect(report.summary.deliveries).toBeGreaterThanOrEqual(6);
-    expect(report.failures.every((failure) => failure.check === "webhook_signature")).toBe(true);
-    expect(new Set(report.failures.map((failure) => failure.operationId))).toEqual(
-      new Set([
-        "company.kyc_link.issued",
-        "company.kyc_status_changed",
-        "company.onboarding_status_changed",
-        "company.kyb_status_changed",
-        "payment_route.created",
-        "payment_route.transaction.created",
-      ]),
-    );
-    expect(report.failures[0]!.eventId).toMatch(/^evt_/);
-  });
-
-  it("a webhook payload that breaks its schema: a KYC status the contract does not name", async () => {
-    let receiver = "";
-    let secret = "";
-    let relay = "";
-    const faulty = await startFaulty(sandbox.url, {
-      async intercept(request) {
-        if (request.method === "POST" && pathOf(request) === "/_sandbox/webhook-endpoints") {
-          const body = JSON.parse(request.body);
-          if (body.url.endsWith("/main")) {
-            receiver = body.url;
-            secret = body.secret;
-            request.body = JSON.stringify({ ...body, url: `${relay}/relay` });
-          }
-          return undefined;
+  it("a broken list is judged, not a set-up failure: the rest of the run goes on and says what it could not do", async () => {
+    const report = await verifyThrough(() => ({
+      response(request, response) {
+        if (request.method === "GET" && pathOf(request) === "/v1/companies" && response.status === 200) {
+          const body = JSON.parse(response.body);
+          for (const company of body.companies) company.id = "not-a-ulid";
+          response.body = JSON.stringify(body);
         }
-        if (pathOf(request) !== "/relay") return undefined;
-        const event = JSON.parse(request.body);
-        if (event.type === "company.kyc_status_changed") event.payload.kycStatus = "almost_approved";
-        const raw = JSON.stringify(event);
-        await fetch(receiver, {
-          method: "POST",
-          headers: { "content-type": "application/json", "x-signature": signWebhookPayload(raw, secret) },
-          body: raw,
-        });
-        return { status: 200, headers: {}, body: "" };
       },
-    });
-    relay = faulty.url;
-    try {
-      const report = await verify({
-        baseUrl: faulty.url,
-        apiKey: "fault-relay",
-        allowWrites: true,
-        generated: 0,
-        webhookWaitMs: 3_000,
-        checks: new Set(["webhook_signature", "webhook_event_type", "webhook_schema_conformance", "webhook_delivered"]),
-      });
-      expectOnly(report, "webhook_schema_conformance", "company.kyc_status_changed");
-      expect(report.failures[0]).toMatchObject({
-        jsonPath: "/payload/kycStatus",
-        rule: "#/components/schemas/KycStatus/enum",
-      });
-    } finally {
-      await faulty.close();
-    }
+    }));
+    expect(report.failures.length).toBeGreaterThan(0);
+    expect(new Set(report.failures.map((failure) => `${failure.check} ${failure.operationId}`))).toEqual(
+      new Set(["response_schema_conformance listCompanies"]),
+    );
+    expect(report.couldNotCheck).toBe(true);
+    expect(report.notExercised.map((skip) => skip.what)).toContain("listCards");
+    expect(report.notExercised.find((skip) => skip.what === "listCards")!.reason).toMatch(/no company to act for/);
   });
 
-  it("a response header the contract declares and the implementation leaves out", async () => {
-    const document = structuredClone(
-      JSON.parse((await import("node:fs")).readFileSync("generated/openapi.json", "utf8")),
+  it("an account with nothing reachable (no company listed, onboarding refused) could not be checked: exit 1", async () => {
+    const report = await verifyThrough(
+      () => ({
+        response(request, response) {
+          if (request.method === "GET" && pathOf(request) === "/v1/companies" && response.status === 200) {
+            const body = JSON.parse(response.body);
+            body.companies = [];
+            body.pagination = { ...body.pagination, totalPages: 0 };
+            response.body = JSON.stringify(body);
+          }
+          if (request.method === "POST" && pathOf(request) === "/v1/companies") {
+            response.status = 409;
+            response.headers["content-type"] = "application/problem+json";
+            response.body = '{"title":"onboarding is closed for this account"}';
+          }
+        },
+      }),
+      { allowWrites: true },
     );
-    document.paths["/v1/card-bins"].get.responses["200"].headers = {
-      "X-Request-Id": { required: true, schema: { type: "string", minLength: 8 } },
-    };
-    const report = await verifyThrough({}, ["response_headers_conformance"], { document });
-    expectOnly(report, "response_headers_conformance", "listCardBins");
-    expect(report.failures[0]).toMatchObject({
-      message: "the response header X-Request-Id is required",
-      jsonPath: "header X-Request-Id",
-    });
+    expect(report.failures).toEqual([]);
+    expect(report.couldNotCheck).toBe(true);
+    expect(passed(report)).toBe(false);
+    expect(report.exercised.operations).toBeLessThanOrEqual(2);
+    expect(describeVerdict(report, false)).toMatch(
+      /^could not check: .*listCards.* never got a request that should succeed/,
+    );
   });
 });

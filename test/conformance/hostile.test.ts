@@ -241,6 +241,10 @@ describe("verify", { timeout: 120_000 }, () => {
       skipped: [{ what: hostile, reason: hostile }],
       checks: ["webhook_event_type"],
       coverage: { [hostile]: 1 },
+      matrix: { [hostile]: { positive: 1 } },
+      notExercised: [{ what: hostile, reason: hostile }],
+      exercised: { share: 0, operations: 0, allowed: 1, minCoverage: 1 },
+      couldNotCheck: true,
     };
     for (const format of ["text", "json", "junit", "markdown"] as const) {
       const text = renderReport(report, format);

@@ -79,6 +79,57 @@ describe("proxy", () => {
     }
   });
 
+  it("an answer over the 1 MiB validation cap passes on whole and unvalidated, with an info-level note only", async () => {
+    // 2 MiB of a BIN list whose every fee breaks the schema: judged, it would fail; over the cap it is not judged.
+    const bins = Array.from({ length: 40_000 }, (_, index) => ({ bin: String(40000000 + index), fee: "x" }));
+    const big = JSON.stringify({ cardBins: bins });
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    const faulty = await startFaulty(sandbox.url, {
+      response(request, response) {
+        if (pathOf(request) === "/v1/card-bins" && response.status === 200) response.body = big;
+      },
+    });
+    const notes: string[] = [];
+    const proxy = await startProxy({ upstream: faulty.url, document, onNote: (note) => notes.push(note) });
+    try {
+      const through = await call(proxy, "GET", "/v1/card-bins", "proxy-a", { headers: { "X-Company-Id": companyA } });
+      expect(through.text).toBe(big);
+      await proxy.settled();
+      expect(proxy.violations).toEqual([]);
+      expect(proxy.stats.unvalidated).toBe(1);
+      expect(notes).toEqual([
+        expect.stringMatching(/^GET \/v1\/card-bins: the answer body \(\d+ bytes, over 1 MiB\) passed on unvalidated$/),
+      ]);
+    } finally {
+      await proxy.close();
+      await faulty.close();
+    }
+  });
+
+  it("labels the sandbox's own injected faults as injected, not as the service's server errors", async () => {
+    await sandbox.controlFor("proxy-fault").POST("/_sandbox/faults", {
+      body: { operationId: "listCardBins", status: 503, times: 1 },
+    });
+    const companyF = (
+      (await (await fetch(`${sandbox.url}/v1/companies`, { headers: { "X-API-Key": "proxy-fault" } })).json()) as any
+    ).companies[0].id;
+    const proxy = await startProxy({ upstream: sandbox.url, document });
+    try {
+      const answer = await call(proxy, "GET", "/v1/card-bins", "proxy-fault", {
+        headers: { "X-Company-Id": companyF },
+      });
+      expect(answer.status).toBe(503);
+      await proxy.settled();
+      const found = proxy.violations.filter((violation) => violation.check === "not_a_server_error");
+      expect(found).toHaveLength(1);
+      expect(found[0]!.message).toMatch(
+        /^injected fault 503 \(the sandbox's \/_sandbox\/faults, not a bug of the service\)/,
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("reports each broken implementation on traffic with the check verify uses", async () => {
     const faulty = await startFaulty(sandbox.url, {
       request(request) {
@@ -107,6 +158,11 @@ describe("proxy", () => {
           response.body = '{"status":"SUBMITTED"}';
         }
         if (at.startsWith("/v1/payment-routes/") && response.status === 422) response.status = 500;
+        // Let through: the unknown transaction, asked for without a key, answered as if it were there.
+        if (at.startsWith("/transactions/") && response.status === 404) {
+          response.status = 200;
+          response.body = "{}";
+        }
       },
     });
     const proxy = await startProxy({ upstream: faulty.url, document, maxResponseTimeMs: 80 });

@@ -2,6 +2,7 @@
  * The conformance engine's small parts on their own: the four report formats of a run with failures, the curl
  * line, where ids are read from, the text a parameter refuses, the caps on what an answer can make verify hold.
  */
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
@@ -9,7 +10,7 @@ import { verifyCommand } from "../../devkit/src/cli/verify.ts";
 import { invalidParameterText } from "../../devkit/src/conformance/cases.ts";
 import { holdsString, MAX_FINDINGS, responseSchemaConformance } from "../../devkit/src/conformance/checks.ts";
 import { curlLine, MAX_ANSWER_BYTES, send } from "../../devkit/src/conformance/http.ts";
-import { valuesAt } from "../../devkit/src/conformance/links.ts";
+import { linkOrder, linkSources, pointerPath, valueName, valuesAt } from "../../devkit/src/conformance/links.ts";
 import { renderReport } from "../../devkit/src/conformance/report.ts";
 import type { Failure } from "../../devkit/src/conformance/types.ts";
 import type { VerifyReport } from "../../devkit/src/conformance/verify.ts";
@@ -48,6 +49,10 @@ const report: VerifyReport = {
   skipped: [{ what: "createCard", reason: "a write, and this run is read-only" }],
   checks: ["response_schema_conformance", "unsupported_method"],
   coverage: { listCards: 5, listCompanies: 4 },
+  matrix: { listCards: { positive: 3, negative: 2 }, listCompanies: { positive: 4 } },
+  notExercised: [{ what: "createCard", reason: "a write, and this run is read-only" }],
+  exercised: { share: 2 / 3, operations: 2, allowed: 3, minCoverage: 0.5 },
+  couldNotCheck: false,
 };
 
 describe("reports", () => {
@@ -95,6 +100,57 @@ describe("reports", () => {
       "| `response_schema_conformance` | listCards (GET /v1/cards) | 200 | must match pattern &lt;ULID&gt; &amp; more (at /cards/0/id, rule #/components/schemas/Ulid/pattern) |",
     );
     expect(md).toContain("<details><summary>Requests to reproduce them</summary>");
+  });
+});
+
+describe("grouped failures and link order", () => {
+  it("text and markdown tell one cause on many operations once, naming each operation", () => {
+    const auth = (operationId: string, path: string): Failure => ({
+      check: "ignored_auth",
+      level: "error",
+      operationId,
+      method: "GET",
+      path,
+      status: 200,
+      message: "a request without X-API-Key was answered 200: it was let through",
+    });
+    const grouped: VerifyReport = {
+      ...report,
+      failures: [auth("listCards", "/v1/cards"), auth("listCardBins", "/v1/card-bins"), failure],
+      summary: { ...report.summary, failures: 3 },
+    };
+    const text = renderReport(grouped, "text");
+    expect(text).toMatch(/^1\. \[ignored_auth\] listCards, listCardBins \(2 requests\): 200$/m);
+    expect(text).toMatch(/^2\. \[response_schema_conformance\] listCards \(GET \/v1\/cards\): 200$/m);
+    expect(text).not.toMatch(/^3\. /m);
+    const markdown = renderReport(grouped, "markdown");
+    expect(markdown.match(/\| `ignored_auth` \|/g)).toHaveLength(1);
+    expect(markdown).toContain("listCards, listCardBins (2 requests)");
+  });
+
+  it("the contract's links and workflows order the operations: what feeds another runs before it", () => {
+    const router = sandboxRouter();
+    const document = JSON.parse(readFileSync("generated/openapi.json", "utf8"));
+    const operations = router.operations.filter((operation) => operation.api === "partner");
+    const sources = linkSources(document, operations);
+    expect(sources.length).toBeGreaterThanOrEqual(32);
+    expect(sources).toContainEqual(
+      expect.objectContaining({
+        operationId: "listCards",
+        at: "cards[].id",
+        value: "cardId",
+        to: "unfreezeCard",
+        scoped: true,
+      }),
+    );
+    const layers = linkOrder(operations, sources).map((layer) => layer.map((operation) => operation.operationId));
+    expect(layers[0]).toEqual(["listCompanies", "onboardCompany"]);
+    const at = (id: string) => layers.findIndex((layer) => layer.includes(id));
+    expect(at("listCards")).toBeLessThan(at("unfreezeCard"));
+    expect(at("listSpendingAccountTransactions")).toBeLessThan(at("getTransaction"));
+    expect(pointerPath("/cards/0/id")).toBe("cards[].id");
+    expect(pointerPath("/0/id")).toBeUndefined();
+    expect(valueName({ in: "header", name: "X-Company-Id" })).toBe("companyId");
   });
 });
 

@@ -14,6 +14,7 @@ import { findFreePort } from "../../devkit/src/prism.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { runInProcess, runScript } from "../helpers/run.ts";
 import { pathOf, startFaulty } from "./support/faulty.ts";
+import { ALL_EVENTS } from "./support/fixtures.ts";
 
 const command = verifyCommand({ name: "partner-api verify" });
 let sandbox: Sandbox;
@@ -56,26 +57,33 @@ describe("verify against the sandbox", () => {
     expect(report.skipped).toEqual([
       { what: "max_response_time", reason: expect.stringMatching(/--max-response-time/) },
     ]);
-    for (const type of [
-      "company.kyc_link.issued",
-      "company.kyc_status_changed",
-      "company.onboarding_status_changed",
-      "company.kyb_status_changed",
-      "payment_route.created",
-      "payment_route.transaction.created",
-    ])
-      expect(report.coverage[type], type).toBeGreaterThan(0);
+    for (const type of ALL_EVENTS) expect(report.coverage[type], type).toBeGreaterThan(0);
   });
 
-  it("a read-only run says which checks and operations it could not make, and why", async () => {
+  it("a read-only run says which checks and operations it could not make, and why: could not check, exit 1", async () => {
     const run = await runInProcess(command, ["--base-url", sandbox.url, "--api-key", "read-only"]);
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /could not check: getPaymentRoute, getPaymentInstructions never got a request that should succeed \(75% of the operations the options allow, under --min-coverage 100%\)/,
+    );
+    expect(run.stdout).toMatch(/^COVERAGE \(requests per operation and kind\)$/m);
+    expect(run.stdout).toMatch(/^getPaymentRoute[ -]+not exercised: no routeId for any company/m);
+    // --min-coverage lowers the bar on purpose: 6 of the 8 reads.
+    const lowered = await runInProcess(command, [
+      "--base-url",
+      sandbox.url,
+      "--api-key",
+      "read-only",
+      "--min-coverage",
+      "70",
+    ]);
+    expect(lowered.code, lowered.stderr).toBe(0);
     expect(run.stdout).toMatch(/SKIPPED/);
     expect(run.stdout).toMatch(/- createCard: a write, and this run is read-only: pass --allow-writes to send it/);
     expect(run.stdout).toMatch(/- account_isolation: needs --other-api-key/);
     expect(run.stdout).toMatch(/- webhooks: webhooks follow writes: pass --allow-writes/);
     expect(run.stdout).toMatch(
-      /- getPaymentRoute: no routeId for any company: the partner API lists no payment routes/,
+      /- getPaymentRoute: no routeId for any company: no operation of the partner API yields it; pass --id routeId=<id>, or verify a sandbox with --allow-writes \(its control API's createPaymentRoute yields one\)/,
     );
   });
 
@@ -132,10 +140,15 @@ describe("verify against the sandbox", () => {
         "5000",
         "--format",
         "json",
+        // Card holders, wallets and routes the partner API cannot list: 6 of the 15 operations are reached.
+        "--min-coverage",
+        "40",
       ]);
       expect(run.stderr).toMatch(/no sandbox control API/);
       expect(run.stderr).toMatch(
-        new RegExp(`webhook receiver listening on http://127\\.0\\.0\\.1:${port}: register it with the service`),
+        new RegExp(
+          `webhook receiver listening on http://127\\.0\\.0\\.1:${port}: register http://127\\.0\\.0\\.1:${port}/main with the service`,
+        ),
       );
       expect(run.code, run.stdout).toBe(0);
       const report = JSON.parse(run.stdout);
@@ -161,6 +174,8 @@ describe("verify against the sandbox", () => {
             sandbox.url,
             "--api-key",
             "fmt",
+            "--min-coverage",
+            "0",
             "--format",
             format,
             "--output",
@@ -214,7 +229,7 @@ describe("verify's input", () => {
     ],
     [
       ["--base-url", "http://127.0.0.1:4999", "--api-key", "k", "--id", "planet=1"],
-      /--id "planet=1": the name must be one of cardId, cardHolderId/,
+      /--id "planet=1": the name must be one of cardHolderId, cardId, routeId, transactionId, walletId/,
     ],
     [["--base-url", "http://127.0.0.1:4999", "--api-key", "k", "--id", "routeId=a/b"], /--id routeId= needs a value/],
     [

@@ -12,7 +12,13 @@ import {
   parseCondition,
   parseExpression,
 } from "../../devkit/src/arazzo/expressions.ts";
-import { type Fetch, type RunLimits, runWorkflow, WorkflowError } from "../../devkit/src/arazzo/index.ts";
+import {
+  type CallContext,
+  type Fetch,
+  type RunLimits,
+  runWorkflow,
+  WorkflowError,
+} from "../../devkit/src/arazzo/index.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { arazzoDocument, type Json, workflow } from "../helpers/arazzo.ts";
 
@@ -155,11 +161,11 @@ describe("runWorkflow against a server over HTTP", () => {
   });
 });
 
-/** A fetch that answers from a list, recording each request. */
+/** A fetch that answers from a list, recording each request and the step it was for. */
 function standIn(answers: (url: string, init: RequestInit) => Response | Promise<Response>) {
-  const requests: { url: string; init: RequestInit }[] = [];
-  const fetch: Fetch = async (url, init) => {
-    requests.push({ url, init });
+  const requests: { url: string; init: RequestInit; call: CallContext }[] = [];
+  const fetch: Fetch = async (url, init, call) => {
+    requests.push({ url, init, call });
     return answers(url, init);
   };
   return { requests, fetch };
@@ -342,5 +348,87 @@ describe("runWorkflow with a stand-in fetch", () => {
       /the document cannot run: workflow broken, step companies, output id: \$steps\.nowhere\.outputs\.id: names no step/,
     );
     expect(requests).toEqual([]);
+  });
+
+  it("tells its fetch which step each call is for, each workflow's end, and which step's answer failed its criteria", async () => {
+    const { requests, fetch } = standIn((url) =>
+      url.endsWith("/v1/companies")
+        ? json(200, { companies: [{ id: "01JD8X2K7P3M9Q4R6S8T0V2W4X" }] })
+        : json(200, { cardBins: [] }),
+    );
+    const document = arazzoDocument([
+      workflow("inner", [listStep({ outputs: { id: "$response.body#/companies/0/id" } })], {
+        outputs: { companyId: "$steps.companies.outputs.id" },
+      }),
+      workflow("outer", [
+        {
+          stepId: "first",
+          workflowId: "inner",
+          parameters: [{ name: "apiKey", value: "$inputs.apiKey" }],
+          outputs: { companyId: "$outputs.companyId" },
+        },
+        {
+          stepId: "bins",
+          operationId: "$sourceDescriptions.partner.listCardBins",
+          parameters: [{ name: "X-Company-Id", in: "header", value: "$steps.first.outputs.companyId" }],
+          successCriteria: [
+            { condition: "$statusCode == 200" },
+            { condition: "$response.body#/cardBins/0/bin == '4'" },
+          ],
+        },
+      ]),
+    ]);
+    const ended: string[] = [];
+    const run = runWorkflow({
+      document: document as never,
+      workflowId: "outer",
+      baseUrl: "http://x.invalid",
+      inputs: { apiKey: "k" },
+      fetch,
+      onWorkflowEnd: ({ workflowId, outputs }) => ended.push(`${workflowId} ${JSON.stringify(outputs)}`),
+    });
+    const failure = await run.catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(WorkflowError);
+    expect((failure as WorkflowError).failedStep).toEqual({
+      workflowId: "outer",
+      stepId: "bins",
+      operationId: "listCardBins",
+      status: 200,
+      criteria: ["$response.body#/cardBins/0/bin == '4'"],
+    });
+    expect(requests.map((request) => request.call)).toEqual([
+      { workflowId: "inner", stepId: "companies", operationId: "listCompanies", api: "partner" },
+      { workflowId: "outer", stepId: "bins", operationId: "listCardBins", api: "partner" },
+    ]);
+    // The nested workflow ended (with its outputs) before the step that failed.
+    expect(ended).toEqual(['inner {"companyId":"01JD8X2K7P3M9Q4R6S8T0V2W4X"}']);
+  });
+
+  it("names the innermost failed step through a nested workflow, and none for a run stopped by a missing value", async () => {
+    const { fetch } = standIn(() => json(422, { detail: "no" }));
+    const nested = arazzoDocument([
+      workflow("inner", [listStep()]),
+      workflow("outer", [
+        { stepId: "first", workflowId: "inner", parameters: [{ name: "apiKey", value: "$inputs.apiKey" }] },
+      ]),
+    ]);
+    const failure = (await runOn(nested, fetch).catch((error: unknown) => error)) as WorkflowError;
+    expect(failure.failedStep).toMatchObject({ workflowId: "inner", stepId: "companies", status: 422 });
+    expect(failure.failedStep!.criteria).toEqual(["$statusCode is 2xx (the step has no success criteria)"]);
+    const empty = standIn(() => json(200, { companies: [] }));
+    const missing = arazzoDocument([
+      workflow("w", [
+        listStep({ outputs: { id: "$response.body#/companies/0/id" } }),
+        {
+          stepId: "bins",
+          operationId: "$sourceDescriptions.partner.listCardBins",
+          parameters: [{ name: "X-Company-Id", in: "header", value: "$steps.companies.outputs.id" }],
+        },
+      ]),
+    ]);
+    const stopped = (await runOn(missing, empty.fetch).catch((error: unknown) => error)) as WorkflowError;
+    expect(stopped).toBeInstanceOf(WorkflowError);
+    expect(stopped.message).toMatch(/step bins, parameter X-Company-Id: \$steps\.companies\.outputs\.id has no value/);
+    expect(stopped.failedStep).toBeUndefined();
   });
 });

@@ -266,4 +266,21 @@ describe("the typed control client", () => {
     expect((await plain.GET("/_sandbox/events")).response.status).toBe(401);
     expect(() => createSandboxControl({ url: "localhost:4020" })).toThrow(/url must be the sandbox's http\(s\) URL/);
   });
+
+  it("calls through a fetch of one's own when given one (verify's, which bounds what it reads)", async () => {
+    const seen: string[] = [];
+    const control = createSandboxControl({
+      url: sandbox.url,
+      apiKey: "own-fetch",
+      throwOnError: true,
+      fetch: async (request) => {
+        seen.push(`${request.method} ${new URL(request.url).pathname} ${request.headers.get("x-api-key")}`);
+        return fetch(request);
+      },
+    });
+    const { data } = await control.GET("/_sandbox/webhook-endpoints");
+    expect(data.webhookEndpoints).toEqual([]);
+    expect(seen).toEqual(["GET /_sandbox/webhook-endpoints own-fetch"]);
+    expect(() => createSandboxControl({ url: sandbox.url, fetch: "no" as never })).toThrow(/fetch must be a function/);
+  });
 });

@@ -22,9 +22,30 @@ export type ArazzoSuccessAction = Schemas["ArazzoSuccessAction"];
 export type ArazzoFailureAction = Schemas["ArazzoFailureAction"];
 export type ArazzoSourceDescription = Schemas["ArazzoSourceDescription"];
 
-/** A document that cannot run as given, a step that failed, or a run past its bounds; the message names which. */
+/** A step whose call was answered and whose answer failed its success criteria: the innermost step, where it failed. */
+export interface FailedStep {
+  workflowId: string;
+  stepId: string;
+  operationId: string;
+  /** The answer's status. */
+  status: number;
+  /** The success criteria the answer did not meet, as written. */
+  criteria: string[];
+}
+
+/**
+ * A document that cannot run as given, a step that failed, or a run past its bounds; the message names which.
+ * `failedStep` is set when a step's answer (in this workflow or a nested one) failed its success criteria, and
+ * absent when the run stopped for any other reason (a value missing, a bound, no answer).
+ */
 export class WorkflowError extends Error {
   override readonly name = "WorkflowError";
+  readonly failedStep: FailedStep | undefined;
+
+  constructor(message: string, failedStep?: FailedStep) {
+    super(message);
+    this.failedStep = failedStep;
+  }
 }
 
 /** The largest Arazzo file read (the shipped ones are a few dozen KiB). */

@@ -18,16 +18,35 @@ import { type ArazzoIssue, type Catalogue, resolveArazzo } from "./check.ts";
 import {
   type ArazzoDocument,
   checkArazzoShape,
+  type FailedStep,
   parseArazzoText,
   type ShippedDocument,
   shippedDocuments,
   shippedWorkflows,
   WorkflowError,
 } from "./document.ts";
-import { type Fetch, type RunLimits, type RunTarget, runArazzo, type StepCall, type WorkflowRun } from "./runner.ts";
+import {
+  type CallContext,
+  type Fetch,
+  type RunLimits,
+  type RunTarget,
+  runArazzo,
+  type StepCall,
+  type WorkflowRun,
+} from "./runner.ts";
 
 export { DEFAULT_RUN_LIMITS } from "./runner.ts";
-export type { ArazzoDocument, ArazzoIssue, Fetch, RunLimits, RunTarget, StepCall, WorkflowRun };
+export type {
+  ArazzoDocument,
+  ArazzoIssue,
+  CallContext,
+  FailedStep,
+  Fetch,
+  RunLimits,
+  RunTarget,
+  StepCall,
+  WorkflowRun,
+};
 export { WorkflowError };
 
 export interface RunWorkflowOptions extends RunTarget {

@@ -14,6 +14,7 @@ import {
   type ArazzoStep,
   type ArazzoSuccessAction,
   type ArazzoWorkflow,
+  type FailedStep,
   WorkflowError,
 } from "./document.ts";
 import {
@@ -73,8 +74,20 @@ export interface WorkflowRun {
   steps: StepCall[];
 }
 
-/** A fetch as the runner calls it: the global one, or one over the sandbox's handler. */
-export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+/** Which step a call is for, handed to the run's fetch with the request (a fetch may ignore it). */
+export interface CallContext {
+  workflowId: string;
+  stepId: string;
+  operationId: string;
+  /** The API the operation belongs to: the partner API or the sandbox's control API. */
+  api: Operation["api"];
+}
+
+/**
+ * A fetch as the runner calls it: the global one, or one over the sandbox's handler, or a caller's that judges each
+ * answer as it arrives (verify's). The third argument says which step the call is for.
+ */
+export type Fetch = (url: string, init: RequestInit, call: CallContext) => Promise<Response>;
 
 /** Where and how a run calls: what `runArazzo` and the public `runWorkflow` take alike. */
 export interface RunTarget {
@@ -89,6 +102,8 @@ export interface RunTarget {
   signal?: AbortSignal;
   /** Told of each call once answered (progress). */
   onCall?: (call: StepCall) => void;
+  /** Told of each workflow that ends, nested ones included, with its outputs (before any later step can fail). */
+  onWorkflowEnd?: (workflow: { workflowId: string; outputs: Record<string, unknown> }) => void;
 }
 
 export interface RunOptions extends RunTarget {
@@ -199,7 +214,9 @@ class Run {
     const byId = this.done.get(resolved) ?? new Map<string, Map<string, unknown>>();
     byId.set(id, outputs);
     this.done.set(resolved, byId);
-    this.finished.push({ workflowId: id, outputs: Object.fromEntries(outputs) });
+    const ended = { workflowId: id, outputs: Object.fromEntries(outputs) };
+    this.finished.push(ended);
+    this.options.onWorkflowEnd?.(ended);
     return outputs;
   }
 
@@ -294,7 +311,7 @@ class Run {
         retried = true;
         break;
       }
-      if (!retried) throw new WorkflowError(`${where} failed: ${outcome.why}`);
+      if (!retried) throw new WorkflowError(`${where} failed: ${outcome.why}`, outcome.failedStep);
     }
   }
 
@@ -310,7 +327,13 @@ class Run {
     step: ArazzoStep,
     depth: number,
     where: string,
-  ): Promise<{ ok: boolean; why: string; exchange?: Exchange; childOutputs?: Map<string, unknown> }> {
+  ): Promise<{
+    ok: boolean;
+    why: string;
+    exchange?: Exchange;
+    childOutputs?: Map<string, unknown>;
+    failedStep?: FailedStep;
+  }> {
     if (step.workflowId !== undefined) {
       const target = frame.resolved.workflowOf(step.workflowId)!;
       const scope = this.scope(frame);
@@ -322,7 +345,7 @@ class Run {
         return { ok: true, why: "", childOutputs: outputs };
       } catch (error) {
         if (!(error instanceof WorkflowError)) throw error;
-        return { ok: false, why: error.message };
+        return { ok: false, why: error.message, ...(error.failedStep ? { failedStep: error.failedStep } : {}) };
       }
     }
     const exchange = await this.call(frame, step, where);
@@ -331,7 +354,15 @@ class Run {
     const failed = criteria.filter((criterion) => !this.holds([criterion], scope)).map((c) => c.condition);
     const ok = criteria.length > 0 ? failed.length === 0 : exchange.status >= 200 && exchange.status < 300;
     const why = `${failed.length > 0 ? failed.join(" and ") : "its answer is not a success (2xx)"} — it answered ${exchange.status}${describeAnswer(exchange.body)}`;
-    return { ok, why, exchange };
+    if (ok) return { ok, why, exchange };
+    const failedStep: FailedStep = {
+      workflowId: frame.workflow.workflowId,
+      stepId: step.stepId,
+      operationId: frame.resolved.operations.get(step)!.operationId,
+      status: exchange.status,
+      criteria: criteria.length > 0 ? failed : ["$statusCode is 2xx (the step has no success criteria)"],
+    };
+    return { ok, why, exchange, failedStep };
   }
 
   /** True when every criterion holds (none: true). */
@@ -406,12 +437,21 @@ class Run {
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
     let response: Response;
     try {
-      response = await this.fetch(url, {
-        method: operation.method,
-        headers: Object.fromEntries(headers),
-        ...(sent !== undefined ? { body: sent } : {}),
-        signal,
-      });
+      response = await this.fetch(
+        url,
+        {
+          method: operation.method,
+          headers: Object.fromEntries(headers),
+          ...(sent !== undefined ? { body: sent } : {}),
+          signal,
+        },
+        {
+          workflowId: frame.workflow.workflowId,
+          stepId: step.stepId,
+          operationId: operation.operationId,
+          api: operation.api,
+        },
+      );
     } catch (error) {
       if (this.options.signal?.aborted) throw error;
       const reason = timeout.aborted

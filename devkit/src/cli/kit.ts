@@ -16,6 +16,7 @@ export {
   type WorkflowFileIssue,
   type WorkflowRunResult,
 } from "../arazzo/index.ts";
+export { formatDuration } from "../duration.ts";
 export {
   followRefs,
   followRefsFrom,
@@ -25,7 +26,6 @@ export {
   lookup,
   pointerSegment,
 } from "../refs.ts";
-export { formatDuration } from "./duration.ts";
 export { directorySize } from "./files.ts";
 export { CLI_NAME, partnerApiCli } from "./index.ts";
 export { DEFAULT_MOCK_HOST, DEFAULT_MOCK_PORT, type MockCommandOptions, mockCommand } from "./mock.ts";

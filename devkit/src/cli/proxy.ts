@@ -11,9 +11,9 @@ import { access, type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, startProxy } from "../conformance/proxy.ts";
 import type { Failure } from "../conformance/types.ts";
+import { formatDuration, parseDuration } from "../duration.ts";
 import { inert, inertJson } from "../inert.ts";
 import { contractJsonPath } from "../paths.ts";
-import { formatDuration, parseDuration } from "./duration.ts";
 import { untilStopped } from "./lifecycle.ts";
 import { defineCommand, describeValue, JobFailure, parseHost, parseInteger, UsageError } from "./runner.ts";
 

@@ -7,18 +7,17 @@ import { constants } from "node:fs";
 import { access, chmod, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { CHECK_IDS, CHECKS, GENERIC_STATUSES } from "../conformance/checks.ts";
-import { ControlError } from "../conformance/control.ts";
 import { KEY_VARIABLES, RunStopped } from "../conformance/http.ts";
-import { HOW_TO_SUPPLY } from "../conformance/links.ts";
-import { describeVerdict, REPORT_FORMATS, type ReportFormat, renderReport } from "../conformance/report.ts";
+import { describeVerdict, passed, REPORT_FORMATS, type ReportFormat, renderReport } from "../conformance/report.ts";
 import {
   DEFAULT_MAX_DURATION_MS,
   DEFAULT_MAX_REQUESTS,
   DEFAULT_WEBHOOK_WAIT_MS,
   defaultChecks,
+  idNames,
   verify,
 } from "../conformance/verify.ts";
-import { formatDuration, parseDuration } from "./duration.ts";
+import { formatDuration, parseDuration } from "../duration.ts";
 import {
   defineCommand,
   describeValue,
@@ -44,19 +43,24 @@ function parseMaxDuration(value: string | undefined): number {
 
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 const MAX_ID_LENGTH = 200;
-const ID_NAMES = [...HOW_TO_SUPPLY.keys()].filter((name) => name !== "companyId" && name !== "bin");
+/** The --id names: the values of the contract's path parameters. */
+const ID_NAMES = idNames();
 
 export interface VerifyCommandOptions {
   /** How the user invokes it: `partner-api verify` or `npm run verify --`. */
   name: string;
 }
 
-/** --list-checks: every check with its level and what it judges, and the generic statuses. */
+/**
+ * --list-checks: every check with its level, what it judges, what the contract or the API description requires of
+ * it and what the source leaves open (which it never fails), and the generic statuses.
+ */
 export function listChecks(): string {
   const width = Math.max(...CHECKS.map((check) => check.id.length));
+  const indent = " ".repeat(width + 11);
   const lines = CHECKS.map(
     (check) =>
-      `${check.id.padEnd(width)}  ${check.level.padEnd(7)}  ${check.summary}\n${" ".repeat(width + 11)}judges: ${check.judges}`,
+      `${check.id.padEnd(width)}  ${check.level.padEnd(7)}  ${check.summary}\n${indent}judges: ${check.judges}\n${indent}requires: ${check.requires}\n${indent}left open: ${check.leavesOpen}`,
   );
   const generic = [...GENERIC_STATUSES].map(([status, why]) => `${status} (${why})`).join(", ");
   return `${lines.join("\n")}\n\nerror fails the run (exit 1); warning is reported only. max_response_time is on only with --max-response-time.\nGeneric statuses, allowed on any operation since the API description leaves them open: ${generic}.\n`;
@@ -131,7 +135,7 @@ export function verifyCommand({ name }: VerifyCommandOptions) {
       "checks a running implementation of the partner API against the contract (responses, rules, auth, isolation, webhooks)",
     usage: `Usage: ${name} --base-url <url> --api-key <key> [--other-api-key <key>] [--company-id <id>]
        [--allow-writes] [--max-response-time <ms>] [--checks a,b] [--exclude-checks a,b] [--seed <n>]
-       [--max-requests <n>] [--max-duration <duration>] [--webhook-secret <s>]
+       [--max-requests <n>] [--max-duration <duration>] [--min-coverage <0-100>] [--webhook-secret <s>]
        [--format text|json|junit|markdown] [--output <file>]
        ${name} --list-checks
 
@@ -154,7 +158,11 @@ Options:
   --max-requests <n>         send at most n requests (default ${DEFAULT_MAX_REQUESTS})
   --max-duration <duration>  stop the run after this long (90s, 30m, 1h; default ${formatDuration(DEFAULT_MAX_DURATION_MS)}):
                              the report covers what was done, and the exit code is 1
-  --webhook-secret <s>       the signing secret of a receiver you registered for --webhook-port (env PARTNER_WEBHOOK_SECRET)
+  --min-coverage <percent>   the share of the operations the options allow that must get a request that should
+                             succeed (default 100); below it the run fails: "could not check …"
+  --webhook-secret <s>       the signing secret of the receiver <receiver>/main you registered for --api-key's account
+                             (env PARTNER_WEBHOOK_SECRET)
+  --other-webhook-secret <s> the same for <receiver>/other and --other-api-key's account (env PARTNER_OTHER_WEBHOOK_SECRET)
   --webhook-host <host>      interface the receiver listens on (default 127.0.0.1)
   --webhook-port <port>      port the receiver listens on (default: a free one)
   --webhook-wait <ms>        how long to wait for expected webhooks (default ${DEFAULT_WEBHOOK_WAIT_MS})
@@ -163,7 +171,8 @@ Options:
   --list-checks              print the checks and exit
   -h, --help                 this text
 
-Exit codes: 0 the implementation conforms, 1 at least one failure (or the run stopped before its end), 2 bad
+Exit codes: 0 the implementation conforms, 1 at least one failure, an operation the options allow never exercised
+(--min-coverage), or the run stopped before its end, 2 bad
 input (an unreachable --base-url, a refused --api-key, a bad option), 3 a bug of the tool.`,
     options: {
       "base-url": { type: "string" },
@@ -179,6 +188,8 @@ input (an unreachable --base-url, a refused --api-key, a bad option), 3 a bug of
       "max-requests": { type: "string" },
       "max-duration": { type: "string" },
       "webhook-secret": { type: "string" },
+      "other-webhook-secret": { type: "string" },
+      "min-coverage": { type: "string" },
       "webhook-host": { type: "string" },
       "webhook-port": { type: "string" },
       "webhook-wait": { type: "string" },
@@ -222,6 +233,15 @@ input (an unreachable --base-url, a refused --api-key, a bad option), 3 a bug of
       if (checks.size === 0) throw new UsageError("--checks and --exclude-checks leave no check to judge with");
       const secret = optionOrEnv(values["webhook-secret"], "--webhook-secret", "PARTNER_WEBHOOK_SECRET");
       if (secret.value === "") throw new UsageError(`${secret.name} must not be empty`);
+      const otherSecret = optionOrEnv(
+        values["other-webhook-secret"],
+        "--other-webhook-secret",
+        "PARTNER_OTHER_WEBHOOK_SECRET",
+      );
+      if (otherSecret.value === "") throw new UsageError(`${otherSecret.name} must not be empty`);
+      if (otherSecret.value !== undefined && other.value === undefined)
+        throw new UsageError(`${otherSecret.name} is the other account's: it needs --other-api-key`);
+      const minCoverage = parseInteger(values["min-coverage"], "--min-coverage", 0, 100) ?? 100;
       const output = values.output === undefined ? undefined : await checkOutput(values.output);
       const webhookHost = parseHost(values["webhook-host"], "--webhook-host");
       const webhookPort = parseInteger(values["webhook-port"], "--webhook-port", 0, 65_535);
@@ -238,6 +258,8 @@ input (an unreachable --base-url, a refused --api-key, a bad option), 3 a bug of
         maxRequests: parseInteger(values["max-requests"], "--max-requests", 1, 100_000) ?? DEFAULT_MAX_REQUESTS,
         maxDurationMs,
         ...(secret.value !== undefined ? { webhookSecret: secret.value } : {}),
+        ...(otherSecret.value !== undefined ? { otherWebhookSecret: otherSecret.value } : {}),
+        minCoverage: minCoverage / 100,
         ...(webhookHost !== undefined ? { webhookHost } : {}),
         ...(webhookPort !== undefined ? { webhookPort } : {}),
         webhookWaitMs: parseInteger(values["webhook-wait"], "--webhook-wait", 0, 600_000) ?? DEFAULT_WEBHOOK_WAIT_MS,
@@ -245,8 +267,6 @@ input (an unreachable --base-url, a refused --api-key, a bad option), 3 a bug of
         onProgress: (message) => io.err(message),
         signal,
       }).catch((error: unknown) => {
-        if (error instanceof ControlError)
-          throw new JobFailure(`set-up through the sandbox's control API failed: ${error.message}`);
         // Stopped before the first request (the reachability check): there is nothing to report.
         if (error instanceof RunStopped) throw new JobFailure(`${error.message}, before the first request`);
         throw error;
@@ -259,7 +279,7 @@ input (an unreachable --base-url, a refused --api-key, a bad option), 3 a bug of
         io.err(`wrote the ${format} report to ${values.output}`);
       } else io.out(rendered);
       const line = `${report.baseUrl} ${describeVerdict(report, false)}`;
-      if (report.summary.failures > 0 || report.stopped !== undefined) throw new JobFailure(line);
+      if (!passed(report)) throw new JobFailure(line);
       return line;
     },
   });

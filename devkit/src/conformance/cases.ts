@@ -7,14 +7,7 @@ import fc from "fast-check";
 import { lookup } from "../refs.ts";
 import type { ContractRouter, Operation, Parameter } from "../sandbox/contract.ts";
 import { invalidValue, type Schema, validValue } from "./arbitraries.ts";
-import {
-  BODY_VALUES,
-  COMPANY_SCOPED_VALUES,
-  type Found,
-  type FoundValues,
-  HOW_TO_SUPPLY,
-  PARAMETER_VALUES,
-} from "./links.ts";
+import { type Found, type FoundValues, howToSupply, type ValueSource, valueName } from "./links.ts";
 import type { Account, Probe, ProbeKind } from "./types.ts";
 
 /** The parts of one request, before it is written out. */
@@ -34,6 +27,26 @@ export interface RequestParts {
   label: string;
   /** Statuses it may also get, and why (a weak id). */
   alsoAccepted?: { statuses: number[]; reason: string };
+  /** The parameter a negative request breaks or leaves out (none: the body). */
+  broken?: string;
+}
+
+/**
+ * The objects a request names in its path and headers that the run has seen (strong values only), but not the
+ * parameter it breaks: "card 01J…". Empty when it names none, or names one the run has not seen.
+ */
+export function knownObjects(operation: Operation, parts: RequestParts): string[] {
+  const known: string[] = [];
+  for (const parameter of operation.parameters) {
+    if (parameter.name === parts.broken || (parameter.in !== "path" && parameter.in !== "header")) continue;
+    const value = parameter.in === "path" ? parts.path[parameter.name] : parts.headers[parameter.name];
+    const name = linkedValue(parameter);
+    if (value === undefined || name === undefined) continue;
+    const found = parts.uses.get(name);
+    if (!found || found.value !== value || !found.strong) return [];
+    known.push(`${name.replace(/Id$/, "")} ${value}`);
+  }
+  return known;
 }
 
 export interface CaseContext {
@@ -42,6 +55,21 @@ export interface CaseContext {
   router: ContractRouter;
   seed: number;
   keys: { main: string; other?: string };
+  /** Where each value comes from: the contract's links and its workflows' body fields (links.ts). */
+  sources: readonly ValueSource[];
+}
+
+/** The body fields of an operation that name an object (a workflow fills them from an answer): field → value name. */
+export function bodyValues(sources: readonly ValueSource[], operation: Operation): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const source of sources)
+    if (source.to === operation.operationId && source.into.in === "body") fields.set(source.into.name, source.value);
+  return fields;
+}
+
+/** The value a path or header parameter takes (its valueName), or undefined for one no value feeds. */
+function linkedValue(parameter: Parameter): string | undefined {
+  return parameter.in === "path" || parameter.in === "header" ? valueName(parameter) : undefined;
 }
 
 /** The local pointer (`#/components/…`) of a router pointer (`https://…/partner.json#/components/…`). */
@@ -104,13 +132,13 @@ export function isCompanyScoped(operation: Operation): boolean {
 }
 
 /** The values an operation needs: required linked parameters and linked body fields. */
-export function neededValues(operation: Operation): string[] {
+export function neededValues(operation: Operation, sources: readonly ValueSource[]): string[] {
   const needed = new Set<string>();
   for (const parameter of operation.parameters) {
-    const value = PARAMETER_VALUES.get(parameter.name);
+    const value = linkedValue(parameter);
     if (value && parameter.required) needed.add(value);
   }
-  for (const value of BODY_VALUES.get(operation.operationId)?.values() ?? []) needed.add(value);
+  for (const value of bodyValues(sources, operation).values()) needed.add(value);
   return [...needed];
 }
 
@@ -122,18 +150,20 @@ export function chooseValues(
   operation: Operation,
   values: FoundValues,
   companies: readonly string[],
+  sources: readonly ValueSource[],
 ): { uses: Map<string, Found> } | { missing: string } {
-  const needed = neededValues(operation).filter((name) => name !== "companyId");
+  const needed = neededValues(operation, sources).filter((name) => name !== "companyId");
   const scoped = isCompanyScoped(operation);
   const candidates = scoped ? companies : [undefined];
-  if (scoped && companies.length === 0) return { missing: `no company to act for (${HOW_TO_SUPPLY.get("companyId")})` };
+  if (scoped && companies.length === 0)
+    return { missing: `no company to act for (${howToSupply("companyId", sources, operation.operationId)})` };
   let firstMissing: string | undefined;
   for (const companyId of candidates) {
     const uses = new Map<string, Found>();
     if (companyId !== undefined) uses.set("companyId", { name: "companyId", value: companyId, from: "", strong: true });
     let complete = true;
     for (const name of needed) {
-      const found = values.get(name, COMPANY_SCOPED_VALUES.has(name) ? companyId : undefined);
+      const found = values.get(name, companyId);
       // A strong value first: one the contract vouches for.
       const pick = found.find((item) => item.strong) ?? found[0];
       if (!pick) {
@@ -146,7 +176,9 @@ export function chooseValues(
     if (complete) return { uses };
   }
   const name = firstMissing ?? "companyId";
-  return { missing: `no ${name}${scoped ? " for any company" : ""}: ${HOW_TO_SUPPLY.get(name) ?? "none was found"}` };
+  return {
+    missing: `no ${name}${scoped ? " for any company" : ""}: ${howToSupply(name, sources, operation.operationId)}`,
+  };
 }
 
 /** Values that stand in for ids nothing yielded, for requests that must be refused anyway: the contract's examples. */
@@ -158,19 +190,13 @@ function placeholder(context: CaseContext, parameter: Parameter): string | undef
   return drawn === undefined ? undefined : String(drawn);
 }
 
-/** The chained-in body fields, and a chain the wallet takes (or none: the wallet's default). */
-function fixBody(operation: Operation, body: unknown, uses: Map<string, Found>): unknown {
+/** The body with the fields the workflows fill from answers (bodyValues) set to the values the run found. */
+function fixBody(context: CaseContext, operation: Operation, body: unknown, uses: Map<string, Found>): unknown {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
   const fixed: Record<string, unknown> = { ...(body as Record<string, unknown>) };
-  for (const [field, value] of BODY_VALUES.get(operation.operationId) ?? []) {
+  for (const [field, value] of bodyValues(context.sources, operation)) {
     const found = uses.get(value);
     if (found) fixed[field] = found.value;
-  }
-  if (operation.operationId === "openWalletAddress" && "chain" in fixed) {
-    // Valid chains depend on the wallet's currency (the API description): keep one the wallet takes, if known.
-    const chains = uses.get("walletId")?.chains;
-    if (!chains) delete fixed.chain;
-    else if (!chains.includes(String(fixed.chain))) fixed.chain = chains[0];
   }
   return fixed;
 }
@@ -184,7 +210,7 @@ function baseParts(
 ): RequestParts {
   const parts: RequestParts = { path: {}, query: {}, headers: {}, uses, label };
   for (const parameter of operation.parameters) {
-    const linked = PARAMETER_VALUES.get(parameter.name);
+    const linked = linkedValue(parameter);
     let value = linked ? uses.get(linked)?.value : undefined;
     if (value === undefined && parameter.required)
       value = usePlaceholders ? placeholder(context, parameter) : undefined;
@@ -226,7 +252,7 @@ export function positiveParts(
   const optional = operation.parameters.filter((parameter) => !parameter.required && parameter.in === "query");
   if (hasBody) {
     for (const [name, value] of bodyExamples(context, operation))
-      out.push({ ...withBase(`example ${name}`), body: fixBody(operation, value, uses) });
+      out.push({ ...withBase(`example ${name}`), body: fixBody(context, operation, value, uses) });
   } else {
     const parts = withBase("parameters from the contract's examples");
     for (const parameter of optional) {
@@ -264,7 +290,7 @@ export function positiveParts(
       Object.assign(parts.query, queries[index] ?? {});
       if (bodyPointer) {
         if (bodies[index] === undefined) continue;
-        parts.body = fixBody(operation, bodies[index], uses);
+        parts.body = fixBody(context, operation, bodies[index], uses);
       }
       out.push(parts);
     }
@@ -312,6 +338,7 @@ export function negativeParts(context: CaseContext, operation: Operation, valid:
     const text = invalidParameterText(resolved);
     if (text === undefined) continue;
     const parts = copy(`${parameter.in} ${parameter.name} is ${JSON.stringify(text)}`);
+    parts.broken = parameter.name;
     if (parameter.in === "path") parts.path[parameter.name] = text;
     else if (parameter.in === "query") parts.query[parameter.name] = text;
     else if (parameter.in === "header") parts.headers[parameter.name] = text;
@@ -345,7 +372,7 @@ export function missingHeaderParts(operation: Operation, valid: RequestParts): R
     .filter((parameter) => parameter.in === "header" && parameter.required)
     .map((parameter) => {
       const { [parameter.name]: _dropped, ...headers } = valid.headers;
-      return { ...valid, headers, label: `without ${parameter.name}` };
+      return { ...valid, headers, label: `without ${parameter.name}`, broken: parameter.name };
     });
 }
 

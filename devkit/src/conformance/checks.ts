@@ -13,17 +13,44 @@ export interface CheckContext {
   router: ContractRouter;
   /** --max-response-time, when given. */
   maxResponseTimeMs?: number;
-  /** The webhook signing secret verify's receiver was registered with. */
-  webhookSecret?: string;
+  /** The signing secret each account's receiver was registered with (none: signatures are not judged). */
+  webhookSecrets?: ReadonlyMap<Delivery["account"], string>;
 }
 
+/** verify's checks, by id: CHECKS has exactly these, and the fixtures' registry one entry or more for each. */
+export const VERIFY_CHECK_IDS = [
+  "not_a_server_error",
+  "status_code_conformance",
+  "content_type_conformance",
+  "response_schema_conformance",
+  "response_headers_conformance",
+  "positive_data_acceptance",
+  "negative_data_rejection",
+  "missing_required_header",
+  "ignored_auth",
+  "unsupported_method",
+  "max_response_time",
+  "ensure_resource_availability",
+  "account_isolation",
+  "webhook_signature",
+  "webhook_content_type",
+  "webhook_event_type",
+  "webhook_schema_conformance",
+  "webhook_delivered",
+] as const;
+export type VerifyCheckId = (typeof VERIFY_CHECK_IDS)[number];
+
 interface CheckBase {
-  id: string;
+  id: VerifyCheckId;
   level: Level;
   /** One line: what it checks. */
   summary: string;
   /** Which requests or deliveries it judges. */
   judges: string;
+  /** What the contract or the API description requires, which this check holds the implementation to. */
+  requires: string;
+  /** What the source leaves open, which this check therefore never fails. */
+  leavesOpen: string;
 }
 
 export interface ResponseCheck extends CheckBase {
@@ -151,10 +178,23 @@ function declaredStatuses(exchange: Exchange): string {
 
 // ---- Responses ----
 
+/** Whether an answer is one of the sandbox's injected faults (`POST /_sandbox/faults`): its problem type says so. */
+export function isInjectedFault(answer: Exchange["answer"]): boolean {
+  const type = (answer.json as { type?: unknown } | undefined)?.type;
+  return typeof type === "string" && /\/problems\/fault$/.test(type);
+}
+
 export function notAServerError(exchange: Exchange): Finding[] {
   const { answer } = exchange;
   if (answer.error !== undefined) return [{ message: `no answer: ${answer.error}` }];
-  if (answer.status >= 500) return [{ message: `server error ${answer.status}${bodyExcerpt(answer)}` }];
+  if (answer.status >= 500)
+    return [
+      {
+        message: isInjectedFault(answer)
+          ? `injected fault ${answer.status} (the sandbox's /_sandbox/faults, not a bug of the service)${bodyExcerpt(answer)}`
+          : `server error ${answer.status}${bodyExcerpt(answer)}`,
+      },
+    ];
   return [];
 }
 
@@ -226,10 +266,21 @@ export function responseHeadersConformance(exchange: Exchange, context: CheckCon
   }));
 }
 
-/** A request of `kind` must be refused with 4xx (a 5xx is not_a_server_error's to report). */
+/**
+ * A request of `kind` must be refused with 4xx (a 5xx is not_a_server_error's to report), and not with 404 when
+ * everything it names is an object the run has seen: that object is there, so "not found" is the wrong reason.
+ */
 function refusedWith4xx(exchange: Exchange, kind: Probe["kind"], what: string): Finding[] {
   const { probe, answer } = exchange;
-  if (probe.kind !== kind || !answered(exchange) || answer.status >= 500 || is4xx(answer.status)) return [];
+  if (probe.kind !== kind || !answered(exchange) || answer.status >= 500) return [];
+  if (is4xx(answer.status)) {
+    if (answer.status !== 404 || probe.knownObjects === undefined || probe.knownObjects.length === 0) return [];
+    return [
+      {
+        message: `${what} (${probe.label}) was answered 404, but ${probe.knownObjects.join(", ")} exists (this run ${probe.knownObjects.length === 1 ? "has seen it" : "has seen them"}): refused for the wrong reason`,
+      },
+    ];
+  }
   return [{ message: `${what} (${probe.label}) was answered ${answer.status}, not 4xx` }];
 }
 
@@ -253,16 +304,21 @@ export function missingRequiredHeader(exchange: Exchange): Finding[] {
   return refusedWith4xx(exchange, "missing-header", "a request without a required header");
 }
 
+/**
+ * A request without a valid key must not get through: a 2xx fails. Which refusal it gets (401, 403, 400…) the
+ * API description leaves open ("Status codes for missing or invalid credentials … not shown").
+ */
 export function ignoredAuth(exchange: Exchange): Finding[] {
   const { probe, answer } = exchange;
-  if (probe.kind !== "no-auth" || !answered(exchange) || answer.status === 401 || answer.status === 403) return [];
-  if (answer.status >= 500) return [];
-  return [{ message: `a request without X-API-Key was answered ${answer.status}, not 401 or 403` }];
+  if (probe.kind !== "no-auth" || !answered(exchange) || !is2xx(answer.status)) return [];
+  return [{ message: `a request ${probe.label} was answered ${answer.status}: it was let through` }];
 }
 
 export function unsupportedMethod(exchange: Exchange): Finding[] {
   const { probe, answer } = exchange;
   if (probe.kind !== "wrong-method" || !answered(exchange) || answer.status >= 500) return [];
+  // After Schemathesis: a path whose ids the run has not seen may route to 404 before the method is looked at.
+  if (answer.status === 404 && probe.path.includes("{") && !probe.knownObjects?.length) return [];
   if (answer.status !== 405)
     return [
       {
@@ -328,16 +384,29 @@ export function ensureResourceAvailability(exchange: Exchange): Finding[] {
 // ---- Webhook deliveries ----
 
 export function webhookSignature(delivery: Delivery, context: CheckContext): Finding[] {
-  if (context.webhookSecret === undefined) return [];
-  if (verifyWebhookSignature(delivery.raw, delivery.signature, context.webhookSecret)) return [];
+  const secret = context.webhookSecrets?.get(delivery.account);
+  if (secret === undefined) return [];
+  if (verifyWebhookSignature(delivery.raw, delivery.signature, secret)) return [];
+  const others = [...(context.webhookSecrets ?? [])].filter(([account]) => account !== delivery.account);
+  const mixedUp = others.find(([, other]) => verifyWebhookSignature(delivery.raw, delivery.signature, other));
   return [
     {
       message:
         delivery.signature === undefined
           ? "no X-Signature header"
-          : `X-Signature ${excerpt(delivery.signature, 70)} is not the HMAC-SHA256 of the body under the signing secret`,
+          : mixedUp
+            ? `X-Signature is the HMAC-SHA256 of the body under the ${mixedUp[0]} account's signing secret, not the ${delivery.account} account's: another account's secret`
+            : `X-Signature ${excerpt(delivery.signature, 70)} is not the HMAC-SHA256 of the body under the ${delivery.account} account's signing secret`,
     },
   ];
+}
+
+/** The API description: every body is JSON. A delivery without a JSON Content-Type fails. */
+export function webhookContentType(delivery: Delivery): Finding[] {
+  const type = mediaTypeOf(delivery.contentType ?? null);
+  if (type === undefined) return [{ message: "no Content-Type header; every body of this API is application/json" }];
+  if (isJsonMediaType(type)) return [];
+  return [{ message: `Content-Type ${type}; every body of this API is JSON (application/json)` }];
 }
 
 function envelopeType(delivery: Delivery): unknown {
@@ -375,6 +444,8 @@ export const CHECKS: readonly Check[] = [
     target: "response",
     summary: "no 5xx, and an answer at all",
     judges: "every request",
+    requires: "an answer; the contract declares no 5xx for any operation",
+    leavesOpen: "nothing: a 5xx is never declared",
     run: notAServerError,
   },
   {
@@ -383,6 +454,9 @@ export const CHECKS: readonly Check[] = [
     target: "response",
     summary: "the status is one the operation declares, or a generic error status (--list-checks lists them)",
     judges: "every request",
+    requires: "a status the operation declares",
+    leavesOpen:
+      "the error statuses the API description does not show (credentials, X-Company-Id, most errors): the generic statuses below are allowed on any operation",
     run: statusCodeConformance,
   },
   {
@@ -391,6 +465,8 @@ export const CHECKS: readonly Check[] = [
     target: "response",
     summary: "the Content-Type is one the status declares; a generic error status has a JSON body",
     judges: "every request",
+    requires: "the media type the status declares; the API description: every body is JSON",
+    leavesOpen: "the shape of error bodies (not shown): only that they are JSON",
     run: contentTypeConformance,
   },
   {
@@ -399,6 +475,8 @@ export const CHECKS: readonly Check[] = [
     target: "response",
     summary: "the body validates against the status's schema (JSON Schema 2020-12, formats included)",
     judges: "every request answered with a declared status",
+    requires: "the declared schema of the status, formats and patterns included",
+    leavesOpen: "fields the description lists as optional may be absent; undeclared statuses have no schema",
     run: responseSchemaConformance,
   },
   {
@@ -407,6 +485,8 @@ export const CHECKS: readonly Check[] = [
     target: "response",
     summary: "the headers the status declares are there and valid",
     judges: "every request answered with a declared status",
+    requires: "the response headers a status declares (this contract declares none today: the check waits for one)",
+    leavesOpen: "every header the contract does not declare",
     run: responseHeadersConformance,
   },
   {
@@ -414,31 +494,42 @@ export const CHECKS: readonly Check[] = [
     level: "error",
     target: "response",
     summary: "a request that conforms to the contract is accepted (2xx; 409 and 429 allowed)",
-    judges: "the contract's examples and requests generated from its schemas, ids chased from earlier answers",
+    judges: "the contract's examples and requests generated from its schemas, ids chased along the contract's links",
+    requires: "a request the contract allows, on objects the run has seen, is not refused",
+    leavesOpen:
+      "409 (a conflict with the current state) and 429 (rate limits: not shown); 404 for an id the contract does not promise the operation knows",
     run: positiveDataAcceptance,
   },
   {
     id: "negative_data_rejection",
     level: "error",
     target: "response",
-    summary: "a request with one part breaking the contract is refused with 4xx",
+    summary:
+      "a request with one part breaking the contract is refused with 4xx, not 404 for an object the run has seen",
     judges: "a body, path, query or header value that breaks a rule, malformed JSON, a wrong content type",
+    requires: "a request the contract does not allow is refused (4xx), for the reason it is wrong",
+    leavesOpen: "which 4xx (error statuses and bodies are not shown), except 404 for an object known to exist",
     run: negativeDataRejection,
   },
   {
     id: "missing_required_header",
     level: "error",
     target: "response",
-    summary: "a request without a required header (X-Company-Id) is refused with 4xx",
+    summary:
+      "a request without a required header (X-Company-Id) is refused with 4xx, not 404 for an object the run has seen",
     judges: "each operation with a required header, sent without it",
+    requires: "the API description: company-scoped operations require X-Company-Id",
+    leavesOpen: "the status for a missing company header (not shown): any 4xx but a 404 for a known object",
     run: missingRequiredHeader,
   },
   {
     id: "ignored_auth",
     level: "error",
     target: "response",
-    summary: "a request without X-API-Key is answered 401 or 403",
+    summary: "a request without X-API-Key is not let through (no 2xx)",
     judges: "each operation, sent without credentials",
+    requires: "the API description: every operation requires X-API-Key",
+    leavesOpen: "the status of the refusal (not shown): 400, 401, 403, 404 all pass; only a 2xx fails",
     run: ignoredAuth,
   },
   {
@@ -448,6 +539,8 @@ export const CHECKS: readonly Check[] = [
     summary:
       "a method the path does not have is answered 405 with an Allow header (RFC 9110; the API description does not say)",
     judges: "each path, with one method it does not declare",
+    requires: "nothing of the API description: RFC 9110 15.5.6, so a warning only (a 2xx is reported the same way)",
+    leavesOpen: "the whole answer, as far as the contract goes: never fails a run",
     run: unsupportedMethod,
   },
   {
@@ -456,6 +549,8 @@ export const CHECKS: readonly Check[] = [
     target: "response",
     summary: "every answer within --max-response-time (on only when that option is given)",
     judges: "every request",
+    requires: "only your own limit: the API description states none",
+    leavesOpen: "any time, unless --max-response-time is given",
     run: maxResponseTime,
   },
   {
@@ -465,6 +560,9 @@ export const CHECKS: readonly Check[] = [
     summary:
       "what was just created can be read back: an onboarded company is listed, a created card is listed, an opened wallet address comes back (200, the same) when opened again",
     judges: "reads after the writes of --allow-writes",
+    requires:
+      "the API description: list companies lists the account's companies, list cards the company's cards; opening an address again returns the existing one (200)",
+    leavesOpen: "the order of lists, and a card's status while it is created",
     run: ensureResourceAvailability,
   },
   {
@@ -473,23 +571,41 @@ export const CHECKS: readonly Check[] = [
     target: "response",
     summary:
       "the other account (--other-api-key) never reads or uses the first one's objects: 403 or 404, and none of its ids in any answer or webhook (OWASP API1)",
-    judges: "the first account's requests sent again with the other key, the other account's lists and webhooks",
+    judges:
+      "the first account's requests sent again with the other key, each account's lists and each account's webhooks searched for the other's ids",
+    requires:
+      "the API description: an account acts for its own companies; getTransaction answers 403 or 404 for another account's transaction",
+    leavesOpen: "403 or 404 (either refuses); a 422 where the other account's ids are in a body it validates",
     run: accountIsolation,
   },
   {
     id: "webhook_signature",
     level: "error",
     target: "delivery",
-    summary: "X-Signature is the HMAC-SHA256 of the raw body under the signing secret",
-    judges: "every delivery to verify's receiver",
+    summary: "X-Signature is the HMAC-SHA256 of the raw body under the signing secret of the receiver's account",
+    judges: "every delivery to verify's receiver, duplicates included; each account's receiver has its own secret",
+    requires: "the API description: X-Signature, hex HMAC-SHA256 of the raw body with the endpoint's secret",
+    leavesOpen: "retries, ordering and duplicates (not shown): each copy is judged, none is required",
     run: webhookSignature,
+  },
+  {
+    id: "webhook_content_type",
+    level: "error",
+    target: "delivery",
+    summary: "the delivery's Content-Type is JSON (application/json)",
+    judges: "every delivery to verify's receiver, duplicates included",
+    requires: "the API description: every body is JSON",
+    leavesOpen: "charset and other parameters of the media type",
+    run: webhookContentType,
   },
   {
     id: "webhook_event_type",
     level: "error",
     target: "delivery",
     summary: "the body is a JSON envelope whose type the contract names",
-    judges: "every delivery to verify's receiver",
+    judges: "every delivery to verify's receiver, duplicates included",
+    requires: "the event types of the contract's webhooks",
+    leavesOpen: "nothing: an event type the contract does not name fails",
     run: webhookEventType,
   },
   {
@@ -497,7 +613,9 @@ export const CHECKS: readonly Check[] = [
     level: "error",
     target: "delivery",
     summary: "the envelope and its payload validate against the contract's webhooks schema for the type",
-    judges: "every delivery to verify's receiver",
+    judges: "every delivery to verify's receiver, duplicates included",
+    requires: "the contract's schema of the envelope and of the type's payload",
+    leavesOpen: "payloads the description does not show (onboarding and KYB status changes): kept open in the contract",
     run: webhookSchemaConformance,
   },
   {
@@ -505,16 +623,20 @@ export const CHECKS: readonly Check[] = [
     level: "error",
     target: "run",
     summary:
-      "each event the API description promises after an action arrives (kyc_link.issued after onboarding with Swap; with the sandbox's control API also route, deposit, KYC, onboarding and KYB events)",
-    judges: "the actions verify takes, within --webhook-wait",
+      "each event a contract workflow that ran promises (its x-webhooks) arrives at the account's receiver, for the company it acted for",
+    judges: "the workflows verify runs, within --webhook-wait",
+    requires: "the API description's events after an action (the workflows' x-webhooks list them)",
+    leavesOpen: "delivery time (not shown): --webhook-wait is your bound",
   },
+];
+
+/** Checks of the proxy alone: not verify's (`verify --checks` refuses them). */
+export const PROXY_ONLY_CHECKS: readonly { id: string; level: Level; summary: string }[] = [
   {
     id: "request_conformance",
     level: "warning",
-    target: "run",
     summary:
       "the request itself conforms to the contract: a known operation, valid parameters and body (the client's side)",
-    judges: "proxy only: each request it forwards",
   },
 ];
 
@@ -534,7 +656,7 @@ export function toFailure(
   };
 }
 
-export const CHECK_IDS: readonly string[] = CHECKS.map((check) => check.id);
+export const CHECK_IDS: readonly string[] = VERIFY_CHECK_IDS;
 
 export function checkById(id: string): Check | undefined {
   return CHECKS.find((check) => check.id === id);

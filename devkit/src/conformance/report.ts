@@ -6,7 +6,7 @@
  * escaped in junit, markdown and HTML escaped in markdown, so a hostile answer cannot clear a terminal, forge
  * a line or a verdict, or add markup to a pull-request comment.
  */
-import { formatDuration } from "../cli/duration.ts";
+import { formatDuration } from "../duration.ts";
 import { inert, inertJson, inertLines } from "../inert.ts";
 import { CHECKS } from "./checks.ts";
 import { KEY_VARIABLES } from "./http.ts";
@@ -28,16 +28,75 @@ function rule(failure: Failure): string {
   return parts.join(", ");
 }
 
+/** Whether the run passed: no error-level failure, ran to its end, and exercised enough of the contract. */
+export function passed(report: VerifyReport): boolean {
+  return report.summary.failures === 0 && report.stopped === undefined && !report.couldNotCheck;
+}
+
+const KINDS = [
+  "positive",
+  "negative",
+  "missing-header",
+  "no-auth",
+  "wrong-method",
+  "isolation",
+  "availability",
+] as const;
+
+/** The operations × request kinds table (each kind is judged by its checks: --list-checks), with why a row is empty. */
+function matrixLines(report: VerifyReport): string[] {
+  const rows = Object.keys(report.matrix);
+  for (const skip of report.notExercised) if (!rows.includes(skip.what)) rows.push(skip.what);
+  if (rows.length === 0) return [];
+  const width = Math.max(9, ...rows.map((row) => row.length));
+  const lines = [`COVERAGE (requests per operation and kind)`, "", `${"operation".padEnd(width)}  ${KINDS.join("  ")}`];
+  for (const row of rows) {
+    const counts = report.matrix[row] ?? {};
+    const missing = report.notExercised.find((skip) => skip.what === row);
+    lines.push(
+      `${row.padEnd(width)}  ${KINDS.map((kind) => String(counts[kind] ?? "-").padStart(kind.length)).join("  ")}${missing ? `  not exercised: ${missing.reason}` : ""}`,
+    );
+  }
+  lines.push("");
+  return lines;
+}
+
 /** The run in a line: the verdict and what was sent; with the duration unless `withDuration` is false. */
 function verdict(report: VerifyReport, withDuration = true): string {
   const { summary } = report;
+  const notChecked = report.notExercised.map((skip) => skip.what).join(", ");
   const outcome =
     report.stopped !== undefined
       ? `stopped (${report.stopped}), ${summary.failures} failure(s) so far`
-      : summary.failures === 0
-        ? "conforms"
-        : `${summary.failures} failure(s)`;
+      : summary.failures > 0
+        ? `${summary.failures} failure(s)${report.couldNotCheck ? `, and could not check ${notChecked}` : ""}`
+        : report.couldNotCheck
+          ? `could not check: ${notChecked} never got a request that should succeed (${Math.round(report.exercised.share * 100)}% of the operations the options allow, under --min-coverage ${Math.round(report.exercised.minCoverage * 100)}%)`
+          : "conforms";
   return `${outcome}: ${summary.operations} of ${summary.operationsInContract} operations, ${summary.requests} requests, ${summary.deliveries} webhook deliveries, ${summary.warnings} warning(s), ${summary.skipped} skipped${withDuration ? `, in ${formatDuration(summary.durationMs)}` : ""}`;
+}
+
+/**
+ * Failures of one cause (the same check and message) grouped, in the order of their first: a service answering
+ * every negative request 200 is one story told once, with each operation it hit.
+ */
+export function groupFailures(list: readonly Failure[]): Failure[][] {
+  const groups = new Map<string, Failure[]>();
+  for (const failure of list) {
+    const key = `${failure.check}\u0000${failure.message}\u0000${failure.jsonPath ?? ""}`;
+    const group = groups.get(key) ?? [];
+    group.push(failure);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/** "listCards (GET /v1/cards)", or for a group "listCards, listCardBins and 2 more (4 requests)". */
+function whereAll(group: readonly Failure[]): string {
+  if (group.length === 1) return where(group[0]!);
+  const names = [...new Set(group.map((failure) => failure.operationId))];
+  const shown = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
+  return `${shown} (${group.length} ${group[0]!.eventId !== undefined || group[0]!.status === null ? "times" : "requests"})`;
 }
 
 function text(report: VerifyReport): string {
@@ -45,9 +104,10 @@ function text(report: VerifyReport): string {
   const block = (title: string, list: Failure[]) => {
     if (list.length === 0) return;
     lines.push(`${title} (${list.length})`, "");
-    list.forEach((failure, index) => {
+    groupFailures(list).forEach((group, index) => {
+      const failure = group[0]!;
       lines.push(
-        `${index + 1}. [${failure.check}] ${where(failure)}${failure.status !== null ? `: ${failure.status}` : ""}`,
+        `${index + 1}. [${failure.check}] ${whereAll(group)}${failure.status !== null ? `: ${failure.status}` : ""}`,
       );
       lines.push(`   ${failure.message}`);
       const broken = rule(failure);
@@ -60,6 +120,7 @@ function text(report: VerifyReport): string {
   };
   block("FAILURES", report.failures);
   block("WARNINGS", report.warnings);
+  lines.push(...matrixLines(report));
   if (report.skipped.length > 0) {
     lines.push(`SKIPPED (${report.skipped.length})`, "");
     for (const skip of report.skipped) lines.push(`- ${skip.what}: ${skip.reason}`);
@@ -87,6 +148,10 @@ function json(report: VerifyReport): string {
       skipped: report.skipped,
       checks: report.checks,
       coverage: report.coverage,
+      matrix: report.matrix,
+      exercised: report.exercised,
+      notExercised: report.notExercised,
+      couldNotCheck: report.couldNotCheck,
       ...(report.stopped !== undefined ? { stopped: report.stopped } : {}),
     },
     null,
@@ -168,6 +233,14 @@ function junit(report: VerifyReport): string {
         .join("\n")}\n  </testsuite>`,
     );
   }
+  if (report.couldNotCheck) {
+    tests++;
+    failures++;
+    const why = report.notExercised.map((skip) => `${skip.what}: ${skip.reason}`).join("\n");
+    suites.push(
+      `  <testsuite name="coverage" tests="1">\n    <testcase classname="coverage" name="operations exercised"><failure message="${xml(verdict(report, false))}" type="error">${xml(why)}</failure></testcase>\n  </testsuite>`,
+    );
+  }
   if (report.stopped !== undefined) {
     tests++;
     failures++;
@@ -199,7 +272,7 @@ function fence(lines: readonly string[]): string {
 
 function markdown(report: VerifyReport): string {
   const lines: string[] = [];
-  const ok = report.summary.failures === 0 && report.stopped === undefined;
+  const ok = passed(report);
   lines.push(`### ${ok ? "✅" : "❌"} partner-api verify: ${cell(verdict(report))}`, "");
   lines.push(`Target ${cell(report.baseUrl)}, seed ${report.seed}.`, "");
   if (report.stopped !== undefined) lines.push(`**Stopped before its end:** ${cell(report.stopped)}.`, "");
@@ -207,10 +280,12 @@ function markdown(report: VerifyReport): string {
     if (list.length === 0) return;
     lines.push(`#### ${title} (${list.length})`, "");
     lines.push("| Check | Operation | Status | What broke |", "|---|---|---:|---|");
-    for (const failure of list)
+    for (const group of groupFailures(list)) {
+      const failure = group[0]!;
       lines.push(
-        `| \`${failure.check}\` | ${cell(where(failure))} | ${failure.status ?? "–"} | ${cell(failure.message)}${rule(failure) ? ` (${cell(rule(failure))})` : ""} |`,
+        `| \`${failure.check}\` | ${cell(whereAll(group))} | ${failure.status ?? "–"} | ${cell(failure.message)}${rule(failure) ? ` (${cell(rule(failure))})` : ""} |`,
       );
+    }
     lines.push("");
     const withCurl = list.filter((failure) => failure.curl);
     if (withCurl.length > 0) {
@@ -232,6 +307,20 @@ function markdown(report: VerifyReport): string {
   };
   table("Failures", report.failures);
   table("Warnings", report.warnings);
+  const rows = Object.keys(report.matrix);
+  for (const skip of report.notExercised) if (!rows.includes(skip.what)) rows.push(skip.what);
+  if (rows.length > 0) {
+    lines.push("<details><summary>Coverage: requests per operation and kind</summary>", "");
+    lines.push(`| Operation | ${KINDS.join(" | ")} | Not exercised |`, `|---|${KINDS.map(() => "---:|").join("")}---|`);
+    for (const row of rows) {
+      const counts = report.matrix[row] ?? {};
+      const missing = report.notExercised.find((skip) => skip.what === row);
+      lines.push(
+        `| ${cell(row)} | ${KINDS.map((kind) => counts[kind] ?? "–").join(" | ")} | ${missing ? cell(missing.reason) : ""} |`,
+      );
+    }
+    lines.push("", "</details>", "");
+  }
   if (report.skipped.length > 0) {
     lines.push(`<details><summary>Skipped (${report.skipped.length})</summary>`, "");
     for (const skip of report.skipped) lines.push(`- **${cell(skip.what)}**: ${cell(skip.reason)}`);

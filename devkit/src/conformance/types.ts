@@ -9,7 +9,7 @@ export type Level = "error" | "warning";
 
 /**
  * Why a request is sent, which decides what its answer must be: `positive` conforms to the contract (2xx
- * expected), `negative` breaks one part of it (4xx), `no-auth` has no X-API-Key (401/403), `missing-header`
+ * expected), `negative` breaks one part of it (4xx), `no-auth` has no valid X-API-Key (not 2xx), `missing-header`
  * lacks a required header (4xx), `wrong-method` uses a method the path does not declare (405), `isolation`
  * is the other account naming the first one's objects (403/404), `availability` reads back what was created.
  */
@@ -50,6 +50,11 @@ export interface Probe {
   foreignObject?: string;
   /** Isolation: the first account's ids, none of which a 2xx answer to the other account may hold. */
   foreignIds?: Set<string>;
+  /**
+   * Negative and missing-header requests: the objects it names that the run has seen ("card 01J…"), when it names
+   * only such objects; a 404 is then refused for the wrong reason.
+   */
+  knownObjects?: string[];
 }
 
 export interface Answer {

@@ -2,20 +2,27 @@
  * `verify`: checks a running implementation of the partner API against the contract. It discovers ids from
  * the answers (links.ts), sends each operation's positive and negative requests (cases.ts), judges every
  * answer with the checks (checks.ts), sends the first account's requests again with the other account's key,
- * reads back what it created, and checks every webhook delivery its own receiver gets. When the target
- * serves the sandbox's control API it uses it to set up what the partner API cannot (control.ts).
+ * reads back what it created, and checks every webhook delivery each account's receiver gets. When the target
+ * serves the sandbox's control API it uses it, through the typed control client (sandbox/control-client.ts), to
+ * set up what the partner API cannot; a set-up call that fails ends the set-up, not the run. Coverage is part of
+ * the verdict: an operation the options allow that never got a request that should succeed makes the run fail
+ * ("could not check"), unless --min-coverage lowers the bar.
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { formatDuration } from "../cli/duration.ts";
-import { UsageError } from "../cli/runner.ts";
+import { shippedDocuments } from "../arazzo/document.ts";
+import { formatDuration } from "../duration.ts";
+import { UsageError } from "../errors.ts";
 import { contractJsonPath } from "../paths.ts";
-import { ContractRouter, type Operation } from "../sandbox/contract.ts";
+import { ContractRouter, type Operation, sandboxRouter } from "../sandbox/contract.ts";
+import { controlClient, type SandboxControl } from "../sandbox/control-client.ts";
 import {
+  bodyValues,
   type CaseContext,
   chooseValues,
   isCompanyScoped,
   isWrite,
+  knownObjects,
   missingHeaderParts,
   negativeParts,
   positiveParts,
@@ -32,9 +39,17 @@ import {
   type ResponseCheck,
   toFailure,
 } from "./checks.ts";
-import { detectControl, type SandboxControl } from "./control.ts";
 import { curlLine, describeFetchError, fetchBounded, RunStopped, send } from "./http.ts";
-import { BODY_VALUES, type Found, FoundValues } from "./links.ts";
+import {
+  type Found,
+  FoundValues,
+  isObjectId,
+  linkOrder,
+  linkSources,
+  type ValueSource,
+  valueName,
+  workflowBodySources,
+} from "./links.ts";
 import {
   MAX_DELIVERIES,
   MAX_DELIVERY_BYTES,
@@ -63,8 +78,10 @@ export interface VerifyOptions {
   maxRequests?: number;
   /** Requests generated from the schemas per operation, beside the contract's examples. Default 2. */
   generated?: number;
-  /** The signing secret of the receiver registered with the service (without the sandbox's control API). */
+  /** The signing secret of the receiver registered with the service for --api-key's account (without the sandbox's control API). */
   webhookSecret?: string;
+  /** The same for --other-api-key's account: its receiver is `<receiver>/other`. */
+  otherWebhookSecret?: string;
   webhookHost?: string;
   webhookPort?: number;
   /** How long to wait for expected webhook deliveries. Default 10 s. */
@@ -80,6 +97,11 @@ export interface VerifyOptions {
   signal?: AbortSignal;
   /** The whole run's limit: past it, nothing more is sent and the report says so. Default 30 minutes. */
   maxDurationMs?: number;
+  /**
+   * The share of the operations the options allow (reads; writes too with allowWrites) that must be exercised with
+   * a request that should succeed, from 0 to 1; below it the run fails ("could not check"). Default 1.
+   */
+  minCoverage?: number;
 }
 
 export interface VerifyReport {
@@ -105,6 +127,17 @@ export interface VerifyReport {
   checks: string[];
   /** Requests sent per operation (webhook event types: deliveries received). */
   coverage: Record<string, number>;
+  /** Requests sent per operation and kind (positive, negative, no-auth…): the operations × checks table. */
+  matrix: Record<string, Partial<Record<Probe["kind"], number>>>;
+  /**
+   * Operations the options allow (reads, and writes with --allow-writes) never exercised with a request that should
+   * succeed, each with why; when their share is over 1 - minCoverage the run fails ("could not check").
+   */
+  notExercised: Skip[];
+  /** The share of the allowed operations exercised with a request that should succeed, and the bar it had to reach. */
+  exercised: { share: number; operations: number; allowed: number; minCoverage: number };
+  /** True when too few operations were exercised to stand behind a verdict (exit 1, "could not check"). */
+  couldNotCheck: boolean;
   /** Why the run stopped before its end (`--max-duration`, Ctrl-C); absent when it ran to the end. */
   stopped?: string;
 }
@@ -119,25 +152,6 @@ export const DEFAULT_WEBHOOK_WAIT_MS = 10_000;
 /** The sandbox clock is moved this far at the end, so timed work (a KYB review) and its webhooks happen. */
 const CLOCK_ADVANCE_SECONDS = 3600;
 
-/** Operations run in this order, so each finds the ids the earlier ones yielded; others follow in contract order. */
-const ORDER = [
-  "listCompanies",
-  "onboardCompany",
-  "listCardBins",
-  "listCards",
-  "listSpendingAccountTransactions",
-  "getCardHolder",
-  "createCard",
-  "updateCardSpendSettings",
-  "unfreezeCard",
-  "createCardDetailsToken",
-  "openWalletAddress",
-  "submitKybProfile",
-  "getPaymentRoute",
-  "getPaymentInstructions",
-  "getTransaction",
-];
-
 /** Event types the API description says an action leads to. */
 interface ExpectedEvent {
   type: string;
@@ -146,11 +160,7 @@ interface ExpectedEvent {
 }
 
 export function defaultChecks(): Set<string> {
-  return new Set(
-    CHECKS.filter((check) => check.id !== "max_response_time" && check.id !== "request_conformance").map(
-      (check) => check.id,
-    ),
-  );
+  return new Set(CHECKS.filter((check) => check.id !== "max_response_time").map((check) => check.id));
 }
 
 function loadDefaultDocument(): Record<string, unknown> {
@@ -162,6 +172,9 @@ class Run {
   readonly warnings: Failure[] = [];
   readonly skipped: Skip[] = [];
   readonly coverage = new Map<string, number>();
+  readonly matrix = new Map<string, Partial<Record<Probe["kind"], number>>>();
+  /** Operations exercised with a request that should succeed (positive, or reading back what was made). */
+  readonly succeeded = new Set<string>();
   requests = 0;
   notSent = 0;
   private lastProgress = 0;
@@ -175,7 +188,9 @@ class Run {
   readonly expected: ExpectedEvent[] = [];
   readonly onboarded: { id: string; swap: boolean }[] = [];
   receiver: WebhookReceiver | undefined;
-  control: SandboxControl | undefined;
+  control: Control | undefined;
+  /** The receivers registered through the control API, by account: removed at the end of the run. */
+  readonly endpoints: { account: "main" | "other"; id: string }[] = [];
   /** Aborted when the run must stop: its deadline, or the caller's signal. */
   readonly signal: AbortSignal;
   readonly responseChecks: ResponseCheck[];
@@ -188,8 +203,9 @@ class Run {
     readonly router: ContractRouter,
     readonly document: Record<string, unknown>,
     readonly enabled: ReadonlySet<string>,
-    readonly webhookSecret: string | undefined,
+    readonly webhookSecrets: ReadonlyMap<"main" | "other", string>,
     signal: AbortSignal,
+    readonly sources: readonly ValueSource[],
   ) {
     this.signal = signal;
     this.responseChecks = CHECKS.filter(
@@ -204,11 +220,12 @@ class Run {
       router,
       seed: options.seed ?? 1,
       keys: { main: options.apiKey, ...(options.otherApiKey !== undefined ? { other: options.otherApiKey } : {}) },
+      sources,
     };
     this.checkContext = {
       router,
       ...(options.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: options.maxResponseTimeMs } : {}),
-      ...(webhookSecret !== undefined ? { webhookSecret } : {}),
+      webhookSecrets,
     };
   }
 
@@ -244,6 +261,10 @@ class Run {
     }
     this.requests++;
     this.coverage.set(probe.operationId, (this.coverage.get(probe.operationId) ?? 0) + 1);
+    const row = this.matrix.get(probe.operationId) ?? {};
+    this.matrix.set(probe.operationId, row);
+    row[probe.kind] = (row[probe.kind] ?? 0) + 1;
+    if (probe.kind === "positive" || probe.kind === "availability") this.succeeded.add(probe.operationId);
     const answer = await send(probe, { signal: this.signal });
     const exchange = { probe, answer };
     this.options.onExchange?.(exchange);
@@ -284,26 +305,39 @@ class Run {
   ): Promise<Exchange | undefined> {
     const probe = toProbe(this.context, operation, parts, kind, account, method);
     const exchange = await this.exchange(probe);
+    // Ids are chased only from an answer that conforms: one that breaks the contract is that operation's failure,
+    // and its ids would only make later requests fail for it.
     if (
       exchange &&
       exchange.answer.status >= 200 &&
       exchange.answer.status < 300 &&
-      exchange.answer.json !== undefined
+      exchange.answer.json !== undefined &&
+      this.router.validateResponse(operation, exchange.answer.status, exchange.answer.json).length === 0
     ) {
       const values = account === "other" ? this.other : this.main;
-      values.takeFrom(operation.operationId, exchange.answer.json, parts.headers["X-Company-Id"]);
+      values.takeFrom(this.sources, operation.operationId, exchange.answer.json, parts.headers["X-Company-Id"]);
     }
     return exchange;
   }
 }
 
-function operationsInOrder(router: ContractRouter): Operation[] {
-  const partner = router.operations.filter((operation) => operation.api === "partner");
-  const rank = (operation: Operation) => {
-    const index = ORDER.indexOf(operation.operationId);
-    return index === -1 ? ORDER.length + partner.indexOf(operation) : index;
-  };
-  return [...partner].sort((a, b) => rank(a) - rank(b));
+/**
+ * Where values come from: the contract's links, and the body fields its workflows fill from earlier answers. The
+ * workflows are the shipped ones (openapi/workflows/), read against the devkit's own contracts.
+ */
+function valueSources(document: Record<string, unknown>, operations: readonly Operation[]): ValueSource[] {
+  const documents = [...shippedDocuments(sandboxRouter()).values()].map((shipped) => shipped.document);
+  const partner = new Set(operations.map((operation) => operation.operationId));
+  return [...linkSources(document, operations), ...workflowBodySources(documents, partner)];
+}
+
+/** The `--id` names: every value a path parameter of the contract takes (a company's is --company-id). */
+export function idNames(document: Record<string, unknown> = loadDefaultDocument()): string[] {
+  const router = new ContractRouter([{ api: "partner", document }]);
+  const names = new Set<string>();
+  for (const operation of router.operations)
+    for (const parameter of operation.parameters) if (parameter.in === "path") names.add(valueName(parameter));
+  return [...names].sort();
 }
 
 /** The company ids listCompanies (or onboardCompany) gave an account, appended in order, each once. */
@@ -334,7 +368,7 @@ async function positivePhase(run: Run, operation: Operation): Promise<void> {
     return;
   }
   const companies = operation.operationId === "onboardCompany" ? [] : run.mainCompanies;
-  const chosen = chooseValues(operation, run.main, companies);
+  const chosen = chooseValues(operation, run.main, companies, run.sources);
   if ("missing" in chosen) {
     run.skip(operation.operationId, chosen.missing);
     return;
@@ -378,7 +412,7 @@ async function positivePhase(run: Run, operation: Operation): Promise<void> {
         });
     }
   }
-  if (operation.operationId === "listCompanies" || operation.operationId === "onboardCompany") {
+  if (run.sources.some((source) => source.operationId === operation.operationId && source.value === "companyId")) {
     // Companies this run made come first: writes then land in them, not in data that was there before.
     const made = run.onboarded.map((company) => company.id);
     const madeIds = new Set(made);
@@ -390,29 +424,94 @@ async function positivePhase(run: Run, operation: Operation): Promise<void> {
   }
 }
 
-/** With the sandbox's control API: what the partner API cannot list or make. */
+/** The sandbox's control API, through its typed client, each call bounded as every verify request is. */
+export interface Control {
+  /** The client acting for an account (its X-API-Key), or for none; its calls end with `signal` (the run's). */
+  as(apiKey?: string, signal?: AbortSignal): SandboxControl<true>;
+}
+
+/** A fetch for the control client that reads the answer within fetchBounded's bounds and the run's signal. */
+function boundedFetch(signal: AbortSignal): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const body = request.body === null ? undefined : await request.text();
+    const { response, text } = await fetchBounded(
+      request.url,
+      { method: request.method, headers: request.headers, ...(body !== undefined ? { body } : {}) },
+      { signal },
+    );
+    if (text === undefined)
+      throw new Error(
+        `${request.method} ${new URL(request.url).pathname} on the sandbox's control API answered a body over the size verify reads`,
+      );
+    const copy = new Response(text === "" || response.status === 204 ? null : text, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+    Object.defineProperty(copy, "url", { value: request.url });
+    return copy;
+  };
+}
+
+/** A Control when the target serves the control API (`GET /_sandbox/clock` answers `{ now: <date-time> }`). */
+async function detectControl(baseUrl: string, signal: AbortSignal): Promise<Control | undefined> {
+  const as = (apiKey?: string, callSignal: AbortSignal = signal) =>
+    controlClient(
+      baseUrl,
+      { ...(apiKey !== undefined ? { apiKey } : {}), throwOnError: true, fetch: boundedFetch(callSignal) },
+      sandboxRouter,
+    ) as SandboxControl<true>;
+  try {
+    const { data } = await as().GET("/_sandbox/clock");
+    const now = (data as { now?: unknown } | undefined)?.now;
+    return typeof now === "string" && !Number.isNaN(Date.parse(now)) ? { as } : undefined;
+  } catch {
+    // No control API (or no answer in time): the run goes on without it, and stops at its first request if stopped.
+    return undefined;
+  }
+}
+
+/** Why a set-up call failed, in the target's own words (the problem document's detail when it sent one). */
+function setupFailure(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * With the sandbox's control API: what the partner API cannot list or make. A call that fails ends the set-up,
+ * not the run: what arrived is judged, and the report says what could not be done next and why.
+ */
 async function controlSetup(run: Run): Promise<void> {
-  const control = run.control!;
-  const key = run.options.apiKey;
-  const lists = [
-    { path: "card-holders", property: "cardHolders", value: "cardHolderId" },
-    { path: "wallets", property: "wallets", value: "walletId" },
-  ];
+  try {
+    await controlSetupSteps(run);
+  } catch (error) {
+    if (run.signal.aborted) throw error;
+    run.skip(
+      "set-up through the sandbox's control API",
+      `${setupFailure(error)}; what needed it (card holders, wallets, routes, deposits, status changes) was not set up`,
+    );
+  }
+}
+
+async function controlSetupSteps(run: Run): Promise<void> {
+  const control = run.control!.as(run.options.apiKey);
+  // The control API's reads the workflows take values from (a company's card holders, its wallets), each asked
+  // for the first companies: what they answer is taken as the workflows say.
+  const controlRouter = sandboxRouter();
+  const reads = controlRouter.operations.filter(
+    (operation) =>
+      operation.api === "control" &&
+      operation.method === "GET" &&
+      run.sources.some((source) => source.operationId === operation.operationId) &&
+      operation.parameters.filter((parameter) => parameter.in === "path").length === 1,
+  );
   for (const companyId of run.mainCompanies.slice(0, 5))
-    for (const list of lists) {
-      const answer = (await control.expect2xx("GET", `/_sandbox/companies/${companyId}/${list.path}`, key)) as
-        | Record<string, { id?: string; chains?: string[] }[] | undefined>
-        | undefined;
-      for (const item of answer?.[list.property] ?? [])
-        if (item.id)
-          run.main.add({
-            name: list.value,
-            value: item.id,
-            companyId,
-            from: "the sandbox's control API",
-            strong: true,
-            ...(item.chains ? { chains: item.chains } : {}),
-          });
+    for (const operation of reads) {
+      const parameter = operation.parameters.find((candidate) => candidate.in === "path")!;
+      const { data } = await (control.GET as (path: string, init: unknown) => Promise<{ data?: unknown }>)(
+        operation.path,
+        { params: { path: { [parameter.name]: companyId } } },
+      );
+      run.main.takeFrom(run.sources, operation.operationId, data, companyId);
     }
   if (!run.writes) return;
   const companyId = run.mainCompanies[0];
@@ -420,20 +519,24 @@ async function controlSetup(run: Run): Promise<void> {
   // `force`: the sandbox opens routes and takes deposits only for a cleared company (KYC approved, terms
   // accepted); verify needs a route to read whatever state the company is in, and checks the partner API, not
   // the sandbox's rules (its own tests do).
-  for (const type of ["onramp", "offramp"]) {
-    const created = (await control.expect2xx("POST", `/_sandbox/companies/${companyId}/payment-routes`, key, {
-      type,
-      force: true,
-    })) as { paymentRoute?: { id?: string } };
+  for (const type of ["onramp", "offramp"] as const) {
+    const created = (
+      await control.POST("/_sandbox/companies/{companyId}/payment-routes", {
+        params: { path: { companyId } },
+        body: { type, force: true } as never,
+      })
+    ).data as { paymentRoute?: { id?: string } };
     const routeId = created?.paymentRoute?.id;
     if (!routeId) continue;
     run.main.add({ name: "routeId", value: routeId, companyId, from: "the sandbox's control API", strong: true });
     run.expected.push({ type: "payment_route.created", companyId, after: `opening an ${type} route (control API)` });
     if (type !== "onramp") continue;
-    const deposit = (await control.expect2xx("POST", `/_sandbox/payment-routes/${routeId}/deposits`, key, {
-      amount: 100,
-      force: true,
-    })) as { transaction?: { id?: string } };
+    const deposit = (
+      await control.POST("/_sandbox/payment-routes/{routeId}/deposits", {
+        params: { path: { routeId } },
+        body: { amount: 100, force: true } as never,
+      })
+    ).data as { transaction?: { id?: string } };
     if (deposit?.transaction?.id)
       run.main.add({
         name: "transactionId",
@@ -444,26 +547,29 @@ async function controlSetup(run: Run): Promise<void> {
     run.expected.push({ type: "payment_route.transaction.created", companyId, after: "a deposit (control API)" });
   }
   // Changes only the control API can make, each followed by the event the API description names for it.
-  const changes = [
-    {
-      company: run.onboarded.find((company) => company.swap),
-      path: "kyc-status",
-      body: { kycStatus: "under_review" },
+  const swapCompany = run.onboarded.find((company) => company.swap);
+  if (swapCompany) {
+    await control.POST("/_sandbox/companies/{companyId}/kyc-status", {
+      params: { path: { companyId: swapCompany.id } },
+      body: { kycStatus: "under_review" } as never,
+    });
+    run.expected.push({
       type: "company.kyc_status_changed",
+      companyId: swapCompany.id,
       after: "a KYC change (control API)",
-    },
-    {
-      company: run.onboarded[0],
-      path: "onboarding-status",
-      body: { status: "Active" },
+    });
+  }
+  const first = run.onboarded[0];
+  if (first) {
+    await control.POST("/_sandbox/companies/{companyId}/onboarding-status", {
+      params: { path: { companyId: first.id } },
+      body: { status: "Active" } as never,
+    });
+    run.expected.push({
       type: "company.onboarding_status_changed",
+      companyId: first.id,
       after: "an onboarding status change (control API)",
-    },
-  ];
-  for (const change of changes) {
-    if (!change.company) continue;
-    await control.expect2xx("POST", `/_sandbox/companies/${change.company.id}/${change.path}`, key, change.body);
-    run.expected.push({ type: change.type, companyId: change.company.id, after: change.after });
+    });
   }
 }
 
@@ -544,17 +650,25 @@ async function negativePhase(run: Run, operation: Operation): Promise<void> {
   const wantAuth = run.enabled.has("ignored_auth") && operation.needsApiKey;
   if (!wantNegative && !wantHeader && !wantAuth) return;
   if (isWrite(operation) && !run.writes) return;
-  const companies = run.mainCompanies;
-  const chosen = chooseValues(operation, run.main, companies);
-  const uses = "uses" in chosen ? chosen.uses : new Map<string, Found>();
-  const [valid] = positiveParts(run.context, operation, uses, 0);
+  // Built on objects the run has seen: on made-up ids a "not found" would pass whether or not input is validated.
+  const chosen = chooseValues(operation, run.main, run.mainCompanies, run.sources);
+  if ("missing" in chosen) {
+    run.skip(`${operation.operationId} (negative requests)`, `not built on made-up ids: ${chosen.missing}`);
+    return;
+  }
+  const [valid] = positiveParts(run.context, operation, chosen.uses, 0);
   if (!valid) return;
+  const withKnown = async (parts: RequestParts, kind: Probe["kind"]) => {
+    const probe = toProbe(run.context, operation, parts, kind, "main");
+    const known = knownObjects(operation, parts);
+    if (known.length > 0) probe.knownObjects = known;
+    await run.exchange(probe);
+  };
   if (wantNegative)
-    for (const parts of negativeParts(run.context, operation, valid))
-      await run.sendParts(operation, parts, "negative", "main");
-  if (wantHeader)
-    for (const parts of missingHeaderParts(operation, valid))
-      await run.sendParts(operation, parts, "missing-header", "main");
+    for (const parts of negativeParts(run.context, operation, valid)) await withKnown(parts, "negative");
+  if (wantHeader) for (const parts of missingHeaderParts(operation, valid)) await withKnown(parts, "missing-header");
+  // Without a key only: a made-up key is not sent, since key issuance is not shown (the sandbox makes an account
+  // for any key it is given).
   if (wantAuth) await run.sendParts(operation, { ...valid, label: "without X-API-Key" }, "no-auth", "none");
 }
 
@@ -572,7 +686,7 @@ async function wrongMethodPhase(run: Run, operations: Operation[]): Promise<void
       continue;
     }
     const operation = list[0]!;
-    const chosen = chooseValues(operation, run.main, run.mainCompanies);
+    const chosen = chooseValues(operation, run.main, run.mainCompanies, run.sources);
     const uses = "uses" in chosen ? chosen.uses : new Map<string, Found>();
     const [valid] = positiveParts(run.context, operation, uses, 0);
     if (!valid) continue;
@@ -585,6 +699,11 @@ async function wrongMethodPhase(run: Run, operations: Operation[]): Promise<void
       method,
     );
     probe.operationId = list.map((item) => item.operationId).join("/");
+    // Ids the run has seen: then the path exists, and a 404 is no answer to the method.
+    if ("uses" in chosen) {
+      const known = knownObjects(operation, valid);
+      if (known.length > 0) probe.knownObjects = known;
+    }
     await run.exchange(probe);
   }
   if (unsent.length > 0)
@@ -613,14 +732,15 @@ async function isolationPhase(run: Run, operations: Operation[]): Promise<void> 
     );
     probe.foreignIds = foreignIds;
     const exchange = await run.exchange(probe);
-    if (exchange?.answer.json !== undefined) run.other.takeFrom("listCompanies", exchange.answer.json, undefined);
+    if (exchange?.answer.json !== undefined)
+      run.other.takeFrom(run.sources, "listCompanies", exchange.answer.json, undefined);
     addCompanies(run.otherCompanies, run.other);
   }
   const done = new Set<string>();
   for (const { probe, parts } of run.accepted) {
     const operation = probe.operation;
     if (!operation || done.has(operation.operationId)) continue;
-    const named = [...parts.uses.values()].filter((found) => found.name !== "bin" && found.strong);
+    const named = [...parts.uses.values()].filter((found) => isObjectId(found.name) && found.strong);
     if (named.length === 0) continue;
     done.add(operation.operationId);
     const again = toProbe(
@@ -644,8 +764,8 @@ async function isolationPhase(run: Run, operations: Operation[]): Promise<void> 
       const probeMixed = toProbe(run.context, operation, mixed, "isolation", "other");
       probeMixed.foreignObject = pathIds.map((found) => `${found.name} ${found.value}`).join(", ");
       probeMixed.foreignIds = foreignIds;
-      const inBody = BODY_VALUES.get(operation.operationId);
-      if (inBody && operation.responses.has(422) && pathIds.every((found) => [...inBody.values()].includes(found.name)))
+      const inBody = [...bodyValues(run.sources, operation).values()];
+      if (inBody.length > 0 && operation.responses.has(422) && pathIds.every((found) => inBody.includes(found.name)))
         probeMixed.alsoAccepted = {
           statuses: [422],
           reason: "the first account's ids are in the body, and the operation declares 422 for a request it rejects",
@@ -672,15 +792,17 @@ async function isolationPhase(run: Run, operations: Operation[]): Promise<void> 
 }
 
 async function startWebhooks(run: Run): Promise<void> {
-  const wanted = CHECKS.some(
-    (check) => (check.target === "delivery" || check.id === "webhook_delivered") && run.enabled.has(check.id),
-  );
+  // Deliveries are judged by the delivery checks, awaited by webhook_delivered, and searched for the other
+  // account's ids by account_isolation.
+  const wanted =
+    CHECKS.some((check) => (check.target === "delivery" || check.target === "run") && run.enabled.has(check.id)) ||
+    (run.enabled.has("account_isolation") && run.options.otherApiKey !== undefined);
   if (!wanted) return;
   if (!run.writes) {
     run.skip("webhooks", "webhooks follow writes: pass --allow-writes to trigger them");
     return;
   }
-  if (!run.control && run.webhookSecret === undefined) {
+  if (!run.control && run.options.webhookSecret === undefined) {
     run.skip(
       "webhooks",
       "needs --webhook-secret (the secret of a receiver you registered with the service) or a target serving the sandbox's control API",
@@ -692,28 +814,64 @@ async function startWebhooks(run: Run): Promise<void> {
     ...(run.options.webhookPort !== undefined ? { port: run.options.webhookPort } : {}),
   });
   if (run.control) {
-    await run.control.expect2xx("POST", "/_sandbox/webhook-endpoints", run.options.apiKey, {
-      url: `${run.receiver.url}/main`,
-      secret: run.webhookSecret,
-    });
-    if (run.options.otherApiKey !== undefined)
-      await run.control.expect2xx("POST", "/_sandbox/webhook-endpoints", run.options.otherApiKey, {
-        url: `${run.receiver.url}/other`,
-        secret: run.webhookSecret,
-      });
-    run.progress(`  webhook receiver ${run.receiver.url} registered through the sandbox's control API`);
+    const accounts: ["main" | "other", string][] = [["main", run.options.apiKey]];
+    if (run.options.otherApiKey !== undefined) accounts.push(["other", run.options.otherApiKey]);
+    try {
+      for (const [account, apiKey] of accounts) {
+        const { data } = await run.control.as(apiKey).POST("/_sandbox/webhook-endpoints", {
+          body: { url: `${run.receiver.url}/${account}`, secret: run.webhookSecrets.get(account)! } as never,
+        });
+        const id = (data as { endpoint?: { id?: unknown } } | undefined)?.endpoint?.id;
+        if (typeof id === "string") run.endpoints.push({ account, id });
+      }
+    } catch (error) {
+      if (run.signal.aborted) throw error;
+      run.skip("webhooks", `registering verify's receiver failed: ${setupFailure(error)}`);
+      return;
+    }
+    run.progress(
+      `  webhook receiver ${run.receiver.url} registered through the sandbox's control API (each account with its own secret)`,
+    );
   } else {
     run.progress(
-      `  webhook receiver listening on ${run.receiver.url}: register it with the service (with the signing secret of --webhook-secret) so deliveries reach it`,
+      `  webhook receiver listening on ${run.receiver.url}: register ${run.receiver.url}/main with the service (signing secret: --webhook-secret)${run.options.otherApiKey !== undefined ? `, and ${run.receiver.url}/other for the other account (--other-webhook-secret)` : ""}`,
     );
   }
+}
+
+/** Removes the receivers this run registered: a run leaves no endpoint behind. */
+async function removeEndpoints(run: Run): Promise<void> {
+  if (!run.control) return;
+  const keys = new Map([
+    ["main", run.options.apiKey],
+    ["other", run.options.otherApiKey],
+  ]);
+  for (const endpoint of run.endpoints.splice(0))
+    try {
+      // Its own bound, not the run's signal: a run stopped by --max-duration or Ctrl-C still cleans up.
+      await run.control
+        .as(keys.get(endpoint.account), AbortSignal.timeout(10_000))
+        .DELETE("/_sandbox/webhook-endpoints/{endpointId}", {
+          params: { path: { endpointId: endpoint.id } },
+        } as never);
+    } catch (error) {
+      run.skip("clean-up", `the receiver ${endpoint.id} could not be removed: ${setupFailure(error)}`);
+    }
 }
 
 async function finishWebhooks(run: Run): Promise<number> {
   const receiver = run.receiver;
   if (!receiver) return 0;
   if (run.control)
-    await run.control.expect2xx("POST", "/_sandbox/clock/advance", undefined, { seconds: CLOCK_ADVANCE_SECONDS });
+    try {
+      await run.control.as().POST("/_sandbox/clock/advance", { body: { seconds: CLOCK_ADVANCE_SECONDS } as never });
+      run.progress(
+        `  moved the sandbox's clock ${CLOCK_ADVANCE_SECONDS / 3600} hour forward (its clock is shared by every account), so timed work and its webhooks happen`,
+      );
+    } catch (error) {
+      if (run.signal.aborted) throw error;
+      run.skip("webhooks (timed work)", `moving the sandbox's clock failed: ${setupFailure(error)}`);
+    }
   const matches = (event: ExpectedEvent) => (delivery: Delivery) => {
     const json = delivery.json as { type?: unknown; payload?: { companyId?: unknown } } | undefined;
     return delivery.account === "main" && json?.type === event.type && json.payload?.companyId === event.companyId;
@@ -734,16 +892,17 @@ async function finishWebhooks(run: Run): Promise<number> {
     );
   }
   await receiver.close();
+  await removeEndpoints(run);
   if (receiver.notKept > 0)
     run.skip(
       "webhooks",
       `${receiver.notKept} delivery(ies) answered but not checked: over ${MAX_DELIVERY_BYTES / 1024 / 1024} MiB each, or past the ${MAX_DELIVERIES} deliveries or ${MAX_DELIVERY_BYTES_KEPT / 1024 / 1024} MiB verify keeps`,
     );
-  const seen = new Set<string>();
-  const foreignIds = run.main.objectIds();
+  // Each account's deliveries are searched for the other's ids.
+  const foreign = { main: run.other.objectIds(), other: run.main.objectIds() };
+  const isolation = run.enabled.has("account_isolation") && run.options.otherApiKey !== undefined;
+  // Every delivery is judged, a redelivery as much as the first copy: one with a bad signature is a failure.
   for (const delivery of receiver.deliveries) {
-    if (seen.has(`${delivery.account}:${delivery.raw}`)) continue;
-    seen.add(`${delivery.account}:${delivery.raw}`);
     const json = delivery.json as { type?: unknown; id?: unknown } | undefined;
     const type = typeof json?.type === "string" ? json.type : "(unknown event)";
     run.coverage.set(type, (run.coverage.get(type) ?? 0) + 1);
@@ -752,16 +911,16 @@ async function finishWebhooks(run: Run): Promise<number> {
       method: "POST",
       path: delivery.path,
       status: null,
-      label: "a webhook delivery",
+      label: `a webhook delivery to the ${delivery.account} account's receiver`,
       ...(typeof json?.id === "string" ? { eventId: json.id } : {}),
     };
     for (const check of run.deliveryChecks)
       for (const finding of check.run(delivery, run.checkContext)) run.record(check, base, finding);
-    if (delivery.account === "other" && run.enabled.has("account_isolation")) {
-      const held = heldIds(delivery.json, foreignIds);
+    if (isolation) {
+      const held = heldIds(delivery.json, foreign[delivery.account]);
       if (held.length > 0)
         run.record({ id: "account_isolation", level: "error" }, base, {
-          message: `the other account's receiver got an event naming ${namedIds(held)}, ${held.length === 1 ? "an object" : "objects"} of the first account`,
+          message: `the ${delivery.account} account's receiver got an event naming ${namedIds(held)}, ${held.length === 1 ? "an object" : "objects"} of the ${delivery.account === "main" ? "other" : "first"} account`,
         });
     }
   }
@@ -775,7 +934,7 @@ async function finishWebhooks(run: Run): Promise<number> {
             message: `no ${event.type} for company ${event.companyId} arrived within ${waitMs / 1000} s of ${event.after}`,
           },
         );
-  return seen.size;
+  return receiver.deliveries.length;
 }
 
 /**
@@ -812,9 +971,16 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   try {
     await preflight(options, signal);
     const control = await detectControl(options.baseUrl, signal);
-    const webhookSecret =
+    // Each account's receiver has a secret of its own, so a delivery signed with the other's is caught.
+    const secrets = new Map<"main" | "other", string>();
+    const mainSecret =
       options.webhookSecret ?? (control ? `whsec_verify_${randomBytes(12).toString("hex")}` : undefined);
-    run = new Run(options, router, document, enabled, webhookSecret, signal);
+    if (mainSecret !== undefined) secrets.set("main", mainSecret);
+    const otherSecret =
+      options.otherWebhookSecret ?? (control ? `whsec_verify_${randomBytes(12).toString("hex")}` : undefined);
+    if (otherSecret !== undefined && options.otherApiKey !== undefined) secrets.set("other", otherSecret);
+    const partnerOperations = router.operations.filter((operation) => operation.api === "partner");
+    run = new Run(options, router, document, enabled, secrets, signal, valueSources(document, partnerOperations));
     run.control = control;
     run.progress(
       `verify ${options.baseUrl}: ${control ? "serves the sandbox's control API (used for set-up)" : "no sandbox control API"}; ${options.allowWrites ? "writes allowed" : "read-only"}; seed ${run.context.seed}`,
@@ -831,10 +997,11 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
         from: "--id",
         strong: true,
       });
-    const operations = operationsInOrder(router);
+    const layers = linkOrder(partnerOperations, run.sources);
+    const operations = layers.flat();
     let deliveries = 0;
     try {
-      deliveries = await runPhases(run, operations);
+      deliveries = await runPhases(run, layers);
     } catch (error) {
       // A stopped run reports what it did; anything else is the run's own error.
       if (!signal.aborted) throw error;
@@ -843,27 +1010,29 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   } finally {
     clear();
     await run?.receiver?.close();
+    if (run && run.endpoints.length > 0) await removeEndpoints(run).catch(() => undefined);
   }
 }
 
 /** Every phase in order; the deliveries checked. */
-async function runPhases(run: Run, operations: Operation[]): Promise<number> {
+async function runPhases(run: Run, layers: Operation[][]): Promise<number> {
+  const operations = layers.flat();
   await startWebhooks(run);
-  run.progress("• positive requests: the contract's examples and generated values, ids chased");
-  for (const operation of operations) {
-    await positivePhase(run, operation);
-    if (operation.operationId === "listCompanies") {
-      const answered = run.accepted.some((item) => item.probe.operationId === "listCompanies");
-      if (!answered) {
-        const first = run.failures.find((failure) => failure.operationId === "listCompanies");
+  run.progress("• positive requests: the contract's examples and generated values, ids chased along its links");
+  for (const [index, layer] of layers.entries()) {
+    for (const operation of layer) {
+      await positivePhase(run, operation);
+      // A key refused on the first read (what needs no id) is bad input, not a verdict on the implementation.
+      if (index === 0 && operation === layer[0] && !run.accepted.some((item) => item.probe.operation === operation)) {
+        const first = run.failures.find((failure) => failure.operationId === operation.operationId);
         if (first?.status === 401 || first?.status === 403)
           throw new UsageError(
-            `--api-key was refused: listCompanies answered ${first.status}; pass a key the implementation knows`,
+            `--api-key was refused: ${operation.operationId} answered ${first.status}; pass a key the implementation knows`,
           );
       }
     }
-    // The control API's set-up needs the companies, including those this run onboards.
-    if (run.control && operation.operationId === "onboardCompany") await controlSetup(run);
+    // The control API's set-up needs the companies, including those this run onboards: after what needs nothing.
+    if (run.control && index === 0) await controlSetup(run);
   }
   run.progress(`• reading back what was created`);
   await availabilityPhase(run, operations);
@@ -891,6 +1060,19 @@ function report(run: Run, operations: Operation[], deliveries: number, durationM
   if (!enabled.has("max_response_time"))
     run.skip("max_response_time", "off: pass --max-response-time <ms> to check answer times");
   const exercised = operations.filter((operation) => run.coverage.has(operation.operationId)).length;
+  // Coverage is part of the verdict: an operation the options allow, never sent a request that should succeed.
+  const allowed = operations.filter((operation) => run.writes || !isWrite(operation));
+  const notExercised: Skip[] = allowed
+    .filter((operation) => !run.succeeded.has(operation.operationId))
+    .map((operation) => ({
+      what: operation.operationId,
+      reason:
+        run.skipped.find((skip) => skip.what === operation.operationId)?.reason ??
+        "no request that should succeed was sent",
+    }));
+  const minCoverage = options.minCoverage ?? 1;
+  const share = allowed.length === 0 ? 1 : (allowed.length - notExercised.length) / allowed.length;
+  const couldNotCheck = stopped === undefined && share < minCoverage;
   return {
     baseUrl: options.baseUrl,
     seed: run.context.seed,
@@ -911,6 +1093,18 @@ function report(run: Run, operations: Operation[], deliveries: number, durationM
     checks: [...enabled],
     // Keys include event types the implementation sent: no prototype for them to land on.
     coverage: Object.assign(Object.create(null) as Record<string, number>, Object.fromEntries(run.coverage)),
+    matrix: Object.assign(
+      Object.create(null) as VerifyReport["matrix"],
+      Object.fromEntries([...run.matrix].filter(([id]) => operations.some((op) => op.operationId === id))),
+    ),
+    notExercised,
+    exercised: {
+      share,
+      operations: allowed.length - notExercised.length,
+      allowed: allowed.length,
+      minCoverage,
+    },
+    couldNotCheck,
     ...(stopped !== undefined ? { stopped } : {}),
   };
 }

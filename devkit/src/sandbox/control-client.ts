@@ -26,6 +26,8 @@ export interface SandboxControlOptions {
   apiKey?: string;
   /** `true`: every call resolves to `{ data, response }` or throws `ApiError`. Default false. */
   throwOnError?: boolean;
+  /** The fetch to call with (one that bounds what it reads, or a stand-in in tests); the global one by default. */
+  fetch?: (request: Request) => Promise<Response>;
 }
 
 /** Builds the client; `router` names the operation of a failed call in its error. */
@@ -34,14 +36,17 @@ export function controlClient(
   options: SandboxControlOptions,
   router: () => ContractRouter,
 ): SandboxControl<boolean> {
-  const { apiKey, throwOnError = false } = options;
+  const { apiKey, throwOnError = false, fetch } = options;
   if (apiKey !== undefined && (typeof apiKey !== "string" || apiKey === ""))
     throw new TypeError(`sandbox control client: apiKey must be a non-empty string, got ${String(apiKey)}`);
   if (typeof throwOnError !== "boolean")
     throw new TypeError(`sandbox control client: throwOnError must be true or false, got ${String(throwOnError)}`);
+  if (fetch !== undefined && typeof fetch !== "function")
+    throw new TypeError(`sandbox control client: fetch must be a function, got ${typeof fetch}`);
   const client = createClient<ControlPaths>({
     baseUrl,
     ...(apiKey !== undefined ? { headers: { "X-API-Key": apiKey } } : {}),
+    ...(fetch !== undefined ? { fetch } : {}),
   });
   if (!throwOnError) return client;
   const throwing: Record<string, unknown> = {

@@ -1,6 +1,7 @@
 /**
- * How every CLI and report writes a duration. Progress steps and exit codes live in the one runner,
- * ./runner.ts (`step`, `runCommand`).
+ * How every CLI and report writes and reads a duration: the commands (cli/) and the libraries they run (conformance/,
+ * the sandbox's control commands) alike, so neither imports the other for it. Progress steps and exit codes live
+ * in the one runner, cli/runner.ts (`step`, `runCommand`).
  */
 
 export function formatDuration(ms: number): string {
