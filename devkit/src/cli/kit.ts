@@ -5,6 +5,7 @@
  * The public surface, listed name by name.
  */
 
+export { formatDuration } from "../common/duration.ts";
 export {
   followRefs,
   followRefsFrom,
@@ -13,8 +14,7 @@ export {
   type JsonObject,
   lookup,
   pointerSegment,
-} from "../refs.ts";
-export { formatDuration } from "./duration.ts";
+} from "../contract/refs.ts";
 export { directorySize } from "./files.ts";
 export { CLI_NAME, partnerApiCli } from "./index.ts";
 export { DEFAULT_MOCK_HOST, DEFAULT_MOCK_PORT, type MockCommandOptions, mockCommand } from "./mock.ts";

@@ -6,9 +6,9 @@
  */
 import { readFile } from "node:fs/promises";
 import { isHttpMethod } from "partner-api-client";
+import { formatDuration } from "../common/duration.ts";
 import { contractJsonPath, displayPath } from "../paths.ts";
 import { DEFAULT_PRISM_LOG_LEVEL, PRISM_LOG_LEVELS, type PrismLogLevel, startPrism } from "../prism.ts";
-import { formatDuration } from "./duration.ts";
 import { untilStopped } from "./lifecycle.ts";
 import {
   type CliIO,

@@ -7,10 +7,10 @@
 import { constants, readFileSync } from "node:fs";
 import { access, appendFile } from "node:fs/promises";
 import path from "node:path";
+import { formatDuration } from "../common/duration.ts";
 import { startProxy } from "../conformance/proxy.ts";
 import type { Failure } from "../conformance/types.ts";
 import { contractJsonPath } from "../paths.ts";
-import { formatDuration } from "./duration.ts";
 import { untilStopped } from "./lifecycle.ts";
 import { defineCommand, describeValue, JobFailure, parseHost, parseInteger, UsageError } from "./runner.ts";
 

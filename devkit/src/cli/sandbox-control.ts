@@ -12,10 +12,10 @@
 import { stat } from "node:fs/promises";
 import { ApiError, webhookEventTypes } from "partner-api-client";
 import type { components } from "../../../generated/sandbox.js";
+import { formatDuration } from "../common/duration.ts";
 import type { SandboxControl } from "../sandbox/control-client.ts";
 import { createSandboxControl, DEFAULT_SANDBOX_PORT, sandboxRouter } from "../sandbox/index.ts";
 import { loadScenarioFile, type ScenarioStep, shippedScenarios } from "../sandbox/testmode/scenarios.ts";
-import { formatDuration } from "./duration.ts";
 import {
   type CliIO,
   type CommandGroup,

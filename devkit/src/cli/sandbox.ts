@@ -7,6 +7,7 @@
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import path from "node:path";
+import { formatDuration } from "../common/duration.ts";
 import { CLOCK_RANGE_TEXT, inClockRange } from "../sandbox/clock.ts";
 import {
   DEFAULT_SANDBOX_HOST,
@@ -21,7 +22,6 @@ import {
 } from "../sandbox/index.ts";
 import { readStateFile } from "../sandbox/store.ts";
 import { DataFileError, readDataFile } from "../sandbox/testmode/data-file.ts";
-import { formatDuration } from "./duration.ts";
 import { untilStopped } from "./lifecycle.ts";
 import {
   type CommandGroup,

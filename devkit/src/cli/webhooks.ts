@@ -18,10 +18,10 @@ import {
   WebhookSignatureError,
   webhookEventTypes,
 } from "partner-api-client";
+import { formatDuration } from "../common/duration.ts";
 import { contractJsonPath, displayPath } from "../paths.ts";
 import { readContractWebhooks } from "../webhooks/contract.ts";
 import { type AttemptReport, deliverWebhook, newEventId, RETRY_DELAYS_MS } from "../webhooks/deliver.ts";
-import { formatDuration } from "./duration.ts";
 import { untilStopped } from "./lifecycle.ts";
 import {
   type CommandGroup,

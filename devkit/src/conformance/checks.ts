@@ -5,7 +5,7 @@
  * functions. Going from an id to its code is one lookup in CHECKS.
  */
 import { verifyWebhookSignature } from "partner-api-client";
-import type { ContractRouter } from "../sandbox/contract.ts";
+import type { ContractRouter } from "../contract/router.ts";
 import type { Delivery, Exchange, Failure, Finding, Level, Probe } from "./types.ts";
 
 export interface CheckContext {

@@ -3,7 +3,7 @@
  * reproduces it, the status and the broken rule with its JSON path), `json` (one object), `junit` (for CI test
  * reports) and `markdown` (for a pull-request comment).
  */
-import { formatDuration } from "../cli/duration.ts";
+import { formatDuration } from "../common/duration.ts";
 import { CHECKS } from "./checks.ts";
 import { KEY_VARIABLES } from "./http.ts";
 import type { Failure } from "./types.ts";

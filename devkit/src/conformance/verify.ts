@@ -7,9 +7,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { UsageError } from "../cli/runner.ts";
+import { UsageError } from "../common/errors.ts";
+import { ContractRouter, type Operation } from "../contract/router.ts";
 import { contractJsonPath } from "../paths.ts";
-import { ContractRouter, type Operation } from "../sandbox/contract.ts";
 import {
   type CaseContext,
   chooseValues,

@@ -14,7 +14,7 @@ import type {
   webhooks as PartnerWebhooks,
 } from "partner-api-client";
 import type { operations as ControlOperations } from "../../../generated/sandbox.js";
-import type { Issue } from "./contract.ts";
+import type { Issue } from "../contract/router.ts";
 import type { SandboxEngine } from "./engine.ts";
 import type { AccountState, CompanyRecord } from "./state.ts";
 

@@ -8,8 +8,8 @@
  * 422 for JSON nested too deep or a string too long.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { ContractRouter, Issue, Operation, QueryValues } from "../contract/router.ts";
 import { callerKey } from "./accounts.ts";
-import type { ContractRouter, Issue, Operation, QueryValues } from "./contract.ts";
 import type { SandboxEngine } from "./engine.ts";
 import { type AnyReply, type Call, SandboxProblem } from "./flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS } from "./flows/index.ts";

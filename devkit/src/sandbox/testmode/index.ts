@@ -5,8 +5,8 @@
  * which finds a sandbox's test mode from its engine (`testModeOf`).
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { ContractRouter, Operation } from "../../contract/router.ts";
 import { callerFingerprint } from "../accounts.ts";
-import type { ContractRouter, Operation } from "../contract.ts";
 import type { SandboxEngine } from "../engine.ts";
 import { appliedFault, type Fault, FaultBook, type FaultInput } from "./faults.ts";
 import { RequestLog } from "./log.ts";

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import type { components } from "../../../../generated/sandbox.js";
-import type { ContractRouter, Operation } from "../contract.ts";
+import type { ContractRouter, Operation } from "../../contract/router.ts";
 import type { FaultApplied } from "./faults.ts";
 
 export type SandboxRequest = components["schemas"]["SandboxRequest"];

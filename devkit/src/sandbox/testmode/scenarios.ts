@@ -8,9 +8,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { components } from "../../../../generated/sandbox.js";
+import type { ContractRouter, Operation } from "../../contract/router.ts";
 import { displayPath, scenariosDir } from "../../paths.ts";
 import type { SandboxClock } from "../clock.ts";
-import type { ContractRouter, Operation } from "../contract.ts";
 import { DataFileError, parseDataText, readDataFile } from "./data-file.ts";
 
 export type Scenario = components["schemas"]["Scenario"];

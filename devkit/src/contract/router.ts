@@ -1,12 +1,14 @@
 /**
- * Routing and request validation, built from the bundled contracts (the partner API and the sandbox's control
- * API) and nothing else: paths, methods, parameters, security and request bodies. Schemas are compiled with
- * Ajv (JSON Schema 2020-12) the first time an operation is called, so start-up stays fast.
+ * Routing and request validation, built from bundled contracts (the partner API and the sandbox's control API)
+ * and nothing else: paths, methods, parameters, security and request bodies; shared by the sandbox, `verify`
+ * and `proxy`. Schemas are compiled with Ajv (JSON Schema 2020-12) the first time an operation is called, so
+ * start-up stays fast.
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { HTTP_METHODS } from "partner-api-client";
+import { followRefsFrom } from "./refs.ts";
 
 type Json = { [key: string]: unknown };
 
@@ -82,23 +84,11 @@ function isJson(value: unknown): value is Json {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** Follows local `$ref`s to the object they name, and tells where it lives. */
+/** Follows local `$ref`s to the object they name (refs.ts), and tells where it lives. */
 function resolve(document: Json, start: unknown): { value: Json; pointer?: string } {
-  let value = start;
-  let pointer: string | undefined;
-  for (let depth = 0; isJson(value) && typeof value.$ref === "string"; depth++) {
-    if (depth > 20) throw new Error(`reference loop at ${value.$ref}`);
-    pointer = value.$ref;
-    value = pointer
-      .slice(2)
-      .split("/")
-      .reduce<unknown>(
-        (node, part) => (isJson(node) ? node[part.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined),
-        document,
-      );
-  }
-  if (!isJson(value)) throw new Error(`${pointer ?? "a contract object"} is not an object`);
-  return pointer === undefined ? { value } : { value, pointer };
+  const { value, pointer } = followRefsFrom<unknown>(document, start, "");
+  if (!isJson(value)) throw new Error(`${pointer || "a contract object"} is not an object`);
+  return pointer === "" ? { value } : { value, pointer };
 }
 
 /** One router and validator over the partner contract and the control contract. */

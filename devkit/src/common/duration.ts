@@ -1,6 +1,6 @@
 /**
- * How every CLI and report writes a duration. Progress steps and exit codes live in the one runner,
- * ./runner.ts (`step`, `runCommand`).
+ * How every CLI and report writes a duration (the CLI runner's steps, `verify`'s reports). Progress steps and
+ * exit codes live in the one runner, cli/runner.ts (`step`, `runCommand`).
  */
 
 export function formatDuration(ms: number): string {
