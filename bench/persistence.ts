@@ -11,8 +11,8 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { startSandbox } from "../devkit/src/sandbox/index.ts";
-import { journalGenerations } from "../devkit/src/sandbox/journal.ts";
-import type { CardRecord, SandboxState } from "../devkit/src/sandbox/state.ts";
+import type { CardRecord } from "../devkit/src/sandbox/records.ts";
+import { journalGenerations } from "../devkit/src/sandbox/store/files.ts";
 import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
 import { percentile } from "./harness.ts";
@@ -30,6 +30,9 @@ const DESIGNS = [
   { name: "journal", legacy: false },
 ] as const;
 
+/** A snapshot as the state file holds it: its head and every table's records. */
+type Snapshot = { tables: Record<string, unknown[]> } & Record<string, unknown>;
+
 interface Running {
   url: string;
   child: ChildProcess;
@@ -42,7 +45,8 @@ interface Running {
 async function spawnSandbox(state: string, legacy: boolean, compactAlways = false): Promise<Running> {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "persistence-server.ts");
   const started = performance.now();
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, script, JSON.stringify({ state, legacy, compactAlways })], {
+  const design = legacy ? "whole-file" : "journal";
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, script, JSON.stringify({ state, design, compactAlways })], {
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
@@ -129,7 +133,7 @@ const postCard = (url: string) =>
  * The seeded account with one card made through the API (the template of the generated ones), as a journal
  * snapshot read back; the large states are this with `count` cards, written straight to a file.
  */
-async function seededState(dir: string): Promise<{ state: SandboxState; card: CardRecord }> {
+async function seededState(dir: string): Promise<{ state: Snapshot; card: CardRecord }> {
   const file = path.join(dir, "seed.json");
   const sandbox = await startSandbox({
     port: 0,
@@ -146,20 +150,20 @@ async function seededState(dir: string): Promise<{ state: SandboxState; card: Ca
   cardHolderId = ((await holders.json()) as { cardHolders: { id: string }[] }).cardHolders[0]!.id;
   await postCard(sandbox.url);
   await sandbox.stop();
-  const state = JSON.parse(await readFile(file, "utf8")) as SandboxState & { journal?: number };
-  const card = state.accounts[API_KEY]!.companies[0]!.cards[0]!;
-  delete state.journal;
-  return { state: { ...state, tasks: [] }, card };
+  const state = JSON.parse(await readFile(file, "utf8")) as Snapshot;
+  const card = state.tables.cards![0] as CardRecord;
+  return { state: { ...state, tables: { ...state.tables, tasks: [], cards: [] } }, card };
 }
 
 /** A state file of either design holding `count` cards (Active, in the seeded company). */
-async function writeState(file: string, base: SandboxState, card: CardRecord, count: number, legacy: boolean) {
-  const state = structuredClone(base);
-  state.accounts[API_KEY]!.companies[0]!.cards = Array.from({ length: count }, (_, i) => ({
-    ...card,
-    card: { ...card.card, id: `BENCH${String(i).padStart(21, "0")}`, status: "Active" },
-  }));
-  await writeFile(file, JSON.stringify(legacy ? { ...state, version: 1 } : { ...state, version: 2, journal: 1 }));
+async function writeState(file: string, base: Snapshot, card: CardRecord, count: number) {
+  const cards = Array.from({ length: count }, (_, i) => {
+    const id = `BENCH${String(i).padStart(21, "0")}`;
+    return { ...card, id, card: { ...card.card, id, status: "Active" } };
+  });
+  // Both designs read the same snapshot format: the whole-file store rewrites it whole on each change, the journal
+  // appends to the journal it names.
+  await writeFile(file, JSON.stringify({ ...base, journal: 1, tables: { ...base.tables, cards } }));
 }
 
 export const persistenceBenchmark: Benchmark = {
@@ -183,7 +187,7 @@ export const persistenceBenchmark: Benchmark = {
         for (const design of DESIGNS) {
           progress(`persistence: ${design.name}, ${count} cards`);
           const file = path.join(dir, `${design.legacy ? "legacy" : "journal"}-${count}.json`);
-          await writeState(file, base, card, count, design.legacy);
+          await writeState(file, base, card, count);
           const sandbox = await spawnSandbox(file, design.legacy);
           running.push(sandbox.child);
           for (let i = 0; i < 3; i++) await postCard(sandbox.url);
@@ -332,7 +336,7 @@ export const persistenceBenchmark: Benchmark = {
  */
 function generationOf(file: string): number {
   const text = readFileSync(file, "utf8");
-  const head = text.slice(0, text.indexOf(',"accounts":'));
+  const head = text.slice(0, text.indexOf(',"tables":'));
   const named = Number(/"journal":(\d+)/.exec(head)?.[1] ?? 0);
   return Math.max(named, journalGenerations(file).at(-1) ?? 0);
 }

@@ -2,7 +2,7 @@
 //
 // Plain JavaScript on purpose: Spectral's ruleset bundler (ours in `npm run lint`, and the stock
 // `spectral lint` that editors and the pipeline benchmark load .spectral.yaml with) bundles these files with
-// Rollup and cannot load TypeScript, so they cannot import src/http-methods.ts or devkit/src/contract/refs.ts.
+// Rollup and cannot load TypeScript, so they cannot import src/http-methods.ts or devkit/src/refs.ts.
 // Hence no list of HTTP methods here (an operation is told by its shape, below) and this one small
 // `resolveLocal` serves every Spectral function.
 

@@ -9,8 +9,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Task } from "../../devkit/src/sandbox/flows/tasks.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { readStateFile } from "../../devkit/src/sandbox/store.ts";
+import { readStateFile } from "../../devkit/src/sandbox/store/load.ts";
 import { type Receiver, type SilentReceiver, startReceiver, startSilentReceiver } from "../helpers/receiver.ts";
 import { clientFor, ONBOARD_BODY, seededCard } from "./support.ts";
 
@@ -162,8 +163,8 @@ describe("a receiver that never answers", () => {
     await sandbox.control.POST("/_sandbox/clock/advance", { body: { seconds: 0 } });
     const saved = async () => {
       // The snapshot and its journal, read back as a restart reads them.
-      const json = (await readStateFile(state, "state"))!;
-      return json.accounts["silent-a"]!.events[0]!.deliveries.map((d: { error?: string }) => d.error);
+      const { records } = (await readStateFile(state, "state"))!;
+      return records.deliveries.filter((d) => d.account === "silent-a").map((d) => d.delivery.error);
     };
     await expect.poll(saved, { timeout: 10_000 }).toEqual(["no answer within 0.3 s"]);
   });
@@ -179,10 +180,12 @@ describe("an attempt under way at a kill", () => {
     const { eventId } = await accountWithEvents(sandbox, "in-flight", receiver.url, 1);
     await expect.poll(() => receiver.requests, { timeout: 10_000 }).toBe(1);
     // What a restart would read now (the snapshot and its journal): the attempt, still due, and no outcome.
-    const saved = (await readStateFile(state, "state"))!;
-    const due = saved.tasks.filter((task) => task.kind === "deliverEvent" && task.eventId === eventId);
+    const { records } = (await readStateFile(state, "state"))!;
+    const due = records.tasks
+      .map((record) => record.task as Task)
+      .filter((task) => task.kind === "deliverEvent" && task.eventId === eventId);
     expect(due.map((task) => task.kind === "deliverEvent" && task.attempt)).toEqual([1]);
-    expect(saved.accounts["in-flight"]!.events[0]!.deliveries).toEqual([]);
+    expect(records.deliveries.filter((d) => d.account === "in-flight")).toEqual([]);
   });
 });
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { STATE_VERSION } from "../../devkit/src/sandbox/state.ts";
+import { STATE_VERSION } from "../../devkit/src/sandbox/store/load.ts";
 import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
 

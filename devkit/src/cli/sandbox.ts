@@ -20,7 +20,7 @@ import {
   ScenarioError,
   startSandbox,
 } from "../sandbox/index.ts";
-import { readStateFile } from "../sandbox/store.ts";
+import { readStateFile } from "../sandbox/store/load.ts";
 import { DataFileError, readDataFile } from "../sandbox/testmode/data-file.ts";
 import { untilStopped } from "./lifecycle.ts";
 import {
@@ -263,8 +263,7 @@ async function checkStateFolder(file: string): Promise<void> {
 }
 
 function describeHoldings(state: Awaited<ReturnType<typeof readStateFile>> & object, file: string): string {
-  const accounts = Object.values(state.accounts);
-  const companies = accounts.reduce((sum, account) => sum + account.companies.length, 0);
-  const events = accounts.reduce((sum, account) => sum + account.events.length, 0);
-  return `${accounts.length} account(s), ${companies} compan${companies === 1 ? "y" : "ies"}, ${events} event(s) from ${file} (seed ${state.seed}, clock ${state.clock})`;
+  const count = (table: keyof typeof state.records) => [...(state.records[table] ?? [])].length;
+  const companies = count("companies");
+  return `${count("accounts")} account(s), ${companies} compan${companies === 1 ? "y" : "ies"}, ${count("events")} event(s) from ${file} (seed ${state.seed}, clock ${state.clock})`;
 }

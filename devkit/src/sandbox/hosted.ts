@@ -3,7 +3,7 @@
  * for a company's customer: plain HTML forms a tester (or a test, by POSTing the form) uses to move
  * verification on, and the page the customer lands on when the company was onboarded without `redirectUri`.
  */
-import type { CompanyRecord } from "./state.ts";
+import type { CompanyRecord } from "./records.ts";
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

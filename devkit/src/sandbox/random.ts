@@ -67,10 +67,18 @@ export class SeededRandom {
     private readonly holder: RandomHolder,
     /** The time an id carries (the sandbox clock's reading, or the time seeded data is dated). */
     private readonly now: () => number = () => 0,
+    /** Told after each draw (an id, a token, a number) that the holder's state moved: the store keeps it. */
+    private readonly drawn: () => void = () => undefined,
   ) {}
 
   /** A 32-bit unsigned integer (sfc32). */
   next(): number {
+    const value = this.step();
+    this.drawn();
+    return value;
+  }
+
+  private step(): number {
     // The state is updated in place: a draw allocates nothing.
     const state = this.holder.random;
     const a = state[0] >>> 0;
@@ -91,15 +99,21 @@ export class SeededRandom {
     return this.next() % below;
   }
 
+  private codes(alphabet: string, length: number): string {
+    const codes = new Array<number>(length);
+    for (let i = 0; i < length; i++) codes[i] = alphabet.charCodeAt(this.step() % alphabet.length);
+    return String.fromCharCode(...codes);
+  }
+
   pick<T>(items: readonly T[]): T {
     return items[this.below(items.length)]!;
   }
 
   /** Built from character codes in one go: a flat string, not a chain of concatenations kept in memory. */
   chars(alphabet: string, length: number): string {
-    const codes = new Array<number>(length);
-    for (let i = 0; i < length; i++) codes[i] = alphabet.charCodeAt(this.below(alphabet.length));
-    return String.fromCharCode(...codes);
+    const text = this.codes(alphabet, length);
+    this.drawn();
+    return text;
   }
 
   /**
@@ -110,16 +124,17 @@ export class SeededRandom {
    */
   ulid(): string {
     let time = ulidTime(this.now());
-    let random = this.chars(CROCKFORD, 16);
+    let random = this.codes(CROCKFORD, 16);
     const last = this.holder.lastId;
     if (last !== undefined && last.slice(0, 10) >= time) {
       time = last.slice(0, 10);
-      const next = randomPartValue(last.slice(10)) + BigInt(this.next()) + 1n;
+      const next = randomPartValue(last.slice(10)) + BigInt(this.step()) + 1n;
       if (next >= RANDOM_PART_LIMIT) throw new RangeError(`no ULID is left after ${last} in its millisecond`);
       random = randomPartText(next);
     }
     const id = time + random;
     this.holder.lastId = id;
+    this.drawn();
     return id;
   }
 

@@ -11,10 +11,10 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import type { ContractRouter, Issue, Operation, QueryValues } from "../contract/router.ts";
 import { callerKey } from "./accounts.ts";
 import type { SandboxEngine } from "./engine.ts";
-import { type AnyReply, type Call, SandboxProblem } from "./flow.ts";
-import { CONTROL_HANDLERS, PARTNER_HANDLERS } from "./flows/index.ts";
+import { type AnyReply, type Call, SandboxProblem } from "./flows/flow.ts";
+import { CONTROL_HANDLERS, PARTNER_HANDLERS, type Task } from "./flows/index.ts";
 import { longStrings, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_STRING_LENGTH, nestsDeeperThan } from "./limits.ts";
-import { StateNotSavedError } from "./store.ts";
+import { StateNotSavedError } from "./store/journal-store.ts";
 import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
 export { MAX_BODY_BYTES };
@@ -179,7 +179,7 @@ function handlersByOperation(router: ContractRouter): Map<Operation, RoutedHandl
   return byOperation;
 }
 
-export function createRequestListener(router: ContractRouter, engine: SandboxEngine, testMode: TestMode) {
+export function createRequestListener(router: ContractRouter, engine: SandboxEngine<Task>, testMode: TestMode) {
   const handlers = handlersByOperation(router);
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     let operation: Operation | undefined;
@@ -208,7 +208,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       operation = match.operation;
       exchange.routed(operation);
       // X-API-Key, or the account X-Sandbox-Account names by fingerprint (as the dashboard sends).
-      const apiKey = callerKey(request.headers, engine.state);
+      const apiKey = callerKey(request.headers, engine);
 
       const raw = hasBody(request) ? await readBody(request) : EMPTY_BODY;
       exchange.received(raw);
@@ -275,7 +275,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       if (issues.length > 0) throw invalidRequest(issues);
 
       const isNewAccount = apiKey !== undefined && !engine.hasAccount(apiKey);
-      const call = { engine, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) } as Call;
+      const call = { env: engine, testMode, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) } as Call;
       let reply: AnyReply;
       try {
         const handler = handlers.get(operation)!;

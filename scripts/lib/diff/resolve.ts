@@ -1,5 +1,5 @@
 /**
- * The normalised view of a schema the comparison works on: `$ref`s followed (through devkit/src/contract/refs.ts),
+ * The normalised view of a schema the comparison works on: `$ref`s followed (through devkit/src/refs.ts),
  * allOf members merged (so a field moved between members is not a change), and the three spellings of
  * "null allowed" (`nullable: true` in 3.0, `type: [X, "null"]`, `oneOf: [{type: "null"}, X]`) made one flag.
  */
