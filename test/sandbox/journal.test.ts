@@ -319,6 +319,44 @@ describe("the journal against memory", () => {
   );
 });
 
+describe("a delivery attempt's outcome", () => {
+  it("is on disk once the clock reports ready (the random run's one failure under load: the line was still being written)", async () => {
+    // A receiver that answers after 300 ms and journal appends that take 200 ms: the attempt ends while the line
+    // of the work that started it is being written, so its outcome goes in the next line. The clock must not
+    // report "ready" (nothing due, nothing under way) before that line is written.
+    const { createServer } = await import("node:http");
+    const server = createServer((request, response) => {
+      request.resume();
+      setTimeout(() => response.writeHead(200).end(), 300);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/webhooks`;
+    const file = path.join(folder, "outcome.json");
+    const io: JournalIo = { ...DEFAULT_JOURNAL_IO };
+    const sandbox = await journalled({ port: 0, seed: 3, state: file, frozen: true, startTime: START }, { io });
+    try {
+      const client = clientFor(sandbox.url, "outcome");
+      await client.post("/_sandbox/webhook-endpoints", { url, secret: "s" });
+      io.append = async (handle, text) => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return DEFAULT_JOURNAL_IO.append(handle, text);
+      };
+      await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
+      for (let tries = 0; (await request(sandbox.url, "GET", "/_sandbox/clock")).body.status !== "ready"; tries++) {
+        if (tries > 400) throw new Error("the sandbox did not settle");
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      const deliveries = onDisk(file).records.deliveries;
+      expect(deliveries.map((record) => record.delivery.statusCode)).toEqual([200]);
+    } finally {
+      io.append = DEFAULT_JOURNAL_IO.append;
+      await sandbox.stop();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
 describe("a write that fails", () => {
   it("is undone and answered 503; the next write is saved, and a restart reads what was answered", async () => {
     const file = path.join(folder, "failing.json");

@@ -278,21 +278,29 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
   /**
    * Runs `work` for a task off the due loop (a delivery attempt: network I/O), so the loop goes on at once.
    * Until it settles, the task stays in the store (a restart runs it again) and an advance waits for it before
-   * running tasks of the same account due after `followUpAt` (runDue). `work` records its own outcome; the
-   * state is committed when it settles.
+   * running tasks of the same account due after `followUpAt` (runDue). `work` records its own outcome; the work
+   * settles once that outcome is committed, so a caller that sees the sandbox idle (`busy` false) sees it saved.
    */
   inBackground(task: T, followUpAt: number | undefined, work: (signal: AbortSignal) => Promise<void>): void {
     this.background.set(task.id, { task, followUpAt });
     work(this.stopping.signal)
       .catch(() => undefined)
-      .finally(() => {
+      .then(() => {
         // A stopped sandbox keeps the task: its state was last written with it, to run again at the next start.
         if (this.stopped) return;
-        this.background.delete(task.id);
         this.store.delete("tasks", task.apiKey, String(task.id));
+        return this.store.commit().catch(() => undefined);
+      })
+      .finally(() => {
+        if (this.stopped) return;
+        this.background.delete(task.id);
+        // The commit failed and was undone: the task is saved as due again, so it runs again.
+        if (this.store.get("tasks", task.apiKey, String(task.id)) && !this.tasks.includes(task)) {
+          pushTask(this.tasks, task);
+          this.arm();
+        }
         this.settled.resolve();
         this.settled = signal();
-        this.store.commit().catch(() => undefined);
       });
   }
 
