@@ -169,3 +169,17 @@ describe("records", () => {
     }
   });
 });
+
+describe("the control contract's answers", () => {
+  test("carry the ids the sandbox always sends as required, so a partner's test needs no `!`", () => {
+    type Control = import("../../generated/sandbox.js").components["schemas"];
+    expectTypeOf<Control["ListCardHoldersResponse"]["cardHolders"][number]["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<Control["CardHolderResponse"]["cardHolder"]["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<Control["CompanyResponse"]["company"]["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<Control["PaymentRouteResponse"]["paymentRoute"]["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<Control["TransactionResponse"]["transaction"]["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<Control["AccountCompany"]["cards"][number]["id"]>().toEqualTypeOf<string>();
+    // The partner contract's own types leave them optional: the API description marks no field required.
+    expectTypeOf<components["schemas"]["CardHolder"]["id"]>().toEqualTypeOf<string | undefined>();
+  });
+});
