@@ -3,16 +3,15 @@
  * beside the snapshot and journal (every change appends a line), side by side in one run: POST /v1/cards
  * latency as the state grows, a GET's p99 while writes run, and a restart on a large state.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { startSandbox } from "../devkit/src/sandbox/index.ts";
 import type { CardRecord } from "../devkit/src/sandbox/records.ts";
 import { journalGenerations } from "../devkit/src/sandbox/store/files.ts";
+import { type SandboxProcess, startSandboxProcess } from "../scripts/lib/sandbox-process.ts";
 import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
 import { percentile } from "./harness.ts";
@@ -35,7 +34,7 @@ type Snapshot = { tables: Record<string, unknown[]> } & Record<string, unknown>;
 
 interface Running {
   url: string;
-  child: ChildProcess;
+  child: SandboxProcess;
   /** startSandbox's own time in the process (reading the state included). */
   startMs: number;
   /** From spawning the process to its first answer. */
@@ -44,28 +43,13 @@ interface Running {
 
 async function spawnSandbox(state: string, legacy: boolean, compactAlways = false): Promise<Running> {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "persistence-server.ts");
-  const started = performance.now();
   const design = legacy ? "whole-file" : "journal";
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, script, JSON.stringify({ state, design, compactAlways })], {
-    stdio: ["pipe", "pipe", "pipe"],
+  const started = performance.now();
+  const child = await startSandboxProcess({
+    args: [...TSX_NODE_ARGS, script, JSON.stringify({ state, design, compactAlways })],
   });
-  let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`the sandbox exited (${code}) before listening:\n${stderr}`)));
-  });
-  const { url, startMs } = JSON.parse(line) as { url: string; startMs: number };
-  await call(url, "GET", "/v1/card-bins");
-  return { url, child, startMs, restartMs: performance.now() - started };
-}
-
-function killed(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
+  await call(child.url, "GET", "/v1/card-bins");
+  return { url: child.url, child, startMs: child.details.startMs as number, restartMs: performance.now() - started };
 }
 
 let companyId = "";
@@ -175,7 +159,7 @@ export const persistenceBenchmark: Benchmark = {
     const gets = size === "full" ? 300 : size === "quick" ? 100 : 20;
     const largest = counts.at(-1)!;
     const dir = await mkdtemp(path.join(os.tmpdir(), "partner-bench-persistence-"));
-    const running: ChildProcess[] = [];
+    const running: SandboxProcess[] = [];
     const figures: Figure[] = [];
     const ratios: Ratio[] = [];
     const notes: string[] = [];
@@ -224,7 +208,7 @@ export const persistenceBenchmark: Benchmark = {
                 target: 1,
               });
           }
-          await killed(sandbox.child);
+          await sandbox.child.stop();
           let bytes = (await stat(file)).size;
           if (!design.legacy)
             bytes += await stat(`${file}.journal-1`).then(
@@ -235,7 +219,7 @@ export const persistenceBenchmark: Benchmark = {
             // kill -9 (above), then a restart on what the kill left: for the journal, a snapshot and its journal.
             const again = await spawnSandbox(file, design.legacy);
             running.push(again.child);
-            const memory = processMemoryMiB(again.child.pid!);
+            const memory = processMemoryMiB(again.child.child.pid!);
             figures.push(
               {
                 label: `${design.name}: restart at ${count} cards (spawn to first answer)`,
@@ -253,7 +237,7 @@ export const persistenceBenchmark: Benchmark = {
                 value: TARGET_RESTART_MS / again.restartMs,
                 target: 1,
               });
-            await killed(again.child);
+            await again.child.stop();
           }
           if (count === largest && !design.legacy) {
             // Compactions back to back (a fuzzy snapshot of the whole state, written in slices) while writers
@@ -266,7 +250,7 @@ export const persistenceBenchmark: Benchmark = {
             const { result: latencies, made } = await whileWriting(compacting.url, 2, () =>
               timedGets(compacting.url, gets),
             );
-            await killed(compacting.child);
+            await compacting.child.stop();
             const compactions = generationOf(file) - first;
             figures.push(
               {
@@ -279,7 +263,7 @@ export const persistenceBenchmark: Benchmark = {
             const after = await spawnSandbox(file, false);
             running.push(after.child);
             const held = await cardCount(after.url);
-            await killed(after.child);
+            await after.child.stop();
             if (held !== before + made)
               errors.push(
                 `persistence: after kill -9 during compactions the journal sandbox holds ${held} cards, not the ${before + made} answered`,
@@ -324,7 +308,7 @@ export const persistenceBenchmark: Benchmark = {
         ...(errors.length > 0 ? { errors } : {}),
       };
     } finally {
-      for (const child of running) await killed(child);
+      for (const child of running) await child.stop();
       await rm(dir, { recursive: true, force: true });
     }
   },

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFingerprint, callerKey } from "../../devkit/src/sandbox/accounts.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { accountFingerprint } from "../../devkit/src/sandbox/testmode/log.ts";
-import { startReceiver } from "../helpers/receiver.ts";
+import { startReceiver } from "../../scripts/lib/receiver.ts";
 import { clientFor, memoryEngine, ONBOARD_BODY, request, seededCompany } from "../sandbox/support.ts";
 
 let sandbox: Sandbox;

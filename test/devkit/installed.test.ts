@@ -16,11 +16,11 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findFreePort } from "../../devkit/src/prism.ts";
 import { documentedSnippets } from "../../scripts/lib/docs/snippets.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { type Receiver, startReceiver } from "../../scripts/lib/receiver.ts";
 import { typecheckModules } from "../../scripts/lib/typecheck.ts";
 import { verifyWebhookSignature } from "../../src/webhooks/index.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 import { lockDist } from "../helpers/build-lock.ts";
-import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 
 const run = promisify(execFile);
 const SECRET = "whsec_installed_test";

@@ -20,8 +20,8 @@ import {
   openJournalStore,
 } from "../../devkit/src/sandbox/store/journal-store.ts";
 import { loadStateFiles } from "../../devkit/src/sandbox/store/load.ts";
+import { startReceiver } from "../../scripts/lib/receiver.ts";
 import { seededRandom } from "../helpers/random.ts";
-import { startReceiver } from "../helpers/receiver.ts";
 import { clientFor, KYB_PROFILE_BODY, ONBOARD_BODY, request } from "./support.ts";
 
 let folder: string;
@@ -324,13 +324,8 @@ describe("a delivery attempt's outcome", () => {
     // A receiver that answers after 300 ms and journal appends that take 200 ms: the attempt ends while the line
     // of the work that started it is being written, so its outcome goes in the next line. The clock must not
     // report "ready" (nothing due, nothing under way) before that line is written.
-    const { createServer } = await import("node:http");
-    const server = createServer((request, response) => {
-      request.resume();
-      setTimeout(() => response.writeHead(200).end(), 300);
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/webhooks`;
+    const receiver = await startReceiver({ delayMs: 300 });
+    const { url } = receiver;
     const file = path.join(folder, "outcome.json");
     const io: JournalIo = { ...DEFAULT_JOURNAL_IO };
     const sandbox = await journalled({ port: 0, seed: 3, state: file, frozen: true, startTime: START }, { io });
@@ -351,8 +346,7 @@ describe("a delivery attempt's outcome", () => {
     } finally {
       io.append = DEFAULT_JOURNAL_IO.append;
       await sandbox.stop();
-      server.closeAllConnections();
-      server.close();
+      await receiver.close();
     }
   });
 });

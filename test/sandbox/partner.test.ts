@@ -18,7 +18,7 @@ describe("companies", () => {
     expect(created.status).toBe(201);
     expect(created.body.company).toMatchObject({
       name: ONBOARD_BODY.name,
-      countryCode: "US",
+      countryCode: ONBOARD_BODY.countryCode,
       status: "Pending",
       swap: null,
     });

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { type Receiver, startReceiver } from "../helpers/receiver.ts";
+import { type Receiver, startReceiver } from "../../scripts/lib/receiver.ts";
 import { approvedCompany, clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { clientFor } from "./support.ts";
+import { clientFor, ONBOARD_BODY } from "./support.ts";
 
 let sandbox: Sandbox;
 let folder: string;
@@ -303,15 +303,5 @@ describe("scenario files at start", () => {
 });
 
 function onboardBody(name: string) {
-  return {
-    name,
-    countryCode: "US",
-    directorName: "Maria Garcia",
-    directorEmail: "maria@example.com",
-    directorPhone: "+14155550123",
-    addressLine1: "1 Main St",
-    city: "Austin",
-    state: "TX",
-    postalCode: "73301",
-  };
+  return { ...ONBOARD_BODY, name };
 }

@@ -10,6 +10,7 @@ import { type EngineSettings, SandboxEngine } from "../../devkit/src/sandbox/eng
 import { engineParts, type Task } from "../../devkit/src/sandbox/flows/index.ts";
 import { STATE_FORMAT, STATE_VERSION } from "../../devkit/src/sandbox/store/load.ts";
 import { MemoryStore, type Store } from "../../devkit/src/sandbox/store/tables.ts";
+import { requestExamples } from "../../generated/examples.ts";
 import { sandboxBundleJsonPath } from "../../scripts/lib/paths.ts";
 import { createValidator, listOperations, loadDocument, type Operation } from "../contract/support/contract.ts";
 
@@ -96,17 +97,8 @@ export function clientFor(baseUrl: string, apiKey: string) {
   };
 }
 
-export const ONBOARD_BODY = {
-  name: "Acme Robotics Inc.",
-  countryCode: "US",
-  directorName: "Maria Garcia",
-  directorEmail: "maria@acme.example",
-  directorPhone: "+14155550123",
-  addressLine1: "500 Market Street",
-  city: "San Francisco",
-  state: "CA",
-  postalCode: "94105",
-};
+/** A company to onboard: the contract's own example of onboardCompany's body (Card only, no redirectUri). */
+export const ONBOARD_BODY = requestExamples.onboardCompany.cardOnlyCompany;
 
 /** A KYB profile the contract takes (submitKybProfile). */
 export const KYB_PROFILE_BODY = {

@@ -5,8 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { type Receiver, startReceiver } from "../../scripts/lib/receiver.ts";
 import { verifyWebhookSignature } from "../../src/webhooks/index.ts";
-import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { clientFor, ONBOARD_BODY } from "./support.ts";
 
 let sandbox: Sandbox;
