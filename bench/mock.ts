@@ -66,7 +66,7 @@ interface Answer {
   ms: number;
 }
 
-function send(target: Target, operation: MockOperation): Promise<Answer> {
+export function send(target: Target, operation: MockOperation): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = httpRequest(

@@ -40,10 +40,14 @@ export interface StartedSandbox {
  * tsx's loader on scripts/sandbox.ts (`node --conditions=partner-api-source --import tsx scripts/sandbox.ts`);
  * `npx partner-api sandbox` is node on the built dist/cli.js. `--print-address` has it print its address alone.
  */
-export async function startSandboxCommand(repoRoot: string, entry: string[]): Promise<StartedSandbox> {
+export async function startSandboxCommand(
+  repoRoot: string,
+  entry: string[],
+  more: string[] = [],
+): Promise<StartedSandbox> {
   const started = performance.now();
   const sandbox = await startSandboxProcess({
-    args: [...entry, "--port", "0", "--seed", "1", "--print-address"],
+    args: [...entry, "--port", "0", "--seed", "1", "--print-address", ...more],
     cwd: repoRoot,
     holdStdin: false,
     timeoutMs: 30_000,

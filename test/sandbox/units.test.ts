@@ -15,7 +15,13 @@ import {
   type Task,
 } from "../../devkit/src/sandbox/flows/index.ts";
 import { sandboxRouter } from "../../devkit/src/sandbox/index.ts";
-import { type RandomHolder, randomStateFor, SeededRandom, ulidTime } from "../../devkit/src/sandbox/random.ts";
+import {
+  type RandomHolder,
+  randomPartPlus,
+  randomStateFor,
+  SeededRandom,
+  ulidTime,
+} from "../../devkit/src/sandbox/random.ts";
 import { readStateFile, STATE_FORMAT } from "../../devkit/src/sandbox/store/load.ts";
 import { MemoryStore } from "../../devkit/src/sandbox/store/tables.ts";
 
@@ -111,6 +117,21 @@ describe("ULIDs", () => {
     now = Date.parse("2030-01-01T00:00:00Z");
     const again = new SeededRandom({ random: randomStateFor(4, "ulids") }, () => now);
     expect(again.ulid()).toBe(ids[0]);
+  });
+
+  it("the random part of one made in the same millisecond is the last one's plus a step, exactly (as BigInt adds)", () => {
+    const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    const value = (part: string) => [...part].reduce((sum, char) => sum * 32n + BigInt(crockford.indexOf(char)), 0n);
+    const random = new SeededRandom({ random: randomStateFor(9, "parts") });
+    for (let i = 0; i < 500; i++) {
+      const part = i === 0 ? "ZZZZZZZZZZZZZZZY" : random.chars(crockford, 16);
+      const step = random.next() + 1;
+      const sum = randomPartPlus(part, step);
+      if (value(part) + BigInt(step) >= 1n << 80n) expect(sum).toBeUndefined();
+      else expect(value(sum!)).toBe(value(part) + BigInt(step));
+    }
+    expect(randomPartPlus("0000000000000000", 33)).toBe("0000000000000011");
+    expect(randomPartPlus("ZZZZZZZZZZZZZZZZ", 1)).toBeUndefined();
   });
 });
 

@@ -53,10 +53,23 @@ export function callerKey(headers: IncomingHttpHeaders, accounts: AccountKeys): 
   return found;
 }
 
+/** Fingerprints of the keys seen lately, so a key's SHA-256 is not computed on each of its calls. */
+const recentFingerprints = new Map<string, string>();
+const RECENT_FINGERPRINTS = 1024;
+
 /** The fingerprint a request is logged and faulted under: its key's, or the one it names; null without either. */
 export function callerFingerprint(headers: IncomingHttpHeaders): string | null {
   const apiKey = headerValue(headers, "x-api-key");
-  if (apiKey !== undefined) return accountFingerprint(apiKey);
+  if (apiKey !== undefined) {
+    let fingerprint = recentFingerprints.get(apiKey);
+    if (fingerprint === undefined) {
+      // Bounded: many keys (or hostile ones) start it afresh rather than grow it.
+      if (recentFingerprints.size >= RECENT_FINGERPRINTS) recentFingerprints.clear();
+      fingerprint = accountFingerprint(apiKey);
+      recentFingerprints.set(apiKey, fingerprint);
+    }
+    return fingerprint;
+  }
   const named = headerValue(headers, SANDBOX_ACCOUNT_HEADER);
   return named !== undefined && FINGERPRINT.test(named) ? named : null;
 }

@@ -49,8 +49,11 @@ interface Background<T> {
 
 /** An account's generator as draws leave it, and the account record it was last saved in. */
 interface Generator {
+  apiKey: string;
   record: AccountRecord;
   holder: RandomHolder;
+  /** Drawn from during the call under way (hold): put with the account when the call's synchronous part ends. */
+  dirty: boolean;
 }
 
 export class SandboxEngine<T extends TaskBase = TaskBase> {
@@ -69,9 +72,13 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
   private settled = signal();
   /** The pending tasks, soonest first (a heap: due.ts), as the store holds them less those under way. */
   private tasks: T[] = [];
+  /** Tasks in the heap cancelled since (no longer in the store): dropped as they reach its top. */
+  private stale = 0;
   /** The store's epoch the caches below were built in (a reset or a reload makes them stale). */
   private epoch = -1;
   private readonly generators = new Map<string, Generator>();
+  /** Generators drawn from during the call under way, put when its synchronous part ends (hold). */
+  private readonly drawnFrom = new Set<Generator>();
   /** Fingerprint → API key of every account, once asked for. */
   private fingerprints: Map<string, string> | undefined;
   /** Set while seeded data is made: the time it carries. */
@@ -98,11 +105,13 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
     if (this.epoch === this.store.epoch) return;
     this.epoch = this.store.epoch;
     this.generators.clear();
+    this.drawnFrom.clear();
     this.fingerprints = undefined;
     const tasks: T[] = [];
     for (const record of this.store.all("tasks"))
       if (!this.background.has(record.task.id)) tasks.push(record.task as T);
     this.tasks = heapify(tasks);
+    this.stale = 0;
     this.arm();
   }
 
@@ -124,6 +133,9 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
       return job();
     } finally {
       this.heldAt = undefined;
+      // The generators the call drew from go into their accounts: one put each, however many ids it made.
+      for (const generator of this.drawnFrom) this.keep(generator);
+      this.drawnFrom.clear();
     }
   }
 
@@ -172,21 +184,37 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
     this.fresh();
     const record = this.account(apiKey);
     let generator = this.generators.get(apiKey);
-    if (!generator || generator.record !== record) {
+    // A generator drawn from in this call is ahead of its account's record until the call ends.
+    if (!generator || (generator.record !== record && !generator.dirty)) {
       generator = {
+        apiKey,
         record,
         holder: { random: [...record.random], ...(record.lastId !== undefined ? { lastId: record.lastId } : {}) },
+        dirty: false,
       };
       this.generators.set(apiKey, generator);
     }
-    const kept = generator;
-    return new SeededRandom(kept.holder, this.idTime, () => {
-      const current = this.store.get("accounts", apiKey, apiKey) ?? kept.record;
-      kept.record = this.store.put("accounts", {
-        ...current,
-        random: [...kept.holder.random],
-        ...(kept.holder.lastId !== undefined ? { lastId: kept.holder.lastId } : {}),
-      });
+    const drawn = generator;
+    return new SeededRandom(drawn.holder, this.idTime, () => {
+      // During a call the account is put once, when it ends (hold); outside one, at once.
+      if (this.heldAt === undefined) this.keep(drawn);
+      else {
+        drawn.dirty = true;
+        this.drawnFrom.add(drawn);
+      }
+    });
+  }
+
+  /** Puts the generator's state with its account. */
+  private keep(generator: Generator): void {
+    generator.dirty = false;
+    const current = this.store.get("accounts", generator.apiKey, generator.apiKey);
+    // The account went (a reset): its generator with it.
+    if (!current) return;
+    generator.record = this.store.put("accounts", {
+      ...current,
+      random: [...generator.holder.random],
+      ...(generator.holder.lastId !== undefined ? { lastId: generator.holder.lastId } : {}),
     });
   }
 
@@ -223,21 +251,44 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
     if (this.timerDueAt === undefined || task.dueAt < this.timerDueAt) this.arm();
   }
 
-  cancel(matches: (task: T) => boolean): void {
+  /**
+   * Takes the account's pending tasks that match off the clock (not those whose work is under way). They go from
+   * the store at once; the heap drops them when they reach its top, or all at once when they are half of it.
+   */
+  cancel(apiKey: string, matches: (task: T) => boolean): void {
     this.fresh();
-    this.tasks = heapify(
-      this.tasks.filter((task) => {
-        if (!matches(task)) return true;
-        this.store.delete("tasks", task.apiKey, String(task.id));
-        return false;
-      }),
-    );
+    for (const record of this.store.list("tasks", apiKey)) {
+      const task = record.task as T;
+      if (this.background.has(task.id) || !matches(task)) continue;
+      this.store.delete("tasks", apiKey, record.id);
+      this.stale++;
+    }
+    if (this.stale > 64 && this.stale * 2 > this.tasks.length) {
+      this.tasks = heapify(this.tasks.filter((task) => this.live(task)));
+      this.stale = 0;
+    }
+  }
+
+  /** Whether a task in the heap is still the store's (not cancelled, not gone with a reset). */
+  private live(task: T): boolean {
+    return this.store.get("tasks", task.apiKey, String(task.id))?.task === task;
+  }
+
+  /** The heap's top once the tasks cancelled at its top are dropped. */
+  private top(): T | undefined {
+    for (;;) {
+      const next = peekTask(this.tasks);
+      if (next === undefined || this.stale === 0 || this.live(next)) return next;
+      popTask(this.tasks);
+      this.stale--;
+    }
   }
 
   /** The tasks waiting on the clock, in no particular order (not those whose work is under way). */
   pending(): readonly T[] {
     this.fresh();
-    return this.tasks;
+    this.top();
+    return this.stale === 0 ? this.tasks : this.tasks.filter((task) => this.live(task));
   }
 
   /** Back to no accounts: they are seeded again on use; pending tasks go with them. */
@@ -324,7 +375,7 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
     for (;;) {
       if (this.stopped) return;
       this.fresh();
-      const next = peekTask(this.tasks);
+      const next = this.top();
       const due = next !== undefined && next.dueAt <= until ? next : undefined;
       const waiting = performance.now() < waitUntil && this.background.size > 0;
       if (waiting && (due === undefined || this.followUpBefore(due))) {
@@ -369,7 +420,7 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.timerDueAt = undefined;
-    const earliest = peekTask(this.tasks);
+    const earliest = this.top();
     if (this.stopped || !earliest) return;
     const until = this.clock.realDelayUntil(earliest.dueAt);
     // A frozen clock reaches nothing ahead of it on its own.

@@ -127,8 +127,10 @@ function send(response: ServerResponse, operation: Operation | undefined, reply:
   }
   if (reply.headers) headers = { ...headers, ...reply.headers };
   if (exchange) text = exchange.answer(reply.status, headers, text);
-  response.writeHead(reply.status, headers);
-  response.end(text);
+  // Encoded once, with its length declared: the answer goes out in one write, not chunked.
+  const bytes = text === undefined ? undefined : Buffer.from(text);
+  response.writeHead(reply.status, { ...headers, "content-length": bytes?.length ?? 0 });
+  response.end(bytes);
 }
 
 function problemReply(error: SandboxProblem): AnyReply {

@@ -210,7 +210,7 @@ export function pathCompany(call: Caller & { params: { companyId: string } }): C
 }
 
 /** One page of a list: `page` from 1, `limit` items a page (the sandbox's picks when omitted). */
-export function pageOf<T>(items: T[], params: { page?: number; limit?: number }, defaultLimit: number) {
+export function pageOf<T>(items: readonly T[], params: { page?: number; limit?: number }, defaultLimit: number) {
   const page = Math.max(1, params.page ?? 1);
   const limit = Math.max(1, params.limit ?? defaultLimit);
   return {
@@ -252,8 +252,8 @@ export interface FlowEnv {
   random(apiKey: string): SeededRandom;
   /** Puts a task on the clock; its flow's runner runs it when it falls due. */
   schedule(task: TaskRequest): void;
-  /** Takes the pending tasks that match off the clock. */
-  cancel(matches: (task: Task) => boolean): void;
+  /** Takes the account's pending tasks that match off the clock (work under way goes on). */
+  cancel(apiKey: string, matches: (task: Task) => boolean): void;
   /** The tasks waiting on the clock (not those whose work is under way). */
   pending(): readonly Task[];
   /** Records an event of the account and schedules its deliveries. */

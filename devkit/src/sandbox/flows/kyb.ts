@@ -11,9 +11,7 @@ import type { TaskKinds } from "./tasks.ts";
 export type KybTasks = Pick<TaskKinds, "finishKybReview">;
 
 function cancelReview(env: FlowEnv, company: CompanyRecord): void {
-  env.cancel(
-    (task) => task.kind === "finishKybReview" && task.apiKey === company.account && task.companyId === company.id,
-  );
+  env.cancel(company.account, (task) => task.kind === "finishKybReview" && task.companyId === company.id);
 }
 
 /** Sets the KYB result and announces it with company.kyb_status_changed. */

@@ -50,7 +50,7 @@ export function addCompany(
       swap,
     },
     ...(input.redirectUri ? { redirectUri: input.redirectUri } : {}),
-    cardBins: structuredClone(SEEDED_CARD_BINS),
+    cardBins: SEEDED_CARD_BINS,
   });
   const holderName = random.pick(HOLDER_NAMES);
   addCardHolder(env, record, holderName, `${holderName.toLowerCase().replace(/\s+/g, ".")}@example.com`);

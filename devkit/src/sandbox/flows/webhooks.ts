@@ -243,7 +243,7 @@ export const webhooks = defineFlow<WebhookTasks>()({
       const id = call.params.endpointId;
       if (!call.env.store.get("endpoints", apiKey, id)) throw notFound("webhook endpoint", id);
       call.env.store.delete("endpoints", apiKey, id);
-      call.env.cancel((task) => task.kind === "deliverEvent" && task.apiKey === apiKey && task.endpointId === id);
+      call.env.cancel(apiKey, (task) => task.kind === "deliverEvent" && task.endpointId === id);
       return { status: 204 };
     },
 

@@ -63,45 +63,63 @@ export function recordKey(account: string, id: string): string {
   return `${account.length}\u0000${account}${id}`;
 }
 
-/** One owner's records: by id in the order first put, and the same as an array once asked for. */
+/**
+ * One owner's records: by id in the order first put, and the same as an array once asked for (with each id's
+ * place in it, so a record put in place is replaced there rather than the array made again).
+ */
 interface OwnerList {
   readonly byId: Map<string, Row>;
   array: Row[] | undefined;
+  at: Map<string, number> | undefined;
+}
+
+/** Where a record is held: replaced in place by a put, so the table's order stays the order records were first put. */
+interface Slot {
+  record: Row;
+}
+
+/** One account's part of a table. */
+interface AccountPart {
+  readonly slots: Map<string, Slot>;
+  readonly owners: Map<string, OwnerList>;
 }
 
 class Table {
-  /** Every record by its key, in the order first put (a snapshot writes them in this order). */
-  private readonly rows = new Map<string, Row>();
-  /** Each owner's records, by the owner's key (its account and id). */
-  private readonly owners = new Map<string, OwnerList>();
+  /** Every record's slot, in the order first put (a snapshot writes them in this order). */
+  private readonly order = new Set<Slot>();
+  /** Each account's records by id, and its owners' lists. */
+  private readonly accounts = new Map<string, AccountPart>();
   /** Id → the accounts holding it, built on the first cross-account lookup and kept from then on. */
   private byIdAcross: Map<string, string[]> | undefined;
 
   constructor(private readonly ownerOf: (record: Row) => string) {}
 
   get size(): number {
-    return this.rows.size;
+    return this.order.size;
   }
 
   get(account: string, id: string): Row | undefined {
-    return this.rows.get(recordKey(account, id));
+    return this.accounts.get(account)?.slots.get(id)?.record;
   }
 
   list(account: string, owner: string): readonly Row[] {
-    const list = this.owners.get(recordKey(account, owner));
+    const list = this.accounts.get(account)?.owners.get(owner);
     if (!list) return EMPTY;
-    list.array ??= [...list.byId.values()];
+    if (!list.array) {
+      list.array = [...list.byId.values()];
+      list.at = new Map(list.array.map((record, index) => [record.id, index]));
+    }
     return list.array;
   }
 
   count(account: string, owner: string): number {
-    return this.owners.get(recordKey(account, owner))?.byId.size ?? 0;
+    return this.accounts.get(account)?.owners.get(owner)?.byId.size ?? 0;
   }
 
   accountOf(id: string): string | undefined {
     if (!this.byIdAcross) {
       this.byIdAcross = new Map();
-      for (const record of this.rows.values()) this.across(record.id, record.account);
+      for (const { record } of this.order) this.across(record.id, record.account);
     }
     return this.byIdAcross.get(id)?.[0];
   }
@@ -114,37 +132,54 @@ class Table {
 
   /** Puts the record; true when it was not there before (it goes last), false when it replaced one in place. */
   put(record: Row): boolean {
-    const key = recordKey(record.account, record.id);
-    const owner = recordKey(record.account, this.ownerOf(record));
-    const before = this.rows.get(key);
+    const owner = this.ownerOf(record);
+    let part = this.accounts.get(record.account);
+    let slot = part?.slots.get(record.id);
     // A record that moves to another owner is put as new: last in both orders.
-    if (before && recordKey(before.account, this.ownerOf(before)) !== owner) this.delete(record.account, record.id);
-    const existed = this.rows.has(key);
-    this.rows.set(key, record);
-    let list = this.owners.get(owner);
+    if (slot && this.ownerOf(slot.record) !== owner) {
+      this.delete(record.account, record.id);
+      part = this.accounts.get(record.account);
+      slot = undefined;
+    }
+    if (!part) {
+      part = { slots: new Map(), owners: new Map() };
+      this.accounts.set(record.account, part);
+    }
+    let list = part.owners.get(owner);
     if (!list) {
-      list = { byId: new Map(), array: undefined };
-      this.owners.set(owner, list);
+      list = { byId: new Map(), array: undefined, at: undefined };
+      part.owners.set(owner, list);
     }
     list.byId.set(record.id, record);
-    if (existed) list.array = undefined;
-    else {
-      list.array?.push(record);
-      if (this.byIdAcross) this.across(record.id, record.account);
+    if (slot) {
+      slot.record = record;
+      if (list.array) list.array[list.at!.get(record.id)!] = record;
+      return false;
     }
-    return !existed;
+    slot = { record };
+    part.slots.set(record.id, slot);
+    this.order.add(slot);
+    if (list.array) {
+      list.at!.set(record.id, list.array.length);
+      list.array.push(record);
+    }
+    if (this.byIdAcross) this.across(record.id, record.account);
+    return true;
   }
 
   delete(account: string, id: string): boolean {
-    const key = recordKey(account, id);
-    const record = this.rows.get(key);
-    if (!record) return false;
-    this.rows.delete(key);
-    const owner = recordKey(account, this.ownerOf(record));
-    const list = this.owners.get(owner)!;
+    const part = this.accounts.get(account);
+    const slot = part?.slots.get(id);
+    if (!part || !slot) return false;
+    part.slots.delete(id);
+    this.order.delete(slot);
+    const owner = this.ownerOf(slot.record);
+    const list = part.owners.get(owner)!;
     list.byId.delete(id);
     list.array = undefined;
-    if (list.byId.size === 0) this.owners.delete(owner);
+    list.at = undefined;
+    if (list.byId.size === 0) part.owners.delete(owner);
+    if (part.slots.size === 0) this.accounts.delete(account);
     const accounts = this.byIdAcross?.get(id);
     if (accounts) {
       const rest = accounts.filter((holder) => holder !== account);
@@ -154,8 +189,8 @@ class Table {
     return true;
   }
 
-  all(): IterableIterator<Row> {
-    return this.rows.values();
+  *all(): IterableIterator<Row> {
+    for (const slot of this.order) yield slot.record;
   }
 }
 
@@ -164,7 +199,8 @@ const EMPTY: readonly Row[] = Object.freeze([]);
 /** Freezes a record and everything in it (what is frozen already was frozen whole, so it is not walked again). */
 export function deepFreeze<T>(value: T): T {
   if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
-  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  // for…in: no array of keys made per object (records are plain objects, arrays and null-prototype maps).
+  for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
   return Object.freeze(value);
 }
 
