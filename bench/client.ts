@@ -16,7 +16,9 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { build } from "esbuild";
 import createClient, { type Middleware } from "openapi-fetch";
+import { ensureMatrix, installedMatrix, type RuntimeId, underCI } from "../scripts/lib/runtimes.ts";
 import { createPartnerClient, DEFAULT_TIMEOUT_MS, type paths } from "../src/index.ts";
 import type { Benchmark } from "./context.ts";
 import { compareAlternating } from "./harness.ts";
@@ -293,6 +295,123 @@ export function makeCallers(fetch: StubFetch, sdks?: GeneratedSdks) {
   };
 }
 
+/** The candidates every runtime measures, and the ratios of ours to the other two. */
+const RUNTIME_CANDIDATES = ["ours", "plain openapi-fetch", "hey-api SDK"] as const;
+
+/** What one runtime measured of the client, per kind of call: calls/s of each candidate and ours ÷ each other. */
+export interface RuntimeMeasure {
+  /** "Node.js 24.21.0", "Bun 1.4.5". */
+  runtime: string;
+  kinds: Record<"GET" | "POST", { opsPerSecond: Record<string, number>; oursPerPlain: number; oursPerHeyApi: number }>;
+}
+
+/**
+ * The per-call comparison inside one runtime (the child process that bench/client.ts starts with Node 20, Node 24
+ * and Bun of the runtime matrix, each running the same bundle of this module): ours, plain openapi-fetch and the
+ * hey-api SDK against the stub `fetch`, in alternating rounds.
+ */
+export async function measureInRuntime(
+  sdks: GeneratedSdks,
+  rounds: number,
+  targetBatchMs: number,
+): Promise<RuntimeMeasure> {
+  const fetch = stubFetch();
+  const callers = makeCallers(fetch, sdks);
+  const giveBack = lendGlobalFetch(fetch);
+  const bun = (globalThis as { Bun?: { version: string } }).Bun;
+  const measure: RuntimeMeasure = {
+    runtime: bun ? `Bun ${bun.version}` : `Node.js ${process.versions.node}`,
+    kinds: {} as RuntimeMeasure["kinds"],
+  };
+  try {
+    for (const kind of ["GET", "POST"] as const) {
+      const group = callers[kind === "GET" ? "get" : "post"];
+      const result = await compareAlternating({
+        candidates: Object.fromEntries(RUNTIME_CANDIDATES.map((name) => [name, group[name]!])),
+        rounds,
+        targetBatchMs,
+        async: true,
+      });
+      measure.kinds[kind] = {
+        opsPerSecond: Object.fromEntries(
+          RUNTIME_CANDIDATES.map((name) => [name, result.stats[name]!.medianOpsPerSecond]),
+        ),
+        oursPerPlain: result.ratio("ours", "plain openapi-fetch"),
+        oursPerHeyApi: result.ratio("ours", "hey-api SDK"),
+      };
+    }
+  } finally {
+    giveBack();
+  }
+  return measure;
+}
+
+/** The runtimes the comparison runs in, from the runtime matrix (runtimes/package.json). */
+const COMPARED_RUNTIMES: readonly RuntimeId[] = ["node20", "node24", "bun"];
+
+/**
+ * Bundles measureInRuntime with the generated SDKs into one ES module beside them, so every runtime runs the same
+ * JavaScript; returns its path.
+ */
+async function bundleRuntimeBench(repoRoot: string, sdks: GeneratedSdks): Promise<string> {
+  const file = (relative: string) => JSON.stringify(path.join(sdks.dir, relative));
+  const entry = `import * as heyClient from ${file("hey-api/client/index.ts")};
+import * as heySdk from ${file("hey-api/sdk.gen.ts")};
+import * as orval from ${file("orval/api.ts")};
+import { measureInRuntime } from ${JSON.stringify(path.join(repoRoot, "bench", "client.ts"))};
+const [rounds, targetBatchMs] = JSON.parse(process.argv[2]);
+const sdks = { heyApi: { version: ${JSON.stringify(sdks.heyApi.version)}, ...heyClient, ...heySdk }, orval: { version: ${JSON.stringify(sdks.orval.version)}, ...orval }, dir: "", generated: false };
+console.log(JSON.stringify(await measureInRuntime(sdks, rounds, targetBatchMs)));
+`;
+  const outfile = path.join(sdks.dir, "runtime-bench.mjs");
+  await build({
+    stdin: { contents: entry, resolveDir: repoRoot, loader: "ts", sourcefile: "runtime-bench-entry.ts" },
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "es2022",
+    logLevel: "error",
+    // The bundle is ESM; a CommonJS dependency's require of a built-in needs a require in scope.
+    banner: {
+      js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+    },
+  });
+  return outfile;
+}
+
+/**
+ * ours ÷ plain openapi-fetch and ours ÷ the hey-api SDK in Node 20, Node 24 and Bun, one after another in one run.
+ * The matrix is installed on demand, except at tiny size outside CI (a test run), where its absence skips this part.
+ */
+async function compareRuntimes(
+  repoRoot: string,
+  sdks: GeneratedSdks,
+  rounds: number,
+  targetBatchMs: number,
+  tiny: boolean,
+  progress: (message: string) => void,
+): Promise<{ measures: RuntimeMeasure[]; skipped?: string }> {
+  const matrix = tiny && !underCI() ? await installedMatrix() : await ensureMatrix(progress);
+  if (!matrix)
+    return { measures: [], skipped: "the runtime matrix is not installed (npm run test:runtimes -- --install)" };
+  const bundle = await bundleRuntimeBench(repoRoot, sdks);
+  const measures: RuntimeMeasure[] = [];
+  for (const id of COMPARED_RUNTIMES) {
+    const binary = matrix.runtimes.get(id)!.path;
+    progress(`client: per-call figures in ${id} (${rounds} rounds)`);
+    const { stdout } = await promisify(execFile)(binary, [bundle, JSON.stringify([rounds, targetBatchMs])], {
+      cwd: sdks.dir,
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: 10 * 60_000,
+    }).catch((error: Error & { stderr?: string }) => {
+      throw new Error(`client benchmark in ${id} failed: ${error.stderr?.trim() || error.message}`);
+    });
+    measures.push(JSON.parse(stdout.trim().split("\n").at(-1)!) as RuntimeMeasure);
+  }
+  return { measures };
+}
+
 /**
  * Heap bytes still reachable per call right after `calls` calls of each candidate (after a full GC): what a
  * client keeps alive for a while after each request (timers, signals), independent of speed.
@@ -429,6 +548,23 @@ export const clientBenchmark: Benchmark = {
     } finally {
       giveBack();
     }
+    const runtimes = await compareRuntimes(repoRoot, sdks, rounds, targetBatchMs, size === "tiny", progress);
+    for (const measure of runtimes.measures) {
+      for (const [kind, figuresOf] of Object.entries(measure.kinds)) {
+        for (const [name, value] of Object.entries(figuresOf.opsPerSecond))
+          figures.push({ label: `${name}, ${kind} /v1/cards, in ${measure.runtime}`, value, unit: "calls/s" });
+        ratios.push({
+          label: `ours ÷ plain openapi-fetch, ${kind}, in ${measure.runtime}`,
+          value: figuresOf.oursPerPlain,
+        });
+        ratios.push({ label: `ours ÷ hey-api SDK, ${kind}, in ${measure.runtime}`, value: figuresOf.oursPerHeyApi });
+      }
+    }
+    notes.push(
+      runtimes.skipped
+        ? `Per-runtime figures skipped: ${runtimes.skipped}.`
+        : `Per runtime: the same comparison (ours, plain openapi-fetch, the hey-api SDK; the same stub) bundled into one ES module and run by ${runtimes.measures.map((m) => m.runtime).join(", ")} of the runtime matrix (runtimes/package.json), one after another in this run; each "in …" ratio is that runtime's own median of per-round ratios.`,
+    );
     const ratioOf = (prefix: string): string => ratios.find((r) => r.label.startsWith(prefix))!.value.toFixed(2);
     notes.push(
       "The client times out every request by default (30 s), which neither plain openapi-fetch nor the generated SDKs do. " +

@@ -7,7 +7,7 @@
  */
 import { open } from "node:fs/promises";
 import { TABLE_NAMES } from "../devkit/src/sandbox/records.ts";
-import { putInPlace, temporaryFile } from "../devkit/src/sandbox/store/files.ts";
+import { putInPlace, STATE_FILE_MODE, temporaryFile } from "../devkit/src/sandbox/store/files.ts";
 import type { StoreContext } from "../devkit/src/sandbox/store/journal-store.ts";
 import { STATE_FORMAT, STATE_VERSION } from "../devkit/src/sandbox/store/load.ts";
 import { MemoryStore } from "../devkit/src/sandbox/store/tables.ts";
@@ -31,7 +31,7 @@ export class WholeFileStore extends MemoryStore {
 
   private async write(): Promise<void> {
     const temporary = temporaryFile(this.context.file);
-    const handle = await open(temporary, "w");
+    const handle = await open(temporary, "w", STATE_FILE_MODE);
     try {
       await handle.writeFile(this.text());
       await handle.sync();

@@ -291,44 +291,37 @@ export const example19: paths["/_sandbox/scenarios"]["get"]["responses"]["200"][
   "scenarios": [
     {
       "name": "approved-company",
-      "description": "A company onboarded with Swap, its verification approved and its terms accepted.",
+      "summary": "Take a Swap company through verification and terms",
+      "description": "Onboards a company onto Swap (its verification `not_started`), then has its customer clear\nverification (`approved`) and accept the terms of service: the company can have payment routes.\n",
+      "document": "sandbox.arazzo.yaml",
       "steps": [
         {
-          "name": "company",
-          "operationId": "onboardCompany",
-          "body": {
-            "name": "Approved Robotics Inc.",
-            "countryCode": "US",
-            "directorName": "Maria Garcia",
-            "directorEmail": "maria@approved.example",
-            "directorPhone": "+14155550123",
-            "addressLine1": "500 Market Street",
-            "city": "San Francisco",
-            "state": "CA",
-            "postalCode": "94105",
-            "products": [
-              "Swap"
-            ]
-          }
+          "stepId": "swapCompany",
+          "workflowId": "onboard-swap-company",
+          "description": "Onboard the company onto Swap (the partner journey `onboard-swap-company`)."
         },
         {
+          "stepId": "clearVerification",
           "operationId": "setCompanyKycStatus",
-          "params": {
-            "companyId": "${company.id}"
-          },
-          "body": {
-            "kycStatus": "approved"
-          }
+          "description": "The customer clears verification on the hosted page (the sandbox sets it)."
         },
         {
+          "stepId": "acceptTerms",
           "operationId": "setCompanyTermsAccepted",
-          "params": {
-            "companyId": "${company.id}"
-          },
-          "body": {
-            "tosAccepted": true
-          }
+          "description": "The customer accepts the terms of service on the hosted page (the sandbox sets it)."
+        },
+        {
+          "stepId": "kycEvent",
+          "operationId": "listEvents",
+          "description": "The verification change was announced (the sandbox's event log, newest first)."
         }
+      ],
+      "outputs": [
+        "companyId"
+      ],
+      "webhooks": [
+        "company.kyc_link.issued",
+        "company.kyc_status_changed"
       ]
     }
   ]
@@ -341,21 +334,86 @@ export const example20: NonNullable<paths["/_sandbox/scenarios"]["post"]["reques
 
 // POST /_sandbox/scenarios request body, example posted (#/paths/~1_sandbox~1scenarios/post/requestBody/content/application~1json/examples/posted)
 export const example21: NonNullable<paths["/_sandbox/scenarios"]["post"]["requestBody"]>["content"]["application/json"] = {
-  "scenario": {
-    "steps": [
+  "arazzo": {
+    "arazzo": "1.0.1",
+    "info": {
+      "title": "A top-up",
+      "version": "1.0.0"
+    },
+    "sourceDescriptions": [
       {
-        "name": "companies",
-        "operationId": "listCompanies"
+        "name": "partner",
+        "url": "openapi.yaml"
       },
       {
-        "operationId": "createSpendingAccountEntry",
-        "params": {
-          "companyId": "${companies.companies.0.id}"
+        "name": "sandbox",
+        "url": "sandbox.yaml"
+      }
+    ],
+    "workflows": [
+      {
+        "workflowId": "top-up",
+        "inputs": {
+          "type": "object",
+          "required": [
+            "apiKey"
+          ],
+          "properties": {
+            "apiKey": {
+              "type": "string"
+            }
+          }
         },
-        "body": {
-          "type": "Account",
-          "direction": "Credit",
-          "amount": 250
+        "parameters": [
+          {
+            "name": "X-API-Key",
+            "in": "header",
+            "value": "$inputs.apiKey"
+          }
+        ],
+        "steps": [
+          {
+            "stepId": "companies",
+            "operationId": "$sourceDescriptions.partner.listCompanies",
+            "successCriteria": [
+              {
+                "condition": "$statusCode == 200"
+              }
+            ],
+            "outputs": {
+              "companyId": "$response.body#/companies/0/id"
+            }
+          },
+          {
+            "stepId": "topUp",
+            "operationId": "$sourceDescriptions.sandbox.createSpendingAccountEntry",
+            "parameters": [
+              {
+                "name": "companyId",
+                "in": "path",
+                "value": "$steps.companies.outputs.companyId"
+              }
+            ],
+            "requestBody": {
+              "contentType": "application/json",
+              "payload": {
+                "type": "Account",
+                "direction": "Credit",
+                "amount": 250
+              }
+            },
+            "successCriteria": [
+              {
+                "condition": "$statusCode == 201"
+              }
+            ],
+            "outputs": {
+              "transactionId": "$response.body#/entry/transaction/id"
+            }
+          }
+        ],
+        "outputs": {
+          "transactionId": "$steps.topUp.outputs.transactionId"
         }
       }
     ]
@@ -364,10 +422,19 @@ export const example21: NonNullable<paths["/_sandbox/scenarios"]["post"]["reques
 
 // POST /_sandbox/scenarios 200, example posted (#/paths/~1_sandbox~1scenarios/post/responses/200/content/application~1json/examples/posted)
 export const example22: paths["/_sandbox/scenarios"]["post"]["responses"]["200"]["content"]["application/json"] = {
-  "scenario": "(posted)",
+  "scenario": "(posted) top-up",
+  "workflows": [
+    {
+      "workflowId": "top-up",
+      "outputs": {
+        "transactionId": "01JD8X4M6Q2V7R9T3W5Y0Z1A2B"
+      }
+    }
+  ],
   "steps": [
     {
-      "name": "companies",
+      "workflowId": "top-up",
+      "stepId": "companies",
       "operationId": "listCompanies",
       "method": "GET",
       "path": "/v1/companies",
@@ -386,9 +453,16 @@ export const example22: paths["/_sandbox/scenarios"]["post"]["responses"]["200"]
       }
     },
     {
+      "workflowId": "top-up",
+      "stepId": "topUp",
       "operationId": "createSpendingAccountEntry",
       "method": "POST",
       "path": "/_sandbox/companies/01JD8X2K7P3M9Q4R6S8T0V2W4X/spending-account/entries",
+      "request": {
+        "type": "Account",
+        "direction": "Credit",
+        "amount": 250
+      },
       "status": 201,
       "body": {
         "entry": {

@@ -270,17 +270,23 @@ export interface paths {
         };
         /**
          * List the shipped scenarios
-         * @description The scenarios `runScenario` and `--scenario` know by name, with their steps.
+         * @description The workflows the sandbox ships (the Arazzo documents of the API description's workflows), which
+         *     `runScenario` and `--scenario` run by name: each with its steps and outputs.
          */
         get: operations["listScenarios"];
         put?: never;
         /**
          * Run a scenario
-         * @description Runs a shipped scenario by name, or the one posted, step by step through the same API a partner
-         *     calls: every step is validated, logged and fires its webhooks as a call of your own would. The steps
-         *     call as the calling account (`X-API-Key`) unless the scenario or a step names another. The clock is
-         *     frozen for the run (an `advanceClock` step still moves it). A step answering other than it expects
-         *     stops the run with 422 naming the step; the steps before it stay done.
+         * @description Runs a shipped workflow by name, or a posted Arazzo 1.0 document (its `workflowId`, or every workflow
+         *     of it in order), in-process, step by step through the same API a partner calls: every call is
+         *     validated, logged under the scenario's name and fires its webhooks as a call of your own would, and
+         *     no fault strikes it. The `apiKey` input is the calling account's `X-API-Key` unless `inputs` gives
+         *     one. The clock is frozen for the run (an `advanceClock` step still moves it). A document that cannot
+         *     run (an operation that does not exist, an expression naming no step or output, a `regex` criterion)
+         *     is refused with 422 before any call, naming every problem; a step whose success criteria fail stops
+         *     the run with 422 naming the step and its answer, the steps before it staying done. A run makes at
+         *     most 1,000 calls, reads at most 2 MiB of one answer and keeps at most 8 MiB of requests and answers;
+         *     past a bound it stops with 422 naming the bound.
          */
         post: operations["runScenario"];
         delete?: never;
@@ -1125,16 +1131,38 @@ export interface components {
             /** @description Fail each matching call with this chance, drawn from the sandbox's seeded generator (the same seed fails the same calls). */
             probability?: number;
         } & ((unknown | unknown) & (unknown | unknown | unknown | unknown));
-        /** @description The headers and body of a request or an answer, as logged. */
+        /**
+         * @description The headers and body of a request or an answer, as logged. Secrets are redacted: every header, query
+         *     parameter and body field whose name holds `secret`, `password`, `token`, `apikey`, `authorization`,
+         *     `cookie`, `credential` (case, `-` and `_` aside) reads `[REDACTED]`.
+         */
         LoggedMessage: {
             /** @description Header names in lower case. */
             headers: {
                 [key: string]: string;
             };
-            /** @description The body, parsed when it is JSON (or a form), the text otherwise; absent when there was none. */
+            /**
+             * @description The body, parsed when it is JSON (by its media type, in any case: `application/json`, `…+json`) or a
+             *     form, its secrets redacted; absent when there was none, or when it could not be parsed (see `omitted`).
+             */
             body?: unknown;
-            /** @description True when the body was over 64 KiB; `body` then holds its first 64 KiB as text. */
+            /**
+             * @description True when the body, its secrets redacted, was over 64 KiB as JSON; `body` then holds the first 64 KiB of
+             *     that JSON text.
+             */
             truncated?: boolean;
+            /**
+             * @description A body that is neither JSON nor a form (text, HTML, binary), or JSON that does not parse: only its size
+             *     and media type are logged, never its bytes.
+             */
+            omitted?: {
+                /** @description Its length in bytes. */
+                bytes: number;
+                /** @description Its media type, in lower case, or `(none)` without a Content-Type. */
+                mediaType: string;
+                /** @description Why the body is left out, e.g. `not valid JSON`. */
+                reason: string;
+            };
         };
         /** @description The fault that struck a call, and what it did. */
         FaultApplied: {
@@ -1202,64 +1230,253 @@ export interface components {
             count: number;
         };
         /**
-         * @description One call of a scenario (`operationId`), or a shipped scenario run in its place (`include`). Strings
-         *     may hold references to earlier answers: `${name.path}` reads `path` (dot-separated keys and array
-         *     indexes) in the answer of the step called `name`, and may leave out the one key that wraps a resource
-         *     (`${company.id}` for `${company.company.id}`). A string that is one whole reference takes the
-         *     referenced value as it is (a number stays a number).
+         * @description A shipped workflow (the project's `openapi/workflows/`): its name (`workflowId`), what it does, its steps
+         *     and its outputs. `runScenario` and `--scenario` run it by name.
          */
-        ScenarioStep: {
-            /** @description How later steps refer to this step's answer. */
-            name?: string;
-            /** @description An operation of the partner API or of this control API (not `runScenario` or `streamRequests`). */
-            operationId?: string;
-            /** @description The name of a shipped scenario whose steps run here; later steps can refer to its named steps. */
-            include?: string;
-            /** @description The account this step calls as; the run's account when omitted. */
-            apiKey?: string;
-            /** @description `X-Company-Id` for a company-scope operation. */
-            companyId?: string;
-            /** @description Path and query parameters by name. */
-            params?: {
-                [key: string]: string | number | boolean;
-            };
-            /** @description The request body (JSON, or the form fields of a hosted page). */
-            body?: unknown;
-            /** @description The status the step must answer; any 2xx when omitted. Another answer stops the run. */
-            expect?: number;
-        } & (unknown | unknown);
-        /**
-         * @description Chained calls that bring an account to a state in one go, as a YAML or JSON file, or posted. Runs
-         *     with the clock frozen, so a run from the same state, seed and clock reading makes the same ids.
-         */
-        Scenario: {
-            name?: string;
+        ShippedScenario: {
+            /** @description The workflow's `workflowId`. */
+            name: string;
+            summary?: string;
             description?: string;
-            /** @description The account the steps call as when the run names none (no `X-API-Key`, no `--scenario-api-key`). */
-            apiKey?: string;
-            steps: components["schemas"]["ScenarioStep"][];
+            /** @description The Arazzo document that holds it (a file name under `openapi/workflows/`). */
+            document: string;
+            steps: {
+                stepId: string;
+                /** @description The operation it calls (without its source's name). */
+                operationId?: string;
+                /** @description The workflow it runs, for a step that runs one. */
+                workflowId?: string;
+                description?: string;
+            }[];
+            /** @description The names of its outputs. */
+            outputs: string[];
+            /** @description The webhook events a run fires by its last step. */
+            webhooks?: string[];
         };
         ListScenariosResponse: {
-            scenarios: components["schemas"]["Scenario"][];
+            scenarios: components["schemas"]["ShippedScenario"][];
         };
-        /** @description A shipped scenario by `name`, or a whole `scenario`. */
+        /** @description What an Arazzo document is about. */
+        ArazzoInfo: {
+            title: string;
+            summary?: string;
+            description?: string;
+            version: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description An API description the workflows call (`openapi`), or another Arazzo document whose workflows they
+         *     run (`arazzo`). The sandbox never fetches `url`: an `openapi` source is the partner API or this control
+         *     API, told apart by the operations the steps call through it; an `arazzo` source is a shipped document,
+         *     found by the file name at the end of `url`.
+         */
+        ArazzoSourceDescription: {
+            name: string;
+            url: string;
+            /** @enum {string} */
+            type?: "openapi" | "arazzo";
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A value for a parameter of the step's operation (`in`: path, query, header or cookie), or, in a step that
+         *     runs a workflow, for one of its inputs (no `in`). `value` is a constant or a runtime expression.
+         */
+        ArazzoParameter: {
+            name: string;
+            /** @enum {string} */
+            in?: "path" | "query" | "header" | "cookie";
+            value: unknown;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A reference to a parameter or an action of the document's components (`$components.parameters.name`). */
+        ArazzoReusable: {
+            reference: string;
+            value?: unknown;
+        };
+        /** @description A value set at a JSON pointer of the payload. */
+        ArazzoPayloadReplacement: {
+            target: string;
+            value: unknown;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description The body a step sends: `payload` (runtime expressions in it are filled in: a string that is one expression
+         *     takes its value, `{$…}` inside a string is replaced by its text), then each replacement set at its JSON
+         *     pointer.
+         */
+        ArazzoRequestBody: {
+            contentType?: string;
+            payload?: unknown;
+            replacements?: components["schemas"]["ArazzoPayloadReplacement"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A condition an answer must meet. The sandbox runs simple conditions (`$statusCode == 201`,
+         *     `$response.body#/card/status == 'Creating'`: literals, runtime expressions, `== != < <= > >= && || !` and
+         *     parentheses); a `regex`, `jsonpath` or `xpath` criterion is refused before the run.
+         */
+        ArazzoCriterion: {
+            context?: string;
+            condition: string;
+            type?: ("simple" | "regex" | "jsonpath" | "xpath") | {
+                /** @enum {string} */
+                type: "jsonpath" | "xpath";
+                version: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description After a step succeeds, when its `criteria` hold: `end` the workflow, or `goto` a step or a workflow. */
+        ArazzoSuccessAction: {
+            name: string;
+            /** @enum {string} */
+            type: "end" | "goto";
+            workflowId?: string;
+            stepId?: string;
+            criteria?: components["schemas"]["ArazzoCriterion"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description After a step fails, when its `criteria` hold: `end` the workflow, `goto` a step or a workflow, or `retry`
+         *     the step after `retryAfter` seconds, at most `retryLimit` times.
+         */
+        ArazzoFailureAction: {
+            name: string;
+            /** @enum {string} */
+            type: "end" | "retry" | "goto";
+            workflowId?: string;
+            stepId?: string;
+            retryAfter?: number;
+            retryLimit?: number;
+            criteria?: components["schemas"]["ArazzoCriterion"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Names and the runtime expressions whose values they take. */
+        ArazzoOutputs: {
+            [key: string]: string;
+        };
+        /**
+         * @description One call (`operationId`, or `operationPath` into a source) or one run of another workflow (`workflowId`),
+         *     with its parameters and body, the criteria its answer must meet, what to do next on success or failure, and
+         *     its outputs.
+         */
+        ArazzoStep: ({
+            stepId: string;
+            description?: string;
+            operationId?: string;
+            operationPath?: string;
+            workflowId?: string;
+            parameters?: (components["schemas"]["ArazzoParameter"] | components["schemas"]["ArazzoReusable"])[];
+            requestBody?: components["schemas"]["ArazzoRequestBody"];
+            successCriteria?: components["schemas"]["ArazzoCriterion"][];
+            onSuccess?: (components["schemas"]["ArazzoSuccessAction"] | components["schemas"]["ArazzoReusable"])[];
+            onFailure?: (components["schemas"]["ArazzoFailureAction"] | components["schemas"]["ArazzoReusable"])[];
+            outputs?: components["schemas"]["ArazzoOutputs"];
+        } & {
+            [key: string]: unknown;
+        }) & (unknown | unknown | unknown);
+        /**
+         * @description One workflow: its inputs (a JSON Schema; `default`s fill what the caller leaves out), its steps in order,
+         *     and its outputs (runtime expressions over the steps). `x-webhooks` (an extension of this project) lists the
+         *     webhook events a run fires by its last step.
+         */
+        ArazzoWorkflow: {
+            workflowId: string;
+            summary?: string;
+            description?: string;
+            /** @description A JSON Schema 2020-12 of the workflow's inputs (an object schema). */
+            inputs?: Record<string, unknown>;
+            dependsOn?: string[];
+            steps: components["schemas"]["ArazzoStep"][];
+            successActions?: (components["schemas"]["ArazzoSuccessAction"] | components["schemas"]["ArazzoReusable"])[];
+            failureActions?: (components["schemas"]["ArazzoFailureAction"] | components["schemas"]["ArazzoReusable"])[];
+            outputs?: components["schemas"]["ArazzoOutputs"];
+            parameters?: (components["schemas"]["ArazzoParameter"] | components["schemas"]["ArazzoReusable"])[];
+            "x-webhooks"?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Inputs schemas, parameters and actions the document's workflows refer to by name. */
+        ArazzoComponents: {
+            inputs?: {
+                [key: string]: Record<string, unknown>;
+            };
+            parameters?: {
+                [key: string]: components["schemas"]["ArazzoParameter"];
+            };
+            successActions?: {
+                [key: string]: components["schemas"]["ArazzoSuccessAction"];
+            };
+            failureActions?: {
+                [key: string]: components["schemas"]["ArazzoFailureAction"];
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description An Arazzo 1.0 document (the OpenAPI Initiative's workflow format, 1.0.1): workflows of calls to the
+         *     partner API and this control API, chained by runtime expressions. The sandbox runs it in-process, as
+         *     `redocly respect` would against a server: the same documents run both ways (see `openapi/workflows/`).
+         *     A document names its OpenAPI sources (`sourceDescriptions`); the sandbox resolves each `openapi` source
+         *     to the partner API or this control API by the operations its steps call, and each `arazzo` source to
+         *     a shipped document by its file name. Extensions (`x-…`) are allowed where Arazzo allows them.
+         */
+        ArazzoDocument: {
+            /** @description The Arazzo version, 1.0.0 or 1.0.1. */
+            arazzo: string;
+            info: components["schemas"]["ArazzoInfo"];
+            sourceDescriptions: components["schemas"]["ArazzoSourceDescription"][];
+            workflows: components["schemas"]["ArazzoWorkflow"][];
+            components?: components["schemas"]["ArazzoComponents"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A shipped workflow by `name`, or a posted Arazzo document (`arazzo`): its workflow `workflowId`, or every
+         *     workflow of it in order when none is named. `inputs` go to each workflow run; `apiKey` defaults to the
+         *     caller's `X-API-Key`.
+         */
         RunScenarioRequest: {
-            /** @description A shipped scenario (`listScenarios`). */
+            /** @description A shipped workflow (`listScenarios`), by its `workflowId`. */
             name?: string;
-            scenario?: components["schemas"]["Scenario"];
+            arazzo?: components["schemas"]["ArazzoDocument"];
+            /** @description With `arazzo`, the one workflow of the document to run (with what it depends on). */
+            workflowId?: string;
+            /** @description The workflows' inputs by name; `apiKey` is the caller's X-API-Key unless given here. */
+            inputs?: Record<string, unknown>;
         } & (unknown | unknown);
-        /** @description What a scenario did, step by step. */
+        /**
+         * @description What a run did: each workflow's outputs, and every call in order with its request and answer (within the
+         *     run's bounds: at most 1,000 calls, 2 MiB an answer, 8 MiB for every request and answer kept).
+         */
         ScenarioRun: {
-            /** @description Its name, or `(posted)` for an unnamed one. */
+            /** @description The shipped workflow's name, or `(posted)` and the workflow ids of a posted document. */
             scenario: string;
+            /** @description Each workflow that ran to its end, in the order it ended, with its outputs. */
+            workflows: {
+                workflowId: string;
+                /** @description Each output by name. */
+                outputs: Record<string, unknown>;
+            }[];
+            /** @description Every call made, in order (a step retried is listed once per attempt). */
             steps: {
-                name?: string;
+                workflowId: string;
+                stepId: string;
                 operationId: string;
                 method: string;
-                /** @description The path called, references filled in. */
+                /** @description The path called, parameters filled in, with its query string. */
                 path: string;
+                /** @description The request's body, when it had one. */
+                request?: unknown;
                 status: number;
-                /** @description The answer's body. */
+                /** @description The answer's body (JSON parsed; text as a string). */
                 body?: unknown;
             }[];
         };
@@ -1988,7 +2205,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Every step ran; their answers, in order. */
+            /** @description Every step ran; each workflow's outputs, and every call in order. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,8 @@
 /**
  * `npm run docs`: builds the API reference from the bundled contract into dist/docs/ (index.html,
- * self-contained, plus openapi.yaml and openapi.json), with a TypeScript and a curl sample per
- * operation. `--out DIR` writes elsewhere.
+ * self-contained, plus openapi.yaml and openapi.json), with samples in eight languages per operation and
+ * webhook, and beside it Try it, Errors, Changelog, each release's reference and the Sandbox control page.
+ * `--out DIR` writes elsewhere.
  */
 import path from "node:path";
 import { defineCommand, isEntryPoint, main, step, UsageError } from "partner-api-devkit/cli";
@@ -26,7 +27,10 @@ Exit codes: 0 built, 2 bad input, 3 a bug.`,
       buildDocs({ outDir, onProgress: (message) => io.err(`  ${message}`) }),
     );
     const size = `${(result.indexBytes / 1024 / 1024).toFixed(2)} MiB`;
-    const others = result.files.filter((f) => f !== "index.html").join(" and ");
+    const others = [
+      ...result.files.filter((f) => f !== "index.html"),
+      ...result.pageFiles.filter((f) => f.endsWith(".html")),
+    ].join(", ");
     io.out(`Preview: npm run docs:preview${values.out === undefined ? "" : ` -- --dir ${rel(outDir)}`}`);
     return (
       `wrote ${rel(result.indexPath)} (${size}, self-contained) with ${result.operations} operations, ` +

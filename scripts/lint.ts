@@ -1,13 +1,14 @@
 /**
  * `npm run lint`: Redocly's rules on the split contract, then Spectral's (spectral:oas and this API's own
- * rules) on its bundle; without --root, the sandbox's control contract (openapi/sandbox/) too. Fails on any
+ * rules) on its bundle; without --root, the sandbox's control contract (openapi/sandbox/) and the workflows
+ * (openapi/workflows/: Redocly, spectral:arazzo and the devkit's checks against both contracts) too. Fails on any
  * error or warning, so the contracts stay at 0 of both.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { type CliIO, defineCommand, isEntryPoint, JobFailure, main, step, UsageError } from "partner-api-devkit/cli";
-import { bundleContract } from "./lib/bundle.ts";
-import { type Finding, lintSandboxContract, lintWithRedocly, lintWithSpectral } from "./lib/lint.ts";
+import { bundleContract, bundleSandboxContract } from "./lib/bundle.ts";
+import { type Finding, lintSandboxContract, lintWithRedocly, lintWithSpectral, lintWorkflows } from "./lib/lint.ts";
 import { contractRoot, rel } from "./lib/paths.ts";
 
 function print(io: CliIO, finding: Finding): void {
@@ -17,11 +18,13 @@ function print(io: CliIO, finding: Finding): void {
 
 export const lintCommand = defineCommand({
   name: "npm run lint --",
-  summary: "Redocly and Spectral on the contract (and the sandbox's control contract); fails on any error or warning",
+  summary:
+    "Redocly and Spectral on the contract, the sandbox's control contract and the workflows; fails on any error or warning",
   usage: `Usage: npm run lint [-- --root <openapi.yaml>]
 
 Options:
-  --root <file>   lint another copy of the contract (its root file); the sandbox contract is then skipped
+  --root <file>   lint another copy of the contract (its root file); the sandbox contract and the workflows are
+                  then skipped
 
 Prints one line per finding (file:line:column, severity, tool/rule, message) on stdout.
 Exit codes: 0 no errors and no warnings, 1 findings, 2 bad input, 3 a bug.`,
@@ -35,10 +38,16 @@ Exit codes: 0 no errors and no warnings, 1 findings, 2 bad input, 3 a bug.`,
     const spectral = await step(io, "Spectral lint of the bundle", () => lintWithSpectral(bundle, bundleName));
     const sandbox =
       root === contractRoot ? await step(io, "lint of the sandbox control contract", () => lintSandboxContract()) : [];
-    const findings = [...redocly, ...spectral, ...sandbox];
+    const workflows =
+      root === contractRoot
+        ? await step(io, "lint of the workflows (openapi/workflows/)", async () =>
+            lintWorkflows({ partner: bundle, control: await bundleSandboxContract() }),
+          )
+        : [];
+    const findings = [...redocly, ...spectral, ...sandbox, ...workflows];
     for (const finding of findings) print(io, finding);
     const count = (severity: Finding["severity"]) => findings.filter((f) => f.severity === severity).length;
-    const summary = `${count("error")} errors, ${count("warning")} warnings, ${count("info") + count("hint")} notes (Redocly ${redocly.length}, Spectral ${spectral.length}, sandbox ${sandbox.length})`;
+    const summary = `${count("error")} errors, ${count("warning")} warnings, ${count("info") + count("hint")} notes (Redocly ${redocly.length}, Spectral ${spectral.length}, sandbox ${sandbox.length}, workflows ${workflows.length})`;
     if (count("error") + count("warning") > 0) throw new JobFailure(`lint: ${summary}`);
     return `lint passed: ${summary}`;
   },

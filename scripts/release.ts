@@ -1,13 +1,16 @@
 /**
- * `npm run release -- [patch|minor|major] [--dry-run]`
+ * `npm run release -- [patch|minor|major] [--dry-run] [--no-tag]`
  *
  * Compares the working contract with the last released one (the release baseline, release/openapi.json),
- * refuses a bump smaller than the changes need (breaking → major, compatible → minor, documentation → patch),
- * then bumps package.json, prepends the Markdown report to CHANGELOG.md, records the contract as the new
- * baseline and empties the acknowledged list of the gate's config. It writes files; committing them is yours.
+ * refuses a release while a change at the gate's failing level is neither acknowledged nor undone (the release would
+ * make it the baseline, past the gate), refuses a bump smaller than the changes need (breaking → major, compatible →
+ * minor, documentation → patch), then gives the package and the contract's `info.version` the new version (one number
+ * for both), prepends the changes in partners' words to CHANGELOG.md, records the contract as the new baseline and
+ * keeps a copy under release/versions/, empties the acknowledged list of the gate's config, and commits and tags
+ * `v<version>`.
  */
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
   type CliIO,
@@ -19,10 +22,20 @@ import {
   UsageError,
 } from "partner-api-devkit/cli";
 import { parseDocument } from "yaml";
+import { bundleContract } from "./lib/bundle.ts";
 import { RELEASE_BASELINE } from "./lib/diff/baseline.ts";
 import { CONFIG_FILE, readConfig } from "./lib/diff/config.ts";
 import { bundleWorkingTree, gitTopLevel, loadFile } from "./lib/diff/load.ts";
-import { countLine, diffContracts, formatMarkdown, type Verdict } from "./lib/diff/report.ts";
+import { countLine, type DiffReport, diffContracts, type Verdict } from "./lib/diff/report.ts";
+import { operationNames, partnerChangelog } from "./lib/release/changelog.ts";
+import { checkReadyToTag, commitAndTag } from "./lib/release/git.ts";
+import {
+  CONTRACT_ROOT_FILE,
+  contractVersionOf,
+  currentVersion,
+  releasedContractFile,
+  withContractVersion,
+} from "./lib/release/versions.ts";
 
 export const BUMPS = ["patch", "minor", "major"] as const;
 export type Bump = (typeof BUMPS)[number];
@@ -45,6 +58,31 @@ export function bumpVersion(version: string, bump: Bump): string {
   return `${major}.${minor}.${patch + 1}`;
 }
 
+/** The check whose failing change `x-extensible-enum` avoids: a response enum that may grow. */
+const EXTENSIBLE_ENUM_CHECK = "response-enum-value-added";
+
+/**
+ * Refuses a release while any change at the gate's failing level is neither acknowledged nor undone: a release
+ * makes the contract the new baseline, after which the gate would no longer see the change. The message names
+ * each change and the ways out that exist for it.
+ */
+export function refuseUnacknowledged(report: DiffReport): void {
+  if (report.failing.length === 0) return;
+  const changes = report.failing.map((change) => `  - ${change.check} ${change.location}: ${change.message}`);
+  const checks = [...new Set(report.failing.map((change) => change.check))];
+  const ways = [
+    "undo the change in openapi/;",
+    `acknowledge it in ${CONFIG_FILE} (acknowledged: - change: "<check> <location>" as printed above, reason: why partners can live with it), then release a major version;`,
+    `or lower its check's level in ${CONFIG_FILE} (levels: { ${checks[0]}: warning }) when the check does not fit this API.`,
+  ];
+  if (checks.includes(EXTENSIBLE_ENUM_CHECK))
+    ways.push(`For ${EXTENSIBLE_ENUM_CHECK}: list values that may grow under x-extensible-enum instead of enum.`);
+  throw new JobFailure(
+    `release refused: ${report.failing.length} change(s) at level ${report.failOn} since the last release are neither acknowledged nor undone:\n` +
+      `${changes.join("\n")}\nWays out: ${ways.join("\n  ")}`,
+  );
+}
+
 /** The devkit's manifest, whose peer dependency on the client follows the client's version. */
 const DEVKIT_MANIFEST = "devkit/package.json";
 const PEER_CLIENT = /("peerDependencies":\s*\{[^}]*"partner-api-client":\s*")[^"]*(")/;
@@ -54,6 +92,25 @@ export interface ReleaseResult {
   bump: Bump;
   verdict: Verdict;
   written: string[];
+  /** The tag made (`v1.2.0`), when the release was tagged. */
+  tag?: string;
+}
+
+/** The released contract: the working tree's bundle with `info.version` set to the release's version. */
+function releasedDocument(document: Record<string, unknown>, version: string): Record<string, unknown> {
+  const info = (document.info ?? {}) as Record<string, unknown>;
+  return { ...document, info: { ...info, version } };
+}
+
+/** generated/openapi.{yaml,json} bundled again from `root`'s contract (its info.version changed); none without them. */
+async function rebundled(root: string): Promise<[string, string][]> {
+  const json = path.join(root, "generated", "openapi.json");
+  if (!existsSync(json)) return [];
+  const output = await bundleContract(path.join(root, CONTRACT_ROOT_FILE), path.join(root, "redocly.yaml"));
+  return [
+    [path.join(root, "generated", "openapi.yaml"), output.yaml],
+    [json, output.json],
+  ];
 }
 
 /** Does the release in the repository at `root`; `today` dates the changelog entry (YYYY-MM-DD). */
@@ -61,7 +118,7 @@ export async function release(
   root: string,
   requested: Bump | undefined,
   io: CliIO,
-  options: { dryRun?: boolean; today?: string } = {},
+  options: { dryRun?: boolean; today?: string; tag?: boolean } = {},
 ): Promise<ReleaseResult> {
   const baselineFile = path.join(root, RELEASE_BASELINE);
   if (!existsSync(baselineFile))
@@ -70,6 +127,7 @@ export async function release(
   const config = await readConfig(path.join(root, CONFIG_FILE), CONFIG_FILE);
   const today = options.today ?? new Date().toISOString().slice(0, 10);
   const report = diffContracts(base, head, { config, today });
+  refuseUnacknowledged(report);
   const needed = requiredBump(report.verdict);
   const bump = requested ?? needed;
   if (BUMPS.indexOf(bump) < BUMPS.indexOf(needed)) {
@@ -79,12 +137,19 @@ export async function release(
   }
   const packageFile = path.join(root, "package.json");
   const packageText = await readFile(packageFile, "utf8");
-  const current = (JSON.parse(packageText) as { version?: string }).version ?? "";
+  const contractFile = path.join(root, CONTRACT_ROOT_FILE);
+  const contractText = await readFile(contractFile, "utf8");
+  // One number for the package and the contract, counted on from the higher of the two.
+  const current = currentVersion(
+    (JSON.parse(packageText) as { version?: string }).version ?? "",
+    contractVersionOf(contractText),
+  );
   const version = bumpVersion(current, bump);
+  if (options.tag && !options.dryRun) checkReadyToTag(root, version);
   io.err(`${countLine(report)}: ${current} → ${version} (${bump}${requested ? "" : ", the smallest allowed"})`);
 
-  const heading = `## ${version} (${today})`;
-  const entry = formatMarkdown(report, heading).replace(/^### /gm, "#### ");
+  const entry = partnerChangelog(report, version, today, operationNames(base.document, head.document));
+  const released = `${JSON.stringify(releasedDocument(head.document, version), null, 2)}\n`;
   const changelogFile = path.join(root, CHANGELOG_FILE);
   const changelog = existsSync(changelogFile) ? await readFile(changelogFile, "utf8") : CHANGELOG_TITLE;
   const rest = changelog.startsWith(CHANGELOG_TITLE) ? changelog.slice(CHANGELOG_TITLE.length) : changelog;
@@ -92,7 +157,9 @@ export async function release(
     // Only the version line changes, so package.json keeps its layout.
     [packageFile, packageText.replace(/("version":\s*")[^"]*(")/, `$1${version}$2`)],
     [changelogFile, `${CHANGELOG_TITLE}\n${entry.trimEnd()}\n${rest.startsWith("\n") ? "" : "\n"}${rest}`],
-    [baselineFile, `${JSON.stringify(head.document, null, 2)}\n`],
+    [baselineFile, released],
+    [path.join(root, releasedContractFile(version)), released],
+    [contractFile, withContractVersion(contractText, version)],
   ];
   const devkitFile = path.join(root, DEVKIT_MANIFEST);
   if (existsSync(devkitFile)) {
@@ -107,33 +174,50 @@ export async function release(
     yaml.set("acknowledged", yaml.createNode([]));
     files.push([configFile, yaml.toString()]);
   }
-  if (!options.dryRun) for (const [file, text] of files) await writeFile(file, text);
+  if (!options.dryRun) {
+    await mkdir(path.join(root, path.dirname(releasedContractFile(version))), { recursive: true });
+    for (const [file, text] of files) await writeFile(file, text);
+    // The bundle carries info.version too: bundled again from the contract just written.
+    for (const [file, text] of await rebundled(root)) {
+      await writeFile(file, text);
+      files.push([file, text]);
+    }
+  }
   const written = files.map(([file]) => path.relative(root, file));
-  return { version, bump, verdict: report.verdict, written };
+  const tag = options.tag && !options.dryRun ? commitAndTag(root, written, version).tag : undefined;
+  return { version, bump, verdict: report.verdict, written, ...(tag ? { tag } : {}) };
 }
 
 export const releaseCommand = defineCommand({
   name: "npm run release --",
   summary: "release the contract: check the bump against the changes since the last release, then record it",
-  usage: `Usage: npm run release -- [patch|minor|major] [--dry-run]
+  usage: `Usage: npm run release -- [patch|minor|major] [--dry-run] [--no-tag]
 
-Compares the working contract with the release baseline (${RELEASE_BASELINE}). Without a bump, uses the smallest
+Compares the working contract with the release baseline (${RELEASE_BASELINE}). Refuses while a change the gate
+fails on (npm run diff) is neither acknowledged in ${CONFIG_FILE} nor undone. Without a bump, uses the smallest
 the changes allow: breaking → major, compatible → minor, documentation only → patch; a smaller one is refused.
-Then writes package.json (version), ${CHANGELOG_FILE} (the report on top), the new baseline, ${DEVKIT_MANIFEST} (its
-peer dependency on the client, to the new version), and empties the acknowledged list in ${CONFIG_FILE}. Commit
-those files (and tag the commit) to publish the release.
+The package and the contract share one version, counted on from the higher of the two. Writes package.json and
+${CONTRACT_ROOT_FILE} (the version; the bundle in generated/ follows), ${CHANGELOG_FILE} (what partners must do, per
+operation, on top), the new baseline and a copy of it under release/versions/, ${DEVKIT_MANIFEST} (its peer dependency
+on the client), and empties the acknowledged list in ${CONFIG_FILE}; then commits those files as "Release <version>"
+and tags the commit v<version>. Refused (exit 1) when the working tree has uncommitted changes or the tag exists.
 
 Options:
-  --dry-run   say what would be written, write nothing`,
-  options: { "dry-run": { type: "boolean" } },
+  --dry-run   say what would be written, write nothing, tag nothing
+  --no-tag    write the files, leave committing and tagging to you`,
+  options: { "dry-run": { type: "boolean" }, "no-tag": { type: "boolean" } },
   positionals: { max: 1 },
   async run({ values, positionals, io }) {
     const [requested] = positionals;
     if (requested !== undefined && !(BUMPS as readonly string[]).includes(requested))
       throw new UsageError(`the bump must be one of ${BUMPS.join(", ")}, got ${describeValue(requested)}`);
     const root = gitTopLevel(process.cwd()) ?? process.cwd();
-    const result = await release(root, requested as Bump | undefined, io, { dryRun: values["dry-run"] });
+    const result = await release(root, requested as Bump | undefined, io, {
+      dryRun: values["dry-run"],
+      tag: !values["no-tag"],
+    });
     io.out(`${values["dry-run"] ? "would write" : "wrote"} ${result.written.join(", ")}`);
+    if (result.tag) io.out(`committed them as "Release ${result.version}" and tagged it ${result.tag}`);
     return `release ${result.version} (${result.bump}, ${result.verdict})${values["dry-run"] ? " (dry run)" : ""}`;
   },
 });

@@ -147,7 +147,7 @@ async function send(core: Core, method: UpperMethod, path: string, init: CallIni
     if (wait === undefined) {
       if (response) return failed(result!, method, path, init, operation, settings);
       // The clock also ran while openapi-fetch read the response body.
-      if (!isTimeoutReason(failure)) throw failure;
+      if (!isTimeoutReason(failure) && !deadline.expired) throw failure;
       throw new RequestTimeoutError(method, urlOf(path, init, settings).pathname, settings.clock.timeoutMs);
     }
     await sleep(wait, caller ?? NEVER);

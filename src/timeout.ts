@@ -55,6 +55,15 @@ export function isTimeoutReason(error: unknown): boolean {
   return timeoutReasons.has(error as object);
 }
 
+/**
+ * True in Cloudflare Workers (workerd), where a timer belongs to the request that set it and is dropped when that
+ * request ends: a window opened by one request would never time out another's (a client kept across requests then
+ * waits forever), so there every request has a window of its own. test/runtimes' workerd run fails without this.
+ */
+function timersPerRequest(): boolean {
+  return (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent === "Cloudflare-Workers";
+}
+
 /** Requests that started within one window, and the signal that times them all out. */
 export interface TimeoutWindow {
   readonly controller: AbortController;
@@ -77,7 +86,7 @@ export class TimeoutClock {
   /** `timeoutMs` must already be checked (`checkTimeout`). */
   constructor(timeoutMs: number) {
     this.timeoutMs = timeoutMs;
-    this.windowMs = Math.min(MAX_WINDOW_MS, timeoutMs / 32);
+    this.windowMs = timersPerRequest() ? 0 : Math.min(MAX_WINDOW_MS, timeoutMs / 32);
   }
 
   /** The window of a request starting now; `leave` it when the request has ended. */
@@ -142,6 +151,15 @@ export class RequestDeadline {
       signal = follower.signal;
     }
     this.signal = signal;
+  }
+
+  /**
+   * True when the request's time ran out before the caller aborted it. A runtime's fetch may reject with a copy of
+   * the abort reason rather than the reason itself (workerd does), so a timeout is told by the window, not only by
+   * the reason's identity (`isTimeoutReason`).
+   */
+  get expired(): boolean {
+    return this.#window.controller.signal.aborted && !this.#caller?.aborted;
   }
 
   /** Lets go of the window and of the caller's signal. */

@@ -21,10 +21,14 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/client/example-types.test.ts":
     "compiles every example of both contracts against the generated types (about 14 s of CPU)",
   "test/conformance/faults.test.ts": "runs verify against twelve broken implementations, one with 250 ms answers",
+  "test/conformance/hostile.test.ts":
+    "runs verify and the proxy as processes eight times against hostile servers and clients, hundreds of megabytes each",
   "test/conformance/verify-prism.slow.test.ts": "starts Prism and runs verify against it",
   "test/conformance/verify.test.ts":
     "runs verify against the sandbox several times, npm run verify and proxy as processes",
   "test/consumer/package.test.ts": "builds and packs the client, installs it in a fresh project, starts Prism",
+  "test/consumer/typescript.test.ts":
+    "builds the client, type-checks a consumer project with TypeScript 5.9 and 7 (six tsc runs, about 20 s)",
   "test/dashboard/browser.test.ts": "starts Chromium and drives the dashboard through the whole flow (about 30 s)",
   "test/devkit/lifecycle.test.ts":
     "starts the sandbox, the mock and the receiver as processes a dozen times (npm, npx, node) and kills them",
@@ -34,13 +38,24 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/docs/build.test.ts": "builds the docs with Redocly and Chromium screenshots (about 10 s)",
   "test/docs/pages.test.ts": "builds the docs with Redocly (about 10 s of CPU)",
   "test/docs/preview.test.ts": "builds the docs, serves them (about 10 s)",
+  "test/docs/samples-run.test.ts":
+    "runs every code sample of the docs in eight languages against the sandbox (compiles Java, Go and C#; about 2 min)",
   "test/docs/snippets-typecheck.test.ts":
     "type-checks every TypeScript snippet of the docs in one program (about 15 s of CPU)",
+  "test/flows/respect.test.ts": "runs redocly respect as a process three times against a sandbox (about 25 s)",
+  "test/flows/respect-schemas.test.ts": "runs redocly respect as a process against a small server (about 8 s)",
   "test/lint/lint-cli.test.ts": "runs Redocly and Spectral over the contract, also as a process (about 5 s)",
   "test/mock/mock.test.ts": "starts Prism through npm run mock, as processes",
   "test/mock/prism.test.ts": "starts Prism many times",
   "test/runtimes/bundle.test.ts": "compiles the client with tsc, bundles it for three runtimes",
   "test/runtimes/entries.test.ts": "builds a TypeScript program over both package roots",
+  "test/runtimes/node-only.test.ts":
+    "copies the repository and runs npm run test:runtimes in it (Node, workerd, Chromium; about 40 s)",
+  "test/scripts/release.test.ts":
+    "makes releases in temporary git repositories: bundles the contract and runs git a dozen times",
+  "test/sandbox/browser-boundary.test.ts": "starts Chromium against the sandbox's hosted pages and dashboard",
+  "test/sandbox/hostile-bounds.test.ts":
+    "starts the sandbox as a process three times and sends each an attack of hundreds of megabytes",
   "test/sandbox/persistence.test.ts": "starts the sandbox as a process seven times",
   "test/webhooks/cli.test.ts": "runs npm run webhooks as processes, with real retry waits",
 };

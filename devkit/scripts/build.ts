@@ -6,18 +6,20 @@
  *   dist/sandbox.js  `startSandbox()` for `import … from "partner-api-devkit/sandbox"`, with dist/sandbox.d.ts
  *   dist/chunks/     the code those three share
  *   dist/*.json      the bundled contracts the tools serve (copied from generated/)
- *   dist/scenarios/  the sandbox's shipped scenarios (copied from src/sandbox/scenarios/)
+ *   dist/workflows/  the Arazzo documents of openapi/workflows/ (the sandbox's shipped scenarios, the control CLI's
+ *                    triggers), their sources pointed at the contracts beside them, so `redocly respect` runs them
  *   dist/dashboard/  the sandbox dashboard's page (src/dashboard/page/) and Scalar's bundle for its console
  * Only devkit/src is bundled. npm packages stay imports, and every one of them must be a declared dependency or
  * peer dependency of the devkit: the client (`partner-api-client`, for webhook signing and the receiver kit) is
  * the partner's installed copy, never a copy inside dist/.
  */
 import { spawnSync } from "node:child_process";
-import { copyFile, cp, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { directorySize } from "../src/cli/files.ts";
 import { type CliIO, defineCommand, isEntryPoint, JobFailure, main, step } from "../src/cli/runner.ts";
 import { pageDir, scalarBundlePath } from "../src/dashboard/index.ts";
@@ -105,10 +107,9 @@ export async function bundleDevkit(outDir: string, io: CliIO, entries: readonly 
       path.relative(repoRoot, path.resolve(devkitRoot, input)).split(path.sep).join("/"),
     ),
   );
-  await step(io, "copy the shipped scenarios to scenarios/", async () => {
-    const source = path.join(devkitRoot, "src", "sandbox", "scenarios");
-    await cp(source, path.join(outDir, "scenarios"), { recursive: true, filter: (file) => !file.endsWith(".md") });
-  });
+  await step(io, "copy the workflows of openapi/workflows/ to workflows/", () =>
+    copyWorkflows(path.join(outDir, "workflows")),
+  );
   await step(io, "copy the dashboard's page and Scalar's standalone bundle to dashboard/", () =>
     copyDashboard(path.join(outDir, "dashboard")),
   );
@@ -120,6 +121,33 @@ export async function bundleDevkit(outDir: string, io: CliIO, entries: readonly 
     }
   });
   return { imported: new Set(packagesImported(result.metafile!)), inputs };
+}
+
+/** Where a shipped workflow's OpenAPI sources are in the package: the contracts dist/ carries, beside workflows/. */
+const PACKAGED_SOURCES: Readonly<Record<string, string>> = {
+  "../openapi.yaml": "../openapi.json",
+  "../sandbox/openapi.yaml": "../sandbox.json",
+};
+
+/** Copies each openapi/workflows/*.arazzo.yaml with its OpenAPI sources pointed at the packaged contracts. */
+async function copyWorkflows(target: string): Promise<void> {
+  const source = path.join(repoRoot, "openapi", "workflows");
+  await mkdir(target, { recursive: true });
+  for (const file of (await readdir(source)).filter((name) => name.endsWith(".arazzo.yaml"))) {
+    const document = parseYaml(await readFile(path.join(source, file), "utf8")) as {
+      sourceDescriptions: { name: string; url: string; type?: string }[];
+    };
+    for (const description of document.sourceDescriptions) {
+      if (description.type === "arazzo") continue;
+      const packaged = PACKAGED_SOURCES[description.url];
+      if (!packaged)
+        throw new JobFailure(
+          `openapi/workflows/${file}: source ${description.name} is ${description.url}; the package carries ${Object.keys(PACKAGED_SOURCES).join(" and ")} only`,
+        );
+      description.url = packaged;
+    }
+    await writeFile(path.join(target, file), stringifyYaml(document, { lineWidth: 0 }));
+  }
 }
 
 /**

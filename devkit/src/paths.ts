@@ -38,12 +38,12 @@ export const contractJsonPath = path.join(contractDir, "openapi.json");
 export const sandboxContractJsonPath = path.join(contractDir, "sandbox.json");
 
 /**
- * The scenarios the sandbox ships, one YAML file each, named after the file: dist/scenarios/ of the package,
- * or devkit/src/sandbox/scenarios/ from source.
+ * The Arazzo documents the devkit ships (the sandbox's scenarios, the control CLI's triggers): dist/workflows/ of the
+ * package, or the repository's openapi/workflows/ from source.
  */
-export const scenariosDir = fromSource
-  ? path.join(packageRoot, "src", "sandbox", "scenarios")
-  : path.join(packageRoot, "dist", "scenarios");
+export const workflowsDir = fromSource
+  ? path.join(packageRoot, "..", "openapi", "workflows")
+  : path.join(packageRoot, "dist", "workflows");
 
 /** A file for a message: relative to the working directory when under it, never this machine's absolute path. */
 export function displayPath(file: string): string {

@@ -4,11 +4,24 @@
  */
 import { existsSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
+import { underCI } from "./runtimes.ts";
 
 /** Where Chromium is: `CHROMIUM_PATH`, else Debian's `/usr/bin/chromium`. */
 export const chromiumPath = (): string => process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
-export const hasChromium = (): boolean => existsSync(chromiumPath());
+/**
+ * Whether Chromium is there. Under CI (the CI variable set, as `.ci/run` and GitHub Actions set it) a missing
+ * Chromium is an error, never a quiet "no": a browser suite must not turn into a skip and let CI pass.
+ */
+export function hasChromium(): boolean {
+  if (existsSync(chromiumPath())) return true;
+  if (underCI())
+    throw new Error(
+      `no Chromium at ${chromiumPath()}, and CI is set: a browser check may not be skipped under CI. ` +
+        "Install it (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH.",
+    );
+  return false;
+}
 
 export const CHROMIUM_FLAGS = [
   "--headless",

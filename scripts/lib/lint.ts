@@ -5,9 +5,9 @@ import spectralCore from "@stoplight/spectral-core";
 import spectralParsers from "@stoplight/spectral-parsers";
 import { bundleAndLoadRuleset } from "@stoplight/spectral-ruleset-bundler/with-loader";
 import spectralRuntime from "@stoplight/spectral-runtime";
-import { pointerSegment } from "partner-api-devkit/cli";
+import { checkWorkflowDocuments, pointerSegment } from "partner-api-devkit/cli";
 import { type BundleOutput, bundleSandboxContract } from "./bundle.ts";
-import { rel, repoRoot, sandboxContractRoot } from "./paths.ts";
+import { rel, repoRoot, sandboxContractRoot, workflowFiles } from "./paths.ts";
 
 const { Spectral, Document } = spectralCore;
 const Parsers = spectralParsers;
@@ -16,7 +16,8 @@ const { fetch } = spectralRuntime;
 export type Severity = "error" | "warning" | "info" | "hint";
 
 export interface Finding {
-  tool: "redocly" | "spectral";
+  /** `arazzo`: the devkit's checks of the workflows (operations, references, runtime expressions). */
+  tool: "redocly" | "spectral" | "arazzo";
   rule: string;
   severity: Severity;
   message: string;
@@ -66,7 +67,7 @@ export async function loadSpectral(
 
 /** Spectral's rules (.spectral.yaml unless told) on the bundle, where shared components are local $refs. */
 export async function lintWithSpectral(
-  bundle: BundleOutput,
+  bundle: Pick<BundleOutput, "yaml">,
   source = "generated/openapi.yaml",
   rulesetPath: string = path.join(repoRoot, ".spectral.yaml"),
 ): Promise<Finding[]> {
@@ -91,4 +92,56 @@ export async function lintSandboxContract(): Promise<Finding[]> {
     sandboxSpectralRuleset,
   );
   return [...redocly, ...spectral];
+}
+
+/** Spectral's ruleset of the workflows: spectral:arazzo. */
+const arazzoSpectralRuleset = path.join(repoRoot, "spectral", "arazzo.yaml");
+
+/** The line of a devkit issue's place (`workflow w, step s, …`) in the file's text: the step's, the workflow's, or 1. */
+function lineOf(text: string, at: string): number {
+  const lines = text.split("\n");
+  const find = (pattern: RegExp, from = 0) => {
+    for (let index = from; index < lines.length; index++) if (pattern.test(lines[index]!)) return index;
+    return -1;
+  };
+  const literal = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const [, workflow, step] = /^workflow ([^,]+)(?:, step ([^,]+))?/.exec(at) ?? [];
+  const workflowLine =
+    workflow === undefined ? -1 : find(new RegExp(`workflowId: ['"]?${literal(workflow)}['"]?\\s*$`));
+  const stepLine =
+    step === undefined ? -1 : find(new RegExp(`stepId: ['"]?${literal(step)}['"]?\\s*$`), Math.max(workflowLine, 0));
+  return (stepLine !== -1 ? stepLine : workflowLine !== -1 ? workflowLine : 0) + 1;
+}
+
+/**
+ * The workflows (openapi/workflows/): Redocly's Arazzo rules and Spectral's (spectral:arazzo) on each file, then the
+ * devkit's checks against the two contracts' bundles: every step's operation exists in its source, every runtime
+ * expression names a step, output, input or workflow that exists, every reference resolves.
+ */
+export async function lintWorkflows(
+  contracts: { partner: BundleOutput; control: BundleOutput },
+  files: readonly string[] = workflowFiles(),
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const texts = files.map((file) => ({ file, text: fs.readFileSync(file, "utf8") }));
+  for (const { file, text } of texts) {
+    findings.push(...(await lintWithRedocly(file)));
+    findings.push(...(await lintWithSpectral({ yaml: text }, rel(file), arazzoSpectralRuleset)));
+  }
+  const byName = new Map(texts.map(({ file, text }) => [path.basename(file), { file, text }]));
+  const issues = checkWorkflowDocuments(
+    texts.map(({ file, text }) => ({ file: path.basename(file), text })),
+    { partner: contracts.partner.document, control: contracts.control.document },
+  );
+  for (const issue of issues) {
+    const { file, text } = byName.get(issue.file)!;
+    findings.push({
+      tool: "arazzo",
+      rule: "workflow-resolves",
+      severity: "error",
+      message: `${issue.at}: ${issue.message}`,
+      where: `${rel(file)}:${lineOf(text, issue.at)}:1`,
+    });
+  }
+  return findings;
 }

@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -13,6 +14,17 @@ export const bundleJsonPath = path.join(generatedDir, "openapi.json");
 export const sandboxContractRoot = path.join(repoRoot, "openapi", "sandbox", "openapi.yaml");
 export const sandboxBundleYamlPath = path.join(generatedDir, "sandbox.yaml");
 export const sandboxBundleJsonPath = path.join(generatedDir, "sandbox.json");
+
+/** The Arazzo workflows (openapi/workflows/*.arazzo.yaml), linted with the contracts and shipped by the devkit. */
+export const workflowsDir = path.join(repoRoot, "openapi", "workflows");
+
+/** The Arazzo files of a folder (`*.arazzo.yaml`), sorted. */
+export function workflowFiles(dir: string = workflowsDir): string[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".arazzo.yaml"))
+    .sort()
+    .map((name) => path.join(dir, name));
+}
 
 /** A path relative to the repository root, for messages: never print this machine's paths. */
 export function rel(file: string): string {

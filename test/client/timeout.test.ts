@@ -29,6 +29,20 @@ describe("timeouts", () => {
     expect(sent).toHaveLength(1);
   });
 
+  test("a fetch that rejects with a copy of the abort reason (as workerd's does) still gives a TimeoutError", async () => {
+    const copying = (sent: Sent) =>
+      hang(sent).catch((reason: DOMException) => Promise.reject(new DOMException(reason.message, reason.name)));
+    const { company } = testClient(copying, { timeoutMs: 30, retry: false });
+    await expect(company.GET("/v1/card-bins")).rejects.toBeInstanceOf(RequestTimeoutError);
+    // The caller's own abort stays the caller's, copied or not.
+    const caller = new AbortController();
+    const aborted = testClient(copying, { timeoutMs: 30_000, retry: false }).company.GET("/v1/card-bins", {
+      signal: caller.signal,
+    });
+    caller.abort();
+    await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
+  });
+
   test("each attempt of an operation safe to repeat has its own timeout", async () => {
     const { company, sent } = testClient(hang, {
       timeoutMs: 20,
@@ -141,6 +155,21 @@ describe("shared timeout windows", () => {
     vi.advanceTimersByTime(MAX_WINDOW_MS);
     new RequestDeadline(clock).end(); // the idle window is replaced and its timer cleared
     expect(vi.getTimerCount()).toBe(1);
+  });
+
+  test("in Cloudflare Workers, where a timer dies with the request that set it, no two requests share a window", () => {
+    vi.stubGlobal("navigator", { userAgent: "Cloudflare-Workers" });
+    try {
+      const clock = new TimeoutClock(30_000);
+      expect(clock.windowMs).toBe(0);
+      const [first, second] = [new RequestDeadline(clock), new RequestDeadline(clock)];
+      expect(second.signal).not.toBe(first.signal);
+      first.end();
+      second.end();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(new TimeoutClock(30_000).windowMs).toBe(MAX_WINDOW_MS);
   });
 
   test("a caller's signal gets a follower of its own, let go of when the call ends", () => {

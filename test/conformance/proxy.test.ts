@@ -4,6 +4,8 @@
  * each violation, appends it to --report as one JSON line, and with --fail-on-violation exits 1 at Ctrl-C.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, request as httpRequest, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runCommand } from "partner-api-devkit/cli";
@@ -71,7 +73,7 @@ describe("proxy", () => {
       await call(proxy, "GET", "/_sandbox/clock", undefined);
       await proxy.settled();
       expect(proxy.violations).toEqual([]);
-      expect(proxy.stats).toEqual({ requests: 6, unmatched: 1 });
+      expect(proxy.stats).toEqual({ requests: 6, unmatched: 1, unvalidated: 0, cut: 0 });
     } finally {
       await proxy.close();
     }
@@ -144,6 +146,63 @@ describe("proxy", () => {
     } finally {
       await proxy.close();
       await faulty.close();
+    }
+  });
+});
+
+describe("hop-by-hop headers", () => {
+  it("are dropped both ways, with the headers a Connection header names; end-to-end ones pass, repeats kept", async () => {
+    let seen: Record<string, string | string[] | undefined> = {};
+    const upstream = createServer((request, response) => {
+      seen = request.headers;
+      request.resume();
+      response.setHeader("Connection", "X-Up-Hop");
+      response.setHeader("X-Up-Hop", "1");
+      response.setHeader("Keep-Alive", "timeout=99");
+      response.setHeader("Proxy-Authenticate", "Basic");
+      response.setHeader("Set-Cookie", ["a=1", "b=2"]);
+      response.setHeader("X-End-To-End", "kept");
+      response.setHeader("Content-Type", "application/json");
+      response.end('{"companies":[]}');
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    const proxy = await startProxy({
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      document,
+    });
+    try {
+      const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+        const request = httpRequest(`${proxy.url}/v1/companies`, {
+          headers: {
+            "X-API-Key": "hop",
+            Connection: "X-Client-Hop, keep-alive",
+            "X-Client-Hop": "1",
+            "Keep-Alive": "timeout=7",
+            TE: "trailers",
+            Upgrade: "h2c",
+            "Proxy-Authorization": "Basic c2VjcmV0",
+            "X-Kept": "yes",
+          },
+        });
+        request.on("response", resolve).on("error", reject).end();
+      });
+      answer.resume();
+      for (const name of ["x-client-hop", "te", "upgrade", "proxy-authorization", "proxy-connection"])
+        expect(seen[name], name).toBeUndefined();
+      // The proxy's own connection to the upstream has its own (Node's agent sends timeout=5), not the client's.
+      expect(seen["keep-alive"]).not.toBe("timeout=7");
+      expect(seen.connection).toBe("keep-alive");
+      expect(seen["x-kept"]).toBe("yes");
+      expect(seen.host).toBe(new URL(proxy.url.replace(/:\d+$/, `:${(upstream.address() as AddressInfo).port}`)).host);
+      for (const name of ["x-up-hop", "proxy-authenticate"]) expect(answer.headers[name], name).toBeUndefined();
+      // The proxy's own connection with the client: its server's Keep-Alive, not the upstream's.
+      expect(answer.headers["keep-alive"]).not.toBe("timeout=99");
+      expect(answer.headers["x-end-to-end"]).toBe("kept");
+      expect(answer.headers["set-cookie"]).toEqual(["a=1", "b=2"]);
+    } finally {
+      await proxy.close();
+      upstream.closeAllConnections();
+      await new Promise((resolve) => upstream.close(resolve));
     }
   });
 });

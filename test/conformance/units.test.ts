@@ -5,6 +5,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { verifyCommand } from "../../devkit/src/cli/verify.ts";
 import { invalidParameterText } from "../../devkit/src/conformance/cases.ts";
 import { holdsString, MAX_FINDINGS, responseSchemaConformance } from "../../devkit/src/conformance/checks.ts";
 import { curlLine, MAX_ANSWER_BYTES, send } from "../../devkit/src/conformance/http.ts";
@@ -13,6 +14,7 @@ import { renderReport } from "../../devkit/src/conformance/report.ts";
 import type { Failure } from "../../devkit/src/conformance/types.ts";
 import type { VerifyReport } from "../../devkit/src/conformance/verify.ts";
 import { sandboxRouter } from "../../devkit/src/sandbox/index.ts";
+import { runInProcess } from "../helpers/run.ts";
 
 const failure: Failure = {
   check: "response_schema_conformance",
@@ -90,7 +92,7 @@ describe("reports", () => {
     const md = renderReport(report, "markdown");
     expect(md).toMatch(/^### ❌ partner-api verify: 1 failure\(s\)/);
     expect(md).toContain(
-      "| `response_schema_conformance` | listCards (GET /v1/cards) | 200 | must match pattern <ULID> & more (at /cards/0/id, rule #/components/schemas/Ulid/pattern) |",
+      "| `response_schema_conformance` | listCards (GET /v1/cards) | 200 | must match pattern &lt;ULID&gt; &amp; more (at /cards/0/id, rule #/components/schemas/Ulid/pattern) |",
     );
     expect(md).toContain("<details><summary>Requests to reproduce them</summary>");
   });
@@ -109,6 +111,58 @@ describe("parts", () => {
       `curl -sS -i -X POST 'http://h/v1/cards' -H "X-API-Key: $PARTNER_OTHER_API_KEY" -H 'X-Company-Id: 01J' -H 'Content-Type: application/json' --data-raw '{"name":"O'\\''Brien"}'`,
     );
     expect(line).not.toContain("secret-key");
+  });
+
+  it("curlLine redacts every other secret: headers by name, body fields by name, a text body as its size", () => {
+    const line = curlLine({
+      method: "POST",
+      url: "http://h/v1/cards?page=1&api_key=tok-0",
+      headers: {
+        Authorization: "Bearer tok-1",
+        Cookie: "session=tok-2",
+        "X-Webhook-Secret": "tok-3",
+        "Content-Type": "Application/JSON",
+      },
+      body: JSON.stringify({ name: "n", password: "tok-4", nested: [{ client_secret: "tok-5" }] }),
+      account: "none",
+    });
+    expect(line).not.toMatch(/tok-\d/);
+    expect(line).toContain(`-H 'Authorization: [REDACTED]'`);
+    expect(line).toContain(`'http://h/v1/cards?page=1&api_key=%5BREDACTED%5D'`);
+    expect(line).toContain(
+      `--data-raw '{"name":"n","password":"[REDACTED]","nested":[{"client_secret":"[REDACTED]"}]}'`,
+    );
+    const text = curlLine({
+      method: "POST",
+      url: "http://h/x",
+      headers: { "content-type": "text/plain" },
+      body: "tok-6",
+      account: "none",
+    });
+    expect(text).toContain("--data-raw '[5 bytes of text/plain, not shown: text/plain is neither JSON nor a form]'");
+    const big = curlLine({
+      method: "POST",
+      url: "http://h/x",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ a: "x".repeat(70_000) }),
+      account: "none",
+    });
+    expect(big).toContain("--data-raw '[70008 bytes of application/json, not shown: over 64 KiB]'");
+  });
+
+  it("verify --max-duration is a duration from 1 s to 24 h, else bad input naming it", async () => {
+    for (const value of ["soon", "0", "25h", "500ms"]) {
+      const run = await runInProcess(verifyCommand({ name: "partner-api verify" }), [
+        "--base-url",
+        "http://127.0.0.1:9",
+        "--api-key",
+        "k",
+        "--max-duration",
+        value,
+      ]);
+      expect(run.code, value).toBe(2);
+      expect(run.stderr).toMatch(/--max-duration must be a duration from 1s to 24h/);
+    }
   });
 
   it("valuesAt reads every value at a path, holdsString finds a string anywhere", () => {

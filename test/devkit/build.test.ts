@@ -3,10 +3,11 @@
  * devkit/src and nothing else. The client is an import of the partner's installed `partner-api-client`, never a
  * copy of src/webhooks/ frozen at build time. The whole package, packed and installed, is test/devkit/installed.test.ts.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { type Bundled, bundleDevkit } from "../../devkit/scripts/build.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 
@@ -63,5 +64,24 @@ describe("the devkit's bundles", () => {
     expect(readFileSync(path.join(dist, "cli.js"), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
     expect(readFileSync(path.join(dist, "cli-kit.js"), "utf8")).not.toMatch(/^#!/);
     expect(readdirSync(path.join(dist, "chunks")).length).toBeGreaterThan(0);
+  });
+
+  it("carry the workflows of openapi/workflows, each source pointed at a file beside it in dist/", () => {
+    const shipped = readdirSync(path.join(repoRoot, "openapi", "workflows")).filter((file) =>
+      file.endsWith(".arazzo.yaml"),
+    );
+    expect(shipped.length).toBeGreaterThan(1);
+    expect(readdirSync(path.join(dist, "workflows")).sort()).toEqual(shipped.sort());
+    for (const file of shipped) {
+      const packaged = parse(readFileSync(path.join(dist, "workflows", file), "utf8"));
+      const original = parse(readFileSync(path.join(repoRoot, "openapi", "workflows", file), "utf8"));
+      expect(packaged.workflows).toEqual(original.workflows);
+      for (const source of packaged.sourceDescriptions as { url: string; type?: string }[]) {
+        expect(source.url, file).toMatch(
+          source.type === "arazzo" ? /\.arazzo\.yaml$/ : /^\.\.\/(openapi|sandbox)\.json$/,
+        );
+        expect(existsSync(path.resolve(dist, "workflows", source.url)), `${file}: ${source.url}`).toBe(true);
+      }
+    }
   });
 });

@@ -6,7 +6,7 @@
  * `webhooks listen` and keeps the retry schedule at --speed. One install serves every test; npm's own cache is
  * shared.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import os from "node:os";
@@ -21,6 +21,7 @@ import { typecheckModules } from "../../scripts/lib/typecheck.ts";
 import { verifyWebhookSignature } from "../../src/webhooks/index.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 import { lockDist } from "../helpers/build-lock.ts";
+import { type Served, watchServed } from "../helpers/served.ts";
 
 const run = promisify(execFile);
 const SECRET = "whsec_installed_test";
@@ -66,14 +67,6 @@ async function npx(args: string[], { direct = false, timeout = 30_000 } = {}): P
   }
 }
 
-interface Served {
-  child: ChildProcess;
-  output(): string;
-  waitFor(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
-  /** Ctrl-C as a terminal sends it (to the whole process group); resolves with everything printed. */
-  interrupt(): Promise<string>;
-}
-
 const serving: Served[] = [];
 
 /** A long-running `npx partner-api …` (a server), in its own process group like a terminal's foreground job. */
@@ -87,30 +80,7 @@ function serve(args: string[], { direct = false } = {}): Served {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const served: Served = {
-    child,
-    output: () => output,
-    async waitFor(pattern, ms = 45_000) {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        const match = output.match(pattern);
-        if (match) return match;
-        if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
-          throw new Error(`partner-api ${args.join(" ")} did not print ${pattern}:\n${output}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-    async interrupt() {
-      process.kill(-child.pid!, "SIGINT");
-      await exited;
-      return output;
-    },
-  };
+  const served = watchServed(child, `partner-api ${args.join(" ")}`, () => process.kill(-child.pid!, "SIGINT"));
   serving.push(served);
   return served;
 }
@@ -219,9 +189,8 @@ describe("the packed client and devkit, installed in a partner's project", () =>
         "dist/sandbox.d.ts",
         "dist/sandbox.js",
         "dist/sandbox.json",
-        "dist/scenarios/approved-company.yaml",
-        "dist/scenarios/card-issued.yaml",
-        "dist/scenarios/company-with-onramp-and-deposits.yaml",
+        "dist/workflows/partner-api.arazzo.yaml",
+        "dist/workflows/sandbox.arazzo.yaml",
         "package.json",
         "README.md",
       ].sort(),
@@ -371,7 +340,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
       direct: true,
     });
     expect(scenario.code, scenario.stderr).toBe(0);
-    expect(scenario.stdout).toMatch(/^201 createCard POST \/v1\/cards {2}→ card$/m);
+    expect(scenario.stdout).toMatch(/^201 createCard POST \/v1\/cards {2}\(card-issued createCard\)$/m);
     expect(await sandbox.interrupt()).toMatch(/✓ sandbox stopped/);
   }, 60_000);
 

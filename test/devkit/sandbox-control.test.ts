@@ -1,4 +1,3 @@
-// biome-ignore-all lint/suspicious/noTemplateCurlyInString: a scenario refers to earlier answers as ${name.path}, in plain strings
 /**
  * `partner-api sandbox <command>` against a sandbox started in this process (port 0), every command run
  * in-process through the one runner: the clock, kyc, terms, route open, deposit, trigger (each event type),
@@ -11,10 +10,11 @@ import path from "node:path";
 import { type CliIO, runCommand } from "partner-api-devkit/cli";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partnerApiCli } from "../../devkit/src/cli/index.ts";
-import { parseDuration, TRIGGERS } from "../../devkit/src/cli/sandbox-control.ts";
+import { parseDuration, triggerWorkflow } from "../../devkit/src/cli/sandbox-control.ts";
 import { findFreePort } from "../../devkit/src/prism.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { webhookEventTypes } from "../../src/webhooks/events.ts";
+import { arazzoDocument, workflow } from "../helpers/arazzo.ts";
 import { runInProcess } from "../helpers/run.ts";
 import { clientFor, ONBOARD_BODY } from "../sandbox/support.ts";
 
@@ -133,8 +133,15 @@ describe("trigger and events", () => {
     );
   });
 
-  it("knows every event type of the contract, and refuses another", async () => {
-    expect(Object.keys(TRIGGERS).sort()).toEqual([...webhookEventTypes].sort());
+  it("runs a shipped workflow for every event type of the contract (its x-webhooks), and refuses another", async () => {
+    expect(Object.fromEntries(webhookEventTypes.map((type) => [type, triggerWorkflow(type)]))).toEqual({
+      "company.onboarding_status_changed": "company-activated",
+      "company.kyc_link.issued": "onboard-swap-company",
+      "company.kyc_status_changed": "approved-company",
+      "payment_route.created": "company-with-onramp-and-deposits",
+      "payment_route.transaction.created": "company-with-onramp-and-deposits",
+      "company.kyb_status_changed": "kyb-reviewed",
+    });
     const unknown = await cli("cli-trigger", "trigger", "card.created");
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown event type "card.created"; known: company\.onboarding_status_changed/);
@@ -247,24 +254,47 @@ describe("faults", () => {
 });
 
 describe("scenario and reset", () => {
-  it("lists the shipped scenarios, runs one by name and one from a file", async () => {
+  it("lists the shipped scenarios, runs one by name and one from an Arazzo file", async () => {
     const listed = await cli("cli-scenario", "scenario");
-    expect(listed.stdout).toMatch(/^approved-company {2}A company onboarded with Swap.* \(3 steps\)$/m);
-    const run = await cli("cli-scenario", "scenario", "approved-company");
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^201 onboardCompany POST \/v1\/companies {2}→ company$/m);
-    expect(run.stdout).toMatch(/^200 setCompanyTermsAccepted POST \/_sandbox\/companies\/\S+\/terms-acceptance$/m);
-    const file = path.join(folder, "top-up.yaml");
-    await writeFile(
-      file,
-      "steps:\n  - name: companies\n    operationId: listCompanies\n  - operationId: createSpendingAccountEntry\n    params: { companyId: '${companies.companies.0.id}' }\n    body: { type: Account, direction: Credit, amount: 7 }\n",
+    expect(listed.stdout).toMatch(
+      /^approved-company {2}Take a Swap company through verification and terms \(4 steps\)$/m,
     );
-    const fromFile = await cli("cli-scenario", "scenario", file);
+    const run = await cli("cli-scenario", "scenario", "approved-company");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^201 onboardCompany POST \/v1\/companies {2}\(onboard-swap-company onboardWithSwap\)$/m,
+    );
+    expect(run.stdout).toMatch(
+      /^200 setCompanyTermsAccepted POST \/_sandbox\/companies\/\S+\/terms-acceptance {2}\(approved-company acceptTerms\)$/m,
+    );
+    expect(run.stdout).toMatch(/^approved-company outputs: companyId=[0-7][0-9A-HJKMNP-TV-Z]{25}$/m);
+    const file = path.join(folder, "top-up.arazzo.yaml");
+    const topUp = workflow("top-up", [
+      {
+        stepId: "companies",
+        operationId: "$sourceDescriptions.partner.listCompanies",
+        outputs: { companyId: "$response.body#/companies/0/id" },
+      },
+      {
+        stepId: "entry",
+        operationId: "$sourceDescriptions.sandbox.createSpendingAccountEntry",
+        parameters: [{ name: "companyId", in: "path", value: "$steps.companies.outputs.companyId" }],
+        requestBody: { payload: { type: "Account", direction: "Credit", amount: 7 } },
+      },
+    ]);
+    await writeFile(file, JSON.stringify(arazzoDocument([topUp, { ...topUp, workflowId: "again" }])));
+    const fromFile = await cli("cli-scenario", "scenario", `${file}#again`);
     expect(fromFile.code, fromFile.stderr).toBe(0);
-    expect(fromFile.stdout).toMatch(/^201 createSpendingAccountEntry POST/m);
+    expect(fromFile.stdout).toMatch(/^201 createSpendingAccountEntry POST .* {2}\(again entry\)$/m);
+    expect(fromFile.stdout).not.toMatch(/\(top-up /);
     const missing = await cli("cli-scenario", "scenario", "no-such");
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/"no-such" is neither a shipped scenario \(approved-company, .*\) nor a file/);
+    expect(missing.stderr).toMatch(/"no-such" is neither a shipped scenario \(onboard-company, .*\) nor a file/);
+    const notArazzo = path.join(folder, "old.yaml");
+    await writeFile(notArazzo, "steps:\n  - operationId: listCompanies\n");
+    const old = await cli("cli-scenario", "scenario", notArazzo);
+    expect(old.code).toBe(2);
+    expect(old.stderr).toMatch(/old\.yaml is not an Arazzo 1\.0 document: must have the property arazzo/);
   });
 
   it("reset drops the accounts", async () => {
@@ -360,7 +390,9 @@ describe("start with faults and scenarios", () => {
     expect(notList.stderr).toMatch(/cannot read --faults .*none\.yaml: ENOENT/);
     const scenario = await runInProcess(partnerApiCli, ["sandbox", "--port", "0", "--scenario", "nothing-here"]);
     expect(scenario.code).toBe(2);
-    expect(scenario.stderr).toMatch(/cannot read the scenario nothing-here: ENOENT/);
+    expect(scenario.stderr).toMatch(
+      /cannot read the Arazzo document nothing-here: ENOENT \(a --scenario is a shipped workflow, onboard-company, .*, or an Arazzo file\)/,
+    );
     expect((await runInProcess(partnerApiCli, ["sandbox", "--start-time", "yesterday"])).stderr).toMatch(
       /--start-time must be an ISO 8601 time/,
     );

@@ -7,10 +7,13 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { JobFailure } from "partner-api-devkit/cli";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RELEASE_BASELINE } from "../../scripts/lib/diff/baseline.ts";
+import { parseConfig } from "../../scripts/lib/diff/config.ts";
+import { diffContracts } from "../../scripts/lib/diff/report.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { bumpVersion, release, releaseCommand, requiredBump } from "../../scripts/release.ts";
+import { bumpVersion, refuseUnacknowledged, release, releaseCommand, requiredBump } from "../../scripts/release.ts";
 import { runInProcess, runScript } from "../helpers/run.ts";
 
 const quiet = { out: () => {}, err: () => {} };
@@ -29,6 +32,43 @@ describe("bumps", () => {
     expect(bumpVersion("1.4.2", "minor")).toBe("1.5.0");
     expect(bumpVersion("1.4.2", "patch")).toBe("1.4.3");
     expect(() => bumpVersion("1.4", "patch")).toThrow(/package.json version "1.4" is not x.y.z/);
+  });
+});
+
+describe("the refusal", () => {
+  const contract = (values: string[]) => ({
+    document: {
+      openapi: "3.1.0",
+      info: { title: "Cards", version: "1.0.0" },
+      paths: {
+        "/cards": {
+          get: {
+            responses: {
+              "200": {
+                description: "Cards",
+                content: { "application/json": { schema: { type: "string", enum: values } } },
+              },
+            },
+          },
+        },
+      },
+    },
+    label: "contract",
+  });
+
+  it("names x-extensible-enum as a way out only for a response enum that grew", () => {
+    const grown = diffContracts(contract(["employee"]), contract(["employee", "contractor"]));
+    expect(() => refuseUnacknowledged(grown)).toThrow(
+      /- response-enum-value-added GET \/cards response 200 application\/json: enum values added: `"contractor"`.*\nWays out: .*\n.*\n.*\n {2}For response-enum-value-added: list values that may grow under x-extensible-enum instead of enum\./s,
+    );
+    const config = parseConfig(
+      'acknowledged:\n  - change: "response-enum-value-added GET /cards response 200 application/json"\n    reason: Contractors are new.',
+      "test config",
+    );
+    expect(() =>
+      refuseUnacknowledged(diffContracts(contract(["employee"]), contract(["employee", "contractor"]), { config })),
+    ).not.toThrow();
+    expect(() => refuseUnacknowledged(diffContracts(contract(["employee"]), contract(["employee"])))).not.toThrow();
   });
 });
 
@@ -55,7 +95,9 @@ describe("a release in a scratch copy", () => {
   /** Makes the baseline equal the scratch copy's contract, so each test controls what changed. */
   async function settle() {
     await release(root, "major", quiet, { today: TODAY });
+    // One version for the package and the contract: both back to 1.0.0.
     edit("package.json", (text) => text.replace(/"version": "[^"]*"/, '"version": "1.0.0"'));
+    edit("openapi/openapi.yaml", (text) => text.replace(/^( {2}version: ).*$/m, "$11.0.0"));
     writeFileSync(path.join(root, "CHANGELOG.md"), "# Changelog\n\n## 1.0.0 (2026-01-01)\n\nFirst.\n");
   }
 
@@ -73,8 +115,10 @@ describe("a release in a scratch copy", () => {
     expect(result).toMatchObject({ version: "1.1.0", bump: "minor", verdict: "compatible" });
     expect(read("package.json")).toContain('"version": "1.1.0"');
     const changelog = read("CHANGELOG.md");
-    expect(changelog).toMatch(
-      /^# Changelog\n\n## 1\.1\.0 \(2026-11-22\)\n\n#### Compatible\n\n- `#\/components\/schemas\/Card \.nickname`: optional field `nickname` added/,
+    expect(changelog).toMatch(/^# Changelog\n\n## 1\.1\.0 \(2026-11-22\)\n\nNothing to do before you upgrade/);
+    expect(changelog).toContain(
+      "- **No action needed:** Optional field `nickname` added. Existing code keeps working; use it when you need it.\n" +
+        "  <br>Detail: `response-field-added-optional` at `#/components/schemas/Card .nickname`",
     );
     expect(changelog).toContain("## 1.0.0 (2026-01-01)\n\nFirst.");
     const baseline = JSON.parse(read(RELEASE_BASELINE));
@@ -99,12 +143,41 @@ describe("a release in a scratch copy", () => {
     await expect(release(root, "minor", quiet, { today: TODAY })).rejects.toThrow(/needs a major release/);
     const result = await release(root, "major", quiet, { today: TODAY });
     expect(result.version).toBe("2.0.0");
-    expect(read("CHANGELOG.md")).toContain(
-      "#### Breaking\n\n- `#/components/schemas/Card .brand`: type string → integer",
-    );
-    expect(read("CHANGELOG.md")).toContain("Acknowledged: Brands are numbered now.");
+    expect(read("CHANGELOG.md")).toContain("- **Action needed:** Type string → integer.");
+    expect(read("CHANGELOG.md")).toContain("Detail: `response-type-changed` at `#/components/schemas/Card .brand`");
+    expect(read("CHANGELOG.md")).toContain("Why: Brands are numbered now.");
     expect(read("openapi-changes.allow.yaml")).toContain("acknowledged: []");
     expect(read("openapi-changes.allow.yaml")).toContain("# The contract gate's configuration");
+  });
+
+  it("refuses while a breaking change is neither acknowledged nor undone, naming it and the ways out", async () => {
+    await settle();
+    const before = ["package.json", "CHANGELOG.md", RELEASE_BASELINE].map(read);
+    edit("openapi/components/schemas/cards/Card.yaml", (text) =>
+      text.replace(/\n {2}brand:\n {4}type: string\n/, "\n  brand:\n    type: integer\n"),
+    );
+    for (const dryRun of [true, false]) {
+      const refused: Error = await release(root, "major", quiet, { today: TODAY, dryRun }).catch((error) => error);
+      expect(refused).toBeInstanceOf(JobFailure);
+      expect(refused.message).toMatch(
+        /^release refused: 1 change\(s\) at level error since the last release are neither acknowledged nor undone:\n {2}- response-type-changed #\/components\/schemas\/Card \.brand: type string → integer\n/,
+      );
+      expect(refused.message).toMatch(
+        /Ways out: undo the change in openapi\/;\n {2}acknowledge it in openapi-changes\.allow\.yaml .*\n {2}or lower its check's level in openapi-changes\.allow\.yaml \(levels: \{ response-type-changed: warning \}\)/,
+      );
+      expect(refused.message).not.toContain("x-extensible-enum");
+    }
+    // Nothing written: the change stays outside the baseline, so the gate keeps seeing it.
+    expect(["package.json", "CHANGELOG.md", RELEASE_BASELINE].map(read)).toEqual(before);
+
+    // A level lowered in the config is a way out (the change is then compatible: a minor release).
+    edit("openapi-changes.allow.yaml", (text) =>
+      text.replace("levels: {}", "levels:\n  response-type-changed: warning"),
+    );
+    await expect(release(root, undefined, quiet, { today: TODAY, dryRun: true })).resolves.toMatchObject({
+      bump: "minor",
+      verdict: "compatible",
+    });
   });
 
   it("keeps the devkit's peer dependency on the client at the released version", async () => {

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { startSandbox } from "partner-api-devkit/sandbox";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -19,6 +20,8 @@ import {
 import { DASHBOARD_SCREENSHOTS } from "../../scripts/lib/docs/dashboard-screenshots.ts";
 import { SCREENSHOT_FILES } from "../../scripts/lib/docs/screenshots.ts";
 import { type StaticServer, serveStatic } from "../../scripts/lib/docs/server.ts";
+import { KEY_PLACEHOLDER } from "../../scripts/lib/docs/try-it.ts";
+import { WORKFLOWS_FOLDER, WORKFLOWS_HEADING } from "../../scripts/lib/docs/workflows.ts";
 import { repoRoot, sandboxBundleJsonPath } from "../../scripts/lib/paths.ts";
 import { HTTP_METHODS } from "../../src/http-methods.ts";
 import { loadDocument } from "../contract/support/contract.ts";
@@ -108,7 +111,8 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
     await page.goto(server.url, { waitUntil: "load" });
     loadMs = performance.now() - started;
     await page.waitForLoadState("networkidle");
-  }, 120_000);
+    // The build renders five pages and takes screenshots: minutes on a loaded 2-core machine.
+  }, 600_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -171,7 +175,7 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
     await page.waitForURL(/#\/cards\/createcard$/);
     await page.locator("h2", { hasText: "Create a card" }).first().waitFor({ state: "visible" });
     const companyId = contract.components.parameters.CompanyId.example as string;
-    await page.getByText(`client.forCompany("${companyId}")`).first().waitFor({ state: "visible" });
+    await page.getByText(`const companyId = "${companyId}";`).first().waitFor({ state: "visible" });
     await page.getByText('company.POST("/v1/cards"').first().waitFor({ state: "visible" });
     await expect(page.getByText("createPartnerClient").first().isVisible()).resolves.toBe(true);
     await page.screenshot({ path: path.join(screenshotDir, "create-card.png") });
@@ -239,6 +243,159 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
     await page.screenshot({ path: path.join(screenshotDir, "sandbox-control.png") });
     // And back to the reference.
     await expect(page.locator('a[href="index.html"]').count()).resolves.toBeGreaterThan(0);
+    expectCleanNetwork();
+  }, 300_000);
+
+  it("fits every code line inside its panel at 1400 px: the company ULID is not cut at the edge", async () => {
+    await page.goto(`${server.url}#/cards/createcard`, { waitUntil: "load" });
+    await page.locator("h2", { hasText: "Create a card" }).first().waitFor({ state: "visible", timeout: 60_000 });
+    const companyId = contract.components.parameters.CompanyId.example as string;
+    const boxes = await page.evaluate((ulid) => {
+      const panels = Array.from(document.querySelectorAll("pre")).filter(
+        (pre) => pre.getBoundingClientRect().width > 0,
+      );
+      const cut = panels
+        .filter((pre) => pre.scrollWidth > pre.clientWidth + 1)
+        .map((pre) => (pre.textContent ?? "").slice(0, 60));
+      // The ULID's own box lies inside the panel that shows it.
+      const holder = panels.find((pre) => (pre.textContent ?? "").includes(ulid));
+      let inside = false;
+      if (holder) {
+        const walker = document.createTreeWalker(holder, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const at = node.textContent!.indexOf(ulid);
+          if (at < 0) continue;
+          const range = document.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, at + ulid.length);
+          const [text, panel] = [range.getBoundingClientRect(), holder.getBoundingClientRect()];
+          inside = text.left >= panel.left && text.right <= panel.right && text.width > 0;
+        }
+      }
+      return { panels: panels.length, cut, inside };
+    }, companyId);
+    expect(boxes.panels).toBeGreaterThan(0);
+    expect(boxes.cut, "code panels whose lines run past their edge").toEqual([]);
+    expect(boxes.inside, "the company ULID lies inside its panel").toBe(true);
+  }, 60_000);
+
+  it("links every page from the bar, and the version switcher opens a released version's reference", async () => {
+    await page.goto(server.url, { waitUntil: "load" });
+    const bar = page.getByRole("navigation", { name: "Documentation" });
+    await bar.getByRole("link", { name: "Errors" }).click();
+    await page.waitForURL(/errors\.html/);
+    await page.getByText("A transaction of another account").first().waitFor({ state: "visible" });
+    await page.getByRole("navigation", { name: "Documentation" }).getByRole("link", { name: "Changelog" }).click();
+    await page.waitForURL(/changelog\.html/);
+    await page.getByText("What changed in each release").first().waitFor({ state: "visible" });
+    const versions = page.getByRole("combobox", { name: "Reference version" });
+    const labels = await versions.locator("option").allTextContents();
+    expect(labels[0]).toMatch(/\(latest\)$/);
+    expect(labels.slice(1)).toEqual(built.versions);
+    expect(built.versions).toContain("0.1.0");
+    await versions.selectOption({ label: "0.1.0" });
+    await page.waitForURL(/versions\/0\.1\.0\/index\.html/);
+    await page.getByText("This is the reference of release 0.1.0").first().waitFor({ state: "visible" });
+    expect(await page.getByRole("combobox", { name: "Reference version" }).inputValue()).toBe(
+      "../../versions/0.1.0/index.html",
+    );
+    expectCleanNetwork();
+  }, 90_000);
+
+  it("the dashboard's screenshots on the Sandbox control page open at full size", async () => {
+    await page.goto(`${server.url}${SANDBOX_PAGE}`, { waitUntil: "load" });
+    for (const file of Object.values(DASHBOARD_SCREENSHOTS)) {
+      const link = page.locator(`a[href="${file}"]`).filter({ has: page.locator(`img[src="${file}"]`) });
+      await expect(link.count(), file).resolves.toBe(1);
+    }
+    // Server descriptions are plain text in Redoc: no Markdown backticks show.
+    const servers = await page.locator("text=/`/").count();
+    expect(servers, "literal backticks on the page").toBe(0);
+  }, 60_000);
+
+  it("Try it sends a request with the key the reader types to the server the reader picked", async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 3 });
+    const tryPage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      // The page's own host and the server the reader picked; nothing else.
+      const blocked: string[] = [];
+      const errors: string[] = [];
+      await tryPage.route("**/*", (route) => {
+        const url = route.request().url();
+        if (url.startsWith(`${origin}/`) || url.startsWith(`${sandbox.url}/`)) return route.continue();
+        blocked.push(url);
+        return route.abort("blockedbyclient");
+      });
+      tryPage.on("console", (message) => {
+        if (message.type() === "error") errors.push(message.text());
+      });
+      await tryPage.goto(`${server.url}try.html?server=${encodeURIComponent(sandbox.url)}`, { waitUntil: "load" });
+      await tryPage.getByText(`Requests go to ${sandbox.url}`).waitFor({ timeout: 60_000 });
+      await tryPage
+        .getByRole("heading", { name: /Partner Card/ })
+        .first()
+        .waitFor({ timeout: 90_000 });
+      // No key is filled in for the reader, and none that looks like one is on the page.
+      const filled = await tryPage
+        .locator("input")
+        .evaluateAll((inputs) =>
+          inputs.map((input) => (input as HTMLInputElement).value).filter((value) => /^(sk|pk|key)[_-]/i.test(value)),
+        );
+      expect(filled).toEqual([]);
+      await tryPage.getByRole("button", { name: "Companies" }).first().click();
+      await tryPage.getByText("List companies").first().click();
+      await tryPage
+        .locator('[id*="GET/v1/companies"]')
+        .getByRole("button", { name: /Test Request/ })
+        .first()
+        .click();
+      const client = tryPage.getByRole("dialog");
+      await client.waitFor();
+      const key = "sk_test_typed_by_the_reader";
+      const keyField = client.getByPlaceholder(KEY_PLACEHOLDER);
+      await keyField.first().waitFor();
+      // No field shows a token-like placeholder (Scalar's own is one) or a value the reader did not type.
+      const keyLike = await tryPage
+        .locator("input")
+        .evaluateAll((inputs) =>
+          inputs
+            .map((input) => `${(input as HTMLInputElement).placeholder} ${(input as HTMLInputElement).value}`)
+            .filter((text) => /(^|\s)[A-Za-z0-9+/=_-]{20,}(\s|$)/.test(text)),
+        );
+      expect(keyLike).toEqual([]);
+      await keyField.first().fill(key);
+      await client.getByRole("button", { name: /^Send/ }).first().click();
+      await expect
+        .poll(async () => ((await client.textContent()) ?? "").includes("200"), { timeout: 30_000 })
+        .toBe(true);
+      const log = await fetch(`${sandbox.url}/_sandbox/requests?limit=5`, { headers: { "X-API-Key": key } });
+      const { requests } = (await log.json()) as {
+        requests: Array<{ operationId?: string; response?: { status?: number } }>;
+      };
+      expect(requests.some((call) => call.operationId === "listCompanies")).toBe(true);
+      await tryPage.screenshot({ path: path.join(screenshotDir, "try-it.png") });
+      expect(blocked, "requests to hosts other than the page's and the picked server").toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await tryPage.close();
+      await sandbox.stop();
+    }
+  }, 180_000);
+
+  it("shows the Workflows section: each diagram drawn, and a step's link opens its operation", async () => {
+    await page.goto(`${server.url}#section/workflows`, { waitUntil: "networkidle" });
+    await page.locator("h2", { hasText: WORKFLOWS_HEADING }).first().waitFor({ state: "visible" });
+    const diagrams = await page
+      .locator(`img[src^="${WORKFLOWS_FOLDER}/"]`)
+      .evaluateAll((images) =>
+        images.map((image) => [image.getAttribute("src"), (image as HTMLImageElement).naturalWidth]),
+      );
+    expect(diagrams.length).toBeGreaterThanOrEqual(6);
+    for (const [src, width] of diagrams) expect(width, `${src} is drawn`).toBeGreaterThan(100);
+    await page.evaluate(() => (window.location.hash = "#section/card-issued"));
+    await page.locator('a[href="#tag/Cards/operation/createCard"]').first().click();
+    await page.waitForURL(/#\/cards\/createcard$/);
+    await page.locator("h2", { hasText: "Create a card" }).first().waitFor({ state: "visible" });
     expectCleanNetwork();
   }, 60_000);
 

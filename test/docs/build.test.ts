@@ -63,7 +63,7 @@ describe("npm run docs", () => {
     out = await mkdtemp(path.join(os.tmpdir(), "docs-build-test-"));
     run = await runInProcess(docsCommand, ["--out", out]);
     html = await readFile(path.join(out, "index.html"), "utf8").catch(() => "");
-  }, 150_000);
+  }, 600_000);
   afterAll(async () => {
     await rm(out, { recursive: true, force: true });
   });
@@ -71,11 +71,13 @@ describe("npm run docs", () => {
   it("exits 0 and says what it built and how long it took", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(
-      /wrote .*index\.html \(\d+\.\d\d MiB, self-contained\) with 15 operations, 30 code samples and 6 webhooks, plus openapi\.yaml and openapi\.json in (\d+ ms|\d+\.\d\d s)/,
+      /wrote .*index\.html \(\d+\.\d\d MiB, self-contained\) with 15 operations, 168 code samples and 6 webhooks, plus openapi\.yaml, openapi\.json, errors\.html, changelog\.html, versions\/0\.1\.0\/index\.html, try\.html in (\d+ ms|\d+\.\d\d s|\d+ min \d+ s)/,
     );
     expect(run.stdout).toContain(`Preview: npm run docs:preview -- --dir ${path.relative(repoRoot, out)}`);
-    expect(run.stderr).toContain("added TypeScript and curl samples to 15 operations");
-    expect(run.stderr).toMatch(/✓ build the API reference into .* \((\d+ ms|\d+\.\d\d s)\)/);
+    expect(run.stderr).toContain(
+      "added samples in TypeScript, curl, Python, Java, Go, C#, PHP, Ruby to 15 operations and 6 webhooks",
+    );
+    expect(run.stderr).toMatch(/✓ build the API reference into .* \((\d+ ms|\d+\.\d\d s|\d+ min \d+ s)\)/);
   });
 
   it("writes a page that loads nothing from another host, with a CSP that forbids it and telemetry off", () => {
@@ -107,9 +109,13 @@ describe("npm run docs", () => {
         expect(
           op["x-codeSamples"].map((s: any) => s.label),
           op.operationId,
-        ).toEqual(["TypeScript", "curl"]);
+        ).toEqual(["TypeScript", "curl", "Python", "Java", "Go", "C#", "PHP", "Ruby"]);
       }
     }
+    // The reference says which languages a test runs.
+    expect(definition.info.description).toMatch(
+      /## Code samples\n[\s\S]*a test runs every sample against the local sandbox/,
+    );
     // The prerendered HTML already shows what the contract leaves unspecified.
     expect(html).toContain("What is not specified");
     // The getting-started section comes first in the description, and is rendered.

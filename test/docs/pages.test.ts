@@ -29,7 +29,8 @@ describe.skipIf(!existsSync(sandboxBundleJsonPath))("the Sandbox control page", 
     out = await mkdtemp(path.join(os.tmpdir(), "docs-pages-test-"));
     progress = [];
     built = await buildDocs({ outDir: out, screenshots: false, onProgress: (line) => progress.push(line) });
-  }, 150_000);
+    // Five pages rendered by Redocly: minutes on a loaded 2-core machine.
+  }, 600_000);
   afterAll(async () => {
     await rm(out, { recursive: true, force: true });
   });
@@ -63,6 +64,29 @@ describe.skipIf(!existsSync(sandboxBundleJsonPath))("the Sandbox control page", 
     );
     // The partner contract itself stays as it is: the control API's paths are not mixed into the reference.
     expect(Object.keys(definition.paths).some((p) => p.startsWith("/_sandbox"))).toBe(false);
+  });
+
+  it("writes Errors, Changelog, each release's reference and Try it, self-contained, each with the bar", async () => {
+    for (const file of ["index.html", "errors.html", "changelog.html", "versions/0.1.0/index.html", "try.html"]) {
+      const html = await readFile(path.join(out, file), "utf8");
+      expect(findExternalLoads(html), file).toEqual([]);
+      expect(html, file).toContain('<nav class="docs-nav" aria-label="Documentation">');
+      for (const link of ["index.html", "try.html", "errors.html", "changelog.html", SANDBOX_PAGE])
+        expect(html, `${file} links ${link}`).toContain(
+          `href="${file.startsWith("versions/") ? "../../" : ""}${link}"`,
+        );
+      expect(html, file).not.toContain("<!--docs-nav-->");
+    }
+    const changelog = definitionOf(await readFile(path.join(out, "changelog.html"), "utf8"));
+    expect(changelog.info.description).toContain("## 0.1.0 (2026-11-22)");
+    const released = definitionOf(await readFile(path.join(out, "versions/0.1.0/index.html"), "utf8"));
+    expect(released.info.description).toMatch(
+      /^> This is the reference of release 0\.1\.0\. Its contract states version 1\.0\.0/,
+    );
+    const tryIt = await readFile(path.join(out, "try.html"), "utf8");
+    expect(tryIt).toContain("script-src 'self'");
+    expect(tryIt).not.toMatch(/<script>(?!<\/script>)/);
+    expect((await readFile(path.join(out, "scalar/standalone.js"))).length).toBeGreaterThan(1_000_000);
   });
 });
 

@@ -115,6 +115,7 @@ describe("typescriptSample() and curlSample()", () => {
     queryParams: [],
     headerParams: [],
     body: { name: "limited", value: { limitPerTransaction: 500, allowedCurrencies: ["EUR", "USD"], note: "it's" } },
+    result: { statuses: [200], at: undefined, list: false, fields: [] },
   };
 
   it("writes a TypeScript call through this project's client, acting for the company", () => {
@@ -122,7 +123,8 @@ describe("typescriptSample() and curlSample()", () => {
     expect(source).toContain('import { createPartnerClient } from "partner-api-client";');
     expect(source).toContain("apiKey: process.env.PARTNER_API_KEY!");
     expect(source).toContain("baseUrl: process.env.PARTNER_API_BASE_URL!");
-    expect(source).toContain('const company = client.forCompany("01JD8X2K7P3M9Q4R6S8T0V2W4X");');
+    expect(source).toContain('const companyId = "01JD8X2K7P3M9Q4R6S8T0V2W4X";');
+    expect(source).toContain("const company = client.forCompany(companyId);");
     expect(source).toContain('await company.PATCH("/v1/cards/{cardId}/spend-settings", {');
     expect(source).toContain('      cardId: "01JD8X9N4E2R6T8V0W2Y4Z6A8C",');
     expect(source).toContain('    allowedCurrencies: ["EUR", "USD"],');
@@ -183,7 +185,7 @@ describe("toTsLiteral()", () => {
 });
 
 describe("addCodeSamples()", () => {
-  it("adds a TypeScript and a curl sample to every operation without changing its input", () => {
+  it("adds a sample in every language to every operation and webhook without changing its input", () => {
     const input = loadDocument();
     const before = JSON.stringify(input);
     const { document, operations } = addCodeSamples(input) as { document: any; operations: unknown[] };
@@ -194,22 +196,52 @@ describe("addCodeSamples()", () => {
       expect(
         samples.map((s: any) => s.label),
         operation.operationId,
-      ).toEqual(["TypeScript", "curl"]);
+      ).toEqual(["TypeScript", "curl", "Python", "Java", "Go", "C#", "PHP", "Ruby"]);
       expect(samples[0].source).toContain("createPartnerClient");
       expect(samples[1].source).toMatch(/^curl -X [A-Z]+ "\$PARTNER_API_BASE_URL\//);
     }
-    for (const webhook of Object.values<any>(document.webhooks)) expect(webhook.post["x-codeSamples"]).toBeUndefined();
+    for (const [type, webhook] of Object.entries<any>(document.webhooks)) {
+      const samples = webhook.post["x-codeSamples"];
+      expect(
+        samples.map((s: any) => s.label),
+        type,
+      ).toEqual(["TypeScript", "curl", "Python", "Java", "Go", "C#", "PHP", "Ruby"]);
+      expect(samples[0].source).toContain("constructWebhookEvent");
+      // curl sends the page's own example event, signed.
+      expect(samples[1].source).toContain(
+        JSON.stringify(
+          webhook.post.requestBody.content["application/json"].examples[
+            Object.keys(webhook.post.requestBody.content["application/json"].examples)[0]!
+          ].value,
+        ),
+      );
+    }
   });
 
   it("keeps samples the contract already has and replaces ours by label", () => {
     const input = loadDocument();
     input.paths["/v1/cards"].get["x-codeSamples"] = [
-      { lang: "Python", label: "Python", source: "print()" },
+      { lang: "Kotlin", label: "Kotlin", source: "println()" },
       { lang: "curl", label: "curl", source: "old" },
     ];
     const { document } = addCodeSamples(input) as { document: any };
     const labels = document.paths["/v1/cards"].get["x-codeSamples"].map((s: any) => s.label);
-    expect(labels).toEqual(["Python", "TypeScript", "curl"]);
+    expect(labels).toEqual(["Kotlin", "TypeScript", "curl", "Python", "Java", "Go", "C#", "PHP", "Ruby"]);
     expect(document.paths["/v1/cards"].get["x-codeSamples"][2].source).not.toBe("old");
+  });
+});
+
+describe("the languages' literals", () => {
+  it("spell a body in each language, strings quoted so no interpolation happens", async () => {
+    const { singleQuoted, literal } = await import("../../scripts/lib/docs/languages/common.ts");
+    const { pythonLiteral } = await import("../../scripts/lib/docs/languages/python.ts");
+    const { rubyLiteral } = await import("../../scripts/lib/docs/languages/ruby.ts");
+    const { phpLiteral } = await import("../../scripts/lib/docs/languages/php.ts");
+    expect(singleQuoted("it's $x #{y} \\")).toBe("'it\\'s $x #{y} \\\\'");
+    const value = { a: null, b: [true, "x"], c: {} };
+    expect(pythonLiteral(value)).toBe('{\n    "a": None,\n    "b": [True, "x"],\n    "c": {},\n}');
+    expect(rubyLiteral(value)).toBe("{\n  'a' => nil,\n  'b' => [true, 'x'],\n  'c' => {},\n}");
+    expect(phpLiteral(value)).toBe("[\n    'a' => null,\n    'b' => [true, 'x'],\n    'c' => (object) [],\n]");
+    expect(typeof literal).toBe("function");
   });
 });

@@ -33,6 +33,7 @@ function wrongSamples(): ModuleSource[] {
     companyId: "01JD8X2K7P3M9Q4R6S8T0V2W4X",
     pathParams: [],
     queryParams: [],
+    result: { statuses: [201], at: undefined, list: false, fields: [] },
     headerParams: [],
     body: { name: "bad", value: { name: "no card holder, no category, no bin" } },
   };

@@ -6,8 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, sandboxRouter, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { FaultBook, MAX_FAULTS } from "../../devkit/src/sandbox/testmode/faults.ts";
+import {
+  FaultBook,
+  MAX_FAULT_BODY_BYTES,
+  MAX_FAULTS,
+  MAX_FAULTS_PER_ACCOUNT,
+} from "../../devkit/src/sandbox/testmode/faults.ts";
 import { ApiError, createPartnerClient, RequestTimeoutError } from "../../src/index.ts";
+import { arazzoDocument, workflow } from "../helpers/arazzo.ts";
 import { clientFor, ONBOARD_BODY, request, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
@@ -226,9 +232,20 @@ describe("scope, chance and bookkeeping", () => {
       const client = clientFor(started.url, "start-faults");
       expect((await client.get("/v1/companies")).status).toBe(503);
       const ran = await client.post("/_sandbox/scenarios", {
-        scenario: { steps: [{ name: "companies", operationId: "listCompanies" }] },
+        arazzo: arazzoDocument([
+          workflow("companies", [
+            {
+              stepId: "companies",
+              operationId: "$sourceDescriptions.partner.listCompanies",
+              successCriteria: [{ condition: "$statusCode == 200" }],
+            },
+          ]),
+        ]),
       });
-      expect(ran.status).toBe(200);
+      expect(ran.status, ran.text).toBe(200);
+      // A header a partner's code could send does not pass for a scenario's call: it is struck like any call.
+      const pretending = await client.get("/v1/companies", { headers: { "X-Sandbox-Scenario": "companies" } });
+      expect(pretending.status).toBe(503);
       await client.delete(`/_sandbox/faults/${(await client.get("/_sandbox/faults")).body.faults[0].id}`);
       expect((await client.get("/v1/companies")).status).toBe(200);
       await client.post("/_sandbox/reset");
@@ -242,14 +259,35 @@ describe("scope, chance and bookkeeping", () => {
   });
 });
 
-describe("the fault book's bound", () => {
-  it("holds at most MAX_FAULTS faults, then names the limit", () => {
+describe("the fault book's bounds", () => {
+  it("holds at most MAX_FAULTS faults, MAX_FAULTS_PER_ACCOUNT of one account, then names the limit", () => {
     const book = new FaultBook(1, sandboxRouter().operations, () => 0);
-    for (let i = 0; i < MAX_FAULTS; i++) book.add({ operationId: "listCards", status: 500 });
+    for (let i = 0; i < MAX_FAULTS_PER_ACCOUNT; i++) book.add({ operationId: "listCards", status: 500 }, "acct_0");
+    expect(() => book.add({ operationId: "listCards", status: 500 }, "acct_0")).toThrow(
+      `account acct_0 holds ${MAX_FAULTS_PER_ACCOUNT} faults, the most one account may: remove some first`,
+    );
+    // Another account, and the sandbox-wide faults (no key), each have their own share.
+    expect(book.add({ operationId: "listCards", status: 500 }, "acct_1").account).toBe("acct_1");
+    for (let i = 0; i < MAX_FAULTS_PER_ACCOUNT; i++) book.add({ operationId: "listCards", status: 500 });
     expect(() => book.add({ operationId: "listCards", status: 500 })).toThrow(
+      `the sandbox holds ${MAX_FAULTS_PER_ACCOUNT} sandbox-wide faults, the most one account may`,
+    );
+    for (let n = 2; book.list().length < MAX_FAULTS; n++)
+      book.add({ operationId: "listCards", status: 500 }, `acct_${Math.floor(n / 50)}x`);
+    expect(() => book.add({ operationId: "listCards", status: 500 }, "acct_new")).toThrow(
       `the sandbox holds ${MAX_FAULTS} faults, the most it takes: remove some first`,
     );
     book.clear();
     expect(book.add({ operationId: "listCards", status: 500 }).hits).toBe(0);
+  });
+
+  it("refuses a body over MAX_FAULT_BODY_BYTES as JSON, naming the limit", () => {
+    const book = new FaultBook(1, sandboxRouter().operations, () => 0);
+    const body = { detail: "x".repeat(MAX_FAULT_BODY_BYTES) };
+    expect(() => book.add({ operationId: "listCards", status: 500, body })).toThrow(
+      `body is ${MAX_FAULT_BODY_BYTES + 13} bytes as JSON; a fault's body may be at most ${MAX_FAULT_BODY_BYTES} bytes`,
+    );
+    expect(book.list()).toHaveLength(0);
+    expect(book.add({ operationId: "listCards", status: 500, body: { detail: "x".repeat(60_000) } }).status).toBe(500);
   });
 });

@@ -198,24 +198,58 @@ function barrage(seed: number, count: number, companyId: string): Shot[] {
         body = Buffer.alloc(1024 * 1024 + 1 + int(1024 * 1024), 0x61);
         break;
       case 6: {
-        // A scenario whose names, references and keys are Object.prototype members.
+        // A scenario (an Arazzo document) whose ids, outputs, inputs, references and keys are Object.prototype members.
         const name = pick(PROTO_NAMES);
         method = "POST";
         pathText = "/_sandbox/scenarios";
+        const step = (stepId: string, operationId: string, extra: Record<string, unknown> = {}) => ({
+          stepId,
+          operationId: `$sourceDescriptions.${pick(["partner", name])}.${operationId}`,
+          ...extra,
+        });
         body = JSON.stringify(
           next() < 0.3
-            ? { name }
+            ? { name, inputs: { [name]: 1 } }
             : {
-                scenario: {
-                  apiKey: name,
-                  steps: [
-                    { name: pick(["constructor", "toString", "valueOf"]), operationId: "listCompanies" },
+                workflowId: pick([name, "w"]),
+                inputs: { apiKey: name, [name]: name },
+                arazzo: {
+                  arazzo: "1.0.1",
+                  info: { title: name, version: "1" },
+                  sourceDescriptions: [
+                    { name: "partner", url: `${name}.yaml` },
+                    { name, url: name, type: pick(["openapi", "arazzo"]) },
+                  ],
+                  workflows: [
                     {
-                      operationId: pick(["onboardCompany", "valueOf", "toString", "hasOwnProperty"]),
-                      body: { ...ONBOARD_BODY, name: `\${${name}.companies.0.name}`, [name]: 1 },
+                      workflowId: pick([name, "w"]),
+                      inputs: { type: "object", properties: { [name]: { type: "string", default: name } } },
+                      parameters: [{ name: "X-API-Key", in: "header", value: `$inputs.${name}` }],
+                      steps: [
+                        step(pick(["constructor", "toString", "valueOf"]), "listCompanies", {
+                          outputs: { [name]: "$response.body#/companies/0/name", toString: `$inputs.${name}` },
+                        }),
+                        step("onboard", pick(["onboardCompany", "valueOf", "toString", "hasOwnProperty"]), {
+                          requestBody: {
+                            payload: { ...ONBOARD_BODY, name: `{$steps.${name}.outputs.${name}}`, [name]: 1 },
+                          },
+                          successCriteria: [{ condition: `$response.body#/${name} == $inputs.${name}` }],
+                        }),
+                        next() < 0.5
+                          ? { stepId: "nested", workflowId: `$sourceDescriptions.${name}.${name}` }
+                          : step("cards", "listCards", {
+                              parameters: [{ name: "X-Company-Id", in: "header", value: `$steps.${name}.outputs.id` }],
+                            }),
+                        step("again", "listCards", {
+                          parameters: [
+                            { name, in: "query", value: "1" },
+                            { name: "keyword", in: "query", value: `$components.${name}.x` },
+                          ],
+                          onFailure: [{ name, type: "goto", stepId: name }],
+                        }),
+                      ],
+                      outputs: { [name]: `$steps.${name}.outputs.${name}` },
                     },
-                    next() < 0.5 ? { include: name } : { operationId: "listCards", companyId: `\${${name}.id}` },
-                    { operationId: "listCards", params: { [name]: "1", keyword: `\${constructor.${name}}` } },
                   ],
                 },
               },

@@ -5,7 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, sandboxRouter, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { accountFingerprint, MAX_REQUEST_STREAMS, RequestLog } from "../../devkit/src/sandbox/testmode/log.ts";
+import {
+  accountFingerprint,
+  MAX_REQUEST_STREAMS,
+  MAX_REQUEST_STREAMS_PER_ACCOUNT,
+  RequestLog,
+} from "../../devkit/src/sandbox/testmode/log.ts";
 import { clientFor, request, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
@@ -136,14 +141,23 @@ describe("filters", () => {
 });
 
 describe("bounds", () => {
-  it("serves at most MAX_REQUEST_STREAMS streams at once", () => {
+  it("serves at most MAX_REQUEST_STREAMS streams at once, and MAX_REQUEST_STREAMS_PER_ACCOUNT to one account", () => {
     const requests = new RequestLog(sandboxRouter());
-    const stops = Array.from({ length: MAX_REQUEST_STREAMS }, () =>
-      requests.follow({ filter: {}, send: () => undefined }, undefined),
+    const follow = (account: string | undefined) =>
+      requests.follow({ filter: { account }, send: () => undefined }, undefined);
+    const mine = Array.from({ length: MAX_REQUEST_STREAMS_PER_ACCOUNT }, () => follow("acct_000000000001"));
+    expect(requests.streamRefusal("acct_000000000001")).toMatch(
+      /account acct_000000000001 already holds 10 request streams/,
     );
-    expect(requests.streamsFull).toBe(true);
-    stops[0]!();
-    expect(requests.streamsFull).toBe(false);
+    expect(requests.streamRefusal(undefined)).toBeUndefined();
+    mine[0]!();
+    mine[0]!();
+    expect(requests.streamRefusal("acct_000000000001")).toBeUndefined();
+    // Stopping twice counts once: 9 of the account's are open, so 91 others fill the sandbox.
+    let others = 0;
+    while (requests.streamRefusal(`other-${others}`) === undefined) follow(`other-${others++}`);
+    expect(others).toBe(MAX_REQUEST_STREAMS - MAX_REQUEST_STREAMS_PER_ACCOUNT + 1);
+    expect(requests.streamRefusal(undefined)).toMatch(/100 request streams are open/);
   });
 
   it("keeps the last requestLogSize calls, and bodies up to 64 KiB", async () => {

@@ -5,6 +5,17 @@
  * The public surface, listed name by name.
  */
 
+export {
+  type ArazzoDocument,
+  checkWorkflowDocuments,
+  type RunWorkflowOptions,
+  runWorkflow,
+  type StepCall,
+  WorkflowError,
+  type WorkflowFile,
+  type WorkflowFileIssue,
+  type WorkflowRunResult,
+} from "../arazzo/index.ts";
 export { formatDuration } from "../common/duration.ts";
 export {
   followRefs,

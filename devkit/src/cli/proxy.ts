@@ -1,20 +1,34 @@
 /**
  * `partner-api proxy` (and `npm run proxy` in this repository): a validating proxy in front of an
  * implementation of the partner API. Each violation is printed as it happens and appended to --report (one
- * JSON object per line, the fields of verify's failures); Ctrl-C prints a summary and, with
- * --fail-on-violation, exits 1 when there was any. The work is devkit/src/conformance/proxy.ts.
+ * JSON object per line, the fields of verify's failures, secrets redacted, the file readable by its owner
+ * only); the first Ctrl-C or SIGTERM cuts the exchanges still in flight, prints a summary and, with
+ * --fail-on-violation, exits 1 when there was any, within STOP_LIMIT_MS. The work is
+ * devkit/src/conformance/proxy.ts.
  */
 import { constants, readFileSync } from "node:fs";
-import { access, appendFile } from "node:fs/promises";
+import { access, type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
-import { formatDuration } from "../common/duration.ts";
-import { startProxy } from "../conformance/proxy.ts";
+import { formatDuration, parseDuration } from "../common/duration.ts";
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, startProxy } from "../conformance/proxy.ts";
 import type { Failure } from "../conformance/types.ts";
+import { inert, inertJson } from "../inert.ts";
 import { contractJsonPath } from "../paths.ts";
 import { untilStopped } from "./lifecycle.ts";
 import { defineCommand, describeValue, JobFailure, parseHost, parseInteger, UsageError } from "./runner.ts";
 
 export const DEFAULT_PROXY_PORT = 4030;
+/** The longest a stop may wait for the exchanges it cut to be judged and the report written: then it exits anyway. */
+export const STOP_LIMIT_MS = 4_000;
+
+/** Resolves when `work` does, or after `ms`, whichever is first (true when the work finished). */
+function within(ms: number, work: Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([work.then(() => true), late]).finally(() => clearTimeout(timer));
+}
 
 export interface ProxyCommandOptions {
   /** How the user invokes it: `partner-api proxy` or `npm run proxy --`. */
@@ -37,9 +51,11 @@ function parseUpstream(value: string | undefined): string {
   return value;
 }
 
-/** One line per violation, as it happens. */
+/** One line per violation, as it happens; what the traffic put in it (a path, a message) made inert. */
 export function violationLine(failure: Failure): string {
-  return `✗ [${failure.check}] ${failure.operationId} ${failure.method} ${failure.path} → ${failure.status ?? "no answer"}: ${failure.message}${failure.jsonPath ? ` (at ${failure.jsonPath || "the body"})` : ""}`;
+  return inert(
+    `✗ [${failure.check}] ${failure.operationId} ${failure.method} ${failure.path} → ${failure.status ?? "no answer"}: ${failure.message}${failure.jsonPath ? ` (at ${failure.jsonPath || "the body"})` : ""}`,
+  );
 }
 
 export function proxyCommand({ name }: ProxyCommandOptions) {
@@ -48,7 +64,7 @@ export function proxyCommand({ name }: ProxyCommandOptions) {
     summary:
       "forwards requests to an implementation unchanged and reports every answer (and request) that breaks the contract",
     usage: `Usage: ${name} --upstream <url> [--port ${DEFAULT_PROXY_PORT}] [--host <host>] [--report <file.jsonl>]
-       [--fail-on-violation] [--max-response-time <ms>]
+       [--fail-on-violation] [--max-response-time <ms>] [--upstream-timeout <duration>]
 
 Point your integration tests at the proxy instead of the implementation. Both directions are validated
 against the contract with verify's checks (${name.replace(/proxy$/, "verify")} --list-checks); what passes through is not changed.
@@ -57,14 +73,18 @@ Options:
   --upstream <url>           the implementation to forward to (the staging sandbox, the local sandbox, the service)
   --port <port>              port to listen on (default ${DEFAULT_PROXY_PORT}; 0 picks a free one)
   --host <host>              interface to listen on (default 127.0.0.1)
-  --report <file.jsonl>      append each violation there, one JSON object per line
+  --report <file.jsonl>      append each violation there, one JSON object per line (secrets redacted;
+                             the file is readable by you only)
   --fail-on-violation        exit 1 at Ctrl-C when there was any error-level violation
   --max-response-time <ms>   report any answer slower than this
+  --upstream-timeout <d>     cut an exchange when the upstream sends nothing for this long (default ${formatDuration(DEFAULT_UPSTREAM_TIMEOUT_MS)})
   --no-exit-with-parent      keep running after the process that started it (npx, npm run) is gone
   -h, --help                 this text
 
-Ctrl-C (or SIGTERM, or the end of the process that started it) prints the summary. Exit codes: 0 stopped
-(or no violation), 1 violations with --fail-on-violation, or it could not listen, 2 bad option.`,
+Bodies stream through; each is validated when it is at most 1 MiB (a larger one passes unvalidated, with a
+note). Ctrl-C (or SIGTERM, or the end of the process that started it) cuts what is still in flight and prints
+the summary within ${STOP_LIMIT_MS / 1000 + 1} s. Exit codes: 0 stopped (or no violation), 1 violations with
+--fail-on-violation, or it could not listen, 2 bad option.`,
     options: {
       upstream: { type: "string" },
       port: { type: "string" },
@@ -72,6 +92,7 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) prints the summar
       report: { type: "string" },
       "fail-on-violation": { type: "boolean" },
       "max-response-time": { type: "string" },
+      "upstream-timeout": { type: "string" },
       "no-exit-with-parent": { type: "boolean" },
     },
     quiet: true,
@@ -81,7 +102,17 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) prints the summar
       const port = parseInteger(values.port, "--port", 0, 65_535) ?? DEFAULT_PROXY_PORT;
       const host = parseHost(values.host, "--host") ?? "127.0.0.1";
       const maxResponseTimeMs = parseInteger(values["max-response-time"], "--max-response-time", 1, 600_000);
+      let upstreamTimeoutMs = DEFAULT_UPSTREAM_TIMEOUT_MS;
+      if (values["upstream-timeout"] !== undefined) {
+        const ms = parseDuration(values["upstream-timeout"]);
+        if (ms === undefined || ms < 100 || ms > 3_600_000)
+          throw new UsageError(
+            `--upstream-timeout must be a duration from 100ms to 1h (30s, 2m, or plain seconds), got ${describeValue(values["upstream-timeout"])}`,
+          );
+        upstreamTimeoutMs = ms;
+      }
       const reportFile = values.report === undefined ? undefined : path.resolve(values.report);
+      let report: FileHandle | undefined;
       if (reportFile !== undefined) {
         if (values.report === "") throw new UsageError("--report must be a file path");
         try {
@@ -89,24 +120,32 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) prints the summar
         } catch {
           throw new UsageError(`--report ${values.report}: its folder does not exist or is not writable`);
         }
+        // Readable by its owner only, as the sandbox's state: a violation quotes the request that made it.
+        report = await open(reportFile, "a", 0o600).catch((error: NodeJS.ErrnoException) => {
+          throw new UsageError(`--report ${values.report}: cannot open it (${error.code ?? error.message})`);
+        });
+        await report.chmod(0o600).catch(() => undefined);
       }
       let writes: Promise<void> = Promise.resolve();
       const proxy = await startProxy({
         upstream,
         host,
         port,
+        upstreamTimeoutMs,
         ...(maxResponseTimeMs !== undefined ? { maxResponseTimeMs } : {}),
         document: JSON.parse(readFileSync(contractJsonPath, "utf8")),
         onViolation: (failure) => {
           io.err(violationLine(failure));
-          if (reportFile !== undefined)
+          if (report !== undefined)
             writes = writes
-              .then(() => appendFile(reportFile, `${JSON.stringify(failure)}\n`))
+              .then(() => report.appendFile(`${inertJson(JSON.stringify(failure))}\n`))
               .catch((error: Error) => {
                 io.err(`could not append to ${values.report}: ${error.message}`);
               });
         },
-      }).catch((error: NodeJS.ErrnoException) => {
+        onNote: (text) => io.err(`ℹ ${text}`),
+      }).catch(async (error: NodeJS.ErrnoException) => {
+        await report?.close();
         if (error.code === "EADDRINUSE" || error.code === "EACCES" || error.code === "EADDRNOTAVAIL")
           throw new JobFailure(
             `cannot listen on ${host}:${port}: ${error.code}; set --port to a free port (0 picks one)`,
@@ -117,13 +156,18 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) prints the summar
         `Proxy on ${proxy.url} → ${upstream}, validating against the contract (started in ${formatDuration(performance.now() - started)})${reportFile ? `; violations appended to ${values.report}` : ""}. Ctrl-C stops it.`,
       );
       await untilStopped(signal, io, !values["no-exit-with-parent"]);
-      await proxy.settled();
-      await proxy.close();
-      await writes;
+      // The exchanges in flight are cut and settled at once; their judgments and the report's last lines get a
+      // bounded time, so one signal always ends the proxy with its summary and its exit code.
+      const stopped = await within(
+        STOP_LIMIT_MS,
+        proxy.close().then(() => writes),
+      );
+      await within(500, report?.close() ?? Promise.resolve());
       const errors = proxy.errors();
       const warnings = [...proxy.counts.values()].reduce((sum, count) => sum + count, 0) - errors;
       const byCheck = proxy.counts;
-      const summary = `${proxy.stats.requests} request(s) forwarded (${proxy.stats.unmatched} not in the contract), ${errors} violation(s), ${warnings} warning(s)${byCheck.size > 0 ? `: ${[...byCheck].map(([id, count]) => `${id} ${count}`).join(", ")}` : ""}`;
+      const { requests, unmatched, unvalidated, cut } = proxy.stats;
+      const summary = `${requests} request(s) forwarded (${unmatched} not in the contract${unvalidated > 0 ? `, ${unvalidated} with a body passed on unvalidated` : ""}${cut > 0 ? `, ${cut} cut short or unanswered` : ""}), ${errors} violation(s), ${warnings} warning(s)${byCheck.size > 0 ? `: ${[...byCheck].map(([id, count]) => `${id} ${count}`).join(", ")}` : ""}${stopped ? "" : ` (stopped before every exchange was judged, after ${formatDuration(STOP_LIMIT_MS)})`}`;
       if (errors > 0 && values["fail-on-violation"]) throw new JobFailure(summary);
       io.err(`✓ proxy stopped: ${summary}`);
       return undefined;

@@ -7,15 +7,16 @@
  *   route open <companyId> <onramp|offramp>      deposit <routeId> <amount>
  *   trigger <event type>      events      logs [--follow]      faults add|list|remove|clear
  *   scenario [<name|file>]
+ * `trigger` and `scenario` run the shipped workflows (openapi/workflows/): the one for an event type is the first
+ * whose `x-webhooks` lists it.
  */
-// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the trigger scenarios refer to earlier answers as ${step.path}
 import { stat } from "node:fs/promises";
 import { ApiError, webhookEventTypes } from "partner-api-client";
 import type { components } from "../../../generated/sandbox.js";
-import { formatDuration } from "../common/duration.ts";
+import { readArazzoFile, shippedWorkflows, WorkflowError } from "../arazzo/document.ts";
+import { formatDuration, parseDuration } from "../common/duration.ts";
 import type { SandboxControl } from "../sandbox/control-client.ts";
 import { createSandboxControl, DEFAULT_SANDBOX_PORT, sandboxRouter } from "../sandbox/index.ts";
-import { loadScenarioFile, type ScenarioStep, shippedScenarios } from "../sandbox/testmode/scenarios.ts";
 import {
   type CliIO,
   type CommandGroup,
@@ -94,19 +95,9 @@ async function call<T>(connection: Connection, what: string, send: () => Promise
   }
 }
 
-const printJson = (io: CliIO, value: unknown) => io.out(JSON.stringify(value, null, 2));
+export { parseDuration };
 
-/** A duration (`90s`, `30m`, `1h30m`, `2d`, `500ms`, or plain seconds) in milliseconds; undefined when not one. */
-export function parseDuration(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
-  if (!/^(\d+(\.\d+)?(ms|s|m|h|d))+$/.test(trimmed)) return undefined;
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-  let ms = 0;
-  for (const [, amount, name] of trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g))
-    ms += Number(amount) * unit[name as keyof typeof unit];
-  return ms;
-}
+const printJson = (io: CliIO, value: unknown) => io.out(JSON.stringify(value, null, 2));
 
 function describeClock(clock: Schemas["Clock"]): string {
   const pending =
@@ -342,49 +333,12 @@ ${JSON_USAGE}`,
   });
 }
 
-const TRIGGER_COMPANY = {
-  name: "Triggered Co",
-  countryCode: "US",
-  directorName: "Maria Garcia",
-  directorEmail: "maria@triggered.example",
-  directorPhone: "+14155550123",
-  addressLine1: "500 Market Street",
-  city: "San Francisco",
-  state: "CA",
-  postalCode: "94105",
-};
-const onboard = (products: ("Card" | "Swap")[]): ScenarioStep => ({
-  name: "company",
-  operationId: "onboardCompany",
-  body: { ...TRIGGER_COMPANY, products },
-});
-const onCompany = { companyId: "${company.id}" };
-const openRoute: ScenarioStep[] = [
-  { include: "approved-company" },
-  { name: "route", operationId: "createPaymentRoute", params: onCompany, body: { type: "onramp" } },
-];
-
-/** What `trigger` does to make each event type fire: the calls that cause it, as a scenario's steps. */
-export const TRIGGERS = {
-  "company.onboarding_status_changed": [
-    onboard(["Card"]),
-    { operationId: "setCompanyOnboardingStatus", params: onCompany, body: { status: "Active" } },
-  ],
-  "company.kyc_link.issued": [onboard(["Swap"])],
-  "company.kyc_status_changed": [
-    onboard(["Swap"]),
-    { operationId: "setCompanyKycStatus", params: onCompany, body: { kycStatus: "under_review" } },
-  ],
-  "payment_route.created": openRoute,
-  "payment_route.transaction.created": [
-    ...openRoute,
-    { operationId: "createDeposit", params: { routeId: "${route.id}" }, body: { amount: 100 } },
-  ],
-  "company.kyb_status_changed": [
-    onboard(["Card"]),
-    { operationId: "setCompanyKybResult", params: onCompany, body: { status: "APPROVED" } },
-  ],
-} as const satisfies Record<(typeof webhookEventTypes)[number], readonly ScenarioStep[]>;
+/** The shipped workflow a trigger of `type` runs: the first whose `x-webhooks` lists it. */
+export function triggerWorkflow(type: string): string | undefined {
+  for (const [id, { workflow }] of shippedWorkflows(sandboxRouter()))
+    if (workflow["x-webhooks"]?.includes(type)) return id;
+  return undefined;
+}
 
 function triggerCommand(name: string) {
   return defineCommand({
@@ -393,8 +347,9 @@ function triggerCommand(name: string) {
     usage: `Usage: ${name} <event type> [--url <url>] [--api-key <key>] [--json]
 
 Event types: ${webhookEventTypes.join(", ")}.
-Runs the calls that cause the event as a scenario (a new company each time), then prints every event it
-fired; each goes to the account's webhook endpoints subscribed to its type.
+Runs the shipped workflow that causes the event as a scenario (the first whose x-webhooks lists it; a new
+company each time), then prints every event it fired; each goes to the account's webhook endpoints
+subscribed to its type.
 
 Options:
 ${CONNECTION_USAGE}
@@ -403,16 +358,16 @@ ${JSON_USAGE}`,
     positionals: { min: 1, max: 1 },
     async run({ values, positionals, io }) {
       const [type] = positionals as [string];
-      if (!Object.hasOwn(TRIGGERS, type))
+      const workflowId = webhookEventTypes.includes(type as (typeof webhookEventTypes)[number])
+        ? triggerWorkflow(type)
+        : undefined;
+      if (workflowId === undefined)
         throw new UsageError(`unknown event type ${describeValue(type)}; known: ${webhookEventTypes.join(", ")}`);
-      const steps = TRIGGERS[type as keyof typeof TRIGGERS];
       const connection = connect(values);
       const before = await call(connection, "trigger", () => connection.control.GET("/_sandbox/events"));
       const seen = new Set(before.data.events.map((event) => event.id));
-      await call(connection, `trigger ${type}`, () =>
-        connection.control.POST("/_sandbox/scenarios", {
-          body: { scenario: { name: `trigger ${type}`, steps: [...steps] as ScenarioStep[] } },
-        }),
+      await call(connection, `trigger ${type} (workflow ${workflowId})`, () =>
+        connection.control.POST("/_sandbox/scenarios", { body: { name: workflowId } }),
       );
       const after = await call(connection, "trigger", () => connection.control.GET("/_sandbox/events"));
       const fired = after.data.events.filter((event) => !seen.has(event.id)).reverse();
@@ -420,7 +375,7 @@ ${JSON_USAGE}`,
       else
         for (const event of fired) io.out(`${event.id} ${event.type} ${JSON.stringify(event.payload).slice(0, 120)}`);
       if (!fired.some((event) => event.type === type)) throw new JobFailure(`${type} did not fire`);
-      return `fired ${fired.length} event(s), ${type} among them`;
+      return `fired ${fired.length} event(s), ${type} among them (workflow ${workflowId})`;
     },
   });
 }
@@ -705,11 +660,11 @@ function describeFault(fault: Schemas["Fault"]): string {
 function scenarioCommand(name: string) {
   return defineCommand({
     name,
-    summary: "runs a shipped scenario by name, or a YAML or JSON scenario file; lists them without one",
-    usage: `Usage: ${name} [<name | file>] [--url <url>] [--api-key <key>] [--json]
+    summary: "runs a shipped workflow by name, or an Arazzo file's workflows, in the sandbox; lists them without one",
+    usage: `Usage: ${name} [<name | file[#workflowId]>] [--url <url>] [--api-key <key>] [--json]
 
-Shipped: approved-company, company-with-onramp-and-deposits, card-issued. A file holds { steps: [...] }
-(see the partners' guide); its steps call as --api-key unless the file names another account.
+A shipped workflow (the API description's workflows; ${name} lists them), or an Arazzo 1.0 file: every
+workflow of it in order, or the one after #. Its steps run in the sandbox as --api-key (the apiKey input).
 
 Options:
 ${CONNECTION_USAGE}
@@ -722,38 +677,47 @@ ${JSON_USAGE}`,
       if (which === undefined) {
         const { data } = await call(connection, "scenario", () => connection.control.GET("/_sandbox/scenarios"));
         for (const scenario of data.scenarios)
-          io.out(`${scenario.name}  ${scenario.description ?? ""} (${scenario.steps.length} steps)`);
+          io.out(`${scenario.name}  ${scenario.summary ?? ""} (${scenario.steps.length} steps)`);
         return `${data.scenarios.length} shipped scenario(s)`;
       }
-      const router = sandboxRouter();
-      const shipped = shippedScenarios(router).has(which);
+      const shipped = shippedWorkflows(sandboxRouter());
+      const hash = which.lastIndexOf("#");
+      const file = hash > 0 ? which.slice(0, hash) : which;
       const isFile =
-        !shipped &&
-        (await stat(which).then(
-          (s) => s.isFile(),
+        !shipped.has(which) &&
+        (await stat(file).then(
+          (found) => found.isFile(),
           () => false,
         ));
-      if (!shipped && !isFile)
+      if (!shipped.has(which) && !isFile)
         throw new UsageError(
-          `${describeValue(which)} is neither a shipped scenario (${[...shippedScenarios(router).keys()].join(", ")}) nor a file`,
+          `${describeValue(which)} is neither a shipped scenario (${[...shipped.keys()].join(", ")}) nor a file`,
         );
-      const body = shipped
+      const body = shipped.has(which)
         ? { name: which }
         : {
-            scenario: await loadScenarioFile(which, router).catch((error: Error) => {
-              throw new UsageError(error.message);
+            arazzo: await readArazzoFile(file, sandboxRouter()).catch((error: Error) => {
+              throw error instanceof WorkflowError ? new UsageError(error.message) : error;
             }),
+            ...(hash > 0 ? { workflowId: which.slice(hash + 1) } : {}),
           };
       const { data } = await call(connection, `scenario ${which}`, () =>
         connection.control.POST("/_sandbox/scenarios", { body }),
       );
       if (values.json) printJson(io, data);
-      else
+      else {
         for (const step of data.steps)
+          io.out(`${step.status} ${step.operationId} ${step.method} ${step.path}  (${step.workflowId} ${step.stepId})`);
+        for (const workflow of data.workflows)
           io.out(
-            `${step.status} ${step.operationId} ${step.method} ${step.path}${step.name ? `  → ${step.name}` : ""}`,
+            `${workflow.workflowId} outputs: ${
+              Object.entries(workflow.outputs)
+                .map(([output, value]) => `${output}=${typeof value === "string" ? value : JSON.stringify(value)}`)
+                .join(" ") || "none"
+            }`,
           );
-      return `scenario ${data.scenario}: ${data.steps.length} step(s)`;
+      }
+      return `scenario ${data.scenario}: ${data.steps.length} call(s)`;
     },
   });
 }

@@ -8,6 +8,7 @@ import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import path from "node:path";
 import { formatDuration } from "../common/duration.ts";
+import { checkedAllowedHosts } from "../sandbox/boundary.ts";
 import { CLOCK_RANGE_TEXT, inClockRange } from "../sandbox/clock.ts";
 import {
   DEFAULT_SANDBOX_HOST,
@@ -17,8 +18,8 @@ import {
   type Sandbox,
   type SandboxOptions,
   SandboxStateError,
-  ScenarioError,
   startSandbox,
+  WorkflowError,
 } from "../sandbox/index.ts";
 import { readStateFile } from "../sandbox/store/load.ts";
 import { DataFileError, readDataFile } from "../sandbox/testmode/data-file.ts";
@@ -58,7 +59,8 @@ function sandboxStartCommand(name: string, group: string) {
   return defineCommand({
     name,
     summary: "serves the whole partner API with state, a clock you drive and signed webhooks (the sandbox)",
-    usage: `Usage: ${group} [start] [--port <port>] [--host <host>] [--seed <n>] [--state <file>] [--speed <n>]
+    usage: `Usage: ${group} [start] [--port <port>] [--host <host>] [--allowed-host <name>]... [--seed <n>]
+       [--state <file>] [--speed <n>]
        [--start-time <iso>] [--frozen] [--webhook-url <url> --webhook-secret <secret>]
        [--faults <file>] [--scenario <name|file>]... [--scenario-api-key <key>] [--print-address]
 
@@ -71,6 +73,8 @@ and faults, and a console that sends real requests.
 Options:
   --port <port>              port to listen on (default ${DEFAULT_SANDBOX_PORT}; env SANDBOX_PORT; 0 picks a free one)
   --host <host>              interface to listen on (default ${DEFAULT_SANDBOX_HOST}; env SANDBOX_HOST)
+  --allowed-host <name>      answer requests for this host name too (repeatable; .example.test for every name
+                             under it); IP addresses, localhost and --host are always answered, others refused
   --seed <n>                 the same seed gives the same ids and data, run after run (default 1)
   --state <file>             keep the state in this JSON file and carry on from it at the next start
   --speed <n>                the clock and the webhook retry waits run n times faster (default 1)
@@ -80,8 +84,9 @@ Options:
   --frozen                   start with the clock frozen (it moves only when advanced or resumed)
   --faults <file>            sandbox-wide faults from a YAML or JSON file: a list of faults (the body of
                              POST /_sandbox/faults), kept after a reset
-  --scenario <name|file>     run a shipped scenario or a scenario file at start (repeatable, in order)
-  --scenario-api-key <key>   the account start scenarios run as (default "${DEFAULT_SCENARIO_API_KEY}")
+  --scenario <name|file>     run a shipped workflow, or an Arazzo file's workflows (file#workflowId for one), at
+                             start (repeatable, in order)
+  --scenario-api-key <key>   the account start scenarios run as, their apiKey input (default "${DEFAULT_SCENARIO_API_KEY}")
   --print-address            print the sandbox's address alone as the first line on stdout (the summary
                              goes to stderr), for a script to read
   --no-exit-with-parent      keep serving after the process that started it (npx, npm run) is gone
@@ -93,6 +98,7 @@ Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
     options: {
       port: { type: "string" },
       host: { type: "string" },
+      "allowed-host": { type: "string", multiple: true },
       seed: { type: "string" },
       state: { type: "string" },
       speed: { type: "string" },
@@ -134,7 +140,7 @@ Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
               (code === "EADDRINUSE" ? `\nset --port (or SANDBOX_PORT) to a free port, e.g. ${name} --port 0` : ""),
           );
         }
-        if (error instanceof SandboxStateError || error instanceof TypeError || error instanceof ScenarioError)
+        if (error instanceof SandboxStateError || error instanceof TypeError || error instanceof WorkflowError)
           throw new UsageError(error.message);
         throw error;
       }
@@ -177,7 +183,7 @@ type Values = Partial<
     "port" | "host" | "seed" | "state" | "speed" | "webhook-url" | "webhook-secret" | "start-time" | "scenario-api-key",
     string
   >
-> & { frozen?: boolean; scenario?: string[] };
+> & { frozen?: boolean; scenario?: string[]; "allowed-host"?: string[] };
 
 /** The options, each checked and named when malformed. */
 function sandboxOptions(values: Values) {
@@ -221,9 +227,16 @@ function sandboxOptions(values: Values) {
       `--start-time must be ${CLOCK_RANGE_TEXT} (the sandbox clock's range), got ${describeValue(startTime)}`,
     );
   if (values["scenario-api-key"] === "") throw new UsageError("--scenario-api-key must not be empty");
+  let allowedHosts: string[] | undefined;
+  try {
+    allowedHosts = values["allowed-host"] && checkedAllowedHosts(values["allowed-host"], "--allowed-host");
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/^--allowed-host\[\d+\]/, "--allowed-host"));
+  }
   const options = {
     port,
     host,
+    ...(allowedHosts ? { allowedHosts } : {}),
     speed,
     ...(startTime !== undefined ? { startTime } : {}),
     ...(values.frozen ? { frozen: true } : {}),

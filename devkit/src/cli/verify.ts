@@ -4,14 +4,21 @@
  * is devkit/src/conformance/verify.ts; this is its options, its report and its exit code.
  */
 import { constants } from "node:fs";
-import { access, writeFile } from "node:fs/promises";
+import { access, chmod, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { formatDuration, parseDuration } from "../common/duration.ts";
 import { CHECK_IDS, CHECKS, GENERIC_STATUSES } from "../conformance/checks.ts";
 import { ControlError } from "../conformance/control.ts";
-import { KEY_VARIABLES } from "../conformance/http.ts";
+import { KEY_VARIABLES, RunStopped } from "../conformance/http.ts";
 import { HOW_TO_SUPPLY } from "../conformance/links.ts";
 import { describeVerdict, REPORT_FORMATS, type ReportFormat, renderReport } from "../conformance/report.ts";
-import { DEFAULT_MAX_REQUESTS, DEFAULT_WEBHOOK_WAIT_MS, defaultChecks, verify } from "../conformance/verify.ts";
+import {
+  DEFAULT_MAX_DURATION_MS,
+  DEFAULT_MAX_REQUESTS,
+  DEFAULT_WEBHOOK_WAIT_MS,
+  defaultChecks,
+  verify,
+} from "../conformance/verify.ts";
 import {
   defineCommand,
   describeValue,
@@ -21,6 +28,19 @@ import {
   parseInteger,
   UsageError,
 } from "./runner.ts";
+
+/** The longest --max-duration: a day. */
+const MAX_DURATION_MS = 24 * 3600_000;
+
+function parseMaxDuration(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_DURATION_MS;
+  const ms = parseDuration(value);
+  if (ms === undefined || ms < 1000 || ms > MAX_DURATION_MS)
+    throw new UsageError(
+      `--max-duration must be a duration from 1s to 24h (90s, 30m, 1h30m, or plain seconds), got ${describeValue(value)}`,
+    );
+  return ms;
+}
 
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 const MAX_ID_LENGTH = 200;
@@ -111,7 +131,8 @@ export function verifyCommand({ name }: VerifyCommandOptions) {
       "checks a running implementation of the partner API against the contract (responses, rules, auth, isolation, webhooks)",
     usage: `Usage: ${name} --base-url <url> --api-key <key> [--other-api-key <key>] [--company-id <id>]
        [--allow-writes] [--max-response-time <ms>] [--checks a,b] [--exclude-checks a,b] [--seed <n>]
-       [--max-requests <n>] [--webhook-secret <s>] [--format text|json|junit|markdown] [--output <file>]
+       [--max-requests <n>] [--max-duration <duration>] [--webhook-secret <s>]
+       [--format text|json|junit|markdown] [--output <file>]
        ${name} --list-checks
 
 Sends every operation of the contract its examples and seeded generated requests, ids chased from earlier
@@ -131,17 +152,19 @@ Options:
   --exclude-checks <a,b>     do not judge with these
   --seed <n>                 the same seed sends the same requests (default 1)
   --max-requests <n>         send at most n requests (default ${DEFAULT_MAX_REQUESTS})
+  --max-duration <duration>  stop the run after this long (90s, 30m, 1h; default ${formatDuration(DEFAULT_MAX_DURATION_MS)}):
+                             the report covers what was done, and the exit code is 1
   --webhook-secret <s>       the signing secret of a receiver you registered for --webhook-port (env PARTNER_WEBHOOK_SECRET)
   --webhook-host <host>      interface the receiver listens on (default 127.0.0.1)
   --webhook-port <port>      port the receiver listens on (default: a free one)
   --webhook-wait <ms>        how long to wait for expected webhooks (default ${DEFAULT_WEBHOOK_WAIT_MS})
   --format <format>          ${REPORT_FORMATS.join(", ")} (default text)
-  --output <file>            write the report there instead of stdout
+  --output <file>            write the report there instead of stdout (readable by you only)
   --list-checks              print the checks and exit
   -h, --help                 this text
 
-Exit codes: 0 the implementation conforms, 1 at least one failure, 2 bad input (an unreachable --base-url,
-a refused --api-key, a bad option), 3 a bug of the tool.`,
+Exit codes: 0 the implementation conforms, 1 at least one failure (or the run stopped before its end), 2 bad
+input (an unreachable --base-url, a refused --api-key, a bad option), 3 a bug of the tool.`,
     options: {
       "base-url": { type: "string" },
       "api-key": { type: "string" },
@@ -154,6 +177,7 @@ a refused --api-key, a bad option), 3 a bug of the tool.`,
       "exclude-checks": { type: "string" },
       seed: { type: "string" },
       "max-requests": { type: "string" },
+      "max-duration": { type: "string" },
       "webhook-secret": { type: "string" },
       "webhook-host": { type: "string" },
       "webhook-port": { type: "string" },
@@ -201,6 +225,7 @@ a refused --api-key, a bad option), 3 a bug of the tool.`,
       const output = values.output === undefined ? undefined : await checkOutput(values.output);
       const webhookHost = parseHost(values["webhook-host"], "--webhook-host");
       const webhookPort = parseInteger(values["webhook-port"], "--webhook-port", 0, 65_535);
+      const maxDurationMs = parseMaxDuration(values["max-duration"]);
       const report = await verify({
         baseUrl,
         apiKey: key.value,
@@ -211,6 +236,7 @@ a refused --api-key, a bad option), 3 a bug of the tool.`,
         checks,
         seed: parseInteger(values.seed, "--seed", 0, 2 ** 31 - 1) ?? 1,
         maxRequests: parseInteger(values["max-requests"], "--max-requests", 1, 100_000) ?? DEFAULT_MAX_REQUESTS,
+        maxDurationMs,
         ...(secret.value !== undefined ? { webhookSecret: secret.value } : {}),
         ...(webhookHost !== undefined ? { webhookHost } : {}),
         ...(webhookPort !== undefined ? { webhookPort } : {}),
@@ -221,15 +247,19 @@ a refused --api-key, a bad option), 3 a bug of the tool.`,
       }).catch((error: unknown) => {
         if (error instanceof ControlError)
           throw new JobFailure(`set-up through the sandbox's control API failed: ${error.message}`);
+        // Stopped before the first request (the reachability check): there is nothing to report.
+        if (error instanceof RunStopped) throw new JobFailure(`${error.message}, before the first request`);
         throw error;
       });
       const rendered = renderReport(report, format);
       if (output) {
-        await writeFile(output, rendered);
+        // The report may quote answers: readable by its owner only, as the state and the proxy's report.
+        await writeFile(output, rendered, { mode: 0o600 });
+        await chmod(output, 0o600);
         io.err(`wrote the ${format} report to ${values.output}`);
       } else io.out(rendered);
       const line = `${report.baseUrl} ${describeVerdict(report, false)}`;
-      if (report.summary.failures > 0) throw new JobFailure(line);
+      if (report.summary.failures > 0 || report.stopped !== undefined) throw new JobFailure(line);
       return line;
     },
   });

@@ -19,6 +19,7 @@ import {
   webhookEventTypes,
 } from "partner-api-client";
 import { formatDuration } from "../common/duration.ts";
+import { inert } from "../inert.ts";
 import { contractJsonPath, displayPath } from "../paths.ts";
 import { readContractWebhooks } from "../webhooks/contract.ts";
 import { type AttemptReport, deliverWebhook, newEventId, RETRY_DELAYS_MS } from "../webhooks/deliver.ts";
@@ -155,7 +156,8 @@ function describeAttempt(report: AttemptReport, atMs: number): string {
     report.status !== undefined
       ? `${report.status} ${report.statusText ?? ""}`.trim()
       : `unreachable (${report.error})`;
-  let line = `attempt ${report.attempt}/${report.of}: ${report.ok ? "✓" : "✗"} ${outcome} in ${formatDuration(report.ms)} (at ${formatDuration(atMs)})`;
+  // The status text and the error come from the receiver: escaped.
+  let line = `attempt ${report.attempt}/${report.of}: ${report.ok ? "✓" : "✗"} ${inert(outcome)} in ${formatDuration(report.ms)} (at ${formatDuration(atMs)})`;
   if (report.nextInMs !== undefined && report.nextScheduledMs !== undefined) {
     const scaled =
       report.nextInMs === report.nextScheduledMs ? "" : `, ${formatDuration(report.nextInMs)} at this speed`;
@@ -235,7 +237,11 @@ Options:
             : result.error instanceof Error && result.status < 500
               ? ` (${result.error.message.replace(ERROR_PREFIX, "")})`
               : "";
-        io.out(`${time} ${result.status} ${result.verdict} ${type} ${id}${result.event ? "" : " [unverified]"}${why}`);
+        // The type, the id and the reason come from the sender: escaped, so they cannot move the cursor, clear
+        // the screen or forge a line of their own.
+        io.out(
+          inert(`${time} ${result.status} ${result.verdict} ${type} ${id}${result.event ? "" : " [unverified]"}${why}`),
+        );
       };
       // The kit reports each request's result through onResult; the request's own log line is found by context.
       const current = new AsyncLocalStorage<(result: WebhookHandlerResult) => void>();

@@ -6,6 +6,7 @@
  */
 import { verifyWebhookSignature } from "partner-api-client";
 import type { ContractRouter } from "../contract/router.ts";
+import { redactedBodyText } from "../redact.ts";
 import type { Delivery, Exchange, Failure, Finding, Level, Probe } from "./types.ts";
 
 export interface CheckContext {
@@ -81,6 +82,13 @@ function excerpt(text: string, max = 160): string {
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
+/** The start of an answer's body for a message: its secrets redacted, and only the size of one not JSON. */
+function bodyExcerpt(answer: Exchange["answer"]): string {
+  return answer.text
+    ? `: ${excerpt(redactedBodyText(answer.text, answer.headers.get("content-type") ?? undefined))}`
+    : "";
+}
+
 function answered(exchange: Exchange): boolean {
   return exchange.answer.error === undefined;
 }
@@ -93,14 +101,48 @@ function is4xx(status: number): boolean {
   return status >= 400 && status < 500;
 }
 
-/** Whether a JSON value holds `id` as a string anywhere in it. */
-export function holdsString(value: unknown, id: string, depth = 0): boolean {
-  if (depth > 64) return false;
-  if (typeof value === "string") return value === id;
-  if (Array.isArray(value)) return value.some((item) => holdsString(item, id, depth + 1));
-  if (value !== null && typeof value === "object")
-    return Object.values(value).some((item) => holdsString(item, id, depth + 1));
+/**
+ * Calls `visit` with every string value in a JSON value (not property names), in document order, until it
+ * returns true. Walked with a list, not recursion: any depth and any number of items cost no stack.
+ */
+export function visitStrings(value: unknown, visit: (text: string) => boolean | undefined): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node === "string") {
+      if (visit(node)) return true;
+    } else if (Array.isArray(node)) {
+      for (let index = node.length - 1; index >= 0; index--) pending.push(node[index]);
+    } else if (node !== null && typeof node === "object") {
+      const values = Object.values(node);
+      for (let index = values.length - 1; index >= 0; index--) pending.push(values[index]);
+    }
+  }
   return false;
+}
+
+/** Whether a JSON value holds `id` as a string anywhere in it. */
+export function holdsString(value: unknown, id: string): boolean {
+  return visitStrings(value, (text) => text === id);
+}
+
+/** The ids of `ids` a JSON value holds, each once, in the order it holds them: one pass over the value. */
+export function heldIds(value: unknown, ids: ReadonlySet<string>): string[] {
+  const held = new Set<string>();
+  visitStrings(value, (text) => {
+    if (ids.has(text)) held.add(text);
+    return undefined;
+  });
+  return [...held];
+}
+
+/** Ids named in one message at most; the rest are counted. */
+const IDS_NAMED = 10;
+
+/** "01J…, 01K… and 3 more" */
+export function namedIds(ids: readonly string[]): string {
+  const named = ids.slice(0, IDS_NAMED).join(", ");
+  return ids.length > IDS_NAMED ? `${named} and ${ids.length - IDS_NAMED} more` : named;
 }
 
 function declaredStatuses(exchange: Exchange): string {
@@ -112,8 +154,7 @@ function declaredStatuses(exchange: Exchange): string {
 export function notAServerError(exchange: Exchange): Finding[] {
   const { answer } = exchange;
   if (answer.error !== undefined) return [{ message: `no answer: ${answer.error}` }];
-  if (answer.status >= 500)
-    return [{ message: `server error ${answer.status}${answer.text ? `: ${excerpt(answer.text)}` : ""}` }];
+  if (answer.status >= 500) return [{ message: `server error ${answer.status}${bodyExcerpt(answer)}` }];
   return [];
 }
 
@@ -133,7 +174,8 @@ export function contentTypeConformance(exchange: Exchange): Finding[] {
   if (!answered(exchange) || !probe.operation || answer.status >= 500) return [];
   const received = mediaTypeOf(answer.headers.get("content-type"));
   const declared = probe.operation.responseMediaTypes.get(answer.status);
-  if (answer.text === "" && (declared === undefined || declared.length === 0)) return [];
+  const hasBody = answer.text !== "" || answer.unread !== undefined;
+  if (!hasBody && (declared === undefined || declared.length === 0)) return [];
   if (declared !== undefined && declared.length > 0) {
     if (received === undefined)
       return [{ message: `no Content-Type header; ${answer.status} declares ${declared.join(", ")}` }];
@@ -143,7 +185,7 @@ export function contentTypeConformance(exchange: Exchange): Finding[] {
       ];
     return [];
   }
-  if (declared !== undefined && answer.text !== "")
+  if (declared !== undefined && hasBody)
     return [
       { message: `${answer.status} declares no body, but the answer has one (${received ?? "no Content-Type"})` },
     ];
@@ -160,7 +202,7 @@ export function contentTypeConformance(exchange: Exchange): Finding[] {
 
 export function responseSchemaConformance(exchange: Exchange, context: CheckContext): Finding[] {
   const { probe, answer } = exchange;
-  if (!answered(exchange) || !probe.operation?.responses.get(answer.status)) return [];
+  if (!answered(exchange) || !probe.operation?.responses.get(answer.status) || answer.unread !== undefined) return [];
   if (answer.json === undefined)
     return [{ message: `the ${answer.status} body is not JSON: ${answer.jsonError ?? "empty"}`, jsonPath: "" }];
   const issues = context.router.validateResponse(probe.operation, answer.status, answer.json);
@@ -202,7 +244,7 @@ export function positiveDataAcceptance(exchange: Exchange): Finding[] {
   if (probe.alsoAccepted?.statuses.includes(answer.status)) return [];
   return [
     {
-      message: `a request that conforms to the contract (${probe.label}) was refused with ${answer.status}${answer.text ? `: ${excerpt(answer.text)}` : ""}`,
+      message: `a request that conforms to the contract (${probe.label}) was refused with ${answer.status}${bodyExcerpt(answer)}`,
     },
   ];
 }
@@ -243,9 +285,11 @@ export function accountIsolation(exchange: Exchange): Finding[] {
   if (probe.kind !== "isolation" || !answered(exchange) || answer.status >= 500) return [];
   const findings: Finding[] = [];
   if (probe.foreignIds && is2xx(answer.status)) {
-    for (const id of probe.foreignIds)
-      if (holdsString(answer.json, id))
-        findings.push({ message: `the other account's answer holds ${id}, an object of the first account` });
+    const held = heldIds(answer.json, probe.foreignIds);
+    if (held.length > 0)
+      findings.push({
+        message: `the other account's answer holds ${held.length === 1 ? `${held[0]}, an object` : `${held.length} objects (${namedIds(held)})`} of the first account`,
+      });
   }
   const refused =
     answer.status === 403 || answer.status === 404 || probe.alsoAccepted?.statuses.includes(answer.status);

@@ -4,7 +4,7 @@
  * KYC and onboarding changes, clock advances, webhook receivers). Detected by `GET /_sandbox/clock` answering
  * `{ "now": "<date-time>" }`, as the control contract declares.
  */
-import { describeFetchError, parseJson, REQUEST_TIMEOUT_MS } from "./http.ts";
+import { describeFetchError, fetchBounded, parseJson } from "./http.ts";
 
 /** The control API failed a set-up call: the target misbehaves, so verify cannot go on (a failed run, not a bug). */
 export class ControlError extends Error {
@@ -17,22 +17,30 @@ export interface ControlAnswer {
 }
 
 export class SandboxControl {
-  constructor(readonly baseUrl: string) {}
+  /** `signal`: the run's, so a call ends when the run stops. */
+  constructor(
+    readonly baseUrl: string,
+    private readonly signal?: AbortSignal,
+  ) {}
 
+  /** One call, read as every verify request is (http.ts `fetchBounded`): bounded in bytes and in time. */
   async call(method: string, path: string, apiKey?: string, body?: unknown): Promise<ControlAnswer> {
     const headers: Record<string, string> = {};
     if (apiKey !== undefined) headers["X-API-Key"] = apiKey;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     try {
-      const response = await fetch(`${this.baseUrl}${path}`, {
-        method,
-        headers,
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-      const text = await response.text();
+      const { response, text } = await fetchBounded(
+        `${this.baseUrl}${path}`,
+        { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) },
+        { signal: this.signal },
+      );
+      if (text === undefined)
+        throw new ControlError(
+          `${method} ${path} on the sandbox's control API answered a body over the size verify reads`,
+        );
       return { status: response.status, ...parseJson(text) };
     } catch (error) {
+      if (error instanceof ControlError || this.signal?.aborted) throw error;
       throw new ControlError(
         `the sandbox's control API did not answer ${method} ${path}: ${describeFetchError(error)}`,
       );
@@ -49,8 +57,8 @@ export class SandboxControl {
 }
 
 /** A SandboxControl when the target serves the control API, otherwise undefined. */
-export async function detectControl(baseUrl: string): Promise<SandboxControl | undefined> {
-  const control = new SandboxControl(baseUrl);
+export async function detectControl(baseUrl: string, signal?: AbortSignal): Promise<SandboxControl | undefined> {
+  const control = new SandboxControl(baseUrl, signal);
   const answer = await control.call("GET", "/_sandbox/clock").catch(() => undefined);
   const now = (answer?.json as { now?: unknown } | undefined)?.now;
   return answer?.status === 200 && typeof now === "string" && !Number.isNaN(Date.parse(now)) ? control : undefined;

@@ -1,9 +1,13 @@
 /**
  * verify's report in four formats: `text` for a person (failures first, each with the curl line that
  * reproduces it, the status and the broken rule with its JSON path), `json` (one object), `junit` (for CI test
- * reports) and `markdown` (for a pull-request comment).
+ * reports) and `markdown` (for a pull-request comment). What an implementation sent (an event type, a message
+ * quoting an answer) is quoted inertly in each: control characters escaped in text and JSON (inert.ts), XML
+ * escaped in junit, markdown and HTML escaped in markdown, so a hostile answer cannot clear a terminal, forge
+ * a line or a verdict, or add markup to a pull-request comment.
  */
 import { formatDuration } from "../common/duration.ts";
+import { inert, inertJson, inertLines } from "../inert.ts";
 import { CHECKS } from "./checks.ts";
 import { KEY_VARIABLES } from "./http.ts";
 import type { Failure } from "./types.ts";
@@ -27,7 +31,13 @@ function rule(failure: Failure): string {
 /** The run in a line: the verdict and what was sent; with the duration unless `withDuration` is false. */
 function verdict(report: VerifyReport, withDuration = true): string {
   const { summary } = report;
-  return `${summary.failures === 0 ? "conforms" : `${summary.failures} failure(s)`}: ${summary.operations} of ${summary.operationsInContract} operations, ${summary.requests} requests, ${summary.deliveries} webhook deliveries, ${summary.warnings} warning(s), ${summary.skipped} skipped${withDuration ? `, in ${formatDuration(summary.durationMs)}` : ""}`;
+  const outcome =
+    report.stopped !== undefined
+      ? `stopped (${report.stopped}), ${summary.failures} failure(s) so far`
+      : summary.failures === 0
+        ? "conforms"
+        : `${summary.failures} failure(s)`;
+  return `${outcome}: ${summary.operations} of ${summary.operationsInContract} operations, ${summary.requests} requests, ${summary.deliveries} webhook deliveries, ${summary.warnings} warning(s), ${summary.skipped} skipped${withDuration ? `, in ${formatDuration(summary.durationMs)}` : ""}`;
 }
 
 function text(report: VerifyReport): string {
@@ -60,12 +70,13 @@ function text(report: VerifyReport): string {
   lines.push(
     `${report.baseUrl}: ${verdict(report)} (seed ${report.seed}${report.sandboxControl ? ", set up through the sandbox's control API" : ""})`,
   );
-  return `${lines.join("\n")}\n`;
+  // Every line made inert: a message quoting an answer stays on its line and moves no cursor.
+  return `${lines.map(inert).join("\n")}\n`;
 }
 
 function json(report: VerifyReport): string {
   const strip = (failure: Failure) => ({ ...failure });
-  return `${JSON.stringify(
+  const text = JSON.stringify(
     {
       baseUrl: report.baseUrl,
       seed: report.seed,
@@ -76,22 +87,24 @@ function json(report: VerifyReport): string {
       skipped: report.skipped,
       checks: report.checks,
       coverage: report.coverage,
+      ...(report.stopped !== undefined ? { stopped: report.stopped } : {}),
     },
     null,
     2,
-  )}\n`;
+  );
+  return `${inertJson(text)}\n`;
 }
 
 function xml(text: string): string {
   return (
-    text
+    inertLines(text)
+      // Lone surrogates and U+FFFE/U+FFFF are no XML characters either.
+      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|[\ufffe\uffff]/g, "\ufffd")
       .replace(/&/g, "&amp;")
       .replace(/</g, "&lt;")
       .replace(/>/g, "&gt;")
       .replace(/"/g, "&quot;")
-      // XML 1.0 allows no control characters other than tab, newline and carriage return.
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "")
+      .replace(/'/g, "&apos;")
   );
 }
 
@@ -155,18 +168,41 @@ function junit(report: VerifyReport): string {
         .join("\n")}\n  </testsuite>`,
     );
   }
+  if (report.stopped !== undefined) {
+    tests++;
+    failures++;
+    suites.push(
+      `  <testsuite name="the run" tests="1">\n    <testcase classname="the run" name="ran to its end"><failure message="${xml(report.stopped)}" type="error">${xml(report.stopped)}</failure></testcase>\n  </testsuite>`,
+    );
+  }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="partner-api verify ${xml(report.baseUrl)}" tests="${tests}" failures="${failures}" skipped="${skipped}" time="${(report.summary.durationMs / 1000).toFixed(3)}">\n${suites.join("\n")}\n</testsuites>\n`;
 }
 
+/**
+ * Text from the report as markdown inline text, one line: HTML and the characters that would make a link, an
+ * image, emphasis, code or a new table cell are escaped, and control characters made visible.
+ */
 function cell(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+  return inert(text.replace(/\r?\n/g, " "))
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/[\\`*_~[\]|]/g, "\\$&");
+}
+
+/** A fence longer than any run of backticks in the block, so nothing in it can close it. */
+function fence(lines: readonly string[]): string {
+  let longest = 0;
+  for (const line of lines) for (const run of line.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return "`".repeat(Math.max(3, longest + 1));
 }
 
 function markdown(report: VerifyReport): string {
   const lines: string[] = [];
-  const ok = report.summary.failures === 0;
-  lines.push(`### ${ok ? "✅" : "❌"} partner-api verify: ${verdict(report)}`, "");
-  lines.push(`Target \`${report.baseUrl}\`, seed ${report.seed}.`, "");
+  const ok = report.summary.failures === 0 && report.stopped === undefined;
+  lines.push(`### ${ok ? "✅" : "❌"} partner-api verify: ${cell(verdict(report))}`, "");
+  lines.push(`Target ${cell(report.baseUrl)}, seed ${report.seed}.`, "");
+  if (report.stopped !== undefined) lines.push(`**Stopped before its end:** ${cell(report.stopped)}.`, "");
   const table = (title: string, list: Failure[]) => {
     if (list.length === 0) return;
     lines.push(`#### ${title} (${list.length})`, "");
@@ -178,9 +214,20 @@ function markdown(report: VerifyReport): string {
     lines.push("");
     const withCurl = list.filter((failure) => failure.curl);
     if (withCurl.length > 0) {
-      lines.push("<details><summary>Requests to reproduce them</summary>", "", "```sh");
-      for (const failure of withCurl) lines.push(`# [${failure.check}] ${failure.operationId}`, failure.curl!);
-      lines.push("```", "", "</details>", "");
+      const block = withCurl.flatMap((failure) =>
+        [`# [${failure.check}] ${failure.operationId}`, failure.curl!].map(inert),
+      );
+      const mark = fence(block);
+      lines.push(
+        "<details><summary>Requests to reproduce them</summary>",
+        "",
+        `${mark}sh`,
+        ...block,
+        mark,
+        "",
+        "</details>",
+        "",
+      );
     }
   };
   table("Failures", report.failures);

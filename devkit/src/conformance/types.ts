@@ -61,6 +61,8 @@ export interface Answer {
   json?: unknown;
   /** Why the body is not JSON, when it is not. */
   jsonError?: string;
+  /** Why the body was passed on without being read (over the proxy's cap): nothing is judged of it. */
+  unread?: string;
   /** From sending the request to the end of the answer's body. */
   ms: number;
   /** Why there was no answer (refused, reset, timed out). */

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { formatDuration } from "../common/duration.ts";
 import { UsageError } from "../common/errors.ts";
 import { ContractRouter, type Operation } from "../contract/router.ts";
 import { contractJsonPath } from "../paths.ts";
@@ -21,11 +22,26 @@ import {
   type RequestParts,
   toProbe,
 } from "./cases.ts";
-import { CHECKS, type CheckContext, type DeliveryCheck, holdsString, type ResponseCheck, toFailure } from "./checks.ts";
+import {
+  CHECKS,
+  type CheckContext,
+  type DeliveryCheck,
+  heldIds,
+  holdsString,
+  namedIds,
+  type ResponseCheck,
+  toFailure,
+} from "./checks.ts";
 import { detectControl, type SandboxControl } from "./control.ts";
-import { curlLine, describeFetchError, send } from "./http.ts";
+import { curlLine, describeFetchError, fetchBounded, RunStopped, send } from "./http.ts";
 import { BODY_VALUES, type Found, FoundValues } from "./links.ts";
-import { startReceiver, type WebhookReceiver } from "./receiver.ts";
+import {
+  MAX_DELIVERIES,
+  MAX_DELIVERY_BYTES,
+  MAX_DELIVERY_BYTES_KEPT,
+  startReceiver,
+  type WebhookReceiver,
+} from "./receiver.ts";
 import type { Delivery, Exchange, Failure, Finding, Probe, Skip } from "./types.ts";
 
 export interface VerifyOptions {
@@ -60,7 +76,10 @@ export interface VerifyOptions {
   onProgress?: (message: string) => void;
   /** Called with each request and its answer, in the order sent. */
   onExchange?: (exchange: Exchange) => void;
+  /** Stops the run (Ctrl-C): what was done is reported, marked as stopped. */
   signal?: AbortSignal;
+  /** The whole run's limit: past it, nothing more is sent and the report says so. Default 30 minutes. */
+  maxDurationMs?: number;
 }
 
 export interface VerifyReport {
@@ -86,9 +105,16 @@ export interface VerifyReport {
   checks: string[];
   /** Requests sent per operation (webhook event types: deliveries received). */
   coverage: Record<string, number>;
+  /** Why the run stopped before its end (`--max-duration`, Ctrl-C); absent when it ran to the end. */
+  stopped?: string;
 }
 
 export const DEFAULT_MAX_REQUESTS = 2000;
+/**
+ * The whole run's default limit: a full run (2,000 requests at most) against a service answering in 0.9 s on
+ * average. A server that drips its answers costs a request its 30 s, and so at most this much in all.
+ */
+export const DEFAULT_MAX_DURATION_MS = 30 * 60_000;
 export const DEFAULT_WEBHOOK_WAIT_MS = 10_000;
 /** The sandbox clock is moved this far at the end, so timed work (a KYB review) and its webhooks happen. */
 const CLOCK_ADVANCE_SECONDS = 3600;
@@ -150,6 +176,8 @@ class Run {
   readonly onboarded: { id: string; swap: boolean }[] = [];
   receiver: WebhookReceiver | undefined;
   control: SandboxControl | undefined;
+  /** Aborted when the run must stop: its deadline, or the caller's signal. */
+  readonly signal: AbortSignal;
   readonly responseChecks: ResponseCheck[];
   readonly deliveryChecks: DeliveryCheck[];
   readonly context: CaseContext;
@@ -161,7 +189,9 @@ class Run {
     readonly document: Record<string, unknown>,
     readonly enabled: ReadonlySet<string>,
     readonly webhookSecret: string | undefined,
+    signal: AbortSignal,
   ) {
+    this.signal = signal;
     this.responseChecks = CHECKS.filter(
       (check): check is ResponseCheck => check.target === "response" && enabled.has(check.id),
     );
@@ -207,14 +237,14 @@ class Run {
    * the request budget is spent.
    */
   async exchange(probe: Probe, judged = true): Promise<Exchange | undefined> {
-    if (this.options.signal?.aborted) return undefined;
+    if (this.signal.aborted) return undefined;
     if (this.requests >= (this.options.maxRequests ?? DEFAULT_MAX_REQUESTS)) {
       this.notSent++;
       return undefined;
     }
     this.requests++;
     this.coverage.set(probe.operationId, (this.coverage.get(probe.operationId) ?? 0) + 1);
-    const answer = await send(probe);
+    const answer = await send(probe, { signal: this.signal });
     const exchange = { probe, answer };
     this.options.onExchange?.(exchange);
     if (judged) this.judge(exchange);
@@ -278,13 +308,20 @@ function operationsInOrder(router: ContractRouter): Operation[] {
 
 /** The company ids listCompanies (or onboardCompany) gave an account, appended in order, each once. */
 function addCompanies(into: string[], values: FoundValues): void {
-  for (const found of values.get("companyId")) if (!into.includes(found.value)) into.push(found.value);
+  const known = new Set(into);
+  for (const found of values.get("companyId"))
+    if (!known.has(found.value)) {
+      known.add(found.value);
+      into.push(found.value);
+    }
 }
 
-async function preflight(options: VerifyOptions): Promise<void> {
+/** The first reachability check: whether the base URL answers is all it asks, so its body is never read. */
+async function preflight(options: VerifyOptions, signal: AbortSignal): Promise<void> {
   try {
-    await fetch(options.baseUrl, { method: "GET", signal: AbortSignal.timeout(10_000) }).then((r) => r.arrayBuffer());
+    await fetchBounded(options.baseUrl, { method: "GET" }, { timeoutMs: 10_000, signal, maxBytes: 0 });
   } catch (error) {
+    if (signal.aborted) throw error;
     throw new UsageError(
       `--base-url ${options.baseUrl}: cannot reach it (${describeFetchError(error)}); start the implementation or correct the URL`,
     );
@@ -344,9 +381,11 @@ async function positivePhase(run: Run, operation: Operation): Promise<void> {
   if (operation.operationId === "listCompanies" || operation.operationId === "onboardCompany") {
     // Companies this run made come first: writes then land in them, not in data that was there before.
     const made = run.onboarded.map((company) => company.id);
-    const rest = run.mainCompanies.filter((id) => !made.includes(id));
+    const madeIds = new Set(made);
+    const rest = run.mainCompanies.filter((id) => !madeIds.has(id));
     run.mainCompanies.length = 0;
-    run.mainCompanies.push(...made, ...rest);
+    for (const id of made) run.mainCompanies.push(id);
+    for (const id of rest) run.mainCompanies.push(id);
     addCompanies(run.mainCompanies, run.main);
   }
 }
@@ -682,14 +721,24 @@ async function finishWebhooks(run: Run): Promise<number> {
   const waitMs = run.options.webhookWaitMs ?? DEFAULT_WEBHOOK_WAIT_MS;
   if (run.expected.length > 0) {
     run.progress(`  waiting up to ${waitMs / 1000} s for ${run.expected.length} expected webhook deliveries`);
+    // Each delivery is matched once against the events still awaited: linear in the deliveries.
+    const awaited = new Set(run.expected);
     await receiver.waitFor(
-      () => run.expected.every((event) => receiver.deliveries.some(matches(event))),
+      (delivery) => {
+        for (const event of awaited) if (matches(event)(delivery)) awaited.delete(event);
+        return awaited.size === 0;
+      },
       1,
       waitMs,
-      run.options.signal,
+      run.signal,
     );
   }
   await receiver.close();
+  if (receiver.notKept > 0)
+    run.skip(
+      "webhooks",
+      `${receiver.notKept} delivery(ies) answered but not checked: over ${MAX_DELIVERY_BYTES / 1024 / 1024} MiB each, or past the ${MAX_DELIVERIES} deliveries or ${MAX_DELIVERY_BYTES_KEPT / 1024 / 1024} MiB verify keeps`,
+    );
   const seen = new Set<string>();
   const foreignIds = run.main.objectIds();
   for (const delivery of receiver.deliveries) {
@@ -708,12 +757,13 @@ async function finishWebhooks(run: Run): Promise<number> {
     };
     for (const check of run.deliveryChecks)
       for (const finding of check.run(delivery, run.checkContext)) run.record(check, base, finding);
-    if (delivery.account === "other" && run.enabled.has("account_isolation"))
-      for (const id of foreignIds)
-        if (holdsString(delivery.json, id))
-          run.record({ id: "account_isolation", level: "error" }, base, {
-            message: `the other account's receiver got an event naming ${id}, an object of the first account`,
-          });
+    if (delivery.account === "other" && run.enabled.has("account_isolation")) {
+      const held = heldIds(delivery.json, foreignIds);
+      if (held.length > 0)
+        run.record({ id: "account_isolation", level: "error" }, base, {
+          message: `the other account's receiver got an event naming ${namedIds(held)}, ${held.length === 1 ? "an object" : "objects"} of the first account`,
+        });
+    }
   }
   if (run.enabled.has("webhook_delivered"))
     for (const event of run.expected)
@@ -728,94 +778,139 @@ async function finishWebhooks(run: Run): Promise<number> {
   return seen.size;
 }
 
+/**
+ * The run's signal: aborted, with a RunStopped naming why, when the caller's signal aborts (Ctrl-C) or the run
+ * has taken `maxDurationMs`. `clear` lets the deadline go.
+ */
+function runSignal(options: VerifyOptions): { signal: AbortSignal; clear(): void } {
+  const maxDurationMs = options.maxDurationMs ?? DEFAULT_MAX_DURATION_MS;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(new RunStopped("the run was stopped (Ctrl-C or a signal)"));
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  const timer = setTimeout(
+    () => controller.abort(new RunStopped(`the run reached its --max-duration of ${formatDuration(maxDurationMs)}`)),
+    maxDurationMs,
+  );
+  return {
+    signal: controller.signal,
+    clear() {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
 /** Runs verify against `options.baseUrl`; throws UsageError for bad input (an unreachable URL, a refused key). */
 export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const started = performance.now();
   const document = options.document ?? loadDefaultDocument();
   const router = new ContractRouter([{ api: "partner", document }]);
   const enabled = options.checks ?? defaultChecks();
-  await preflight(options);
-  const control = await detectControl(options.baseUrl);
-  const webhookSecret =
-    options.webhookSecret ?? (control ? `whsec_verify_${randomBytes(12).toString("hex")}` : undefined);
-  const run = new Run(options, router, document, enabled, webhookSecret);
-  run.control = control;
-  run.progress(
-    `verify ${options.baseUrl}: ${control ? "serves the sandbox's control API (used for set-up)" : "no sandbox control API"}; ${options.allowWrites ? "writes allowed" : "read-only"}; seed ${run.context.seed}`,
-  );
-  if (options.companyId !== undefined) {
-    run.main.add({ name: "companyId", value: options.companyId, from: "--company-id", strong: true });
-    run.mainCompanies.push(options.companyId);
-  }
-  for (const [name, value] of options.ids ?? [])
-    run.main.add({
-      name,
-      value,
-      ...(options.companyId !== undefined ? { companyId: options.companyId } : {}),
-      from: "--id",
-      strong: true,
-    });
-  const operations = operationsInOrder(router);
+  const { signal, clear } = runSignal(options);
+  let run: Run | undefined;
   try {
-    await startWebhooks(run);
-    run.progress("• positive requests: the contract's examples and generated values, ids chased");
-    for (const operation of operations) {
-      await positivePhase(run, operation);
-      if (operation.operationId === "listCompanies") {
-        const answered = run.accepted.some((item) => item.probe.operationId === "listCompanies");
-        if (!answered) {
-          const first = run.failures.find((failure) => failure.operationId === "listCompanies");
-          if (first?.status === 401 || first?.status === 403)
-            throw new UsageError(
-              `--api-key was refused: listCompanies answered ${first.status}; pass a key the implementation knows`,
-            );
-        }
-      }
-      // The control API's set-up needs the companies, including those this run onboards.
-      if (control && operation.operationId === "onboardCompany") await controlSetup(run);
+    await preflight(options, signal);
+    const control = await detectControl(options.baseUrl, signal);
+    const webhookSecret =
+      options.webhookSecret ?? (control ? `whsec_verify_${randomBytes(12).toString("hex")}` : undefined);
+    run = new Run(options, router, document, enabled, webhookSecret, signal);
+    run.control = control;
+    run.progress(
+      `verify ${options.baseUrl}: ${control ? "serves the sandbox's control API (used for set-up)" : "no sandbox control API"}; ${options.allowWrites ? "writes allowed" : "read-only"}; seed ${run.context.seed}`,
+    );
+    if (options.companyId !== undefined) {
+      run.main.add({ name: "companyId", value: options.companyId, from: "--company-id", strong: true });
+      run.mainCompanies.push(options.companyId);
     }
-    run.progress(`• reading back what was created`);
-    await availabilityPhase(run, operations);
-    run.progress(`• negative requests: one part broken, a header missing, no credentials`);
-    for (const operation of operations) await negativePhase(run, operation);
-    await wrongMethodPhase(run, operations);
-    run.progress(`• account isolation`);
-    await isolationPhase(run, operations);
-    if (run.receiver) run.progress(`• webhooks`);
-    const deliveries = await finishWebhooks(run);
-    for (const operation of operations)
-      if (!run.coverage.has(operation.operationId) && !run.skipped.some((skip) => skip.what === operation.operationId))
-        run.skip(operation.operationId, "no request was sent (see the skips above)");
-    if (run.notSent > 0)
-      run.skip(
-        "requests",
-        `--max-requests ${options.maxRequests ?? DEFAULT_MAX_REQUESTS} reached: ${run.notSent} request(s) not sent`,
-      );
-    if (!enabled.has("max_response_time"))
-      run.skip("max_response_time", "off: pass --max-response-time <ms> to check answer times");
-    const exercised = operations.filter((operation) => run.coverage.has(operation.operationId)).length;
-    return {
-      baseUrl: options.baseUrl,
-      seed: run.context.seed,
-      sandboxControl: control !== undefined,
-      summary: {
-        operations: exercised,
-        operationsInContract: operations.length,
-        requests: run.requests,
-        failures: run.failures.length,
-        warnings: run.warnings.length,
-        skipped: run.skipped.length,
-        deliveries,
-        durationMs: performance.now() - started,
-      },
-      failures: run.failures,
-      warnings: run.warnings,
-      skipped: run.skipped,
-      checks: [...enabled],
-      // Keys include event types the implementation sent: no prototype for them to land on.
-      coverage: Object.assign(Object.create(null) as Record<string, number>, Object.fromEntries(run.coverage)),
-    };
+    for (const [name, value] of options.ids ?? [])
+      run.main.add({
+        name,
+        value,
+        ...(options.companyId !== undefined ? { companyId: options.companyId } : {}),
+        from: "--id",
+        strong: true,
+      });
+    const operations = operationsInOrder(router);
+    let deliveries = 0;
+    try {
+      deliveries = await runPhases(run, operations);
+    } catch (error) {
+      // A stopped run reports what it did; anything else is the run's own error.
+      if (!signal.aborted) throw error;
+    }
+    return report(run, operations, deliveries, performance.now() - started);
   } finally {
-    await run.receiver?.close();
+    clear();
+    await run?.receiver?.close();
   }
+}
+
+/** Every phase in order; the deliveries checked. */
+async function runPhases(run: Run, operations: Operation[]): Promise<number> {
+  await startWebhooks(run);
+  run.progress("• positive requests: the contract's examples and generated values, ids chased");
+  for (const operation of operations) {
+    await positivePhase(run, operation);
+    if (operation.operationId === "listCompanies") {
+      const answered = run.accepted.some((item) => item.probe.operationId === "listCompanies");
+      if (!answered) {
+        const first = run.failures.find((failure) => failure.operationId === "listCompanies");
+        if (first?.status === 401 || first?.status === 403)
+          throw new UsageError(
+            `--api-key was refused: listCompanies answered ${first.status}; pass a key the implementation knows`,
+          );
+      }
+    }
+    // The control API's set-up needs the companies, including those this run onboards.
+    if (run.control && operation.operationId === "onboardCompany") await controlSetup(run);
+  }
+  run.progress(`• reading back what was created`);
+  await availabilityPhase(run, operations);
+  run.progress(`• negative requests: one part broken, a header missing, no credentials`);
+  for (const operation of operations) await negativePhase(run, operation);
+  await wrongMethodPhase(run, operations);
+  run.progress(`• account isolation`);
+  await isolationPhase(run, operations);
+  if (run.receiver) run.progress(`• webhooks`);
+  return finishWebhooks(run);
+}
+
+function report(run: Run, operations: Operation[], deliveries: number, durationMs: number): VerifyReport {
+  const { options, enabled } = run;
+  const stopped = run.signal.aborted ? describeFetchError(run.signal.reason) : undefined;
+  if (stopped !== undefined) run.skip("the rest of the run", `${stopped}: what was not sent is not judged`);
+  for (const operation of operations)
+    if (!run.coverage.has(operation.operationId) && !run.skipped.some((skip) => skip.what === operation.operationId))
+      run.skip(operation.operationId, "no request was sent (see the skips above)");
+  if (run.notSent > 0)
+    run.skip(
+      "requests",
+      `--max-requests ${options.maxRequests ?? DEFAULT_MAX_REQUESTS} reached: ${run.notSent} request(s) not sent`,
+    );
+  if (!enabled.has("max_response_time"))
+    run.skip("max_response_time", "off: pass --max-response-time <ms> to check answer times");
+  const exercised = operations.filter((operation) => run.coverage.has(operation.operationId)).length;
+  return {
+    baseUrl: options.baseUrl,
+    seed: run.context.seed,
+    sandboxControl: run.control !== undefined,
+    summary: {
+      operations: exercised,
+      operationsInContract: operations.length,
+      requests: run.requests,
+      failures: run.failures.length,
+      warnings: run.warnings.length,
+      skipped: run.skipped.length,
+      deliveries,
+      durationMs,
+    },
+    failures: run.failures,
+    warnings: run.warnings,
+    skipped: run.skipped,
+    checks: [...enabled],
+    // Keys include event types the implementation sent: no prototype for them to land on.
+    coverage: Object.assign(Object.create(null) as Record<string, number>, Object.fromEntries(run.coverage)),
+    ...(stopped !== undefined ? { stopped } : {}),
+  };
 }

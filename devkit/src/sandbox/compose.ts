@@ -6,8 +6,11 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ArazzoDocument } from "../arazzo/document.ts";
+import { checkArazzoShape, WorkflowError } from "../arazzo/document.ts";
 import { createDashboard } from "../dashboard/index.ts";
 import { displayPath } from "../paths.ts";
+import { createBoundary } from "./boundary.ts";
 import { SandboxClock } from "./clock.ts";
 import { sandboxRouter } from "./contracts.ts";
 import { controlClient, type SandboxControl } from "./control-client.ts";
@@ -20,7 +23,15 @@ import { openJournalStore, type StoreContext } from "./store/journal-store.ts";
 import { loadStateFiles, SandboxStateError } from "./store/load.ts";
 import { MemoryStore, type Store } from "./store/tables.ts";
 import { TestMode } from "./testmode/index.ts";
-import { loadScenarioFile, type Scenario, shippedScenarios } from "./testmode/scenarios.ts";
+import { type PreparedScenario, type ScenarioRun, ScenarioRunner } from "./testmode/scenarios.ts";
+
+/** What `Sandbox.runWorkflow` runs: a shipped workflow, or a document's. */
+export interface RunWorkflowInSandbox {
+  workflowId?: string;
+  document?: ArazzoDocument;
+  apiKey?: string;
+  inputs?: Record<string, unknown>;
+}
 
 export interface Sandbox {
   /** Base URL, e.g. http://127.0.0.1:4020 (no trailing slash). */
@@ -34,6 +45,13 @@ export interface Sandbox {
    */
   controlFor(apiKey: string | undefined, options: { throwOnError: true }): SandboxControl<true>;
   controlFor(apiKey?: string, options?: { throwOnError?: false }): SandboxControl;
+  /**
+   * Runs a workflow in-process, as `POST /_sandbox/scenarios` does: a shipped one by `workflowId`, or `document`'s
+   * (its `workflowId`, or every workflow of it in order). Its calls go through the sandbox's handler as the
+   * scenario's (logged, never faulted), the clock frozen meanwhile; `apiKey` is the `apiKey` input. Rejects with a
+   * WorkflowError naming what is wrong with the document, or the step that failed.
+   */
+  runWorkflow(options: RunWorkflowInSandbox): Promise<ScenarioRun>;
   /** Closes the server, cancels timers and waits for the last state write. */
   stop(): Promise<void>;
 }
@@ -76,12 +94,11 @@ async function serve(settings: ReturnType<typeof checkedOptions>, store: Store, 
   if (settings.frozen || settings.scenarios.length > 0) clock.freeze();
   const router = sandboxRouter();
   // A scenario's file is read (and checked) before the sandbox listens, so a bad one stops nothing running.
-  const startScenarios: Scenario[] = [];
+  // Preparing reads and checks against the contracts only: the runner that runs them is the test mode's, below.
+  const preparer = new ScenarioRunner({ router, clock, wake: async () => undefined, mark: () => undefined });
+  const startScenarios: PreparedScenario[] = [];
   try {
-    for (const entry of settings.scenarios) {
-      const shipped = shippedScenarios(router).get(entry);
-      startScenarios.push(shipped ?? (await loadScenarioFile(entry, router)));
-    }
+    for (const entry of settings.scenarios) startScenarios.push(await preparer.prepareEntry(entry));
   } catch (error) {
     await store.close();
     throw error;
@@ -127,9 +144,13 @@ async function serve(settings: ReturnType<typeof checkedOptions>, store: Store, 
     faults: settings.faults,
   });
   const listener = createRequestListener(router, engine, testMode);
-  // The dashboard answers a browser at / and its own files; every other request is the API's.
+  testMode.scenarios.serveWith(listener);
+  // The dashboard answers a browser at / and its own files; every other request is the API's. Neither sees
+  // a request for another host, nor one to the control API or the dashboard from another origin.
+  const boundary = createBoundary(settings.host, settings.allowedHosts);
   const dashboard = createDashboard();
   server.on("request", (request, response) => {
+    if (boundary.refuse(request, response)) return;
     if (!dashboard.handle(request, response)) listener(request, response);
   });
   // Work that fell due while the sandbox was down runs now, as it would have on a real clock.
@@ -148,8 +169,7 @@ async function serve(settings: ReturnType<typeof checkedOptions>, store: Store, 
     return stopping;
   };
   try {
-    for (const [index, scenario] of startScenarios.entries())
-      await testMode.scenarios.run(scenario, settings.scenarioApiKey, scenario.name ?? settings.scenarios[index]);
+    for (const scenario of startScenarios) await testMode.scenarios.run(scenario, settings.scenarioApiKey);
   } catch (error) {
     await stop();
     throw error;
@@ -165,5 +185,25 @@ async function serve(settings: ReturnType<typeof checkedOptions>, store: Store, 
       { ...(apiKey !== undefined ? { apiKey } : {}), ...options },
       sandboxRouter,
     )) as Sandbox["controlFor"];
-  return { url: baseUrl, port, control: controlFor(), controlFor, stop };
+  const runWorkflow = async ({ workflowId, document, apiKey, inputs }: RunWorkflowInSandbox): Promise<ScenarioRun> => {
+    let prepared: PreparedScenario | undefined;
+    if (document !== undefined)
+      prepared = testMode.scenarios.preparePosted(
+        checkArazzoShape(document, "the document", router),
+        "the document",
+        workflowId,
+      );
+    else {
+      prepared = workflowId === undefined ? undefined : testMode.scenarios.prepareShipped(workflowId);
+      if (!prepared)
+        throw new WorkflowError(
+          `runWorkflow: workflowId must be a shipped workflow (${testMode.scenarios
+            .shipped()
+            .map((scenario) => scenario.name)
+            .join(", ")}) or come with a document, got ${JSON.stringify(workflowId)}`,
+        );
+    }
+    return testMode.scenarios.run(prepared, apiKey, inputs);
+  };
+  return { url: baseUrl, port, control: controlFor(), controlFor, runWorkflow, stop };
 }

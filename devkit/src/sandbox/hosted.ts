@@ -2,8 +2,33 @@
  * The sandbox's stand-ins for the unbranded verification (KYC), terms and completion pages the service hosts
  * for a company's customer: plain HTML forms a tester (or a test, by POSTing the form) uses to move
  * verification on, and the page the customer lands on when the company was onboarded without `redirectUri`.
+ * The pages run no script: their Content-Security-Policy allows only their own style and posting their own
+ * form, and a link is only ever an http(s) address (a `javascript:` redirectUri, from a state file of before
+ * the check, is shown as text).
  */
+import { createHash } from "node:crypto";
 import type { CompanyRecord } from "./records.ts";
+
+const STYLE =
+  "body{font-family:system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}button{margin:.25rem}";
+
+/** What a hosted page may do: show its own style, post its own form. No script, no other resource, no <base>. */
+export const HOSTED_PAGE_POLICY = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash("sha256").update(STYLE).digest("base64")}'`,
+  "form-action 'self'",
+  "base-uri 'none'",
+].join("; ");
+
+/** Whether a link to `url` is one a page may render: http(s) only, never `javascript:`, `data:` or the like. */
+export function isWebAddress(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
+}
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -13,7 +38,7 @@ function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}button{margin:.25rem}</style>
+<style>${STYLE}</style>
 </head><body>
 <p><small>Partner API sandbox: this page stands in for the service's hosted page.</small></p>
 ${body}
@@ -33,9 +58,11 @@ const KYC_BUTTONS: [string, string][] = [
 export function renderKycPage(record: CompanyRecord, continueUrl: string): string {
   const { company } = record;
   const done =
-    company.swap?.kycStatus === "approved"
-      ? `<p><a id="continue" href="${escapeHtml(continueUrl)}">Continue</a></p>`
-      : "";
+    company.swap?.kycStatus !== "approved"
+      ? ""
+      : isWebAddress(continueUrl)
+        ? `<p><a id="continue" href="${escapeHtml(continueUrl)}">Continue</a></p>`
+        : `<p id="continue-refused">Verification is complete; the company's redirectUri is not an http(s) address, so this page does not link to it.</p>`;
   const buttons = KYC_BUTTONS.map(
     ([action, label]) => `<button name="action" value="${action}">${escapeHtml(label)}</button>`,
   ).join("\n");

@@ -5,15 +5,17 @@
  * The package's public surface, listed: what is built lives in compose.ts, the options in options.ts.
  */
 import type { paths as ControlPaths } from "../../../generated/sandbox.js";
+import { type ArazzoDocument, WorkflowError } from "../arazzo/document.ts";
 import { type Sandbox, startSandboxWith } from "./compose.ts";
 import { sandboxRouter } from "./contracts.ts";
 import { controlClient, type SandboxControl, type SandboxControlOptions } from "./control-client.ts";
 import type { SandboxOptions } from "./options.ts";
 import { SandboxStateError } from "./store/load.ts";
 import type { FaultInput } from "./testmode/faults.ts";
-import { type Scenario, ScenarioError } from "./testmode/scenarios.ts";
+import type { ScenarioRun } from "./testmode/scenarios.ts";
 
-export type { Sandbox } from "./compose.ts";
+export { type RunWorkflowOptions, runWorkflow, type StepCall, type WorkflowRunResult } from "../arazzo/index.ts";
+export type { RunWorkflowInSandbox, Sandbox } from "./compose.ts";
 export { sandboxRouter } from "./contracts.ts";
 export {
   DEFAULT_CARD_ISSUING_SECONDS,
@@ -26,8 +28,8 @@ export {
   MAX_WEBHOOK_TIMEOUT_SECONDS,
   type SandboxOptions,
 } from "./options.ts";
-export type { ControlPaths, FaultInput, SandboxControl, SandboxControlOptions, Scenario };
-export { SandboxStateError, ScenarioError };
+export type { ArazzoDocument, ControlPaths, FaultInput, SandboxControl, SandboxControlOptions, ScenarioRun };
+export { SandboxStateError, WorkflowError };
 
 /**
  * A control client for a sandbox already running (`npx partner-api sandbox`, another process): the same client

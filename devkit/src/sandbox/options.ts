@@ -4,9 +4,10 @@
  */
 import path from "node:path";
 import { ATTEMPT_TIMEOUT_MS } from "../webhooks/deliver.ts";
+import { checkedAllowedHosts } from "./boundary.ts";
 import { CLOCK_RANGE_TEXT, inClockRange } from "./clock.ts";
 import { sandboxRouter } from "./contracts.ts";
-import type { FaultInput } from "./testmode/faults.ts";
+import { FaultBook, type FaultInput, FaultInputError } from "./testmode/faults.ts";
 import { DEFAULT_REQUEST_LOG_SIZE } from "./testmode/log.ts";
 
 export const DEFAULT_SANDBOX_HOST = "127.0.0.1";
@@ -27,6 +28,12 @@ export interface SandboxOptions {
   port?: number;
   /** Interface to listen on. Default 127.0.0.1. */
   host?: string;
+  /**
+   * Host names the sandbox answers besides IP addresses, `localhost` and `host` (`.example.test`: that name and
+   * every name under it). A request for any other `Host` is refused with 403, so a page of another site cannot
+   * reach the sandbox by pointing its own name at this machine (DNS rebinding).
+   */
+  allowedHosts?: string[];
   /** The same seed gives the same ids and data, run after run. Default 1. */
   seed?: number;
   /** A JSON file the state is kept in (and read back from at start); in memory when omitted. */
@@ -51,9 +58,12 @@ export interface SandboxOptions {
   frozen?: boolean;
   /** Sandbox-wide faults, registered at start and again after each reset (the shape of `createFault`'s body). */
   faults?: FaultInput[];
-  /** Scenarios to run at start, in order: shipped ones by name, or YAML/JSON files. */
+  /**
+   * Scenarios to run at start, in order: shipped workflows by workflowId (openapi/workflows/), or Arazzo files (every
+   * workflow of the file in order; `file.arazzo.yaml#workflowId` for one of them).
+   */
   scenarios?: string[];
-  /** The account the start scenarios run as, unless a scenario names one. Default "sandbox". */
+  /** The account the start scenarios run as: their `apiKey` input. Default "sandbox". */
   scenarioApiKey?: string;
   /** How many calls the request log keeps (0 keeps none). Default 1,000. */
   requestLogSize?: number;
@@ -67,6 +77,7 @@ export function checkedOptions(options: SandboxOptions) {
   const known = new Set([
     "port",
     "host",
+    "allowedHosts",
     "seed",
     "state",
     "speed",
@@ -88,6 +99,7 @@ export function checkedOptions(options: SandboxOptions) {
     fail(`port must be an integer from 0 to 65535, got ${String(options.port)}`);
   const host = options.host ?? DEFAULT_SANDBOX_HOST;
   if (typeof host !== "string" || host === "") fail(`host must be a non-empty string, got ${String(options.host)}`);
+  const allowedHosts = checkedAllowedHosts(options.allowedHosts, "startSandbox: allowedHosts");
   const seed = options.seed ?? 1;
   if (!Number.isSafeInteger(seed) || seed < 0) fail(`seed must be a non-negative integer, got ${String(options.seed)}`);
   const speed = options.speed ?? 1;
@@ -130,13 +142,22 @@ export function checkedOptions(options: SandboxOptions) {
   const faults = options.faults ?? [];
   if (!Array.isArray(faults))
     fail(`faults must be an array of faults (createFault's body), got ${String(options.faults)}`);
+  // Registered once here on a book of their own, so what the contract cannot say (an operation, a limit) is
+  // refused before anything starts.
+  const trial = new FaultBook(0, sandboxRouter().operations, () => 0);
   faults.forEach((fault, index) => {
     const issues = validateAs("createFault", fault);
     if (issues.length > 0) fail(`faults[${index}] ${issues.join("; ")}`);
+    try {
+      trial.add(fault);
+    } catch (error) {
+      if (error instanceof FaultInputError) fail(`faults[${index}]: ${error.message}`);
+      throw error;
+    }
   });
   const scenarios = options.scenarios ?? [];
   if (!Array.isArray(scenarios) || scenarios.some((scenario) => typeof scenario !== "string" || scenario === ""))
-    fail(`scenarios must be an array of shipped scenario names or files, got ${describe(options.scenarios)}`);
+    fail(`scenarios must be an array of shipped workflow ids or Arazzo files, got ${describe(options.scenarios)}`);
   const scenarioApiKey = options.scenarioApiKey ?? DEFAULT_SCENARIO_API_KEY;
   if (typeof scenarioApiKey !== "string" || scenarioApiKey === "")
     fail(`scenarioApiKey must be a non-empty string, got ${String(options.scenarioApiKey)}`);
@@ -148,6 +169,7 @@ export function checkedOptions(options: SandboxOptions) {
     scenarioApiKey,
     port,
     host,
+    allowedHosts,
     seed,
     speed,
     startMs,

@@ -13,34 +13,41 @@ import { callerKey } from "./accounts.ts";
 import type { SandboxEngine } from "./engine.ts";
 import { type AnyReply, type Call, SandboxProblem } from "./flows/flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS, type Task } from "./flows/index.ts";
+import { HOSTED_PAGE_POLICY } from "./hosted.ts";
 import { longStrings, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_STRING_LENGTH, nestsDeeperThan } from "./limits.ts";
 import { StateNotSavedError } from "./store/journal-store.ts";
 import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
 export { MAX_BODY_BYTES };
 
-/** As Prism: any origin may call, so a browser app in development can use the sandbox too. */
+/**
+ * The partner API, as Prism: any origin may call, so a browser app in development can use the sandbox too. The
+ * control API answers only its own origin (boundary.ts), so its answers carry no CORS headers.
+ */
 const CORS_HEADERS = {
   "access-control-allow-origin": "*",
   "access-control-allow-headers": "*",
   "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
   "access-control-expose-headers": "*",
 };
-const STREAM_HEADERS = {
-  ...CORS_HEADERS,
-  "content-type": "text/event-stream; charset=utf-8",
-  "cache-control": "no-cache",
-  "x-accel-buffering": "no",
-};
+const BASE_HEADERS = { "x-content-type-options": "nosniff" };
 const PROBLEM_TYPE_BASE = "https://sandbox.partner-api.invalid/problems/";
 
-/** The response headers for each content type, built once: writeHead only reads them. */
+/** The response headers for each side and content type, built once: writeHead only reads them. */
 const headersByContentType = new Map<string, OutgoingHttpHeaders>();
-function headersFor(contentType: string): OutgoingHttpHeaders {
-  let headers = headersByContentType.get(contentType);
+function headersFor(cors: boolean, contentType?: string): OutgoingHttpHeaders {
+  const key = `${cors}|${contentType ?? ""}`;
+  let headers = headersByContentType.get(key);
   if (!headers) {
-    headers = { ...CORS_HEADERS, "content-type": contentType };
-    headersByContentType.set(contentType, headers);
+    headers = { ...BASE_HEADERS, ...(cors ? CORS_HEADERS : {}) };
+    if (contentType !== undefined) headers["content-type"] = contentType;
+    if (contentType === "text/event-stream; charset=utf-8") {
+      headers["cache-control"] = "no-cache";
+      headers["x-accel-buffering"] = "no";
+    }
+    // The hosted pages: nothing but their own style runs or loads.
+    if (contentType?.startsWith("text/html")) headers["content-security-policy"] = HOSTED_PAGE_POLICY;
+    headersByContentType.set(key, headers);
   }
   return headers;
 }
@@ -102,17 +109,23 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function send(response: ServerResponse, operation: Operation | undefined, reply: AnyReply, exchange?: Exchange): void {
+function send(
+  response: ServerResponse,
+  cors: boolean,
+  operation: Operation | undefined,
+  reply: AnyReply,
+  exchange?: Exchange,
+): void {
   if (reply.stream) {
-    response.writeHead(reply.status, STREAM_HEADERS);
+    response.writeHead(reply.status, headersFor(cors, "text/event-stream; charset=utf-8"));
     response.flushHeaders();
     reply.stream(response);
     return;
   }
-  let headers: OutgoingHttpHeaders = CORS_HEADERS;
+  let headers: OutgoingHttpHeaders = headersFor(cors);
   let text: string | undefined;
   if (reply.html !== undefined) {
-    headers = headersFor("text/html; charset=utf-8");
+    headers = headersFor(cors, "text/html; charset=utf-8");
     text = reply.html;
   } else if (reply.body !== undefined) {
     // A status the operation declares answers in its declared media type; any other is a problem document.
@@ -122,7 +135,7 @@ function send(response: ServerResponse, operation: Operation | undefined, reply:
       : reply.status >= 400
         ? "application/problem+json"
         : "application/json";
-    headers = headersFor(contentType);
+    headers = headersFor(cors, contentType);
     text = JSON.stringify(reply.body);
   }
   if (reply.headers) headers = { ...headers, ...reply.headers };
@@ -186,11 +199,14 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     let operation: Operation | undefined;
     let exchange: Exchange | undefined;
+    // The partner API's answers allow any origin; the control API's none (its requests are same-origin).
+    let cors = true;
     try {
       const { pathname, query } = pathAndQuery(request.url ?? "/");
+      cors = !pathname.startsWith("/_sandbox");
       // A browser's preflight: answered for every path, before routing, as Prism does.
       if (request.method === "OPTIONS" && request.headers["access-control-request-method"]) {
-        send(response, undefined, { status: 204 });
+        send(response, cors, undefined, { status: 204 });
         return;
       }
       exchange = testMode.open(request);
@@ -219,7 +235,13 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       if (struck === UNANSWERED) return;
       if (struck) {
         const problem = problemReply(new SandboxProblem(struck.status, "fault", "Fault", struck.detail));
-        send(response, operation, { ...problem, body: struck.body ?? problem.body, headers: struck.headers }, exchange);
+        send(
+          response,
+          cors,
+          operation,
+          { ...problem, body: struck.body ?? problem.body, headers: struck.headers },
+          exchange,
+        );
         return;
       }
       if (operation.needsApiKey && apiKey === undefined)
@@ -287,12 +309,13 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
         // Whatever the handler changed (an account seeded before a 404 too) is on disk before the answer.
         if (request.method !== "GET" || isNewAccount) await engine.store.commit();
       }
-      send(response, operation, reply, exchange);
+      send(response, cors, operation, reply, exchange);
     } catch (error) {
-      if (error instanceof SandboxProblem) send(response, operation, problemReply(error), exchange);
+      if (error instanceof SandboxProblem) send(response, cors, operation, problemReply(error), exchange);
       else if (error instanceof StateNotSavedError)
         send(
           response,
+          cors,
           operation,
           problemReply(new SandboxProblem(503, "not-saved", "Change not saved", error.message)),
           exchange,
@@ -300,6 +323,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       else {
         send(
           response,
+          cors,
           undefined,
           problemReply(new SandboxProblem(500, "internal", "Sandbox error", (error as Error).message)),
           exchange,

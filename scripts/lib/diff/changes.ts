@@ -1,5 +1,6 @@
 /** The change record detectors produce, the sink that collects it, and how records of shared components merge. */
-import type { Detector, Flow, Level, Out } from "./checks/define.ts";
+import type { Detector, EmitOptions, Flow, Level, Out } from "./checks/define.ts";
+import type { OasdiffId } from "./oasdiff-rules.ts";
 import { LEVELS, rowFor } from "./registry.ts";
 
 export interface Change {
@@ -21,8 +22,11 @@ export interface Change {
   usedBy: string[];
   /** Documentation only (a patch release). */
   documentation: boolean;
-  /** oasdiff's level for this change when it differs from its check's (oasdiff splits the case). */
-  oasdiff?: Level;
+  /**
+   * The oasdiff rule this change is, where its check covers several (a maximum set rather than lowered); null
+   * where oasdiff has no rule for the case.
+   */
+  oasdiff?: OasdiffId | null;
   /** Set when every operation it reaches is draft or alpha (`x-stability-level`): it may change freely. */
   unstable?: string;
   /** Why a failing change is accepted (an allowlist entry's reason); unset otherwise. */
@@ -36,7 +40,8 @@ export function changeKey(change: Pick<Change, "check" | "location">): string {
 
 /**
  * Collects changes during one comparison. A detector reports only the checks whose rows name it: a report of
- * a kind no row declares, or of another detector's check, is a bug and throws.
+ * a kind no row declares, of another detector's check, or naming an oasdiff rule its check does not cover, is a
+ * bug and throws.
  */
 export class ChangeSink {
   readonly changes: Change[] = [];
@@ -44,11 +49,20 @@ export class ChangeSink {
   /** `rewrite` turns what a detector reports into what this place reports (an ignored field, a header's values). */
   constructor(private readonly rewrite?: (change: Change) => Change) {}
 
-  static change(detector: Detector, flow: Flow, kind: string, location: string, message: string, oasdiff?: Level) {
+  static change(
+    detector: Detector,
+    flow: Flow,
+    kind: string,
+    location: string,
+    message: string,
+    rule?: OasdiffId | null,
+  ) {
     const row = rowFor(kind, flow);
     if (!row) throw new Error(`detector ${detector.name} reported "${kind}", which no registry row declares`);
     if (row.detector !== detector)
       throw new Error(`${row.id} is reported by ${detector.name}, but its row names ${row.detector.name}`);
+    if (rule && !row.oasdiff.includes(rule))
+      throw new Error(`${detector.name} reported ${row.id} as oasdiff's ${rule}, which the row does not cover`);
     const change: Change = {
       check: row.id,
       kind,
@@ -59,14 +73,14 @@ export class ChangeSink {
       usedBy: [],
       documentation: row.documentation,
     };
-    if (oasdiff && oasdiff !== row.oasdiff?.level) change.oasdiff = oasdiff;
+    if (rule !== undefined) change.oasdiff = rule;
     return change;
   }
 
   out(detector: Detector, flow: Flow): Out {
     return {
       flow,
-      emit: (kind, where, message, options = {}) => {
+      emit: (kind: string, where: string, message: string, options: EmitOptions = {}) => {
         const change = ChangeSink.change(detector, flow, kind, where, message, options.oasdiff);
         this.changes.push(this.rewrite ? this.rewrite(change) : change);
       },

@@ -110,10 +110,32 @@ export interface ResponsesPair {
   statuses: { status: string; before?: JsonObject; after?: JsonObject }[];
 }
 
+/** Where a schema sits in a message: what oasdiff's rules distinguish, and how its values travel. */
+export interface SchemaContext {
+  /** A parameter's schema, a response header's, or a body's (a media type's). */
+  in: "parameter" | "header" | "body";
+  /** The parameter's, header's or body's own schema, not a property or item inside it. */
+  top: boolean;
+  /**
+   * Values travel as text, so that any of them also reads as a string: a parameter, a header, a body whose
+   * media type is not JSON (oasdiff's "not strongly typed").
+   */
+  textual: boolean;
+}
+
+/** The links of one response (an operation's), by name, `$ref`s followed. */
+export interface LinksPair {
+  /** The response: `GET /cards/{cardId} response 200`. */
+  place: string;
+  before: Map<string, JsonObject>;
+  after: Map<string, JsonObject>;
+}
+
 /** One schema in both documents, viewed with `$ref`s followed and allOf merged. */
 export interface SchemaPair {
   a: SchemaView;
   b: SchemaView;
+  context: SchemaContext;
   /** Where the head's schema is. */
   here: string;
   /** Whether two schemas differ in anything but documentation (in the current direction). */
@@ -148,6 +170,7 @@ export interface Pairs {
   body: BodyPair;
   media: MediaPair;
   responses: ResponsesPair;
+  links: LinksPair;
   schema: SchemaPair;
   property: PropertyPair;
 }

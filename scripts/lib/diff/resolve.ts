@@ -167,6 +167,23 @@ export function viewOf(document: Document, input: SchemaNode): SchemaView {
   return view;
 }
 
+/** Keeps the types both `view` and `types` allow (`type` again, or an allOf member's): integer is a number. */
+function allowTypes(view: SchemaView, types: Set<string>): void {
+  if (!view.types) {
+    view.types = types;
+    return;
+  }
+  const both = new Set([...view.types].filter((t) => types.has(t) || (t === "integer" && types.has("number"))));
+  for (const t of types) if (t === "integer" && view.types.has("number")) both.add(t);
+  view.types = both;
+}
+
+/** The one type a schema names when it says nothing else (documentation aside), else undefined. */
+function bareType(value: Json): string | undefined {
+  if (!isObject(value) || typeof value.type !== "string") return undefined;
+  return Object.keys(value).every((key) => key === "type" || DOC_KEYWORDS.has(key)) ? value.type : undefined;
+}
+
 const isNullSchema = (value: Json): boolean =>
   isObject(value) &&
   (value.type === "null" || (Array.isArray(value.type) && value.type.length === 1 && value.type[0] === "null")) &&
@@ -204,14 +221,8 @@ function fold(document: Document, node: SchemaNode, view: SchemaView, visiting: 
   }
   if (Object.keys(docs).length > 0) view.docs.set(locationOf(node), { values: docs, at: node });
 
-  if (schema.type !== undefined) {
-    const types = new Set(Array.isArray(schema.type) ? schema.type.map(String) : [String(schema.type)]);
-    if (view.types) {
-      const both = new Set([...view.types].filter((t) => types.has(t) || (t === "integer" && types.has("number"))));
-      for (const t of types) if (t === "integer" && view.types.has("number")) both.add(t);
-      view.types = both;
-    } else view.types = types;
-  }
+  if (schema.type !== undefined)
+    allowTypes(view, new Set(Array.isArray(schema.type) ? schema.type.map(String) : [String(schema.type)]));
   if (schema.nullable === true) view.nullable = true;
   if (schema.readOnly === true) view.readOnly = true;
   if (schema.writeOnly === true) view.writeOnly = true;
@@ -266,6 +277,17 @@ function fold(document: Document, node: SchemaNode, view: SchemaView, visiting: 
     if (nonNull.length === 1 && nonNull.length < list.length) {
       foldMember(document, child(node, nonNull[0]!, ""), view, visiting);
       continue;
+    }
+    // Variants that only name a type are a list of types (`oneOf: [{type: string}, {type: integer}]` is
+    // `type: [string, integer]`), for oneOf as long as no value matches two of them (integer is a number).
+    const bare = nonNull.map(bareType);
+    if (bare.length > 1 && bare.every((type) => type !== undefined)) {
+      const types = new Set(bare as string[]);
+      const overlapping = types.has("integer") && types.has("number");
+      if (types.size === bare.length && (keyword === "anyOf" || !overlapping)) {
+        allowTypes(view, types);
+        continue;
+      }
     }
     view.variants.push({
       keyword,

@@ -9,8 +9,8 @@ import type { Flow } from "./checks/define.ts";
 import { HEADER_VALUE_KINDS, headerValues } from "./checks/parameters.ts";
 import { fields } from "./checks/properties.ts";
 import { INVERSE_KINDS } from "./checks/schema-keywords.ts";
-import { allowsAny, type Document, type PairKind, type PairOf, type Pairs } from "./pairs.ts";
-import { detectorsFor, findCheck } from "./registry.ts";
+import { allowsAny, type Document, type PairKind, type PairOf, type Pairs, type SchemaContext } from "./pairs.ts";
+import { detectorsFor, findCheck, type Kind } from "./registry.ts";
 import {
   isObject,
   type Json,
@@ -50,30 +50,38 @@ function identity(document: Document, node: SchemaNode): string {
   return locationOf(resolveNode(document, node));
 }
 
-/** Compares the schema at `before` (in the base document) with `after` (in the head), in direction `flow`. */
+/** Where a walk over one message's schema started: a parameter's, a response header's or a body's. */
+export type SchemaRoot = Omit<SchemaContext, "top">;
+
+/**
+ * Compares the schema at `before` (in the base document) with `after` (in the head), in direction `flow`, for
+ * the parameter, header or body at `root` (`depth` 0 is that root's own schema).
+ */
 export function compareSchemas(
   cmp: SchemaComparison,
   before: SchemaNode,
   after: SchemaNode,
   flow: Flow,
   sink: ChangeSink,
+  root: SchemaRoot,
   depth = 0,
 ): void {
   if (depth > 64) return; // Deeper than any real contract: stop rather than loop on a pathological cycle.
-  const place = `${flow}|${identity(cmp.base, before)}|${identity(cmp.head, after)}`;
+  const context = `${flow}|${root.in}|${root.textual}|${depth === 0}`;
+  const place = `${context}|${identity(cmp.base, before)}|${identity(cmp.head, after)}`;
   if (cmp.active.has(place)) return; // A cycle: the outer visit of this pair reports its changes.
   cmp.active.add(place);
   try {
     const refBefore = pureRef(before.schema);
     const refAfter = pureRef(after.schema);
-    if (!refBefore || !refAfter) return compareViews(cmp, before, after, flow, sink, depth);
-    const key = `${flow}|${refBefore}|${refAfter}`;
+    if (!refBefore || !refAfter) return compareViews(cmp, before, after, flow, sink, root, depth);
+    const key = `${context}|${refBefore}|${refAfter}`;
     const known = cmp.memo.get(key);
     if (known === "in progress") return; // A recursive schema: its changes are reported by the outer visit.
     if (known) return sink.addFrom(known);
     cmp.memo.set(key, "in progress");
     const local = new ChangeSink();
-    compareViews(cmp, before, after, flow, local, depth);
+    compareViews(cmp, before, after, flow, local, root, depth);
     cmp.memo.set(key, local.changes);
     sink.addFrom(local.changes);
   } finally {
@@ -96,7 +104,7 @@ export function compareHeaderSchemas(
   sink: ChangeSink,
 ): void {
   const values = new ChangeSink((change) =>
-    HEADER_VALUE_KINDS.has(change.kind)
+    HEADER_VALUE_KINDS.has(change.kind as Kind)
       ? ChangeSink.change(
           headerValues,
           change.flow,
@@ -106,7 +114,7 @@ export function compareHeaderSchemas(
         )
       : change,
   );
-  compareSchemas(cmp, before, after, flow, values);
+  compareSchemas(cmp, before, after, flow, values, { in: "header", textual: true });
   sink.addFrom(values.changes);
 }
 
@@ -116,17 +124,19 @@ function compareViews(
   after: SchemaNode,
   flow: Flow,
   sink: ChangeSink,
+  root: SchemaRoot,
   depth: number,
 ): void {
   const a = viewOf(cmp.base, before);
   const b = viewOf(cmp.head, after);
   const next = (x: SchemaNode, y: SchemaNode, into: ChangeSink = sink) =>
-    compareSchemas(cmp, x, y, flow, into, depth + 1);
+    compareSchemas(cmp, x, y, flow, into, root, depth + 1);
   judge(
     "schema",
     {
       a,
       b,
+      context: { ...root, top: depth === 0 },
       here: locationOf(b.node),
       differs: (x, y) => {
         const local = new ChangeSink();
@@ -148,11 +158,13 @@ function compareViews(
   for (let i = 0; i < Math.min(tupleBefore.length, tupleAfter.length); i++) next(tupleBefore[i]!, tupleAfter[i]!);
   // What `not` excludes grows when its schema widens: its changes count the other way round.
   if (a.not && b.not) {
+    // oasdiff compares `not` like any subschema, without inverting: its rules do not say this (null).
     const inverted = new ChangeSink((change) => {
-      const inverse = INVERSE_KINDS[change.kind];
+      const inverse = INVERSE_KINDS.get(change.kind as Kind);
       if (!inverse) return change;
       const { detector } = findCheck(change.check)!;
-      return ChangeSink.change(detector, change.flow, inverse, change.location, `${change.message} (inside \`not\`)`);
+      const message = `${change.message} (inside \`not\`)`;
+      return ChangeSink.change(detector, change.flow, inverse, change.location, message, null);
     });
     next(a.not, b.not, inverted);
     sink.addFrom(inverted.changes);

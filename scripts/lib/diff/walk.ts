@@ -8,8 +8,10 @@ import { HTTP_METHODS } from "../../../src/http-methods.ts";
 import { type Change, ChangeSink, mergeChanges } from "./changes.ts";
 import type { Flow } from "./checks/define.ts";
 import { docs } from "./checks/document.ts";
+import { serialization } from "./checks/parameters.ts";
 import { covers, mediaBase, sameMedia } from "./checks/request-body.ts";
-import { type Document, deref, type Parameter, unstableNote } from "./pairs.ts";
+import { types } from "./checks/schema-keywords.ts";
+import { type Document, deref, type Parameter, stable, unstableNote } from "./pairs.ts";
 import { isObject, type Json, type JsonObject } from "./resolve.ts";
 import { compareHeaderSchemas, compareSchemas, judge, newComparison, type SchemaComparison } from "./schema-walk.ts";
 
@@ -186,6 +188,15 @@ function headers(document: Document, value: Json | undefined): Map<string, Param
   return map;
 }
 
+function links(document: Document, value: Json | undefined): Map<string, JsonObject> {
+  const map = new Map<string, JsonObject>();
+  for (const [name, entry] of Object.entries(isObject(value) ? value : {})) {
+    const link = deref(document, entry);
+    if (link) map.set(name, link);
+  }
+  return map;
+}
+
 const requiredBoth = (...sides: Parameter[]) =>
   sides.every(({ parameter }) => parameter.required === true || parameter.in === "path");
 
@@ -194,7 +205,7 @@ const requiredBoth = (...sides: Parameter[]) =>
  * as oasdiff skips it (RequestParameterDefaultValueChangedCheck judges optional parameters only).
  */
 function unusedDefault(change: Change): Change {
-  if (change.kind !== "default-changed") return change;
+  if (change.kind !== "parameter-default-changed") return change;
   const message = `${change.message} (the default of a required parameter is never applied)`;
   return ChangeSink.change(docs, change.flow, "documentation-changed", change.location, message);
 }
@@ -204,6 +215,53 @@ function parameterSchema(parameter: JsonObject): Json | undefined {
   if (parameter.schema !== undefined) return parameter.schema;
   const content = isObject(parameter.content) ? Object.values(parameter.content) : [];
   return content.find(isObject)?.schema;
+}
+
+/** A schema's types, `null` aside (undefined: any). */
+function typesOf(schema: JsonObject | undefined): Set<string> | undefined {
+  if (!schema || schema.type === undefined) return undefined;
+  const list = Array.isArray(schema.type) ? schema.type.map(String) : [String(schema.type)];
+  return new Set(list.filter((type) => type !== "null"));
+}
+
+/**
+ * The items of a query or cookie parameter that went from one value to an array, form-style and exploded (the
+ * default): `?token=a` is then a valid array of one, so the change is judged by what the items take.
+ */
+function scalarBecameArray(
+  cmp: SchemaComparison,
+  before: Parameter,
+  after: Parameter,
+  x: Json | undefined,
+  y: Json | undefined,
+): Json | undefined {
+  const { style, explode } = serialization(after.parameter);
+  if (style !== "form" || !explode || !["query", "cookie"].includes(String(after.parameter.in))) return undefined;
+  if (stable(serialization(before.parameter)) !== stable({ style, explode })) return undefined;
+  const was = typesOf(deref(cmp.base, x));
+  const head = deref(cmp.head, y);
+  const now = typesOf(head);
+  if (!was || was.size === 0 || was.has("array") || now?.size !== 1 || !now.has("array")) return undefined;
+  return head?.items !== undefined && !Array.isArray(head.items) ? head.items : undefined;
+}
+
+/**
+ * JSON (`application/json`, `…+json`, and the JSON sequences `application/jsonl`, `application/x-ndjson`,
+ * `application/json-seq`): a number and a string are told apart. Other media types carry text.
+ */
+export function isJsonMedia(type: string): boolean {
+  const base = mediaBase(type);
+  return (
+    base === "application/json" ||
+    base.endsWith("+json") ||
+    ["application/jsonl", "application/x-ndjson", "application/json-seq"].includes(base)
+  );
+}
+
+/** A parameter's values travel as text, unless it is a JSON `content` (`?filter={"a":1}`). */
+function textualParameter(parameter: JsonObject): boolean {
+  if (parameter.schema !== undefined || !isObject(parameter.content)) return true;
+  return !Object.keys(parameter.content).some(isJsonMedia);
 }
 
 function compareParameters(
@@ -231,8 +289,26 @@ function compareParameters(
       { schema: schemaAfter ?? {}, origin: after.origin ? `${after.origin}/schema` : place, path: "" },
     ] as const;
     const values = requiredBoth(before, after) ? new ChangeSink(unusedDefault) : new ChangeSink();
+    const items = header ? undefined : scalarBecameArray(walk.cmp, before, after, schemaBefore, schemaAfter);
+    if (items !== undefined) {
+      // `?token=a` is an array of one: what matters is whether the items take what the parameter took.
+      const message = `\`${after.label}\` became an array (form, exploded: one value is an array of one)`;
+      values.changes.push(
+        ChangeSink.change(types, flow, "type-widened", nodes[1].origin, message, "request-parameter-type-generalized"),
+      );
+      compareSchemas(walk.cmp, nodes[0], { ...nodes[1], schema: items, path: "[]" }, flow, values, {
+        in: "parameter",
+        textual: true,
+      });
+      walk.sink.addFrom(values.changes, where);
+      continue;
+    }
+    const root = {
+      in: header ? "header" : "parameter",
+      textual: textualParameter(before.parameter) && textualParameter(after.parameter),
+    } as const;
     if (header && flow === "toPartner") compareHeaderSchemas(walk.cmp, nodes[0], nodes[1], flow, values);
-    else compareSchemas(walk.cmp, nodes[0], nodes[1], flow, values);
+    else compareSchemas(walk.cmp, nodes[0], nodes[1], flow, values, root);
     walk.sink.addFrom(values.changes, where);
   }
 }
@@ -292,6 +368,8 @@ function compareContent(
     for (const keyword of ["schema", "itemSchema"]) {
       // OpenAPI 3.2's itemSchema: the schema of each item of a sequential media type (application/jsonl, …).
       if (x[keyword] === undefined && y[keyword] === undefined) continue;
+      // A schema on one side only is the media type's own change (media-schema-added/removed).
+      if (keyword === "schema" && (x.schema === undefined || y.schema === undefined)) continue;
       const origin = keyword === "schema" ? where : `${where} itemSchema`;
       const local = new ChangeSink();
       compareSchemas(
@@ -300,6 +378,7 @@ function compareContent(
         { schema: y[keyword] ?? {}, origin, path: "" },
         flow,
         local,
+        { in: "body", textual: !isJsonMedia(type) || !isJsonMedia(old ?? type) },
       );
       walk.sink.addFrom(local.changes, user);
     }
@@ -332,6 +411,9 @@ function compareResponses(
     if (!x || !y) continue;
     const place = `${where} response ${status}`;
     compareParameters(walk, place, flow, headers(base, x.headers), headers(head, y.headers), true);
+    // Links lead from an operation's answer to the next call (a webhook's answer goes to the service).
+    if (flow === "toPartner")
+      judge("links", { place, before: links(base, x.links), after: links(head, y.links) }, flow, walk.sink);
     compareContent(walk, place, flow, x.content, y.content, where);
   }
 }

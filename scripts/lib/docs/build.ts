@@ -16,10 +16,28 @@ import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { ensureBundle } from "../bundle.ts";
 import { rel, repoRoot, sandboxBundleJsonPath, sandboxBundleYamlPath } from "../paths.ts";
+import { readReleasedContract, releasedContracts } from "../release/versions.ts";
 import { DASHBOARD_SCREENSHOTS, takeDashboardScreenshots } from "./dashboard-screenshots.ts";
+import { errorsDocument } from "./errors.ts";
 import { addGettingStarted } from "./getting-started.ts";
-import { addCodeSamples, CODE_SAMPLE_LANGUAGES } from "./samples.ts";
+import {
+  CHANGELOG_PAGE,
+  changelogDocument,
+  ERRORS_PAGE,
+  type NavPage,
+  type NavVersion,
+  navHtml,
+  REFERENCE_PAGE,
+  releasedReferenceDocument,
+  TRY_IT_PAGE,
+  versionPage,
+  withNav,
+} from "./pages.ts";
+import { SAMPLE_RUNTIMES } from "./sample-runtimes.ts";
+import { addCodeSamples, CODE_SAMPLE_LANGUAGES, SAMPLE_LANGUAGES } from "./samples.ts";
 import { takeScreenshots } from "./screenshots.ts";
+import { writeTryIt } from "./try-it.ts";
+import { addWorkflows, WORKFLOWS_FOLDER, workflowsSection } from "./workflows.ts";
 
 /** The sidebar section that lists every component schema. */
 export const SCHEMAS_TAG = "Schemas";
@@ -115,6 +133,12 @@ export interface DocsBuildResult {
   indexPath: string;
   /** The reference's files, relative to outDir. */
   files: string[];
+  /** Try it, Errors, Changelog and each released version's reference, relative to outDir. */
+  pageFiles: string[];
+  /** The released versions the switcher lists, newest first. */
+  versions: string[];
+  /** The Workflows section's files (the Arazzo documents and a diagram a workflow), relative to outDir. */
+  workflowFiles: string[];
   /** The Sandbox control page and its contract, relative to outDir; empty without generated/sandbox.json. */
   sandboxFiles: string[];
   /** Screenshot PNGs written (absolute paths); empty when skipped or turned off. */
@@ -190,7 +214,10 @@ function asSandboxPage(document: Record<string, unknown>, dashboardShots: readon
       : "## The dashboard\n\nOpen the sandbox's address (`http://127.0.0.1:4020/`) in a browser: the dashboard reads " +
         "and drives everything below through this control API, with nothing loaded from another host.\n\n" +
         dashboardShots
-          .map((file) => `![${DASHBOARD_CAPTIONS[file] ?? file}](${file})\n\n*${DASHBOARD_CAPTIONS[file] ?? file}*`)
+          .map(
+            (file) =>
+              `[![${DASHBOARD_CAPTIONS[file] ?? file}](${file})](${file})\n\n*${DASHBOARD_CAPTIONS[file] ?? file}* ([full size](${file}))`,
+          )
           .join("\n\n");
   return {
     ...document,
@@ -200,6 +227,38 @@ function asSandboxPage(document: Record<string, unknown>, dashboardShots: readon
       description: [info.description ?? "", dashboard, back].filter(Boolean).join("\n\n").trim(),
     },
   };
+}
+
+/**
+ * Redoc prints a server's description as plain text, so Markdown in it showed as literal backticks: the rendered
+ * copy has code spans unwrapped (the contract keeps its Markdown for tools that render it).
+ */
+export function withPlainServerDescriptions(document: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(document.servers)) return document;
+  const servers = document.servers.map((server: unknown) => {
+    if (typeof server !== "object" || server === null) return server;
+    const description = (server as { description?: unknown }).description;
+    return typeof description === "string"
+      ? { ...server, description: description.replace(/`([^`]*)`/g, "$1").trim() }
+      : server;
+  });
+  return { ...document, servers };
+}
+
+/** Which languages the samples are in, and which of them a test runs against the sandbox (getting-started's note). */
+export function samplesNote(): string {
+  const executed = SAMPLE_RUNTIMES.map((runtime) => `${runtime.label} (${runtime.runtime})`);
+  const shown = SAMPLE_LANGUAGES.filter((language) => !SAMPLE_RUNTIMES.some((r) => r.label === language.label));
+  return (
+    "## Code samples\n\n" +
+    `Every operation has a sample in ${SAMPLE_LANGUAGES.map((language) => language.label).join(", ")}, made from ` +
+    "this contract with each language's standard HTTP library (Java reads JSON with Jackson, C# with Json.NET, as " +
+    "their standard libraries have no JSON reader that runs everywhere), and every webhook a signature check in the " +
+    "same languages (curl: a signed test delivery to your receiver). Each sample reads `PARTNER_API_KEY` and " +
+    "`PARTNER_API_BASE_URL` from the environment.\n\n" +
+    `Before each publication a test runs every sample against the local sandbox and checks that it sent the documented request and printed the documented answer: ${executed.join("; ")}.` +
+    (shown.length > 0 ? ` Shown but not run: ${shown.map((language) => language.label).join(", ")}.` : "")
+  );
 }
 
 interface RenderedPage {
@@ -213,10 +272,11 @@ async function renderPage(
   redocOptions: Record<string, unknown>,
   work: string,
   name: string,
+  nav = "",
 ): Promise<RenderedPage> {
-  const specPath = path.join(work, `${name}.json`);
-  const htmlPath = path.join(work, `${name}.html`);
-  await writeFile(specPath, JSON.stringify(document));
+  const specPath = path.join(work, `${name.replace(/\W/g, "-")}.json`);
+  const htmlPath = path.join(work, `${name.replace(/\W/g, "-")}.html`);
+  await writeFile(specPath, JSON.stringify(withPlainServerDescriptions(document)));
   const started = performance.now();
   const { code, output: log } = await run(
     process.execPath,
@@ -240,7 +300,7 @@ async function renderPage(
   const redoclyMs = performance.now() - started;
   if (code !== 0) throw new Error(`redocly build-docs exited with ${code} for ${name}.html:\n${log.trim()}`);
 
-  const html = replaceRemoteAssets(await readFile(htmlPath, "utf8"));
+  const html = withNav(replaceRemoteAssets(await readFile(htmlPath, "utf8")), nav, `${name}.html`);
   const external = findExternalLoads(html);
   if (external.length > 0) {
     throw new Error(`${name}.html would load from other hosts: ${external.join(", ")}; it must be self-contained`);
@@ -267,10 +327,20 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
 
   const { document: withSamples, operations } = addCodeSamples(output.document);
   const webhooks = Object.keys((withSamples.webhooks ?? {}) as object).length;
-  progress(`added TypeScript and curl samples to ${operations.length} operations`);
+  progress(
+    `added samples in ${SAMPLE_LANGUAGES.map((language) => language.label).join(", ")} to ${operations.length} operations and ${webhooks} webhooks`,
+  );
   let document = addGettingStarted(withSamples);
+  const info = document.info as Record<string, unknown>;
+  document = { ...document, info: { ...info, description: `${info.description ?? ""}\n\n${samplesNote()}` } };
   progress("added the getting-started section (install, first call, sandbox, webhooks)");
   if (sandboxJson !== undefined) document = withSandboxLink(document);
+  const workflows = workflowsSection(
+    output.document,
+    sandboxJson === undefined ? undefined : { document: JSON.parse(sandboxJson), page: SANDBOX_PAGE },
+  );
+  document = addWorkflows(document, workflows.markdown);
+  progress(`added the Workflows section (${workflows.workflows} workflows, a diagram each)`);
 
   const work = await mkdtemp(path.join(os.tmpdir(), "partner-docs-"));
   try {
@@ -286,7 +356,22 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
         { title: "OpenAPI (JSON)", url: "openapi.json" },
       ],
     };
-    const reference = await renderPage(document, redocOptions, work, "index");
+    const title = String((output.document.info as { title?: unknown }).title);
+    const version = String((output.document.info as { version?: unknown }).version);
+    const released = await releasedContracts(repoRoot);
+    const navVersions: NavVersion[] = [
+      { label: `${version} (latest)`, file: REFERENCE_PAGE.file },
+      ...released.map((contract) => ({ label: contract.version, file: versionPage(contract.version) })),
+    ];
+    const navPages: NavPage[] = [
+      REFERENCE_PAGE,
+      TRY_IT_PAGE,
+      ERRORS_PAGE,
+      CHANGELOG_PAGE,
+      ...(sandboxJson === undefined ? [] : [{ file: SANDBOX_PAGE, title: SANDBOX_SECTION_TITLE }]),
+    ];
+    const nav = (file: string, inlineScript = true) => navHtml(file, navPages, navVersions, { inlineScript });
+    const reference = await renderPage(document, redocOptions, work, "index", nav(REFERENCE_PAGE.file));
     progress(`rendered with Redocly build-docs in ${Math.round(reference.redoclyMs)} ms`);
 
     await mkdir(outDir, { recursive: true });
@@ -295,9 +380,58 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
     await writeFile(path.join(outDir, "openapi.yaml"), output.yaml);
     await writeFile(path.join(outDir, "openapi.json"), output.json);
     const files = ["index.html", "openapi.yaml", "openapi.json"];
+    await mkdir(path.join(outDir, WORKFLOWS_FOLDER), { recursive: true });
+    for (const { name, content } of workflows.files) await writeFile(path.join(outDir, name), content);
+    progress(`wrote ${rel(outDir)}/${WORKFLOWS_FOLDER}/: the workflow documents and a diagram a workflow`);
     progress(`wrote ${rel(outDir)}/index.html, openapi.yaml and openapi.json`);
 
     let redoclyMs = reference.redoclyMs;
+    const pageFiles: string[] = [];
+    const plainOptions = { ...configured, hideDownloadButtons: true };
+    const errors = await renderPage(
+      errorsDocument(output.document, `Errors: ${title}`),
+      plainOptions,
+      work,
+      "errors",
+      nav(ERRORS_PAGE.file),
+    );
+    await writeFile(path.join(outDir, ERRORS_PAGE.file), errors.html);
+    const changelogText = await readFile(path.join(repoRoot, "CHANGELOG.md"), "utf8");
+    const changelog = await renderPage(
+      changelogDocument(changelogText, `Changelog: ${title}`, version),
+      plainOptions,
+      work,
+      "changelog",
+      nav(CHANGELOG_PAGE.file),
+    );
+    await writeFile(path.join(outDir, CHANGELOG_PAGE.file), changelog.html);
+    redoclyMs += errors.redoclyMs + changelog.redoclyMs;
+    pageFiles.push(ERRORS_PAGE.file, CHANGELOG_PAGE.file);
+    progress(`wrote ${ERRORS_PAGE.file} and ${CHANGELOG_PAGE.file}`);
+    for (const contract of released) {
+      const releasedDocument = await readReleasedContract(contract);
+      const file = versionPage(contract.version);
+      const page = await renderPage(
+        releasedReferenceDocument(addGettingStarted(addCodeSamples(releasedDocument).document), contract.version),
+        { ...redocOptions, downloadUrls: [{ title: "OpenAPI (JSON)", url: "openapi.json" }] },
+        work,
+        `version-${contract.version}`,
+        nav(file),
+      );
+      await mkdir(path.join(outDir, path.dirname(file)), { recursive: true });
+      await writeFile(path.join(outDir, file), page.html);
+      await writeFile(
+        path.join(outDir, path.dirname(file), "openapi.json"),
+        `${JSON.stringify(releasedDocument, null, 2)}\n`,
+      );
+      redoclyMs += page.redoclyMs;
+      pageFiles.push(file, `${path.dirname(file)}/openapi.json`);
+    }
+    progress(
+      `wrote the reference of each release: ${released.map((contract) => contract.version).join(", ") || "none yet"}`,
+    );
+    pageFiles.push(...(await writeTryIt(outDir, nav(TRY_IT_PAGE.file, false), title)));
+    progress(`wrote ${TRY_IT_PAGE.file} (Scalar's console, sending to a server the reader picks)`);
     const sandboxFiles: string[] = [];
     let dashboardScreenshots: string[] = [];
     if (sandboxJson !== undefined && options.screenshots !== false) {
@@ -322,6 +456,7 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
         },
         work,
         "sandbox",
+        nav(SANDBOX_PAGE),
       );
       redoclyMs += sandboxPage.redoclyMs;
       await writeFile(path.join(outDir, SANDBOX_PAGE), sandboxPage.html);
@@ -337,7 +472,7 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
 
     let screenshots: string[] = [];
     if (options.screenshots !== false) {
-      const shots = await takeScreenshots(indexPath, String((output.document.info as { title?: unknown }).title));
+      const shots = await takeScreenshots(indexPath, title);
       if (shots.skipped) progress(`screenshots skipped: ${shots.skipped}`);
       else progress(`wrote screenshots ${shots.taken.map((file) => rel(file)).join(" and ")}`);
       screenshots = shots.taken;
@@ -347,13 +482,16 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
       outDir,
       indexPath,
       files,
+      pageFiles,
+      versions: released.map((contract) => contract.version),
+      workflowFiles: workflows.files.map(({ name }) => name),
       sandboxFiles,
       screenshots,
       dashboardScreenshots,
       indexBytes: Buffer.byteLength(reference.html),
       operations: operations.length,
       webhooks,
-      samples: operations.length * 2,
+      samples: (operations.length + webhooks) * SAMPLE_LANGUAGES.length,
       bundleWritten: written,
       redoclyMs,
     };

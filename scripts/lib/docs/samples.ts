@@ -1,20 +1,34 @@
 /**
- * Client samples for the rendered reference, generated from the bundled contract at docs build time:
- * one TypeScript sample using this project's client and one curl sample per operation, added as
- * Redoc's `x-codeSamples`. Nothing here is written per operation by hand: paths, ids and bodies come
- * from the contract's parameter and request examples, so a changed contract changes the samples.
+ * Code samples for the rendered reference, generated from the bundled contract at docs build time and added as
+ * Redoc's `x-codeSamples`: per operation, a request in each language of `SAMPLE_LANGUAGES` (this project's client
+ * in TypeScript, curl, then each language's standard HTTP library); per webhook, the signature check in the same
+ * languages (curl: a signed test delivery). Nothing is written per operation by hand: paths, ids and bodies come
+ * from the contract's parameter and request examples, what a sample reads from the answer from its success
+ * response (`resultRead`), so a changed contract changes the samples. test/docs/samples-run.test.ts runs them.
  */
 
 import { followRefs, isObject, type Json, type JsonObject } from "partner-api-devkit/cli";
 import { HTTP_METHODS, type HttpMethod } from "../../../src/http-methods.ts";
+import { COMPANY_HEADER, type SampleLanguage, type WebhookExample } from "./languages/common.ts";
+import { csharp } from "./languages/csharp.ts";
+import { curl } from "./languages/curl.ts";
+import { go } from "./languages/go.ts";
+import { java } from "./languages/java.ts";
+import { php } from "./languages/php.ts";
+import { python } from "./languages/python.ts";
+import { ruby } from "./languages/ruby.ts";
+import { typescript } from "./languages/typescript.ts";
 
-/** The package name partners install; samples import the client from it. */
-export const CLIENT_PACKAGE = "partner-api-client";
-/** The header that scopes a request to one company (`#/components/parameters/CompanyId`). */
-export const COMPANY_HEADER = "X-Company-Id";
-/** Environment variables the samples read; the source names no host, so the base address is the reader's. */
-export const API_KEY_VARIABLE = "PARTNER_API_KEY";
-export const BASE_URL_VARIABLE = "PARTNER_API_BASE_URL";
+export {
+  API_KEY_VARIABLE,
+  BASE_URL_VARIABLE,
+  COMPANY_HEADER,
+  type SampleLanguage,
+  WEBHOOK_SECRET_VARIABLE,
+  type WebhookExample,
+} from "./languages/common.ts";
+export { curlSample } from "./languages/curl.ts";
+export { CLIENT_PACKAGE, toTsLiteral, typescriptSample } from "./languages/typescript.ts";
 
 /** What a sample needs to know about one operation, all taken from the contract. */
 export interface OperationExample {
@@ -29,6 +43,22 @@ export interface OperationExample {
   headerParams: Array<[name: string, value: Json]>;
   /** The first named request example (or the media type's `example`), when the operation has a body. */
   body: { name: string; value: Json } | undefined;
+  /** What the samples read from the answer, from the contract's success response. */
+  result: ResultRead;
+}
+
+/**
+ * What a sample prints of an answer: the status, then one line per object read: the values of `fields`, joined by
+ * a space. The object is the answer itself (`at` empty) or its first property holding an object or a list (`at`
+ * its name; `list`: one line per item). Every response field may be absent, so each language reads them safely.
+ */
+export interface ResultRead {
+  /** The 2xx statuses the contract declares for the operation. */
+  statuses: number[];
+  at: string | undefined;
+  list: boolean;
+  /** Paths of string fields inside the object (or each item): `["id"]`, `["transaction", "id"]`. */
+  fields: string[][];
 }
 
 export interface CodeSample {
@@ -83,6 +113,99 @@ function requestBodyExample(document: JsonObject, operation: JsonObject, where: 
   );
 }
 
+/** A schema with its `$ref`s followed and the properties of its `allOf`, `anyOf` and `oneOf` members merged, in order. */
+function propertiesOf(
+  document: JsonObject,
+  schema: Json | undefined,
+  where: string,
+  depth = 0,
+): Map<string, JsonObject> {
+  const found = new Map<string, JsonObject>();
+  const resolved = deref(document, schema, where);
+  if (!isObject(resolved) || depth > 8) return found;
+  if (isObject(resolved.properties)) {
+    for (const [name, property] of Object.entries(resolved.properties)) {
+      const value = deref(document, property, `${where}.${name}`);
+      if (isObject(value) && !found.has(name)) found.set(name, value);
+    }
+  }
+  for (const key of ["allOf", "anyOf", "oneOf"]) {
+    const members = resolved[key];
+    if (!Array.isArray(members)) continue;
+    for (const member of members)
+      for (const [name, value] of propertiesOf(document, member, where, depth + 1))
+        if (!found.has(name)) found.set(name, value);
+  }
+  return found;
+}
+
+/** The schema's single type, looking through a `oneOf`/`anyOf` with `null` (`object` for `{ oneOf: [X, null] }`). */
+function typeOf(document: JsonObject, schema: JsonObject, where: string): string | undefined {
+  if (typeof schema.type === "string") return schema.type;
+  if (Array.isArray(schema.type)) {
+    const types = schema.type.filter((type) => type !== "null");
+    return types.length === 1 ? String(types[0]) : undefined;
+  }
+  if (typeof schema.const === "string") return "string";
+  if (isObject(schema.properties)) return "object";
+  for (const key of ["allOf", "anyOf", "oneOf"]) {
+    const members = Array.isArray(schema[key]) ? schema[key] : [];
+    const types = new Set(
+      members
+        .map((member) => deref(document, member, where))
+        .filter(isObject)
+        .map((member) => typeOf(document, member, where))
+        .filter((type) => type !== "null"),
+    );
+    if (types.size === 1) return [...types][0];
+  }
+  return undefined;
+}
+
+/** Up to two string fields a reader would look at first: `id`, `status`, a nested object's `id`, then the others in order. */
+function fieldsToRead(document: JsonObject, properties: Map<string, JsonObject>, where: string): string[][] {
+  const strings = [...properties].filter(([, schema]) => typeOf(document, schema, where) === "string").map(([n]) => n);
+  const chosen: string[][] = [];
+  for (const name of ["id", "status"]) if (strings.includes(name)) chosen.push([name]);
+  for (const [name, schema] of properties) {
+    if (chosen.length >= 2) break;
+    if (typeOf(document, schema, where) !== "object") continue;
+    const inner = propertiesOf(document, schema, `${where}.${name}`).get("id");
+    if (inner && typeOf(document, inner, where) === "string") chosen.push([name, "id"]);
+  }
+  for (const name of strings) {
+    if (chosen.length >= 2) break;
+    if (!chosen.some((path) => path.length === 1 && path[0] === name)) chosen.push([name]);
+  }
+  return chosen.slice(0, 2);
+}
+
+/** What the samples read from the operation's first 2xx JSON answer (see `ResultRead`). */
+export function resultRead(document: JsonObject, operation: JsonObject, where: string): ResultRead {
+  const responses = isObject(operation.responses) ? operation.responses : {};
+  const statuses = Object.keys(responses)
+    .filter((code) => /^2\d\d$/.test(code))
+    .map(Number)
+    .sort((a, b) => a - b);
+  if (statuses.length === 0) throw new Error(`${where}: declares no 2xx response, so a sample cannot show its answer`);
+  const response = deref(document, responses[String(statuses[0])], `${where} response ${statuses[0]}`);
+  const media = isObject(response) && isObject(response.content) ? response.content["application/json"] : undefined;
+  const root = propertiesOf(document, isObject(media) ? media.schema : undefined, `${where} response`);
+  for (const [name, schema] of root) {
+    const type = typeOf(document, schema, where);
+    if (type === "object") {
+      const fields = fieldsToRead(document, propertiesOf(document, schema, `${where}.${name}`), where);
+      if (fields.length > 0) return { statuses, at: name, list: false, fields };
+    }
+    if (type === "array") {
+      const items = propertiesOf(document, schema.items, `${where}.${name}[]`);
+      const fields = fieldsToRead(document, items, where);
+      if (fields.length > 0) return { statuses, at: name, list: true, fields };
+    }
+  }
+  return { statuses, at: undefined, list: false, fields: fieldsToRead(document, root, where) };
+}
+
 /** Collects, per operation, the examples the samples are made of. Throws naming the operation and parameter when one is missing. */
 export function operationExamples(document: Record<string, unknown>): OperationExample[] {
   const doc = document as JsonObject;
@@ -115,6 +238,7 @@ export function operationExamples(document: Record<string, unknown>): OperationE
         queryParams: [],
         headerParams: [],
         body: undefined,
+        result: resultRead(doc, operation, where),
       };
       for (const match of pathName.matchAll(/\{([^}]+)\}/g)) {
         const name = match[1]!;
@@ -150,139 +274,78 @@ export function operationExamples(document: Record<string, unknown>): OperationE
   return result;
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** Every language the samples are in, in the order of the page's tabs: TypeScript is selected on load. */
+export const SAMPLE_LANGUAGES: readonly SampleLanguage[] = [typescript, curl, python, java, go, csharp, php, ruby];
 
-/** A value as a TypeScript literal with unquoted keys where allowed, indented to `indent` spaces. */
-export function toTsLiteral(value: Json, indent = 0): string {
-  const pad = " ".repeat(indent);
-  const inner = " ".repeat(indent + 2);
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    if (value.every((item) => item === null || typeof item !== "object"))
-      return `[${value.map((item) => toTsLiteral(item)).join(", ")}]`;
-    return `[\n${value.map((item) => `${inner}${toTsLiteral(item, indent + 2)},`).join("\n")}\n${pad}]`;
-  }
-  if (isObject(value)) {
-    const entries = Object.entries(value);
-    if (entries.length === 0) return "{}";
-    const lines = entries.map(
-      ([key, item]) => `${inner}${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${toTsLiteral(item, indent + 2)},`,
-    );
-    return `{\n${lines.join("\n")}\n${pad}}`;
-  }
-  return JSON.stringify(value);
-}
-
-function objectOf(pairs: Array<[string, Json]>): JsonObject {
-  return Object.fromEntries(pairs);
-}
-
-/** The TypeScript sample: this project's client, the operation's path, ids and body from the contract. */
-export function typescriptSample(operation: OperationExample): string {
-  const caller = operation.companyId === undefined ? "client" : "company";
-  const params: JsonObject = {};
-  if (operation.pathParams.length > 0) params.path = objectOf(operation.pathParams);
-  if (operation.queryParams.length > 0) params.query = objectOf(operation.queryParams);
-  if (operation.headerParams.length > 0) params.header = objectOf(operation.headerParams);
-  const init: JsonObject = {};
-  if (Object.keys(params).length > 0) init.params = params;
-  if (operation.body) init.body = operation.body.value;
-  const method = operation.method.toUpperCase();
-  const args = [JSON.stringify(operation.path)];
-  if (Object.keys(init).length > 0) args.push(toTsLiteral(init));
-  const lines = [
-    `import { createPartnerClient } from "${CLIENT_PACKAGE}";`,
-    "",
-    "const client = createPartnerClient({",
-    `  apiKey: process.env.${API_KEY_VARIABLE}!,`,
-    "  // The address you received with your partner credentials.",
-    `  baseUrl: process.env.${BASE_URL_VARIABLE}!,`,
-    "});",
-  ];
-  if (operation.companyId !== undefined) {
-    lines.push(`const company = client.forCompany(${JSON.stringify(operation.companyId)});`);
-  }
-  lines.push(
-    "",
-    `const { data, error } = await ${caller}.${method}(${args.join(", ")});`,
-    "if (error) throw error;",
-    "console.log(data);",
-    "",
-  );
-  return lines.join("\n");
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-function queryValue(value: Json): string {
-  return encodeURIComponent(typeof value === "string" ? value : JSON.stringify(value));
-}
-
-/** The curl sample: the same request, with the API key and base address from the environment. */
-export function curlSample(operation: OperationExample): string {
-  let url = operation.path;
-  for (const [name, value] of operation.pathParams) {
-    url = url.replace(`{${name}}`, encodeURIComponent(typeof value === "string" ? value : JSON.stringify(value)));
-  }
-  if (operation.queryParams.length > 0) {
-    url += `?${operation.queryParams.map(([name, value]) => `${encodeURIComponent(name)}=${queryValue(value)}`).join("&")}`;
-  }
-  const lines = [
-    `curl -X ${operation.method.toUpperCase()} "$${BASE_URL_VARIABLE}${url}"`,
-    `-H "X-API-Key: $${API_KEY_VARIABLE}"`,
-  ];
-  if (operation.companyId !== undefined) lines.push(`-H "${COMPANY_HEADER}: ${operation.companyId}"`);
-  for (const [name, value] of operation.headerParams) lines.push(`-H ${shellQuote(`${name}: ${String(value)}`)}`);
-  if (operation.body) {
-    lines.push(
-      `-H "Content-Type: application/json"`,
-      `-d ${shellQuote(JSON.stringify(operation.body.value, null, 2))}`,
-    );
-  }
-  return `${lines.join(" \\\n  ")}\n`;
-}
-
-export const TYPESCRIPT_LABEL = "TypeScript";
-export const CURL_LABEL = "curl";
+export const TYPESCRIPT_LABEL = typescript.label;
+export const CURL_LABEL = curl.label;
 
 /**
- * Redoc 3 shows only the `x-codeSamples` whose label is in its `codeSamples.languages` option (curl
- * and the generated languages by default), in this order; the first is selected on load.
+ * Redoc 3 shows only the `x-codeSamples` whose label is in its `codeSamples.languages` option, in this order.
  * `Payload` is Redoc's own tab with the request body.
  */
 export const CODE_SAMPLE_LANGUAGES = [
-  { lang: "TypeScript", label: TYPESCRIPT_LABEL },
-  { lang: "curl", label: CURL_LABEL },
+  ...SAMPLE_LANGUAGES.map(({ lang, label }) => ({ lang, label })),
   { lang: "payload", label: "Payload" },
 ];
 
 export function codeSamplesFor(operation: OperationExample): CodeSample[] {
-  return [
-    { lang: "TypeScript", label: TYPESCRIPT_LABEL, source: typescriptSample(operation) },
-    { lang: "Shell", label: CURL_LABEL, source: curlSample(operation) },
-  ];
+  return SAMPLE_LANGUAGES.map((language) => ({
+    lang: language.lang,
+    label: language.label,
+    source: language.request(operation),
+  }));
+}
+
+/** Each webhook's example delivery: its first named example (or `example`), serialised as the service sends it. */
+export function webhookExamples(document: Record<string, unknown>): WebhookExample[] {
+  const doc = document as JsonObject;
+  const found: WebhookExample[] = [];
+  for (const [type, rawItem] of Object.entries(isObject(doc.webhooks) ? doc.webhooks : {})) {
+    const item = deref(doc, rawItem, `webhooks["${type}"]`);
+    const operation = isObject(item) ? item.post : undefined;
+    if (!isObject(operation)) continue;
+    const body = requestBodyExample(doc, operation, `webhook ${type}`);
+    if (body) found.push({ type, body: JSON.stringify(body.value) });
+  }
+  return found;
+}
+
+export function webhookSamplesFor(event: WebhookExample): CodeSample[] {
+  return SAMPLE_LANGUAGES.map((language) => ({
+    lang: language.lang,
+    label: language.label,
+    source: language.webhook(event),
+  }));
+}
+
+/** `x-codeSamples` of `target` with `ours` in place of any sample of the same label; the others kept first. */
+function withSamples(target: JsonObject, ours: CodeSample[]): void {
+  const existing = Array.isArray(target["x-codeSamples"]) ? target["x-codeSamples"] : [];
+  const kept = existing.filter((sample) => !ours.some((mine) => isObject(sample) && sample.label === mine.label));
+  target["x-codeSamples"] = [...kept, ...(ours as unknown as Json[])];
 }
 
 /**
- * Returns a copy of the bundled document with `x-codeSamples` on every operation (samples already
- * there are kept, ours replace any with the same label). The input is not changed.
+ * Returns a copy of the bundled document with `x-codeSamples` on every operation and every webhook (samples
+ * already there are kept, ours replace any with the same label). The input is not changed.
  */
 export function addCodeSamples(document: Record<string, unknown>): {
   document: Record<string, unknown>;
   operations: OperationExample[];
+  webhooks: WebhookExample[];
 } {
   const operations = operationExamples(document);
+  const webhooks = webhookExamples(document);
   const copy = structuredClone(document) as JsonObject;
   const paths = copy.paths as JsonObject;
   for (const operation of operations) {
     const item = deref(copy, paths[operation.path], operation.path) as JsonObject;
-    const target = item[operation.method] as JsonObject;
-    const ours = codeSamplesFor(operation);
-    const existing = Array.isArray(target["x-codeSamples"]) ? target["x-codeSamples"] : [];
-    const kept = existing.filter((sample) => !ours.some((mine) => isObject(sample) && sample.label === mine.label));
-    target["x-codeSamples"] = [...kept, ...(ours as unknown as Json[])];
+    withSamples(item[operation.method] as JsonObject, codeSamplesFor(operation));
   }
-  return { document: copy, operations };
+  for (const event of webhooks) {
+    const item = deref(copy, (copy.webhooks as JsonObject)[event.type], event.type) as JsonObject;
+    withSamples(item.post as JsonObject, webhookSamplesFor(event));
+  }
+  return { document: copy, operations, webhooks };
 }

@@ -18,6 +18,9 @@ import { type FileHandle, open, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 import { JOURNAL_FORMAT } from "./journal.ts";
 
+/** Every state file is created readable by its owner only: it holds API keys and webhook signing secrets. */
+export const STATE_FILE_MODE = 0o600;
+
 /** The journal of a generation, beside the state file. */
 export function journalFile(file: string, generation: number): string {
   return `${file}.journal-${generation}`;
@@ -96,7 +99,7 @@ export function truncateJournal(file: string, intact: number): void {
 
 /** Writes a journal's header line, durably (the file and its folder entry). */
 export function createJournalSync(file: string, generation: number): void {
-  const fd = openSync(file, "w");
+  const fd = openSync(file, "w", STATE_FILE_MODE);
   try {
     writeSync(fd, `${JSON.stringify({ format: JOURNAL_FORMAT, generation })}\n`);
     fsyncSync(fd);
@@ -235,7 +238,7 @@ export async function writeSnapshot(
   abandon: () => boolean = () => false,
 ): Promise<number> {
   const temporary = temporaryFile(file);
-  const handle = await open(temporary, "w");
+  const handle = await open(temporary, "w", STATE_FILE_MODE);
   let size = 0;
   try {
     const sink = new SnapshotSink(handle);

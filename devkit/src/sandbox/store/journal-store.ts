@@ -14,6 +14,7 @@ import {
   journalFile,
   journalGenerations,
   removeJournalsBefore,
+  STATE_FILE_MODE,
   truncateJournal,
   writeSnapshot,
 } from "./files.ts";
@@ -181,7 +182,7 @@ export class JournalStore extends MemoryStore {
       createJournalSync(target, this.generation);
       this.bytes = statSync(target).size;
     }
-    this.handle ??= await open(target, "a");
+    this.handle ??= await open(target, "a", STATE_FILE_MODE);
     const before = this.bytes;
     try {
       await this.io.append(this.handle, text);

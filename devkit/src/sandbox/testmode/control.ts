@@ -3,10 +3,11 @@
  * scenarios, through the test mode each call is given (`call.testMode`).
  */
 import type { ServerResponse } from "node:http";
+import { WorkflowError } from "../../arazzo/document.ts";
 import { defineFlow, SandboxProblem, type TestModeAccess, unprocessable } from "../flows/flow.ts";
 import { FaultInputError } from "./faults.ts";
-import { accountFingerprint, MAX_REQUEST_STREAMS, type RequestFilter, type SandboxRequest } from "./log.ts";
-import { type Scenario, ScenarioError, shippedScenarios } from "./scenarios.ts";
+import { accountFingerprint, MAX_STREAM_BUFFER_BYTES, type RequestFilter } from "./log.ts";
+import type { PreparedScenario } from "./scenarios.ts";
 
 /** How often an idle request stream sends a comment, so proxies and clients keep it open. */
 const STREAM_KEEPALIVE_MS = 15_000;
@@ -84,25 +85,33 @@ export const testModeFlow = defineFlow()({
 
     streamRequests(call) {
       const { log } = modeOf(call);
-      if (log.streamsFull)
-        throw new SandboxProblem(
-          503,
-          "too-many-streams",
-          "Too many request streams",
-          `${MAX_REQUEST_STREAMS} request streams are open, the most the sandbox serves; close one first`,
-        );
       const filter = filterOf(call);
+      const refusal = log.streamRefusal(filter.account);
+      if (refusal !== undefined) throw new SandboxProblem(503, "too-many-streams", "Too many request streams", refusal);
       const after = call.params["Last-Event-ID"];
       return {
         status: 200,
         stream(response: ServerResponse) {
-          const send = (entry: SandboxRequest) =>
-            response.write(`event: request\nid: ${entry.id}\ndata: ${JSON.stringify(entry)}\n\n`);
-          const keepAlive = setInterval(() => response.write(": keep-alive\n\n"), STREAM_KEEPALIVE_MS);
+          let open = true;
+          // A client that does not keep up is let go rather than buffered for: it may come back with Last-Event-ID.
+          const write = (text: string) => {
+            if (!open) return;
+            if (response.writableLength + text.length > MAX_STREAM_BUFFER_BYTES) {
+              open = false;
+              response.destroy();
+              return;
+            }
+            response.write(text);
+          };
+          const keepAlive = setInterval(() => write(": keep-alive\n\n"), STREAM_KEEPALIVE_MS);
           keepAlive.unref();
-          response.write(": following the request log\n\n");
-          const stop = log.follow({ filter, send }, after);
+          write(": following the request log\n\n");
+          const stop = log.follow(
+            { filter, send: (entry, json) => write(`event: request\nid: ${entry.id}\ndata: ${json}\n\n`) },
+            after,
+          );
           response.once("close", () => {
+            open = false;
             clearInterval(keepAlive);
             stop();
           });
@@ -111,27 +120,30 @@ export const testModeFlow = defineFlow()({
     },
 
     listScenarios(call) {
-      return { status: 200, body: { scenarios: [...shippedScenarios(modeOf(call).router).values()] } };
+      return { status: 200, body: { scenarios: modeOf(call).scenarios.shipped() } };
     },
 
     async runScenario(call) {
-      const mode = modeOf(call);
-      let scenario: Scenario | undefined = call.body.scenario;
-      if (call.body.name !== undefined) {
-        const shipped = shippedScenarios(mode.router);
-        scenario = shipped.get(call.body.name);
-        if (!scenario)
-          throw new SandboxProblem(
-            404,
-            "not-found",
-            "Not found",
-            `no shipped scenario is called ${JSON.stringify(call.body.name)} (${[...shipped.keys()].join(", ")})`,
-          );
-      }
+      const { scenarios } = modeOf(call);
+      const { name, arazzo, workflowId, inputs } = call.body;
       try {
-        return { status: 200, body: await mode.scenarios.run(scenario!, call.apiKey) };
+        let prepared: PreparedScenario | undefined;
+        if (name !== undefined) {
+          prepared = scenarios.prepareShipped(name);
+          if (!prepared)
+            throw new SandboxProblem(
+              404,
+              "not-found",
+              "Not found",
+              `no shipped scenario is called ${JSON.stringify(name)} (${scenarios
+                .shipped()
+                .map((scenario) => scenario.name)
+                .join(", ")})`,
+            );
+        } else prepared = scenarios.preparePosted(arazzo!, "the posted Arazzo document", workflowId);
+        return { status: 200, body: await scenarios.run(prepared, call.apiKey, inputs ?? {}) };
       } catch (error) {
-        if (error instanceof ScenarioError)
+        if (error instanceof WorkflowError)
           throw new SandboxProblem(422, "scenario-failed", "Scenario failed", error.message);
         throw error;
       }

@@ -19,6 +19,10 @@ export class FaultInputError extends Error {
 
 /** The most faults a sandbox holds at once: each call is checked against every one. */
 export const MAX_FAULTS = 1000;
+/** The most one account holds (the sandbox-wide faults, made without a key, count as one more account). */
+export const MAX_FAULTS_PER_ACCOUNT = 100;
+/** The largest fault `body`, as JSON: it is kept, and sent (and logged) with every call the fault strikes. */
+export const MAX_FAULT_BODY_BYTES = 64 * 1024;
 
 const EFFECTS = ["status", "drop", "malformed"] as const;
 const INPUT_FIELDS = [
@@ -54,6 +58,19 @@ export class FaultBook {
   add(input: FaultInput, account?: string): Fault {
     if (this.faults.length >= MAX_FAULTS)
       throw new FaultInputError(`the sandbox holds ${MAX_FAULTS} faults, the most it takes: remove some first`);
+    let owned = 0;
+    for (const fault of this.faults) if (fault.account === account) owned++;
+    if (owned >= MAX_FAULTS_PER_ACCOUNT)
+      throw new FaultInputError(
+        `${account === undefined ? "the sandbox holds" : `account ${account} holds`} ${MAX_FAULTS_PER_ACCOUNT} ${account === undefined ? "sandbox-wide faults" : "faults"}, the most one account may: remove some first`,
+      );
+    if (input.body !== undefined) {
+      const bytes = Buffer.byteLength(JSON.stringify(input.body));
+      if (bytes > MAX_FAULT_BODY_BYTES)
+        throw new FaultInputError(
+          `body is ${bytes} bytes as JSON; a fault's body may be at most ${MAX_FAULT_BODY_BYTES} bytes (64 KiB)`,
+        );
+    }
     const effects = EFFECTS.filter((effect) => input[effect] !== undefined);
     if (effects.length > 1)
       throw new FaultInputError(

@@ -11,7 +11,7 @@ import type { SandboxEngine } from "../engine.ts";
 import type { TestModeAccess } from "../flows/flow.ts";
 import { appliedFault, type Fault, FaultBook, type FaultInput } from "./faults.ts";
 import { RequestLog } from "./log.ts";
-import { SCENARIO_HEADER, ScenarioRunner } from "./scenarios.ts";
+import { ScenarioRunner } from "./scenarios.ts";
 
 /** Operations that only read the sandbox's own machinery: a test or a dashboard polls them, so they are not logged. */
 const UNLOGGED = new Set([
@@ -51,6 +51,8 @@ export class TestMode implements TestModeAccess {
   readonly log: RequestLog;
   readonly scenarios: ScenarioRunner;
   private readonly startFaults: readonly FaultInput[];
+  /** The calls scenarios make in-process, by their request object, with the scenario's label. */
+  private readonly scenarioCalls = new WeakMap<IncomingMessage, string>();
 
   constructor(
     readonly engine: SandboxEngine,
@@ -62,8 +64,8 @@ export class TestMode implements TestModeAccess {
     this.scenarios = new ScenarioRunner({
       router,
       clock: engine.clock,
-      baseUrl: () => engine.settings.baseUrl(),
       wake: () => engine.runDueNow(),
+      mark: (request, label) => this.scenarioCalls.set(request, label),
     });
     this.startFaults = options.faults ?? [];
     for (const fault of this.startFaults) this.faults.add(fault);
@@ -72,6 +74,11 @@ export class TestMode implements TestModeAccess {
   /** Starts following one call. */
   open(request: IncomingMessage): Exchange {
     return new Exchange(this, request);
+  }
+
+  /** The scenario that made a call, when a scenario did: only its own request objects carry one, never a header. */
+  scenarioOf(request: IncomingMessage): string | undefined {
+    return this.scenarioCalls.get(request);
   }
 
   /** Faults back to those given at start, the log emptied (with `resetSandbox`). */
@@ -98,8 +105,7 @@ export class Exchange {
     private readonly request: IncomingMessage,
   ) {
     this.atMs = mode.engine.clock.now();
-    const scenario = request.headers[SCENARIO_HEADER];
-    this.scenario = Array.isArray(scenario) ? scenario[0] : scenario;
+    this.scenario = mode.scenarioOf(request);
     this.account = callerFingerprint(request.headers);
   }
 

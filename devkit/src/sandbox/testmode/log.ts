@@ -1,13 +1,26 @@
 /**
  * The request log: every call the sandbox answers (the log's own operations aside), newest last, bounded in
- * memory and never written to the state file. An entry keeps what it needs as it was (the headers, the raw
- * request body, the answer's text) and is rendered to its contract shape (`SandboxRequest`) only when read,
- * so logging costs a call little; the answer's check against the contract runs then too.
+ * memory and never written to the state file. An entry keeps what it needs as it was (the headers, a body of
+ * up to LOGGED_BODY_BYTES as sent) and is rendered to its contract shape (`SandboxRequest`) only when read, so
+ * logging costs a call little; the answer's check against the contract runs then too (and is kept). A larger
+ * body is read at once (redact.ts: parsed by its media type, its secrets redacted) and only the first
+ * LOGGED_BODY_BYTES of the redacted text are kept, so no secret survives a cut and no entry holds more than
+ * twice that. Secrets are redacted in every rendering: headers, query and bodies, by the names redact.ts lists;
+ * a body that is not JSON or a form shows as its length and type.
  */
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import type { components } from "../../../../generated/sandbox.js";
 import type { ContractRouter, Operation } from "../../contract/router.ts";
+import {
+  headerText,
+  isJsonMediaType,
+  mediaTypeOf,
+  type OmittedBody,
+  readRedacted,
+  redactHeaders,
+  redactQuery,
+} from "../../redact.ts";
 import type { FaultApplied } from "./faults.ts";
 
 export type SandboxRequest = components["schemas"]["SandboxRequest"];
@@ -15,13 +28,16 @@ export type SandboxRequest = components["schemas"]["SandboxRequest"];
 /** The most bytes of each body the log keeps. */
 export const LOGGED_BODY_BYTES = 64 * 1024;
 export const DEFAULT_REQUEST_LOG_SIZE = 1000;
-/** The most request streams open at once. */
+/** The most bytes the log holds in all (bodies and headers): past it the oldest entries go, whatever the size. */
+export const MAX_LOGGED_BYTES = 128 * 1024 * 1024;
+/** The most request streams open at once, and the most one account (or the callers without one) may hold. */
 export const MAX_REQUEST_STREAMS = 100;
-export const REDACTED = "[REDACTED]";
-
-const SECRET_HEADERS = new Set(["x-api-key", "authorization", "proxy-authorization", "cookie", "set-cookie"]);
-/** Body fields whose value is a secret, by name: `secret`, `accessToken`, `apiKey`, `password`, `token`… */
-const SECRET_FIELD = /secret|token|password|api-?key/i;
+export const MAX_REQUEST_STREAMS_PER_ACCOUNT = 10;
+/**
+ * The most bytes a stream may have waiting for its client: one that reads slower than the log grows (or not at
+ * all) is disconnected past it, and may come back with Last-Event-ID.
+ */
+export const MAX_STREAM_BUFFER_BYTES = 1024 * 1024;
 
 /** An account as the log and faults name it: a fingerprint of its API key, never the key. */
 export function accountFingerprint(apiKey: string): string {
@@ -54,23 +70,69 @@ export interface RequestFilter {
   sinceMs?: number | undefined;
 }
 
+/**
+ * A body as the log keeps it: `sent`, the bytes as they came (at most LOGGED_BODY_BYTES), read when rendered;
+ * `redacted`, the JSON text of a larger body already redacted (`cut` when only its start is kept); `omitted`,
+ * the size and type of a larger body that is neither JSON nor a form.
+ */
+type KeptBody =
+  | { kind: "sent"; text: Buffer; contentType: string }
+  | { kind: "redacted"; text: Buffer; cut: boolean }
+  | { kind: "omitted"; omitted: OmittedBody };
+
+function keep(text: Buffer | string | undefined, contentType: string): KeptBody | undefined {
+  if (text === undefined || text.length === 0) return undefined;
+  const bytes = typeof text === "string" ? Buffer.byteLength(text) : text.length;
+  // Bytes of its own, not the string: an answer cut short (a malformed fault) is a slice holding the whole.
+  if (bytes <= LOGGED_BODY_BYTES)
+    return { kind: "sent", text: typeof text === "string" ? Buffer.from(text) : text, contentType };
+  const read = readRedacted(text.toString(), contentType);
+  if ("omitted" in read) return { kind: "omitted", omitted: read.omitted };
+  const json = JSON.stringify(read.parsed);
+  // Kept as bytes of its own: a slice of the string would hold on to the whole text it was cut from.
+  return json.length <= LOGGED_BODY_BYTES
+    ? { kind: "redacted", text: Buffer.from(json), cut: false }
+    : { kind: "redacted", text: Buffer.from(json.slice(0, LOGGED_BODY_BYTES)), cut: true };
+}
+
+function keptSize(body: KeptBody | undefined): number {
+  if (!body) return 0;
+  return body.kind === "omitted" ? 64 : body.text.length;
+}
+
+/** The body as `LoggedMessage` shows it: parsed and redacted, its redacted start when cut, or its size and type. */
+function shown(body: KeptBody | undefined): { body?: unknown; truncated?: true; omitted?: OmittedBody } {
+  if (!body) return {};
+  if (body.kind === "omitted") return { omitted: body.omitted };
+  if (body.kind === "redacted")
+    return body.cut ? { body: body.text.toString(), truncated: true } : { body: JSON.parse(body.text.toString()) };
+  const read = readRedacted(body.text.toString(), body.contentType);
+  return "omitted" in read ? { omitted: read.omitted } : { body: read.parsed };
+}
+
 class Entry {
-  private rendered: SandboxRequest | undefined;
-  /** The contract check, run at record time when the answer is too long to keep whole. */
+  /** The contract check, run once: when the answer is recorded if it is too long to keep whole, else when read. */
   private check: SandboxRequest["contract"] | undefined;
-  /** True when only the first LOGGED_BODY_BYTES of the answer are kept. */
-  private truncatedAnswer = false;
+  private readonly requestBody: KeptBody | undefined;
+  private readonly responseBody: KeptBody | undefined;
+  /** Roughly what the entry holds, for the log's byte bound. */
+  readonly bytes: number;
 
   constructor(
     readonly id: number,
     readonly call: LoggedCall,
     router: ContractRouter,
   ) {
-    if ((call.responseText?.length ?? 0) > LOGGED_BODY_BYTES) {
-      this.check = contractCheck(router, call);
-      call.responseText = call.responseText!.slice(0, LOGGED_BODY_BYTES);
-      this.truncatedAnswer = true;
-    }
+    const responseText = call.responseText;
+    if (responseText !== undefined && responseText.length > LOGGED_BODY_BYTES)
+      this.check = contractCheck(router, call, responseText);
+    this.requestBody = keep(call.requestBody, headerText(call.requestHeaders["content-type"]));
+    this.responseBody = keep(responseText, headerText(call.responseHeaders["content-type"]));
+    // The entry keeps its own copies: the call's whole bodies are let go.
+    call.requestBody = undefined;
+    call.responseText = undefined;
+    this.bytes =
+      1024 + keptSize(this.requestBody) + keptSize(this.responseBody) + (call.path.length + call.query.length);
   }
 
   matches(filter: RequestFilter): boolean {
@@ -84,22 +146,12 @@ class Entry {
     );
   }
 
+  /** The entry in its contract shape, built each time it is read (what it holds is not kept twice). */
   render(router: ContractRouter): SandboxRequest {
-    if (this.rendered) return this.rendered;
     const { call } = this;
-    const requestBody =
-      call.requestBody && call.requestBody.length > 0
-        ? readBody(
-            call.requestBody.toString("utf8"),
-            headerText(call.requestHeaders["content-type"]),
-            call.requestBody.length > LOGGED_BODY_BYTES,
-          )
-        : undefined;
-    const responseBody =
-      call.responseText !== undefined && call.responseText !== ""
-        ? readBody(call.responseText, headerText(call.responseHeaders["content-type"]), this.truncatedAnswer)
-        : undefined;
-    this.rendered = {
+    const answer = this.responseBody?.kind === "sent" ? this.responseBody.text.toString() : "";
+    this.check ??= contractCheck(router, call, answer);
+    return {
       id: this.id,
       at: new Date(call.atMs).toISOString(),
       account: call.account,
@@ -107,69 +159,23 @@ class Entry {
       operationId: call.operation?.operationId ?? null,
       method: call.method,
       path: call.path,
-      ...(call.query ? { query: call.query } : {}),
+      ...(call.query ? { query: redactQuery(call.query) } : {}),
       status: call.status,
       durationMs: Math.round(call.durationMs * 1000) / 1000,
       ...(call.scenario !== undefined ? { scenario: call.scenario } : {}),
-      request: { headers: loggedHeaders(call.requestHeaders), ...requestBody },
-      response: { headers: loggedHeaders(call.responseHeaders), ...responseBody },
+      request: { headers: redactHeaders(call.requestHeaders), ...shown(this.requestBody) },
+      response: { headers: redactHeaders(call.responseHeaders), ...shown(this.responseBody) },
       fault: call.fault,
-      contract: this.check ?? contractCheck(router, call),
+      contract: this.check,
     };
-    return this.rendered;
   }
-}
-
-/** A body as logged: parsed when JSON or a form, the text otherwise, secrets redacted. */
-function readBody(text: string, contentType: string, truncated: boolean): { body: unknown; truncated?: true } {
-  if (truncated) return { body: text.slice(0, LOGGED_BODY_BYTES), truncated: true };
-  return { body: redactFields(parseBody(text, contentType)) };
-}
-
-function parseBody(text: string, contentType: string): unknown {
-  if (contentType.includes("json")) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-  if (contentType.startsWith("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(text));
-  return text;
-}
-
-function headerText(value: string | string[] | number | undefined): string {
-  return Array.isArray(value) ? value.join(", ") : value === undefined ? "" : String(value);
-}
-
-function loggedHeaders(headers: IncomingHttpHeaders | OutgoingHttpHeaders): Record<string, string> {
-  const logged: Record<string, string> = Object.create(null);
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    const key = name.toLowerCase();
-    logged[key] = SECRET_HEADERS.has(key) ? REDACTED : headerText(value);
-  }
-  return logged;
-}
-
-/** A copy of a JSON value with every secret-named field's value replaced (depth-limited like the bodies). */
-export function redactFields(value: unknown, depth = 0): unknown {
-  if (depth > 64 || value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((item) => redactFields(item, depth + 1));
-  const copy: Record<string, unknown> = Object.create(null);
-  for (const [key, item] of Object.entries(value))
-    copy[key] =
-      SECRET_FIELD.test(key) && item !== null && typeof item !== "object" ? REDACTED : redactFields(item, depth + 1);
-  return copy;
 }
 
 /** Whether the answer is one the contract declares: the status, and the body against its schema. */
-function contractCheck(router: ContractRouter, call: LoggedCall): SandboxRequest["contract"] {
+function contractCheck(router: ContractRouter, call: LoggedCall, text: string): SandboxRequest["contract"] {
   if (!call.operation || call.status === null) return null;
-  const text = call.responseText ?? "";
-  const contentType = headerText(call.responseHeaders["content-type"]);
   let body: unknown = text;
-  if (contentType.includes("json") && text !== "") {
+  if (isJsonMediaType(mediaTypeOf(call.responseHeaders["content-type"])) && text !== "") {
     try {
       body = JSON.parse(text);
     } catch {
@@ -180,15 +186,24 @@ function contractCheck(router: ContractRouter, call: LoggedCall): SandboxRequest
   return { valid: issues.length === 0, issues };
 }
 
+/** A follower of the log: `send` gets each matching entry and its JSON text (made once for every stream). */
 export interface RequestStream {
   filter: RequestFilter;
-  send(entry: SandboxRequest): void;
+  send(entry: SandboxRequest, json: string): void;
+}
+
+/** Whose streams a stream counts among: its account, or the callers without one. */
+function streamOwner(stream: RequestStream): string {
+  return stream.filter.account ?? "";
 }
 
 export class RequestLog {
   private entries: Entry[] = [];
   private nextId = 1;
+  /** What the entries hold, in bytes (roughly): at most MAX_LOGGED_BYTES. */
+  private bytes = 0;
   private readonly streams = new Set<RequestStream>();
+  private readonly streamsByOwner = new Map<string, number>();
 
   constructor(
     private readonly router: ContractRouter,
@@ -199,8 +214,25 @@ export class RequestLog {
     if (this.size === 0) return;
     const entry = new Entry(this.nextId++, call, this.router);
     this.entries.push(entry);
-    if (this.entries.length > this.size) this.entries.splice(0, this.entries.length - this.size);
-    for (const stream of this.streams) if (entry.matches(stream.filter)) stream.send(entry.render(this.router));
+    this.bytes += entry.bytes;
+    let drop = Math.max(0, this.entries.length - this.size);
+    let dropped = 0;
+    for (let index = 0; index < drop; index++) dropped += this.entries[index]!.bytes;
+    while (this.bytes - dropped > MAX_LOGGED_BYTES && drop < this.entries.length - 1)
+      dropped += this.entries[drop++]!.bytes;
+    if (drop > 0) {
+      this.entries.splice(0, drop);
+      this.bytes -= dropped;
+    }
+    if (this.streams.size === 0) return;
+    let json: string | undefined;
+    let rendered: SandboxRequest | undefined;
+    for (const stream of this.streams) {
+      if (!entry.matches(stream.filter)) continue;
+      rendered ??= entry.render(this.router);
+      json ??= JSON.stringify(rendered);
+      stream.send(rendered, json);
+    }
   }
 
   /** The matching entries, newest first, at most `limit`, and how many match in all. */
@@ -219,19 +251,35 @@ export class RequestLog {
   /** Forgets the account's entries, or every entry. */
   clear(account?: string): void {
     this.entries = account === undefined ? [] : this.entries.filter((entry) => entry.call.account !== account);
+    this.bytes = 0;
+    for (const entry of this.entries) this.bytes += entry.bytes;
   }
 
-  /** Whether another stream may be opened. */
-  get streamsFull(): boolean {
-    return this.streams.size >= MAX_REQUEST_STREAMS;
+  /** Why another stream for `account` (undefined: a caller without one) cannot be opened; undefined when it can. */
+  streamRefusal(account: string | undefined): string | undefined {
+    if (this.streams.size >= MAX_REQUEST_STREAMS)
+      return `${MAX_REQUEST_STREAMS} request streams are open, the most the sandbox serves; close one first`;
+    if ((this.streamsByOwner.get(account ?? "") ?? 0) >= MAX_REQUEST_STREAMS_PER_ACCOUNT)
+      return `${account === undefined ? "callers without an account" : `account ${account}`} already hold${account === undefined ? "" : "s"} ${MAX_REQUEST_STREAMS_PER_ACCOUNT} request streams, the most one account may; close one first`;
+    return undefined;
   }
 
   /** Sends the entries after `afterId` still held, then every new one, until the returned function is called. */
   follow(stream: RequestStream, afterId: number | undefined): () => void {
     if (afterId !== undefined)
       for (const entry of this.entries)
-        if (entry.id > afterId && entry.matches(stream.filter)) stream.send(entry.render(this.router));
+        if (entry.id > afterId && entry.matches(stream.filter)) {
+          const rendered = entry.render(this.router);
+          stream.send(rendered, JSON.stringify(rendered));
+        }
+    const owner = streamOwner(stream);
     this.streams.add(stream);
-    return () => this.streams.delete(stream);
+    this.streamsByOwner.set(owner, (this.streamsByOwner.get(owner) ?? 0) + 1);
+    return () => {
+      if (!this.streams.delete(stream)) return;
+      const left = (this.streamsByOwner.get(owner) ?? 1) - 1;
+      if (left === 0) this.streamsByOwner.delete(owner);
+      else this.streamsByOwner.set(owner, left);
+    };
   }
 }

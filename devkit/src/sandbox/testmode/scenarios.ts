@@ -1,105 +1,54 @@
 /**
- * Scenarios: chained calls of the partner API and the control API, with references to earlier answers
- * (`${company.id}`), that bring an account to a state in one go. Shipped ones by name (one YAML file each in
- * scenarios/), files given at start (`--scenario`), or posted (`runScenario`). A run goes through the
- * sandbox's own HTTP front like any call (validated, logged, firing webhooks), with the clock frozen for
- * its length, so the same state, seed and clock reading give the same ids.
+ * Scenarios: Arazzo workflows run in-process against the sandbox, to bring an account to a state in one go: the
+ * shipped ones (openapi/workflows/, by workflowId), a document posted to `runScenario`, or files given at start
+ * (`--scenario`). Each call goes through the sandbox's own HTTP handler like any call (validated, logged, firing
+ * webhooks), marked as the scenario's by the request object itself, which no client can forge (so faults never
+ * strike it), with the clock frozen for the run's length: the same state, seed and clock reading give the same ids.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { EventEmitter } from "node:events";
+import { IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
+import { Socket } from "node:net";
 import type { components } from "../../../../generated/sandbox.js";
-import type { ContractRouter, Operation } from "../../contract/router.ts";
-import { displayPath, scenariosDir } from "../../paths.ts";
+import { type Catalogue, type ResolvedDocument, resolveArazzo } from "../../arazzo/check.ts";
+import {
+  type ArazzoDocument,
+  readArazzoFile,
+  shippedDocuments,
+  shippedWorkflows,
+  WorkflowError,
+} from "../../arazzo/document.ts";
+import { type Fetch, runArazzo, type StepCall, type WorkflowRun } from "../../arazzo/runner.ts";
+import type { ContractRouter } from "../../contract/router.ts";
+import { displayPath } from "../../paths.ts";
 import type { SandboxClock } from "../clock.ts";
-import { DataFileError, parseDataText, readDataFile } from "./data-file.ts";
 
-export type Scenario = components["schemas"]["Scenario"];
-export type ScenarioStep = components["schemas"]["ScenarioStep"];
 export type ScenarioRun = components["schemas"]["ScenarioRun"];
+export type ShippedScenario = components["schemas"]["ShippedScenario"];
 
-/** The header that marks a scenario's own calls: logged with the scenario's name, never faulted. */
-export const SCENARIO_HEADER = "x-sandbox-scenario";
-/** Operations a step may not call: a run inside a run, and a stream that never ends. */
+/** Operations a scenario may not call: a run inside a run, and a stream that never ends. */
 const NOT_IN_SCENARIOS = new Set(["runScenario", "streamRequests"]);
-const MAX_INCLUDE_DEPTH = 4;
-const MAX_STEPS = 1000;
-const REFERENCE = /\$\{([^}]*)\}/g;
-const WHOLE_REFERENCE = /^\$\{([^}]*)\}$/;
+/** The address in-process calls are made to; it never reaches the network. */
+const IN_PROCESS_BASE = "http://127.0.0.1";
 
-/** A scenario that cannot run as given, or a step that answered otherwise than expected. */
-export class ScenarioError extends Error {
-  override readonly name = "ScenarioError";
-}
+/** The sandbox's HTTP handler, as server.ts makes it. */
+export type RequestListener = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 
-/** A scenario file (YAML or JSON), checked against the contract's `Scenario` schema. */
-export async function loadScenarioFile(file: string, router: ContractRouter): Promise<Scenario> {
-  const shownAs = `the scenario ${displayPath(file)}`;
-  return checkScenario(await readDataFile(file, shownAs).catch(asScenarioError), shownAs, router);
-}
-
-function asScenarioError(error: unknown): never {
-  throw error instanceof DataFileError ? new ScenarioError(error.message) : error;
-}
-
-/** Parses and checks a scenario's text; `shownAs` names it in errors. */
-function parseScenario(text: string, shownAs: string, router: ContractRouter): Scenario {
-  let value: unknown;
-  try {
-    value = parseDataText(text, shownAs);
-  } catch (error) {
-    asScenarioError(error);
-  }
-  return checkScenario(value, shownAs, router);
-}
-
-/** The value, if the contract's `Scenario` schema takes it. */
-function checkScenario(value: unknown, shownAs: string, router: ContractRouter): Scenario {
-  const issues = router.validateBody(runScenarioOperation(router), "application/json", { scenario: value });
-  if (issues.length > 0)
-    throw new ScenarioError(
-      `${shownAs} is not a scenario: ${issues.map((issue) => issue.message.replace(/^body\/scenario\/?/, "")).join("; ")}`,
-    );
-  return value as Scenario;
-}
-
-function runScenarioOperation(router: ContractRouter): Operation {
-  const operation = router.operations.find((candidate) => candidate.operationId === "runScenario");
-  if (!operation) throw new Error("the control contract has no runScenario");
-  return operation;
-}
-
-let shipped: Map<string, Scenario> | undefined;
-
-/** The shipped scenarios by name, read once. */
-export function shippedScenarios(router: ContractRouter): Map<string, Scenario> {
-  if (!shipped) {
-    const found = new Map<string, Scenario>();
-    for (const file of readdirSync(scenariosDir)
-      .filter((name) => name.endsWith(".yaml"))
-      .sort()) {
-      const name = file.slice(0, -".yaml".length);
-      const text = readFileSync(path.join(scenariosDir, file), "utf8");
-      const scenario = parseScenario(text, `the shipped scenario ${name}`, router);
-      found.set(name, { ...scenario, name });
-    }
-    shipped = found;
-  }
-  return shipped;
-}
-
-/** What a run needs of the sandbox: its address, its clock and the operations it can call. */
+/** What a run needs of the sandbox: its operations, its clock, and a way to mark its own calls. */
 export interface ScenarioHost {
   router: ContractRouter;
   clock: SandboxClock;
-  baseUrl(): string;
   /** Runs what fell due and sets the timer again (after the clock is let go). */
   wake(): Promise<void>;
+  /** Marks a request object as a scenario's call (logged under `label`, never faulted). */
+  mark(request: IncomingMessage, label: string): void;
 }
 
-interface Planned {
-  step: ScenarioStep & { operationId: string };
-  /** Where the step comes from, for messages: `step 3`, `step 1 (approved-company) → step 2`. */
-  where: string;
+/** A scenario ready to run: a document resolved against the sandbox, and which of its workflows. */
+export interface PreparedScenario {
+  label: string;
+  document: ResolvedDocument;
+  /** One workflow (with what it depends on); every workflow of the document in order when undefined. */
+  workflowId?: string;
 }
 
 export class ScenarioRunner {
@@ -107,22 +56,128 @@ export class ScenarioRunner {
   private holding = 0;
   /** Whether the runs froze the clock (and so resume it), or found it frozen. */
   private froze = false;
+  private listener: RequestListener | undefined;
 
   constructor(private readonly host: ScenarioHost) {}
 
-  /** Runs `scenario` as `apiKey` (unless the scenario or a step names another account). */
-  async run(scenario: Scenario, apiKey: string | undefined, label = scenario.name ?? "(posted)"): Promise<ScenarioRun> {
-    const planned = this.plan(scenario.steps, "", 0);
-    const account = apiKey ?? scenario.apiKey;
+  /** The handler scenario calls go through (set once the sandbox has made it). */
+  serveWith(listener: RequestListener): void {
+    this.listener = listener;
+  }
+
+  private get catalogue(): Catalogue {
+    return { router: this.host.router, documents: shippedDocuments(this.host.router) };
+  }
+
+  /** The shipped workflows, as `listScenarios` shows them. */
+  shipped(): ShippedScenario[] {
+    return [...shippedWorkflows(this.host.router).values()].map(({ file, workflow }) => ({
+      name: workflow.workflowId,
+      ...(workflow.summary !== undefined ? { summary: workflow.summary } : {}),
+      ...(workflow.description !== undefined ? { description: workflow.description } : {}),
+      document: file,
+      steps: workflow.steps.map((step) => ({
+        stepId: step.stepId,
+        ...(step.operationId !== undefined
+          ? { operationId: step.operationId.replace(/^\$sourceDescriptions\.[^.]+\./, "") }
+          : {}),
+        ...(step.workflowId !== undefined
+          ? { workflowId: step.workflowId.replace(/^\$sourceDescriptions\.[^.]+\./, "") }
+          : {}),
+        ...(step.description !== undefined ? { description: step.description } : {}),
+      })),
+      outputs: Object.keys(workflow.outputs ?? {}),
+      ...(workflow["x-webhooks"] ? { webhooks: workflow["x-webhooks"] } : {}),
+    }));
+  }
+
+  /** A shipped workflow by id, ready to run; undefined when none has that id. */
+  prepareShipped(name: string): PreparedScenario | undefined {
+    const found = shippedWorkflows(this.host.router).get(name);
+    if (!found) return undefined;
+    return {
+      label: name,
+      document: this.resolve(found.document, `the shipped workflows ${found.file}`),
+      workflowId: name,
+    };
+  }
+
+  /** A posted (or read) document, resolved and checked; a WorkflowError lists everything wrong with it. */
+  preparePosted(document: ArazzoDocument, shownAs: string, workflowId?: string): PreparedScenario {
+    const resolved = this.resolve(document, shownAs);
+    if (workflowId !== undefined && !resolved.workflows.has(workflowId))
+      throw new WorkflowError(
+        `${shownAs} has no workflow ${JSON.stringify(workflowId)} (its workflows: ${[...resolved.workflows.keys()].join(", ")})`,
+      );
+    const ids = workflowId !== undefined ? [workflowId] : [...resolved.workflows.keys()];
+    return {
+      label: `(posted) ${ids.join(", ")}`,
+      document: resolved,
+      ...(workflowId !== undefined ? { workflowId } : {}),
+    };
+  }
+
+  /**
+   * A `--scenario` entry: a shipped workflow's id, or an Arazzo file (`file.arazzo.yaml`, or `file#workflowId` for
+   * one of its workflows), read and checked now so a bad one stops the start before anything listens.
+   */
+  async prepareEntry(entry: string): Promise<PreparedScenario> {
+    const shipped = this.prepareShipped(entry);
+    if (shipped) return shipped;
+    const hash = entry.lastIndexOf("#");
+    const file = hash > 0 ? entry.slice(0, hash) : entry;
+    const workflowId = hash > 0 ? entry.slice(hash + 1) : undefined;
+    const document = await readArazzoFile(file, this.host.router).catch((error: Error) => {
+      if (error instanceof WorkflowError && /cannot read/.test(error.message))
+        throw new WorkflowError(
+          `${error.message} (a --scenario is a shipped workflow, ${[...shippedWorkflows(this.host.router).keys()].join(", ")}, or an Arazzo file)`,
+        );
+      throw error;
+    });
+    const prepared = this.preparePosted(document, `the Arazzo document ${displayPath(file)}`, workflowId);
+    return { ...prepared, label: workflowId ?? prepared.label.replace(/^\(posted\) /, "") };
+  }
+
+  private resolve(document: ArazzoDocument, shownAs: string): ResolvedDocument {
+    const resolved = resolveArazzo(document, shownAs, this.catalogue).orThrow();
+    for (const [step, operation] of resolved.operations)
+      if (NOT_IN_SCENARIOS.has(operation.operationId))
+        throw new WorkflowError(
+          `${shownAs}: step ${step.stepId} calls ${operation.operationId}, which a scenario may not call`,
+        );
+    return resolved;
+  }
+
+  /** Runs a prepared scenario in-process, the clock held frozen; `apiKey` is the `apiKey` input unless `inputs` has one. */
+  async run(
+    prepared: PreparedScenario,
+    apiKey: string | undefined,
+    inputs: Record<string, unknown> = {},
+  ): Promise<ScenarioRun> {
+    const listener = this.listener;
+    if (!listener) throw new Error("the scenario runner has no handler to call yet");
+    const given: Record<string, unknown> = Object.create(null);
+    if (apiKey !== undefined) given.apiKey = apiKey;
+    for (const [name, value] of Object.entries(inputs)) given[name] = value;
     this.hold();
+    let run: WorkflowRun;
     try {
-      const answers = new Map<string, unknown>();
-      const steps: ScenarioRun["steps"] = [];
-      for (const { step, where } of planned) steps.push(await this.runStep(step, where, account, label, answers));
-      return { scenario: label, steps };
+      run = await runArazzo({
+        catalogue: this.catalogue,
+        document: prepared.document,
+        ...(prepared.workflowId !== undefined ? { workflowId: prepared.workflowId } : {}),
+        inputs: given,
+        baseUrl: IN_PROCESS_BASE,
+        fetch: inProcessFetch(listener, (request) => this.host.mark(request, prepared.label)),
+        missingInputHint: (name) =>
+          name === "apiKey"
+            ? ": call runScenario with X-API-Key, or pass inputs.apiKey (the account the steps act for)"
+            : "",
+      });
     } finally {
       await this.release();
     }
+    return { scenario: prepared.label, workflows: run.workflows, steps: run.steps.map(asScenarioStep) };
   }
 
   private hold(): void {
@@ -137,151 +192,100 @@ export class ScenarioRunner {
     this.host.clock.resume();
     await this.host.wake();
   }
-
-  /** The steps with every `include` replaced by the shipped scenario's steps. */
-  private plan(steps: readonly ScenarioStep[], prefix: string, depth: number): Planned[] {
-    const planned: Planned[] = [];
-    steps.forEach((step, index) => {
-      const where = `${prefix}step ${index + 1}`;
-      if (step.include !== undefined) {
-        const names = shippedScenarios(this.host.router);
-        const included = names.get(step.include);
-        if (!included)
-          throw new ScenarioError(
-            `${where}: include ${JSON.stringify(step.include)} is not a shipped scenario (${[...names.keys()].join(", ")})`,
-          );
-        if (depth >= MAX_INCLUDE_DEPTH)
-          throw new ScenarioError(`${where}: includes nest deeper than ${MAX_INCLUDE_DEPTH}`);
-        planned.push(...this.plan(included.steps, `${where} (${step.include}) → `, depth + 1));
-      } else planned.push({ step: step as Planned["step"], where });
-      if (planned.length > MAX_STEPS) throw new ScenarioError(`the scenario runs more than ${MAX_STEPS} steps`);
-    });
-    return planned;
-  }
-
-  private operation(step: Planned["step"], where: string): Operation {
-    const operation = this.host.router.operations.find((candidate) => candidate.operationId === step.operationId);
-    if (!operation || NOT_IN_SCENARIOS.has(step.operationId))
-      throw new ScenarioError(
-        `${where}: operationId ${JSON.stringify(step.operationId)} is ${operation ? "not allowed in a scenario" : "not an operation of the partner API or the control API"}`,
-      );
-    return operation;
-  }
-
-  private async runStep(
-    raw: Planned["step"],
-    where: string,
-    account: string | undefined,
-    label: string,
-    answers: Map<string, unknown>,
-  ): Promise<ScenarioRun["steps"][number]> {
-    const operation = this.operation(raw, where);
-    const named = `${where} (${operation.operationId})`;
-    const step = fill(raw, answers, named) as Planned["step"];
-    const params = new Map(Object.entries(step.params ?? {}));
-    const target = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      const value = params.get(name);
-      if (value === undefined)
-        throw new ScenarioError(`${named}: params.${name} is required (the path ${operation.path})`);
-      params.delete(name);
-      return encodeURIComponent(String(value));
-    });
-    const query = new URLSearchParams();
-    for (const parameter of operation.parameters) {
-      const value = params.get(parameter.name);
-      if (parameter.in !== "query" || value === undefined) continue;
-      query.set(parameter.name, String(value));
-      params.delete(parameter.name);
-    }
-    if (params.size > 0)
-      throw new ScenarioError(
-        `${named}: ${[...params.keys()].map((name) => `params.${name}`).join(", ")} is not a path or query parameter of ${operation.operationId}`,
-      );
-    const headers: Record<string, string> = { [SCENARIO_HEADER]: label };
-    const apiKey = step.apiKey ?? account;
-    if (apiKey !== undefined) headers["x-api-key"] = apiKey;
-    else if (operation.needsApiKey)
-      throw new ScenarioError(
-        `${named} needs an account: call runScenario with X-API-Key, or give the scenario an apiKey`,
-      );
-    if (step.companyId !== undefined) headers["x-company-id"] = step.companyId;
-    let body: string | undefined;
-    if (step.body !== undefined && operation.requestBody) {
-      const mediaTypes = [...operation.requestBody.mediaTypes.keys()];
-      const mediaType = mediaTypes.find((type) => type.includes("json")) ?? mediaTypes[0]!;
-      headers["content-type"] = mediaType;
-      body =
-        mediaType === "application/x-www-form-urlencoded"
-          ? new URLSearchParams(step.body as Record<string, string>).toString()
-          : JSON.stringify(step.body);
-    }
-    const url = `${this.host.baseUrl()}${target}${query.size > 0 ? `?${query}` : ""}`;
-    const response = await fetch(url, { method: operation.method, headers, ...(body !== undefined ? { body } : {}) });
-    const text = await response.text();
-    const answer =
-      (response.headers.get("content-type") ?? "").includes("json") && text !== "" ? JSON.parse(text) : text;
-    const expected = step.expect === undefined ? response.ok : response.status === step.expect;
-    if (!expected) {
-      const detail =
-        typeof answer === "object" && answer !== null && "detail" in answer
-          ? String(answer.detail)
-          : text.slice(0, 300);
-      throw new ScenarioError(
-        `${named} answered ${response.status}${step.expect === undefined ? "" : ` (expected ${step.expect})`}: ${detail}`,
-      );
-    }
-    if (step.name !== undefined) answers.set(step.name, answer);
-    return {
-      ...(step.name !== undefined ? { name: step.name } : {}),
-      operationId: operation.operationId,
-      method: operation.method,
-      path: target,
-      status: response.status,
-      ...(text !== "" ? { body: answer } : {}),
-    };
-  }
 }
 
-/** A copy of `value` with every `${name.path}` filled in from the earlier answers. */
-function fill(value: unknown, answers: Map<string, unknown>, where: string): unknown {
-  if (typeof value === "string") {
-    const whole = WHOLE_REFERENCE.exec(value);
-    if (whole) return lookUp(whole[1]!, answers, where);
-    return value.replace(REFERENCE, (_, expression: string) => {
-      const found = lookUp(expression, answers, where);
-      return typeof found === "object" ? JSON.stringify(found) : String(found);
+function asScenarioStep(call: StepCall): ScenarioRun["steps"][number] {
+  return {
+    workflowId: call.workflowId,
+    stepId: call.stepId,
+    operationId: call.operationId,
+    method: call.method,
+    path: call.path,
+    ...(call.request.body !== undefined ? { request: call.request.body } : {}),
+    status: call.status,
+    ...(call.body !== undefined ? { body: call.body } : {}),
+  };
+}
+
+/**
+ * A fetch that hands each request to the sandbox's handler in this process: the request is a real IncomingMessage
+ * (marked as the scenario's before the handler sees it), the response a stand-in that collects what is sent.
+ */
+function inProcessFetch(listener: RequestListener, mark: (request: IncomingMessage) => void): Fetch {
+  return async (url, init) => {
+    const target = new URL(url);
+    const body = init.body === undefined || init.body === null ? undefined : Buffer.from(String(init.body));
+    const request = new IncomingMessage(new Socket());
+    request.method = init.method ?? "GET";
+    request.url = `${target.pathname}${target.search}`;
+    const headers: Record<string, string> = { host: target.host };
+    for (const [name, value] of Object.entries((init.headers ?? {}) as Record<string, string>))
+      headers[name.toLowerCase()] = value;
+    if (body !== undefined) headers["content-length"] = String(body.length);
+    request.headers = headers;
+    request.rawHeaders = Object.entries(headers).flat();
+    if (body !== undefined) request.push(body);
+    request.push(null);
+    mark(request);
+    const response = new CollectedResponse();
+    await listener(request, response as unknown as ServerResponse);
+    if (!response.ended)
+      throw new Error(`the sandbox's handler returned without answering ${request.method} ${request.url}`);
+    const { status, headers: sent, text } = await response.done;
+    const answerHeaders = new Headers();
+    for (const [name, value] of Object.entries(sent))
+      if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(", ") : String(value));
+    return new Response(text === "" || status === 204 || status === 304 ? null : text, {
+      status,
+      headers: answerHeaders,
     });
-  }
-  if (Array.isArray(value)) return value.map((item) => fill(item, answers, where));
-  if (value !== null && typeof value === "object") {
-    const copy: Record<string, unknown> = Object.create(null);
-    for (const [key, item] of Object.entries(value)) copy[key] = fill(item, answers, where);
-    return copy;
-  }
-  return value;
+  };
 }
 
-/** `name.path` in the answer of the step called `name`; the one key wrapping a resource may be left out. */
-function lookUp(expression: string, answers: Map<string, unknown>, where: string): unknown {
-  const [name = "", ...parts] = expression.trim().split(".");
-  if (!answers.has(name))
-    throw new ScenarioError(
-      `${where}: \${${expression}} names no earlier step "${name}" (named so far: ${[...answers.keys()].join(", ") || "none"})`,
-    );
-  let value = answers.get(name);
-  if (parts.length > 0 && isRecord(value) && !Object.hasOwn(value, parts[0]!)) {
-    const keys = Object.keys(value);
-    if (keys.length === 1) value = value[keys[0]!];
-  }
-  for (const part of parts) {
-    if (Array.isArray(value) && /^\d+$/.test(part) && Number(part) < value.length) value = value[Number(part)];
-    else if (isRecord(value) && Object.hasOwn(value, part)) value = value[part];
-    else throw new ScenarioError(`${where}: \${${expression}}: the answer of "${name}" has no ${part} there`);
-  }
-  if (value === undefined || value === null) throw new ScenarioError(`${where}: \${${expression}} is ${String(value)}`);
-  return value;
-}
+/** What the handler writes to a response, collected: the status, the headers and the text. */
+class CollectedResponse extends EventEmitter {
+  statusCode = 200;
+  destroyed = false;
+  headersSent = false;
+  ended = false;
+  private readonly headers: OutgoingHttpHeaders = {};
+  private readonly chunks: string[] = [];
+  private finish!: (answer: { status: number; headers: OutgoingHttpHeaders; text: string }) => void;
+  readonly done = new Promise<{ status: number; headers: OutgoingHttpHeaders; text: string }>((resolve) => {
+    this.finish = resolve;
+  });
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+  setHeader(name: string, value: string | number | readonly string[]): this {
+    this.headers[name.toLowerCase()] = value as string;
+    return this;
+  }
+
+  getHeader(name: string): unknown {
+    return this.headers[name.toLowerCase()];
+  }
+
+  writeHead(status: number, headers?: OutgoingHttpHeaders): this {
+    this.statusCode = status;
+    for (const [name, value] of Object.entries(headers ?? {})) this.headers[name.toLowerCase()] = value;
+    this.headersSent = true;
+    return this;
+  }
+
+  flushHeaders(): void {
+    this.headersSent = true;
+  }
+
+  write(chunk: string | Buffer): boolean {
+    this.chunks.push(String(chunk));
+    return true;
+  }
+
+  end(chunk?: string | Buffer): this {
+    if (chunk !== undefined) this.chunks.push(String(chunk));
+    this.ended = true;
+    this.finish({ status: this.statusCode, headers: this.headers, text: this.chunks.join("") });
+    this.emit("finish");
+    this.emit("close");
+    return this;
+  }
 }

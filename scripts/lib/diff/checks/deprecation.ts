@@ -4,9 +4,73 @@
  */
 import { code, type ItemPair, type PairOf, STABILITY, stable, sunsetDay, unstableNote } from "../pairs.ts";
 import { type JsonObject, locationOf } from "../resolve.ts";
-import { defineFamily, type Out } from "./define.ts";
+import { defineFamily, flow, type Out, one } from "./define.ts";
 
-const family = defineFamily("deprecation and sunset", import.meta.url);
+const family = defineFamily("deprecation and sunset", import.meta.url, {
+  "operation-removed-after-deprecation": one(
+    "document",
+    "Deprecated operation removed (no sunset, or after its sunset)",
+    "info",
+    ["api-removed-with-deprecation", "api-path-removed-with-deprecation"],
+  ),
+  "operation-removed-before-sunset": one("document", "Deprecated operation removed before its x-sunset date", "error", [
+    "api-removed-before-sunset",
+    "api-path-removed-before-sunset",
+  ]),
+  "operation-deprecated": one("document", "Operation deprecated", "info", [
+    "endpoint-deprecated",
+    "endpoint-deprecated-with-sunset",
+  ]),
+  "operation-reactivated": one("document", "Operation no longer deprecated", "info", ["endpoint-reactivated"]),
+  "sunset-removed": one("document", "x-sunset removed from a deprecated operation or parameter", "error", [
+    "sunset-deleted",
+    "request-parameter-sunset-deleted",
+  ]),
+  "sunset-earlier": one("document", "x-sunset of a deprecated operation or parameter moved earlier", "error", [
+    "api-sunset-date-changed-too-small",
+    "request-parameter-sunset-date-changed-too-small",
+  ]),
+  "sunset-later": one("document", "x-sunset moved later", "info"),
+  "sunset-invalid": one("document", "x-sunset is not a date (YYYY-MM-DD)", "error", [
+    "api-deprecated-sunset-parse",
+    "api-path-sunset-parse",
+    "request-parameter-sunset-parse",
+  ]),
+  "parameter-removed-after-deprecation": flow(
+    "Deprecated parameter removed (no sunset, or after its sunset)",
+    ["info", "info"],
+    { request: ["request-parameter-removed-with-deprecation"] },
+  ),
+  "parameter-removed-before-sunset": flow("Deprecated parameter removed before its x-sunset date", ["error", "error"], {
+    request: ["request-parameter-removed-before-sunset"],
+  }),
+  "parameter-deprecated": flow(
+    "Parameter deprecated",
+    ["info", "info"],
+    { request: ["request-parameter-deprecated"] },
+    { documentation: true },
+  ),
+  "parameter-reactivated": flow(
+    "Parameter no longer deprecated",
+    ["info", "info"],
+    { request: ["request-parameter-reactivated"] },
+    { documentation: true },
+  ),
+  "operation-removed-unstable": one("document", "Operation with x-stability-level draft or alpha removed", "info"),
+  "stability-decreased": one("document", "x-stability-level decreased (stable → beta → alpha → draft)", "error", [
+    "api-stability-decreased",
+    "request-property-stability-decreased",
+    "response-property-stability-decreased",
+  ]),
+  "stability-increased": one("document", "x-stability-level increased", "info", [
+    "api-stability-increased",
+    "request-property-stability-increased",
+    "response-property-stability-increased",
+  ]),
+  "stability-invalid": one("document", "x-stability-level is not one of draft, alpha, beta, stable", "error", [
+    "api-invalid-stability-level",
+  ]),
+});
 export default family;
 
 export type Removal = "plain" | "after" | "before" | "invalid";
@@ -39,7 +103,7 @@ export function removedOperations(pair: PairOf<"item" | "operation">): [string, 
   return pair.before && !pair.after ? [[pair.where, pair.before]] : [];
 }
 
-function sunsetChange(out: Out, where: string, before: JsonObject, after: JsonObject): void {
+function sunsetChange(out: Out<SunsetKind>, where: string, before: JsonObject, after: JsonObject): void {
   const from = before["x-sunset"];
   const to = after["x-sunset"];
   if (stable(from) === stable(to)) return;
@@ -52,18 +116,35 @@ function sunsetChange(out: Out, where: string, before: JsonObject, after: JsonOb
   if (day) out.emit(sunsetDay(to)! < day ? "sunset-earlier" : "sunset-later", where, text);
 }
 
-const OPERATION_REMOVAL: Record<Exclude<Removal, "plain">, string> = {
+const OPERATION_REMOVAL = {
   after: "operation-removed-after-deprecation",
   before: "operation-removed-before-sunset",
   invalid: "sunset-invalid",
-};
-const PARAMETER_REMOVAL: Record<Exclude<Removal, "plain">, string> = {
+} as const satisfies Record<Exclude<Removal, "plain">, string>;
+const PARAMETER_REMOVAL = {
   after: "parameter-removed-after-deprecation",
   before: "parameter-removed-before-sunset",
   invalid: "sunset-invalid",
-};
+} as const satisfies Record<Exclude<Removal, "plain">, string>;
 
-family.detector("lifecycle", ["item", "operation", "parameter"], (pair, out) => {
+type SunsetKind = "sunset-invalid" | "sunset-removed" | "sunset-earlier" | "sunset-later";
+
+const LIFECYCLE = [
+  "operation-removed-after-deprecation",
+  "operation-removed-before-sunset",
+  "operation-deprecated",
+  "operation-reactivated",
+  "sunset-removed",
+  "sunset-earlier",
+  "sunset-later",
+  "sunset-invalid",
+  "parameter-removed-after-deprecation",
+  "parameter-removed-before-sunset",
+  "parameter-deprecated",
+  "parameter-reactivated",
+] as const;
+
+family.detector("lifecycle", ["item", "operation", "parameter"], LIFECYCLE, (pair, out) => {
   if (pair.on === "parameter") {
     const { before, after, place } = pair;
     if (before && !after) {
@@ -74,6 +155,8 @@ family.detector("lifecycle", ["item", "operation", "parameter"], (pair, out) => 
     if (!before || !after) return;
     if (before.parameter.deprecated !== true && after.parameter.deprecated === true)
       out.emit("parameter-deprecated", place, `\`${after.label}\` deprecated`);
+    if (before.parameter.deprecated === true && after.parameter.deprecated !== true)
+      out.emit("parameter-reactivated", place, `\`${after.label}\` no longer deprecated`);
     return sunsetChange(out, place, before.parameter, after.parameter);
   }
   for (const [where, op] of removedOperations(pair)) {
@@ -94,7 +177,12 @@ family.detector("lifecycle", ["item", "operation", "parameter"], (pair, out) => 
   sunsetChange(out, where, before, after);
 });
 
-function stabilityChange(out: Out, where: string, before: unknown, after: unknown): void {
+function stabilityChange(
+  out: Out<"stability-invalid" | "stability-decreased" | "stability-increased">,
+  where: string,
+  before: unknown,
+  after: unknown,
+): void {
   const invalid = [before, after].find((level) => level !== undefined && !STABILITY.includes(String(level)));
   if (invalid !== undefined)
     return out.emit(
@@ -111,7 +199,14 @@ function stabilityChange(out: Out, where: string, before: unknown, after: unknow
   );
 }
 
-family.detector("stability", ["item", "operation", "schema"], (pair, out) => {
+const STABILITY_KINDS = [
+  "operation-removed-unstable",
+  "stability-decreased",
+  "stability-increased",
+  "stability-invalid",
+] as const;
+
+family.detector("stability", ["item", "operation", "schema"], STABILITY_KINDS, (pair, out) => {
   if (pair.on === "schema") {
     const before = pair.a.keywords.get("x-stability-level");
     const after = pair.b.keywords.get("x-stability-level");
@@ -128,22 +223,3 @@ family.detector("stability", ["item", "operation", "schema"], (pair, out) => {
   if (pair.on === "operation" && pair.before && pair.after)
     stabilityChange(out, pair.where, pair.before["x-stability-level"], pair.after["x-stability-level"]);
 });
-
-// scope | kind | detector | level (request, response) | title | oasdiff's check and level (request, response)
-family.table(`
-  doc  | operation-removed-after-deprecation | lifecycle | info         | Deprecated operation removed (no sunset, or after its sunset) | api-removed-with-deprecation info
-  doc  | operation-removed-before-sunset     | lifecycle | error        | Deprecated operation removed before its x-sunset date | api-removed-before-sunset error
-  doc  | operation-deprecated                | lifecycle | info         | Operation deprecated | endpoint-deprecated info
-  doc  | operation-reactivated               | lifecycle | info         | Operation no longer deprecated | endpoint-reactivated info
-  doc  | sunset-removed                      | lifecycle | error        | x-sunset removed from a deprecated operation or parameter | api-sunset-deleted error
-  doc  | sunset-earlier                      | lifecycle | error        | x-sunset of a deprecated operation or parameter moved earlier | api-sunset-date-changed-too-small error
-  doc  | sunset-later                        | lifecycle | info         | x-sunset moved later | -
-  doc  | sunset-invalid                      | lifecycle | error        | x-sunset is not a date (YYYY-MM-DD) | api-deprecated-sunset-parse error
-  flow | parameter-removed-after-deprecation | lifecycle | info, info   | Deprecated parameter removed (no sunset, or after its sunset) | request-parameter-removed-with-deprecation info, -
-  flow | parameter-removed-before-sunset     | lifecycle | error, error | Deprecated parameter removed before its x-sunset date | request-parameter-removed-before-sunset error, -
-  flow | parameter-deprecated                | lifecycle | info, info   | Parameter deprecated | request-parameter-deprecated info, - | documentation
-  doc  | operation-removed-unstable          | stability | info         | Operation with x-stability-level draft or alpha removed | -
-  doc  | stability-decreased                 | stability | error        | x-stability-level decreased (stable → beta → alpha → draft) | api-stability-decreased error
-  doc  | stability-increased                 | stability | info         | x-stability-level increased | api-stability-increased info
-  doc  | stability-invalid                   | stability | error        | x-stability-level is not one of draft, alpha, beta, stable | api-invalid-stability-level error
-`);

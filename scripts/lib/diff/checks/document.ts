@@ -4,10 +4,30 @@
  */
 import { code, stable, sunsetDay } from "../pairs.ts";
 import { DOC_KEYWORDS, isObject, type Json, type JsonObject, locationOf, type SchemaView } from "../resolve.ts";
-import { defineFamily, type Out } from "./define.ts";
+import { defineFamily, flow, type Out, one } from "./define.ts";
 import { SCHEMA_KEYWORDS } from "./schema-keywords.ts";
 
-const family = defineFamily("document", import.meta.url);
+const family = defineFamily("document", import.meta.url, {
+  "version-changed": one("document", "info.version changed", "info", [], { documentation: true }),
+  "openapi-version-changed": one("document", "OpenAPI version changed", "info"),
+  "server-removed": one("document", "Server removed", "info"),
+  "server-added": one("document", "Server added", "info"),
+  "server-changed": one("document", "Server variables changed", "info"),
+  "schema-component-removed": one("document", "Schema component removed (nothing that remains refers to it)", "info", [
+    "api-schema-removed",
+  ]),
+  "extension-changed": flow("Vendor extension (x-) changed", ["info", "info"], {}, { documentation: true }),
+  "documentation-changed": flow(
+    "Documentation changed (description, summary, examples, …)",
+    ["info", "info"],
+    {},
+    { documentation: true },
+  ),
+  "keyword-changed": flow("Keyword the gate does not model changed (may break; cannot be decided)", [
+    "warning",
+    "warning",
+  ]),
+});
 export default family;
 
 const TOP_LEVEL_KEYS = new Set([
@@ -38,7 +58,19 @@ const OPERATION_KEYS = new Set([
 ]);
 const withoutDeprecated = [...DOC_KEYWORDS].filter((key) => key !== "deprecated");
 
-family.detector("info", ["document"], ({ base, head }, out) => {
+/** Schema components removed: what refers to them is compared where it is; this says that they went. */
+family.detector("components", ["document"], ["schema-component-removed"], ({ base, head }, out) => {
+  const schemas = (document: JsonObject) => {
+    const components = isObject(document.components) ? document.components : {};
+    return isObject(components.schemas) ? components.schemas : {};
+  };
+  const after = schemas(head);
+  for (const name of Object.keys(schemas(base)))
+    if (!(name in after))
+      out.emit("schema-component-removed", `#/components/schemas/${name}`, `schema component \`${name}\` removed`);
+});
+
+family.detector("info", ["document"], ["version-changed", "openapi-version-changed"], ({ base, head }, out) => {
   const before = isObject(base.info) ? base.info : {};
   const after = isObject(head.info) ? head.info : {};
   if (before.version !== after.version)
@@ -47,7 +79,13 @@ family.detector("info", ["document"], ({ base, head }, out) => {
     out.emit("openapi-version-changed", "#/openapi", `${code(base.openapi)} → ${code(head.openapi)}`);
 });
 
-function docKeys(out: Out, place: string, before: JsonObject, after: JsonObject, keys: Iterable<string>): void {
+function docKeys(
+  out: Out<"documentation-changed">,
+  place: string,
+  before: JsonObject,
+  after: JsonObject,
+  keys: Iterable<string>,
+): void {
   const changed = [...keys].filter((key) => stable(before[key]) !== stable(after[key]));
   if (changed.length > 0) out.emit("documentation-changed", place, `${changed.join(", ")} changed`);
 }
@@ -62,7 +100,7 @@ function serverDocs(server: JsonObject): Json {
   ];
 }
 
-function schemaDocs(a: SchemaView, b: SchemaView, out: Out): void {
+function schemaDocs(a: SchemaView, b: SchemaView, out: Out<"documentation-changed">): void {
   for (const place of new Set([...a.docs.keys(), ...b.docs.keys()])) {
     docKeys(out, place, a.docs.get(place)?.values ?? {}, b.docs.get(place)?.values ?? {}, [
       ...new Set([...Object.keys(a.docs.get(place)?.values ?? {}), ...Object.keys(b.docs.get(place)?.values ?? {})]),
@@ -84,6 +122,7 @@ function schemaDocs(a: SchemaView, b: SchemaView, out: Out): void {
 export const docs = family.detector(
   "docs",
   ["document", "servers", "scheme", "item", "operation", "parameter", "body", "media", "responses", "schema"],
+  ["documentation-changed"],
   (pair, out) => {
     switch (pair.on) {
       case "document": {
@@ -149,17 +188,22 @@ function variableValues(server: JsonObject): Json {
   );
 }
 
-family.detector("servers", ["servers"], ({ place, before, after }, out) => {
-  const a = servers(before);
-  const b = servers(after);
-  for (const [url, server] of a) {
-    const match = b.get(url);
-    if (!match) out.emit("server-removed", `${place} ${url}`, `server \`${url}\` removed`);
-    else if (stable(variableValues(server)) !== stable(variableValues(match)))
-      out.emit("server-changed", `${place} ${url}`, `server \`${url}\` variables changed`);
-  }
-  for (const url of b.keys()) if (!a.has(url)) out.emit("server-added", `${place} ${url}`, `server \`${url}\` added`);
-});
+family.detector(
+  "servers",
+  ["servers"],
+  ["server-removed", "server-added", "server-changed"],
+  ({ place, before, after }, out) => {
+    const a = servers(before);
+    const b = servers(after);
+    for (const [url, server] of a) {
+      const match = b.get(url);
+      if (!match) out.emit("server-removed", `${place} ${url}`, `server \`${url}\` removed`);
+      else if (stable(variableValues(server)) !== stable(variableValues(match)))
+        out.emit("server-changed", `${place} ${url}`, `server \`${url}\` variables changed`);
+    }
+    for (const url of b.keys()) if (!a.has(url)) out.emit("server-added", `${place} ${url}`, `server \`${url}\` added`);
+  },
+);
 
 function changedKeys(before: JsonObject, after: JsonObject, skip: (key: string) => boolean): string[] {
   return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
@@ -176,59 +220,52 @@ function sunsetOutsideDeprecation(before: JsonObject, after: JsonObject): boolea
 }
 
 /** A vendor extension, or a keyword the gate has no check for: reported so nobody misses it. */
-family.detector("unmodeled", ["document", "operation", "parameter", "schema"], (pair, out) => {
-  const report = (key: string, where: string, message: string) =>
-    out.emit(key.startsWith("x-") ? "extension-changed" : "keyword-changed", where, message);
-  const sunset = (where: string, before: JsonObject, after: JsonObject) => {
-    if (sunsetOutsideDeprecation(before, after))
-      out.emit("extension-changed", where, `x-sunset ${code(before["x-sunset"])} → ${code(after["x-sunset"])}`);
-  };
-  switch (pair.on) {
-    case "document":
-      for (const key of changedKeys(pair.base, pair.head, (key) => TOP_LEVEL_KEYS.has(key)))
-        report(key, `#/${key}`, `${key} changed`);
-      return;
-    case "operation":
-      if (!pair.before || !pair.after) return;
-      for (const key of changedKeys(pair.before, pair.after, (key) => OPERATION_KEYS.has(key)))
-        report(key, pair.where, `${key} ${code(pair.before[key])} → ${code(pair.after[key])}`);
-      return sunset(pair.where, pair.before, pair.after);
-    case "parameter":
-      if (pair.before && pair.after) sunset(pair.place, pair.before.parameter, pair.after.parameter);
-      return;
-    case "schema":
-      for (const key of new Set([...pair.a.keywords.keys(), ...pair.b.keywords.keys()])) {
-        const before = pair.a.keywords.get(key);
-        const after = pair.b.keywords.get(key);
-        if (before && after && stable(before.value) === stable(after.value)) continue;
-        // x-stability-level on both sides is judged as a stability change.
-        const stability = key === "x-stability-level" && before !== undefined && after !== undefined;
-        if (SCHEMA_KEYWORDS.has(key) || key === "x-extensible-enum" || stability) continue;
-        const where = locationOf((after ?? before)!.at);
-        if (key.startsWith("x-"))
-          out.emit(
-            "extension-changed",
-            where,
-            `${key} ${before === undefined ? "added" : after === undefined ? "removed" : "changed"}`,
-          );
-        else
-          out.emit(
-            "keyword-changed",
-            where,
-            `${key} ${code(before?.value)} → ${code(after?.value)} (a keyword the gate does not model)`,
-          );
-      }
-  }
-});
-
-// scope | kind | detector | level (request, response) | title | oasdiff's check and level (request, response)
-family.table(`
-  doc  | version-changed         | info      | info             | info.version changed | - | documentation
-  doc  | openapi-version-changed | info      | info             | OpenAPI version changed | -
-  doc  | server-removed          | servers   | info             | Server removed | -
-  doc  | server-added            | servers   | info             | Server added | -
-  doc  | server-changed          | servers   | info             | Server variables changed | -
-  flow | extension-changed       | unmodeled | info, info       | Vendor extension (x-) changed | - | documentation
-  flow | documentation-changed   | docs      | info, info       | Documentation changed (description, summary, examples, …) | - | documentation
-  flow | keyword-changed         | unmodeled | warning, warning | Keyword the gate does not model changed (may break; cannot be decided) | -
-`);
+family.detector(
+  "unmodeled",
+  ["document", "operation", "parameter", "schema"],
+  ["extension-changed", "keyword-changed"],
+  (pair, out) => {
+    const report = (key: string, where: string, message: string) =>
+      out.emit(key.startsWith("x-") ? "extension-changed" : "keyword-changed", where, message);
+    const sunset = (where: string, before: JsonObject, after: JsonObject) => {
+      if (sunsetOutsideDeprecation(before, after))
+        out.emit("extension-changed", where, `x-sunset ${code(before["x-sunset"])} → ${code(after["x-sunset"])}`);
+    };
+    switch (pair.on) {
+      case "document":
+        for (const key of changedKeys(pair.base, pair.head, (key) => TOP_LEVEL_KEYS.has(key)))
+          report(key, `#/${key}`, `${key} changed`);
+        return;
+      case "operation":
+        if (!pair.before || !pair.after) return;
+        for (const key of changedKeys(pair.before, pair.after, (key) => OPERATION_KEYS.has(key)))
+          report(key, pair.where, `${key} ${code(pair.before[key])} → ${code(pair.after[key])}`);
+        return sunset(pair.where, pair.before, pair.after);
+      case "parameter":
+        if (pair.before && pair.after) sunset(pair.place, pair.before.parameter, pair.after.parameter);
+        return;
+      case "schema":
+        for (const key of new Set([...pair.a.keywords.keys(), ...pair.b.keywords.keys()])) {
+          const before = pair.a.keywords.get(key);
+          const after = pair.b.keywords.get(key);
+          if (before && after && stable(before.value) === stable(after.value)) continue;
+          // x-stability-level on both sides is judged as a stability change.
+          const stability = key === "x-stability-level" && before !== undefined && after !== undefined;
+          if (SCHEMA_KEYWORDS.has(key) || key === "x-extensible-enum" || stability) continue;
+          const where = locationOf((after ?? before)!.at);
+          if (key.startsWith("x-"))
+            out.emit(
+              "extension-changed",
+              where,
+              `${key} ${before === undefined ? "added" : after === undefined ? "removed" : "changed"}`,
+            );
+          else
+            out.emit(
+              "keyword-changed",
+              where,
+              `${key} ${code(before?.value)} → ${code(after?.value)} (a keyword the gate does not model)`,
+            );
+        }
+    }
+  },
+);

@@ -4,11 +4,64 @@
  * oasdiff does not judge) is reported at level info.
  */
 import { code, type Document, deref, stable } from "../pairs.ts";
+import type { Kind } from "../registry.ts";
 import type { Json, JsonObject } from "../resolve.ts";
-import { defineFamily } from "./define.ts";
+import { defineFamily, flow, one } from "./define.ts";
 import { removal } from "./deprecation.ts";
 
-const family = defineFamily("parameters", import.meta.url);
+const family = defineFamily("parameters", import.meta.url, {
+  "parameter-removed": flow(
+    "Parameter or header removed",
+    ["error", "error"],
+    {
+      request: ["request-parameter-removed"],
+      response: ["required-response-header-removed", "optional-response-header-removed"],
+    },
+    {
+      why: {
+        request:
+          "A request that still sends the parameter is invalid under the new contract (a validating server rejects it). Lower it in the config when the parameter was never read.",
+        response: "Partners that read an optional header when present lose it without notice.",
+      },
+    },
+  ),
+  "parameter-added-required": flow("Required parameter or header added", ["error", "info"], {
+    request: [
+      "new-required-request-parameter",
+      "new-request-path-parameter",
+      "new-required-request-default-parameter-to-existing-path",
+    ],
+    response: ["response-header-added"],
+  }),
+  "parameter-added-optional": flow("Optional parameter or header added", ["info", "info"], {
+    request: ["new-optional-request-parameter", "new-optional-request-default-parameter-to-existing-path"],
+    response: ["response-header-added"],
+  }),
+  "parameter-became-required": flow("Parameter or header became required", ["error", "info"], {
+    request: ["request-parameter-became-required"],
+  }),
+  "parameter-became-optional": flow("Parameter or header became optional", ["info", "error"], {
+    request: ["request-parameter-became-optional"],
+    response: ["response-header-became-optional"],
+  }),
+  "parameter-serialization-changed": flow(
+    "Parameter style, or explode of an array or object, changed (the wire format)",
+    ["error", "error"],
+  ),
+  "parameter-reserved-disallowed": flow("Parameter no longer accepts reserved characters unencoded (allowReserved)", [
+    "error",
+    "info",
+  ]),
+  "parameter-reserved-allowed": flow("Parameter now accepts reserved characters unencoded (allowReserved)", [
+    "info",
+    "error",
+  ]),
+  "header-values-changed": one(
+    "response",
+    "A response header's range of values changed (constraint, enum, pattern); its type and presence are checked apart",
+    "info",
+  ),
+});
 export default family;
 
 const isRequired = (p: JsonObject) => p.required === true || p.in === "path";
@@ -23,20 +76,33 @@ function isScalar(document: Document, value: Json | undefined): boolean {
   );
 }
 
-function serialization(parameter: JsonObject): { style: string; explode: boolean } {
+/** A parameter's `style` and `explode`, defaults filled in (form and exploded for query and cookie parameters). */
+export function serialization(parameter: JsonObject): { style: string; explode: boolean } {
   const defaults: Record<string, string> = { query: "form", cookie: "form", path: "simple", header: "simple" };
   const style = typeof parameter.style === "string" ? parameter.style : (defaults[String(parameter.in)] ?? "form");
   const explode = typeof parameter.explode === "boolean" ? parameter.explode : style === "form";
   return { style, explode };
 }
 
-family.detector("presence", ["parameter"], (pair, out) => {
+const PRESENCE_KINDS = [
+  "parameter-removed",
+  "parameter-added-required",
+  "parameter-added-optional",
+  "parameter-became-required",
+  "parameter-became-optional",
+  "parameter-serialization-changed",
+  "parameter-reserved-disallowed",
+  "parameter-reserved-allowed",
+] as const;
+
+family.detector("presence", ["parameter"], PRESENCE_KINDS, (pair, out) => {
   const { before, after, place } = pair;
   if (before && !after) {
     if (removal(pair.today, before.parameter).kind !== "plain") return; // deprecation.ts
-    // oasdiff: an optional response header removed is information, a required one an error.
-    const oasdiff = pair.header ? (isRequired(before.parameter) ? "error" : "info") : undefined;
-    return out.emit("parameter-removed", place, `\`${before.label}\` removed`, oasdiff ? { oasdiff } : {});
+    // oasdiff: an optional response header removed is a warning, a required one an error.
+    const required = isRequired(before.parameter);
+    const oasdiff = required ? "required-response-header-removed" : "optional-response-header-removed";
+    return out.emit("parameter-removed", place, `\`${before.label}\` removed`, pair.header ? { oasdiff } : {});
   }
   if (!before && after) {
     const required = isRequired(after.parameter);
@@ -71,7 +137,7 @@ family.detector("presence", ["parameter"], (pair, out) => {
  * reported, as information. The walk reports these kinds found in a response header's schema through this
  * detector, as `response-header-values-changed`.
  */
-export const HEADER_VALUE_KINDS = new Set([
+export const HEADER_VALUE_KINDS = new Set<Kind>([
   "constraint-widened",
   "constraint-changed",
   "enum-value-added",
@@ -89,17 +155,4 @@ export const HEADER_VALUE_KINDS = new Set([
   "conditional-changed",
   "conditional-removed",
 ]);
-export const headerValues = family.detector("headerValues", [], () => {});
-
-// scope | kind | detector | level (request, response) | title | oasdiff's check and level (request, response)
-family.table(`
-  flow | parameter-removed               | presence     | error, error | Parameter or header removed | request-parameter-removed warning, required-response-header-removed error
-  flow | parameter-added-required        | presence     | error, info  | Required parameter or header added | new-required-request-parameter error, response-header-added info
-  flow | parameter-added-optional        | presence     | info, info   | Optional parameter or header added | new-optional-request-parameter info, response-header-added info
-  flow | parameter-became-required       | presence     | error, info  | Parameter or header became required | request-parameter-became-required error, -
-  flow | parameter-became-optional       | presence     | info, error  | Parameter or header became optional | request-parameter-became-optional info, response-header-became-optional error
-  flow | parameter-serialization-changed | presence     | error, error | Parameter style, or explode of an array or object, changed (the wire format) | -
-  flow | parameter-reserved-disallowed   | presence     | error, info  | Parameter no longer accepts reserved characters unencoded (allowReserved) | -
-  flow | parameter-reserved-allowed      | presence     | info, error  | Parameter now accepts reserved characters unencoded (allowReserved) | -
-  response | header-values-changed | headerValues | info | A response header's range of values changed (constraint, enum, pattern); its type and presence are checked apart | -
-`);
+export const headerValues = family.detector("headerValues", [], ["header-values-changed"], () => {});

@@ -1,12 +1,41 @@
 /** Paths and operations: added, removed (without deprecation), renamed methods in the generated client, tags. */
 import { code, stable, unstableNote } from "../pairs.ts";
-import { defineFamily } from "./define.ts";
+import { defineFamily, one } from "./define.ts";
 import { removal, removedAsPath } from "./deprecation.ts";
 
-const family = defineFamily("paths and operations", import.meta.url);
+const family = defineFamily("paths and operations", import.meta.url, {
+  "path-removed": one("document", "Path removed (an operation in it was neither deprecated nor alpha/draft)", "error", [
+    "api-path-removed-without-deprecation",
+  ]),
+  "path-added": one("document", "Path added", "info", ["endpoint-added"]),
+  "operation-removed": one("document", "Operation removed without deprecation", "error", [
+    "api-removed-without-deprecation",
+  ]),
+  "operation-added": one("document", "Operation added", "info", ["endpoint-added"]),
+  "operation-id-changed": one(
+    "document",
+    "operationId changed or removed (renames the generated client method)",
+    "warning",
+    ["api-operation-id-removed"],
+    {
+      why: "The typed client's method names come from operationIds: a rename breaks integrators' code without breaking the wire.",
+    },
+  ),
+  "tags-changed": one("document", "Operation tags changed", "info", ["api-tag-removed", "api-tag-added"], {
+    documentation: true,
+  }),
+});
 export default family;
 
-family.detector("operations", ["item", "operation"], (pair, out) => {
+const KINDS = [
+  "path-removed",
+  "path-added",
+  "operation-removed",
+  "operation-added",
+  "operation-id-changed",
+  "tags-changed",
+] as const;
+family.detector("operations", ["item", "operation"], KINDS, (pair, out) => {
   if (pair.on === "item") {
     if (pair.what !== "path") return;
     if (pair.before && !pair.after && removedAsPath(pair))
@@ -24,13 +53,3 @@ family.detector("operations", ["item", "operation"], (pair, out) => {
   if (stable(before.tags) !== stable(after.tags))
     out.emit("tags-changed", where, `tags ${code(before.tags)} → ${code(after.tags)}`);
 });
-
-// scope | kind | detector | level (request, response) | title | oasdiff's check and level (request, response)
-family.table(`
-  doc | path-removed         | operations | error   | Path removed (an operation in it was neither deprecated nor alpha/draft) | api-path-removed-without-deprecation error
-  doc | path-added           | operations | info    | Path added | endpoint-added info
-  doc | operation-removed    | operations | error   | Operation removed without deprecation | api-removed-without-deprecation error
-  doc | operation-added      | operations | info    | Operation added | endpoint-added info
-  doc | operation-id-changed | operations | warning | operationId changed (renames the generated client method) | api-operation-id-removed info
-  doc | tags-changed         | operations | info    | Operation tags changed | api-tag-removed info | documentation
-`);

@@ -3,15 +3,131 @@
  * A property the reader ignores (read-only in a request, write-only in a response) changes at level info.
  */
 import { locationOf } from "../resolve.ts";
-import { defineFamily } from "./define.ts";
+import { defineFamily, flow, one } from "./define.ts";
 
-const family = defineFamily("properties", import.meta.url);
+const family = defineFamily("properties", import.meta.url, {
+  "required-field-removed": flow(
+    "Required field removed or renamed",
+    ["error", "error"],
+    {
+      request: ["request-property-removed"],
+      response: ["response-required-property-removed"],
+    },
+    {
+      why: {
+        request:
+          "Old writers still send the field, which the contract no longer allows (a validating server rejects it).",
+      },
+    },
+  ),
+  // Response: a warning, as oasdiff rates it: readers that use the field when present lose it without notice.
+  "optional-field-removed": flow(
+    "Optional field removed or renamed",
+    ["error", "warning"],
+    {
+      request: ["request-property-removed"],
+      response: ["response-optional-property-removed"],
+    },
+    {
+      why: {
+        request:
+          "Old writers still send the field, which the contract no longer allows (a validating server rejects it).",
+      },
+    },
+  ),
+  "field-removed-after-deprecation": flow("Deprecated field removed (no sunset, or after its sunset)", [
+    "info",
+    "info",
+  ]),
+  "field-added-required": flow("Field added as required", ["error", "info"], {
+    request: ["new-required-request-property", "new-required-request-property-with-default"],
+    response: ["response-required-property-added"],
+  }),
+  "field-added-optional": flow("Optional field added", ["info", "info"], {
+    request: ["new-optional-request-property"],
+    response: ["response-optional-property-added"],
+  }),
+  "field-became-required": flow("Field became required", ["error", "info"], {
+    request: ["request-property-became-required", "request-property-became-required-with-default"],
+    response: ["response-property-became-required"],
+  }),
+  "field-became-optional": flow("Field became optional", ["info", "error"], {
+    request: ["request-property-became-optional"],
+    response: ["response-property-became-optional"],
+  }),
+  "ignored-field-changed": flow(
+    "Change to a read-only field in a request or a write-only field in a response (that side ignores it)",
+    ["info", "info"],
+    {
+      request: [
+        "request-read-only-property-enum-value-removed",
+        "request-read-only-property-max-decreased",
+        "request-read-only-property-exclusive-max-decreased",
+        "request-read-only-property-max-length-decreased",
+        "request-read-only-property-min-increased",
+        "request-read-only-property-exclusive-min-increased",
+      ],
+      response: [
+        "response-optional-write-only-property-removed",
+        "response-required-write-only-property-removed",
+        "response-optional-write-only-property-added",
+        "response-required-write-only-property-added",
+        "response-write-only-property-enum-value-added",
+        "response-write-only-property-became-optional",
+        "response-write-only-property-became-required",
+      ],
+    },
+  ),
+  "required-field-no-longer-write-only": one(
+    "response",
+    "Required field no longer write-only (responses must now carry it)",
+    "error",
+    ["response-required-property-became-not-write-only"],
+    {
+      why: "A required field responses never carried must now be in every response: readers validating the old contract reject it.",
+    },
+  ),
+  "mutability-changed": flow("readOnly or writeOnly changed", ["info", "info"], {
+    request: [
+      "request-optional-property-became-not-write-only",
+      "request-optional-property-became-write-only",
+      "request-optional-property-became-read-only",
+      "request-optional-property-became-not-read-only",
+      "request-required-property-became-not-write-only",
+      "request-required-property-became-write-only",
+      "request-required-property-became-read-only",
+      "request-required-property-became-not-read-only",
+    ],
+    response: [
+      "response-optional-property-became-not-write-only",
+      "response-optional-property-became-write-only",
+      "response-optional-property-became-read-only",
+      "response-optional-property-became-not-read-only",
+      "response-required-property-became-write-only",
+      "response-required-property-became-read-only",
+      "response-required-property-became-not-read-only",
+    ],
+  }),
+});
 export default family;
 
+const FIELD_KINDS = [
+  "required-field-removed",
+  "optional-field-removed",
+  "field-removed-after-deprecation",
+  "field-added-required",
+  "field-added-optional",
+  "field-became-required",
+  "field-became-optional",
+  "ignored-field-changed",
+  "required-field-no-longer-write-only",
+] as const;
+type FieldKind = (typeof FIELD_KINDS)[number];
+
 /** Also the detector the walk reports through for every change inside an ignored property. */
-export const fields = family.detector("fields", ["property"], (pair, out) => {
+export const fields = family.detector("fields", ["property"], FIELD_KINDS, (pair, out) => {
   const { name, a, b, before, after, ignored } = pair;
-  const emit = (kind: string, where: string, message: string) =>
+  const emit = (kind: FieldKind, where: string, message: string) =>
     ignored ? out.emit("ignored-field-changed", where, `${message} (${ignored})`) : out.emit(kind, where, message);
   if (before && !after) {
     const required = a.required.has(name);
@@ -44,22 +160,8 @@ export const fields = family.detector("fields", ["property"], (pair, out) => {
     emit("field-became-optional", locationOf(after), `field \`${name}\` became optional`);
 });
 
-family.detector("mutability", ["schema"], ({ a, b }, out) => {
+family.detector("mutability", ["schema"], ["mutability-changed"], ({ a, b }, out) => {
   if (a.readOnly === b.readOnly && a.writeOnly === b.writeOnly) return;
   const flag = (view: typeof a) => (view.readOnly ? "readOnly" : view.writeOnly ? "writeOnly" : "read-write");
   out.emit("mutability-changed", locationOf(b.node), `${flag(a)} → ${flag(b)}`);
 });
-
-// scope | kind | detector | level (request, response) | title | oasdiff's check and level (request, response)
-family.table(`
-  flow | required-field-removed              | fields     | error, error | Required field removed or renamed | request-property-removed warning, response-required-property-removed error
-  flow | optional-field-removed              | fields     | error, info  | Optional field removed or renamed | request-property-removed warning, response-optional-property-removed info
-  flow | field-removed-after-deprecation     | fields     | info, info   | Deprecated field removed (no sunset, or after its sunset) | -
-  flow | field-added-required                | fields     | error, info  | Field added as required | new-required-request-property error, response-required-property-added info
-  flow | field-added-optional                | fields     | info, info   | Optional field added | new-optional-request-property info, response-optional-property-added info
-  flow | field-became-required               | fields     | error, info  | Field became required | request-property-became-required error, response-property-became-required info
-  flow | field-became-optional               | fields     | info, error  | Field became optional | request-property-became-optional info, response-property-became-optional error
-  flow | ignored-field-changed               | fields     | info, info   | Change to a read-only field in a request or a write-only field in a response (that side ignores it) | -, response-optional-write-only-property-removed info
-  response | required-field-no-longer-write-only | fields | error | Required field no longer write-only (responses must now carry it) | response-required-property-became-non-write-only warning
-  flow | mutability-changed                  | mutability | info, info   | readOnly or writeOnly changed | request-optional-property-became-read-only info, response-optional-property-became-read-only info
-`);

@@ -2,12 +2,82 @@
  * Message bodies: a request body appearing, going or becoming required, and the media types of any body
  * (request or response). A webhook's delivery body is judged as the partner reads it (`response-…`).
  */
-import { defineFamily } from "./define.ts";
+import { defineFamily, flow } from "./define.ts";
 
-const family = defineFamily("request body", import.meta.url);
+/** A webhook's delivery body (`response-…`) has no oasdiff counterpart: oasdiff judges it as a request. */
+const family = defineFamily("request body", import.meta.url, {
+  "body-removed": flow("Body removed", ["error", "error"], { request: ["request-body-removed"] }),
+  "body-added-required": flow("Required body added", ["error", "info"], { request: ["request-body-added-required"] }),
+  "body-added-optional": flow("Optional body added", ["info", "info"], { request: ["request-body-added-optional"] }),
+  "body-became-required": flow("Body became required", ["error", "info"], {
+    request: ["request-body-became-required"],
+  }),
+  "body-became-optional": flow("Body became optional", ["info", "error"], {
+    request: ["request-body-became-optional"],
+  }),
+  "media-type-removed": flow("Media type removed", ["error", "error"], {
+    request: ["request-body-media-type-removed"],
+    response: ["response-media-type-removed"],
+  }),
+  "media-type-added": flow("Media type added", ["info", "info"], {
+    request: ["request-body-media-type-added"],
+    response: ["response-media-type-added"],
+  }),
+  "media-type-widened": flow(
+    "Media type replaced by a wider range (application/json → application/*)",
+    ["info", "error"],
+    {
+      response: ["response-media-type-name-generalized"],
+    },
+  ),
+  "media-type-narrowed": flow(
+    "Media type replaced by a narrower one (application/* → application/json)",
+    ["error", "info"],
+    { response: ["response-media-type-name-specialized"] },
+  ),
+  "media-type-parameters-added": flow(
+    "Media type parameter added (application/json → application/json; charset=utf-8)",
+    ["error", "info"],
+    { response: ["response-media-type-name-changed"] },
+  ),
+  "media-type-parameters-removed": flow(
+    "Media type parameter removed",
+    ["info", "error"],
+    {
+      response: ["response-media-type-name-changed"],
+    },
+    { why: { response: "A reader that relied on the parameter (a charset) cannot tell what it gets now." } },
+  ),
+  "media-type-parameters-changed": flow(
+    "Media type parameter value changed (charset=utf-8 → charset=utf-16)",
+    ["error", "error"],
+    { response: ["response-media-type-name-changed"] },
+    {
+      why: {
+        response:
+          "Readers decode the body by the parameter (charset=utf-8 \u2192 utf-16): the bytes mean something else now.",
+      },
+    },
+  ),
+  "media-schema-added": flow("A media type's schema added (its body was free)", ["error", "info"], {
+    request: ["request-body-media-type-schema-added"],
+    response: ["response-body-media-type-schema-added"],
+  }),
+  "media-schema-removed": flow("A media type's schema removed (its body is free now)", ["info", "warning"], {
+    request: ["request-body-media-type-schema-removed"],
+    response: ["response-body-media-type-schema-removed"],
+  }),
+});
 export default family;
 
-family.detector("body", ["body"], ({ place, before, after }, out) => {
+const BODY_KINDS = [
+  "body-removed",
+  "body-added-required",
+  "body-added-optional",
+  "body-became-required",
+  "body-became-optional",
+] as const;
+family.detector("body", ["body"], BODY_KINDS, ({ place, before, after }, out) => {
   if (before && !after) return out.emit("body-removed", place, "body removed");
   if (!before && after) {
     const required = after.required === true;
@@ -69,7 +139,10 @@ export function covers(general: string, specific: string, suffixes: boolean): bo
  * Parameters added to a media type narrow it (`application/json` → `application/json; charset=utf-8`: only
  * UTF-8 now), removed ones widen it, a changed value is neither.
  */
-function parameterChange(before: Map<string, string>, after: Map<string, string>): string | undefined {
+function parameterChange(
+  before: Map<string, string>,
+  after: Map<string, string>,
+): "media-type-parameters-changed" | "media-type-parameters-removed" | "media-type-parameters-added" | undefined {
   const same = (name: string) => before.get(name)?.toLowerCase() === after.get(name)?.toLowerCase();
   const changed = [...before.keys()].some((name) => after.has(name) && !same(name));
   const removed = [...before.keys()].some((name) => !after.has(name));
@@ -80,10 +153,26 @@ function parameterChange(before: Map<string, string>, after: Map<string, string>
   return undefined;
 }
 
-family.detector("mediaTypes", ["media"], (pair, out) => {
+const MEDIA_KINDS = [
+  "media-type-removed",
+  "media-type-added",
+  "media-type-widened",
+  "media-type-narrowed",
+  "media-type-parameters-added",
+  "media-type-parameters-removed",
+  "media-type-parameters-changed",
+  "media-schema-added",
+  "media-schema-removed",
+] as const;
+family.detector("mediaTypes", ["media"], MEDIA_KINDS, (pair, out) => {
   const where = `${pair.place} ${pair.type}`;
   if (!pair.after) return out.emit("media-type-removed", where, `media type \`${pair.type}\` removed`);
-  if (pair.old === undefined) return out.emit("media-type-added", where, `media type \`${pair.type}\` added`);
+  if (pair.old === undefined || !pair.before)
+    return out.emit("media-type-added", where, `media type \`${pair.type}\` added`);
+  if (pair.before.schema === undefined && pair.after.schema !== undefined)
+    out.emit("media-schema-added", where, `schema added to \`${pair.type}\``);
+  if (pair.before.schema !== undefined && pair.after.schema === undefined)
+    out.emit("media-schema-removed", where, `schema removed from \`${pair.type}\``);
   if (pair.renamed)
     out.emit(
       covers(pair.type, pair.old, pair.suffixes) ? "media-type-widened" : "media-type-narrowed",
@@ -98,19 +187,3 @@ family.detector("mediaTypes", ["media"], (pair, out) => {
       `media type parameters \`${pair.old}\` → \`${pair.type}\` (${parameters.replace("media-type-parameters-", "")})`,
     );
 });
-
-// scope | kind | detector | level (request, response) | title | oasdiff's check and level (request, response)
-family.table(`
-  flow | body-removed                  | body       | error, error | Body removed | request-body-removed error, -
-  flow | body-added-required           | body       | error, info  | Required body added | added-required-request-body error, -
-  flow | body-added-optional           | body       | info, info   | Optional body added | added-optional-request-body info, -
-  flow | body-became-required          | body       | error, info  | Body became required | request-body-became-required error, -
-  flow | body-became-optional          | body       | info, error  | Body became optional | request-body-became-optional info, -
-  flow | media-type-removed            | mediaTypes | error, error | Media type removed | request-body-media-type-removed error, response-media-type-removed error
-  flow | media-type-added              | mediaTypes | info, info   | Media type added | request-body-media-type-added info, response-media-type-added info
-  flow | media-type-widened            | mediaTypes | info, error  | Media type replaced by a wider range (application/json → application/*) | -, response-media-type-name-generalized error
-  flow | media-type-narrowed           | mediaTypes | error, info  | Media type replaced by a narrower one (application/* → application/json) | -, response-media-type-name-specialized info
-  flow | media-type-parameters-added   | mediaTypes | error, info  | Media type parameter added (application/json → application/json; charset=utf-8) | -, response-media-type-parameter-added info
-  flow | media-type-parameters-removed | mediaTypes | info, error  | Media type parameter removed | -, response-media-type-parameter-removed error
-  flow | media-type-parameters-changed | mediaTypes | error, error | Media type parameter value changed (charset=utf-8 → charset=utf-16) | -, response-media-type-parameter-changed error
-`);

@@ -1,15 +1,83 @@
 /** Security: the requirements an operation asks for (alternatives, scopes) and the scheme components. */
 import { code, stable } from "../pairs.ts";
 import { DOC_KEYWORDS, isObject, type Json, type JsonObject } from "../resolve.ts";
-import { defineFamily } from "./define.ts";
+import { defineFamily, one } from "./define.ts";
 
-const family = defineFamily("security", import.meta.url);
+const family = defineFamily("security", import.meta.url, {
+  "security-requirement-removed": one(
+    "document",
+    "Security requirement alternative removed",
+    "error",
+    ["api-security-removed", "api-global-security-removed"],
+    { why: "Callers holding only the removed alternative's credentials are locked out." },
+  ),
+  "security-requirement-added": one("document", "Security requirement alternative added", "info", [
+    "api-security-added",
+    "api-global-security-added",
+  ]),
+  "security-made-optional": one(
+    "document",
+    "Security requirement removed where anonymous calls are now allowed",
+    "info",
+  ),
+  "security-anonymous-access-removed": one(
+    "document",
+    "Security required where anonymous calls were allowed",
+    "error",
+    ["api-security-added", "api-global-security-added"],
+    {
+      why: "oasdiff reads any added requirement as one more alternative; where anonymous calls were allowed, every existing caller now needs credentials.",
+    },
+  ),
+  "security-scope-added": one(
+    "document",
+    "OAuth scope added to a security requirement",
+    "error",
+    ["api-security-scope-added", "api-global-security-scope-added"],
+    { why: "Tokens issued without the new scope are refused: callers must get new tokens." },
+  ),
+  "security-scope-removed": one("document", "OAuth scope removed from a security requirement", "info", [
+    "api-security-scope-removed",
+    "api-global-security-scope-removed",
+  ]),
+  "security-scheme-removed": one("document", "Security scheme component removed", "info", [
+    "api-security-component-removed",
+  ]),
+  "security-scheme-added": one("document", "Security scheme component added", "info", ["api-security-component-added"]),
+  "security-scheme-changed": one(
+    "document",
+    "Security scheme component changed (flows, URLs, scopes, descriptions)",
+    "info",
+    [
+      "api-security-component-oauth-url-changed",
+      "api-security-component-oauth-token-url-changed",
+      "api-security-component-oauth-scope-added",
+      "api-security-component-oauth-scope-removed",
+      "api-security-component-oauth-scope-changed",
+    ],
+  ),
+  "security-scheme-wire-changed": one(
+    "document",
+    "Security scheme type, location, name, HTTP scheme or OpenID Connect URL changed",
+    "error",
+    ["api-security-component-type-changed"],
+    {
+      why: "The type, header name, location, HTTP scheme or OpenID Connect URL is what clients put on the wire or where they get tokens: every caller is locked out.",
+    },
+  ),
+});
 export default family;
 
 /** What clients put on the wire, or where they get their token: changing it locks every caller out. */
 const WIRE_KEYS = ["type", "in", "name", "scheme", "openIdConnectUrl"];
 
-family.detector("schemes", ["scheme"], ({ name, place, before, after }, out) => {
+const SCHEME_KINDS = [
+  "security-scheme-removed",
+  "security-scheme-added",
+  "security-scheme-changed",
+  "security-scheme-wire-changed",
+] as const;
+family.detector("schemes", ["scheme"], SCHEME_KINDS, ({ name, place, before, after }, out) => {
   if (!after) return out.emit("security-scheme-removed", place, `security scheme \`${name}\` removed`);
   if (!before) return out.emit("security-scheme-added", place, `security scheme \`${name}\` added`);
   // HTTP authentication scheme names are case-insensitive (RFC 9110, 11.1): `Basic` is `basic`.
@@ -44,7 +112,15 @@ function alternatives(value: Json | undefined): Map<string, Map<string, Set<stri
   return map;
 }
 
-family.detector("requirements", ["security"], ({ where, before, after }, out) => {
+const REQUIREMENT_KINDS = [
+  "security-requirement-removed",
+  "security-requirement-added",
+  "security-made-optional",
+  "security-anonymous-access-removed",
+  "security-scope-added",
+  "security-scope-removed",
+] as const;
+family.detector("requirements", ["security"], REQUIREMENT_KINDS, ({ where, before, after }, out) => {
   const a = alternatives(before);
   const b = alternatives(after);
   const place = `${where} security`;
@@ -76,17 +152,3 @@ family.detector("requirements", ["security"], ({ where, before, after }, out) =>
   for (const key of b.keys())
     if (!a.has(key)) out.emit("security-requirement-added", place, `security \`${key}\` added`);
 });
-
-// scope | kind | detector | level (request, response) | title | oasdiff's check and level (request, response)
-family.table(`
-  doc | security-requirement-removed      | requirements | error | Security requirement alternative removed | api-security-removed error
-  doc | security-requirement-added        | requirements | info  | Security requirement alternative added | api-security-added info
-  doc | security-made-optional            | requirements | info  | Security requirement removed where anonymous calls are now allowed | -
-  doc | security-anonymous-access-removed | requirements | error | Security required where anonymous calls were allowed | api-security-added info
-  doc | security-scope-added              | requirements | error | OAuth scope added to a security requirement | api-security-scope-added error
-  doc | security-scope-removed            | requirements | info  | OAuth scope removed from a security requirement | api-security-scope-removed info
-  doc | security-scheme-removed           | schemes      | info  | Security scheme component removed | api-components-security-removed info
-  doc | security-scheme-added             | schemes      | info  | Security scheme component added | api-components-security-added info
-  doc | security-scheme-changed           | schemes      | info  | Security scheme component changed (flows, URLs, descriptions) | api-components-security-oauth-token-url-updated info
-  doc | security-scheme-wire-changed      | schemes      | error | Security scheme type, location, name, HTTP scheme or OpenID Connect URL changed | api-components-security-type-updated info
-`);

@@ -4,13 +4,22 @@
  * answer by the `request-…` checks.
  */
 import { unstableNote } from "../pairs.ts";
-import { defineFamily } from "./define.ts";
+import { defineFamily, one } from "./define.ts";
 import { removal, removedOperations } from "./deprecation.ts";
 
-const family = defineFamily("webhooks", import.meta.url);
+const family = defineFamily("webhooks", import.meta.url, {
+  "webhook-removed": one("webhook", "Webhook removed without deprecation", "error", ["webhook-removed"]),
+  "webhook-removed-after-deprecation": one(
+    "webhook",
+    "Deprecated webhook removed (no sunset, or after its sunset)",
+    "info",
+  ),
+  "webhook-added": one("webhook", "Webhook added", "info", ["webhook-added"]),
+});
 export default family;
 
-family.detector("webhooks", ["item", "operation"], (pair, out) => {
+const KINDS = ["webhook-removed", "webhook-removed-after-deprecation", "webhook-added"] as const;
+family.detector("webhooks", ["item", "operation"], KINDS, (pair, out) => {
   if (pair.what !== "webhook") return;
   if (!pair.before && pair.after)
     return out.emit(
@@ -29,10 +38,3 @@ family.detector("webhooks", ["item", "operation"], (pair, out) => {
     );
   }
 });
-
-// scope | kind | detector | level (request, response) | title | oasdiff's check and level (request, response)
-family.table(`
-  webhook | webhook-removed                   | webhooks | error | Webhook removed without deprecation | webhook-removed error
-  webhook | webhook-removed-after-deprecation | webhooks | info  | Deprecated webhook removed (no sunset, or after its sunset) | -
-  webhook | webhook-added                     | webhooks | info  | Webhook added | webhook-added info
-`);

@@ -1,0 +1,119 @@
+/** Python 3: `urllib.request` and `json` from the standard library; `hmac` and `hashlib` for webhooks. */
+import type { Json } from "partner-api-devkit/cli";
+import type { OperationExample } from "../samples.ts";
+import {
+  API_KEY_VARIABLE,
+  BASE_URL_VARIABLE,
+  type LiteralSpelling,
+  literal,
+  literalHeaders,
+  quoted,
+  readName,
+  requestTarget,
+  type SampleLanguage,
+  snakeCase,
+  WEBHOOK_SECRET_VARIABLE,
+} from "./common.ts";
+
+/** A JSON value as a Python literal, indented to `indent` spaces. */
+export function pythonLiteral(value: Json, indent = 0): string {
+  return literal(value, PYTHON, indent);
+}
+
+const PYTHON: LiteralSpelling = {
+  step: 4,
+  null: "None",
+  true: "True",
+  false: "False",
+  string: quoted,
+  key: quoted,
+  pair: ": ",
+  object: ["{", "}", "{}"],
+  array: ["[", "]"],
+};
+
+function field(name: string, path: string[]): string {
+  let expression = name;
+  path.forEach((key, index) => {
+    expression =
+      index === path.length - 1 ? `${expression}.get(${quoted(key)})` : `(${expression}.get(${quoted(key)}) or {})`;
+  });
+  return expression;
+}
+
+function request(operation: OperationExample): string {
+  const { result } = operation;
+  const headers = [
+    `        "X-API-Key": os.environ[${quoted(API_KEY_VARIABLE)}],`,
+    ...literalHeaders(operation).map(([name, value]) => `        ${quoted(name)}: ${quoted(value)},`),
+  ];
+  const lines = [
+    "import json",
+    "import os",
+    "import urllib.request",
+    "from urllib.error import HTTPError",
+    "",
+    `base_url = os.environ[${quoted(BASE_URL_VARIABLE)}]`,
+  ];
+  if (operation.body) lines.push(`body = ${pythonLiteral(operation.body.value)}`);
+  lines.push(
+    "request = urllib.request.Request(",
+    `    base_url + ${quoted(requestTarget(operation))},`,
+    `    method=${quoted(operation.method.toUpperCase())},`,
+    "    headers={",
+    ...headers,
+    "    },",
+  );
+  if (operation.body) lines.push("    data=json.dumps(body).encode(),");
+  lines.push(
+    ")",
+    "try:",
+    "    with urllib.request.urlopen(request) as response:",
+    "        status = response.status",
+    "        result = json.load(response)",
+    "except HTTPError as error:",
+    '    raise SystemExit(f"{error.code} {error.read().decode()}")',
+    "",
+    "print(status)",
+  );
+  if (result.fields.length > 0) {
+    const name = snakeCase(readName(operation));
+    const values = result.fields.map((path) => field(name, path)).join(", ");
+    if (result.at === undefined) lines.push(`print(${values})`);
+    else if (result.list) lines.push(`for ${name} in result.get(${quoted(result.at)}) or []:`, `    print(${values})`);
+    else lines.push(`${name} = result.get(${quoted(result.at)}) or {}`, `print(${values})`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function verifyWebhook(): string {
+  return `import hashlib
+import hmac
+import json
+import os
+import sys
+
+
+def verify_signature(raw_body: bytes, signature: str, secret: str) -> bool:
+    """True when X-Signature is the HMAC-SHA256 of the raw body, compared in constant time."""
+    expected = hmac.new(secret.encode(), raw_body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, signature.strip().lower())
+
+
+# The body exactly as received: verify before parsing, never a re-serialised copy.
+raw_body = sys.stdin.buffer.read()
+signature = sys.argv[1]  # the X-Signature header
+if not verify_signature(raw_body, signature, os.environ[${quoted(WEBHOOK_SECRET_VARIABLE)}]):
+    raise SystemExit("invalid signature")
+event = json.loads(raw_body)
+print(event["type"], event["id"])
+`;
+}
+
+export const python: SampleLanguage = {
+  label: "Python",
+  lang: "Python",
+  file: "sample.py",
+  request,
+  webhook: verifyWebhook,
+};
