@@ -4,6 +4,7 @@
  * requests per second (the issue's target: at least 0.6 on every operation).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { Agent } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -173,6 +174,22 @@ async function operations(url: string): Promise<MockOperation[]> {
   }
 }
 
+/**
+ * CPU seconds a process has used (user and system, from /proc/<pid>/stat, Linux; clock ticks of 10 ms), or
+ * undefined where there is no /proc. Read around each round: what the server spent per request, whatever else the
+ * machine is running (requests/s on a shared machine moves with its load; CPU per request much less).
+ */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th of them.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 async function startBareServer(recordings: RecordedResponse[]): Promise<{ port: number; child: ChildProcess }> {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "bare-server.ts");
   const child = spawn(process.execPath, [...TSX_NODE_ARGS, script], { stdio: ["pipe", "pipe", "pipe"] });
@@ -241,14 +258,20 @@ export const sandboxOverheadBenchmark: Benchmark = {
       for (const operation of ops) {
         for (const target of [sandboxTarget, bareTarget]) await load(target, [operation], warmUp, concurrency);
         const samples = { sandbox: [] as number[], bare: [] as number[], sandboxP99: [] as number[] };
+        const cpu = { sandbox: 0, bare: 0, measured: true };
+        const pids = { sandbox: sandbox.pid, bare: server.child.pid! };
         for (let round = 0; round < rounds; round++) {
           for (const side of roundOrder(["sandbox", "bare"] as const, round)) {
+            const cpuBefore = cpuSeconds(pids[side]);
             const run = await load(
               side === "sandbox" ? sandboxTarget : bareTarget,
               [operation],
               requestsPerRound,
               concurrency,
             );
+            const cpuAfter = cpuSeconds(pids[side]);
+            if (cpuBefore === undefined || cpuAfter === undefined) cpu.measured = false;
+            else cpu[side] += cpuAfter - cpuBefore;
             samples[side].push(run.perSecond);
             if (side === "sandbox") samples.sandboxP99.push(percentile(run.latencies, 99));
           }
@@ -261,6 +284,13 @@ export const sandboxOverheadBenchmark: Benchmark = {
           { label: `bare node:http, ${operation.name}`, value: bareRps, unit: "requests/s" },
           { label: `sandbox p99 latency, ${operation.name}`, value: median(samples.sandboxP99), unit: "ms" },
         );
+        if (cpu.measured) {
+          const perRequest = (seconds: number) => (seconds * 1e6) / (requestsPerRound * rounds);
+          figures.push(
+            { label: `sandbox CPU per request, ${operation.name}`, value: perRequest(cpu.sandbox), unit: "µs" },
+            { label: `bare node:http CPU per request, ${operation.name}`, value: perRequest(cpu.bare), unit: "µs" },
+          );
+        }
         ratios.push({
           label: `sandbox ÷ bare node:http requests/s, ${operation.name}`,
           value: sandboxRps / bareRps,
@@ -280,6 +310,7 @@ export const sandboxOverheadBenchmark: Benchmark = {
         ratios,
         notes: [
           "The bare server does no work but write the bytes: the ratio is what routing, validation against the contract, the request log, the state and serialising cost on each operation.",
+          "CPU per request is each server process's user and system time (/proc/<pid>/stat, 10 ms ticks) over the measured rounds, divided by their requests: on a machine others load, requests/s moves with the load and this much less.",
           "createCard, onboardCompany and submitKybProfile change state on every call (a card, a company, a review task); their answers differ call by call, and the bare server replays the first one.",
         ],
       };

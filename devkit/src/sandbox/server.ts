@@ -140,10 +140,9 @@ function send(
   }
   if (reply.headers) headers = { ...headers, ...reply.headers };
   if (exchange) text = exchange.answer(reply.status, headers, text);
-  // Encoded once, with its length declared: the answer goes out in one write, not chunked.
-  const bytes = text === undefined ? undefined : Buffer.from(text);
-  response.writeHead(reply.status, { ...headers, "content-length": bytes?.length ?? 0 });
-  response.end(bytes);
+  // Its length declared, so the answer goes out in one write, not chunked; the text is encoded as it is written.
+  response.writeHead(reply.status, { ...headers, "content-length": text === undefined ? 0 : Buffer.byteLength(text) });
+  response.end(text);
 }
 
 function problemReply(error: SandboxProblem): AnyReply {

@@ -145,12 +145,17 @@ export class Exchange {
 
   /** Records the answer about to be sent; returns its text, cut short when a fault asks for a malformed body. */
   answer(status: number, headers: OutgoingHttpHeaders, text: string | undefined): string | undefined {
-    const sent = this.fault?.malformed && text ? text.slice(0, Math.ceil(text.length / 2) - 1) || "{" : text;
-    this.record(status, headers, sent);
+    if (!(this.fault?.malformed && text)) {
+      this.record(status, headers, text);
+      return text;
+    }
+    const sent = text.slice(0, Math.ceil(text.length / 2) - 1) || "{";
+    // Logged as bytes of its own: the cut string is a slice that would hold on to the whole answer.
+    this.record(status, headers, Buffer.from(sent));
     return sent;
   }
 
-  private record(status: number | null, headers: OutgoingHttpHeaders, text: string | undefined): void {
+  private record(status: number | null, headers: OutgoingHttpHeaders, text: Buffer | string | undefined): void {
     if (!this.logged) return;
     const target = this.request.url ?? "/";
     const mark = target.indexOf("?");
