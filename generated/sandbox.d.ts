@@ -506,8 +506,10 @@ export interface paths {
         put?: never;
         /**
          * Set the result of a company's KYB review
-         * @description Ends the KYB review now with this result: fires `company.kyb_status_changed` (payload: companyId,
-         *     status) and cancels the pending timed review of the company, if any.
+         * @description Ends the KYB review now with this result and cancels the pending timed review of the company, if any.
+         *     `company.kyb_status_changed` (payload: companyId, status) fires when the result changes the status of a
+         *     submitted profile: not for a company that submitted none (the result is recorded, unannounced), nor for
+         *     the status the company already has.
          */
         post: operations["setCompanyKybResult"];
         delete?: never;

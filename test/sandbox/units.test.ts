@@ -218,6 +218,8 @@ describe("SandboxEngine", () => {
         cardId: id,
       });
     }
+    // A submitted profile, whose review ends APPROVED (a change, so announced).
+    store.put("companies", { ...company!, kybStatus: "SUBMITTED" });
     engine.schedule({ kind: "finishKybReview", apiKey: "k", dueAt: start + 1_000, companyId: company!.id });
     await engine.stop();
     // Records read back from a file: the tasks in whatever order the file holds them.

@@ -1,7 +1,8 @@
 /**
  * Business verification (KYB): a submitted profile is `SUBMITTED`, and its review ends `APPROVED` after the
- * review time on the clock, unless a control call sets a result first. Either way company.kyb_status_changed
- * announces the result.
+ * review time on the clock, unless a control call sets a result first. company.kyb_status_changed announces a
+ * result that changes a submission's status: not one set on a company that submitted nothing, nor the status it
+ * already had.
  */
 import type { CompanyRecord } from "../records.ts";
 import { actingCompany, apiKeyOf, defineFlow, type FlowEnv, pathCompany } from "./flow.ts";
@@ -14,10 +15,12 @@ function cancelReview(env: FlowEnv, company: CompanyRecord): void {
   env.cancel(company.account, (task) => task.kind === "finishKybReview" && task.companyId === company.id);
 }
 
-/** Sets the KYB result and announces it with company.kyb_status_changed. */
+/** Sets the KYB result; company.kyb_status_changed announces it when it changes a submission's status. */
 function setResult(env: FlowEnv, company: CompanyRecord, status: string): void {
+  const before = company.kybStatus;
+  if (before === status) return;
   env.store.put("companies", { ...company, kybStatus: status });
-  env.fire(company.account, "company.kyb_status_changed", { companyId: company.id, status });
+  if (before !== undefined) env.fire(company.account, "company.kyb_status_changed", { companyId: company.id, status });
 }
 
 export const kyb = defineFlow<KybTasks>()({
