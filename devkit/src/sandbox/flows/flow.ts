@@ -209,10 +209,18 @@ export function pathCompany(call: Caller & { params: { companyId: string } }): C
   return company;
 }
 
-/** One page of a list: `page` from 1, `limit` items a page (the sandbox's picks when omitted). */
+/**
+ * One page of a list: `page` from 1, `limit` items a page (the sandbox's picks when omitted). A `page` or `limit`
+ * below 1 is a 422 naming it, not read as 1 (the description gives no range: the sandbox's pick).
+ */
 export function pageOf<T>(items: readonly T[], params: { page?: number; limit?: number }, defaultLimit: number) {
-  const page = Math.max(1, params.page ?? 1);
-  const limit = Math.max(1, params.limit ?? defaultLimit);
+  for (const name of ["page", "limit"] as const) {
+    const value = params[name];
+    if (value !== undefined && value < 1)
+      throw unprocessable(`the query parameter ${name} must be 1 or more (pages count from 1), got ${value}`);
+  }
+  const page = params.page ?? 1;
+  const limit = params.limit ?? defaultLimit;
   return {
     items: items.slice((page - 1) * limit, page * limit),
     pagination: { currentPage: page, totalPages: Math.ceil(items.length / limit), perPage: limit },
