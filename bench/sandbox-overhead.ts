@@ -3,17 +3,15 @@
  * sandbox's routing, validation, state and serialisation cost on each partner API operation, as a ratio of
  * requests per second (the issue's target: at least 0.6 on every operation).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { Agent } from "node:http";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { requestExamples } from "../generated/examples.ts";
 import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
-import type { RecordedResponse } from "./bare-server.ts";
 import type { Benchmark } from "./context.ts";
 import { median, percentile, roundOrder } from "./harness.ts";
-import { load, type MockOperation, send, type Target } from "./mock.ts";
+import { load, type MockOperation, recordAnswers, startBareServer, type Target } from "./mock.ts";
 import type { Figure, Ratio } from "./results.ts";
 import { type StartedSandbox, startSandboxCommand } from "./sandbox.ts";
 
@@ -21,8 +19,6 @@ import { type StartedSandbox, startSandboxCommand } from "./sandbox.ts";
 export const TARGET_SHARE_OF_BARE = 0.6;
 /** Cards in the company whose cards are listed (the issue measured listCards with 50). */
 const LISTED_CARDS = 50;
-// Headers Node's http server writes itself; everything else the sandbox sent is replayed.
-const HOP_HEADERS = new Set(["date", "connection", "keep-alive", "content-length", "transfer-encoding"]);
 
 /** One call to the sandbox while setting up; the JSON answer. */
 async function call(url: string, apiKey: string, method: string, target: string, body?: unknown, companyId?: string) {
@@ -190,22 +186,6 @@ function cpuSeconds(pid: number): number | undefined {
   }
 }
 
-async function startBareServer(recordings: RecordedResponse[]): Promise<{ port: number; child: ChildProcess }> {
-  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "bare-server.ts");
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, script], { stdio: ["pipe", "pipe", "pipe"] });
-  child.stdin!.end(JSON.stringify(recordings));
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString("utf8");
-      const match = /listening (\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once("exit", (code) => reject(new Error(`the bare server exited (code ${code}) before listening`)));
-  });
-  return { port, child };
-}
-
 export const sandboxOverheadBenchmark: Benchmark = {
   name: "sandbox-overhead",
   title: "Sandbox beside a bare node:http server answering the same bytes",
@@ -231,23 +211,12 @@ export const sandboxOverheadBenchmark: Benchmark = {
       };
       agents.push(sandboxTarget.agent);
       // The sandbox's answer to each, replayed byte for byte by the bare server.
-      const recordings: RecordedResponse[] = [];
-      for (const operation of ops) {
-        const answer = await send(sandboxTarget, operation);
-        if (answer.status !== operation.expectedStatus)
-          throw new Error(
-            `sandbox-overhead: ${operation.name} answered ${answer.status}: ${answer.body.slice(0, 200)}`,
-          );
-        const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_HEADERS.has(name)));
-        recordings.push({
-          method: operation.method,
-          url: operation.url,
-          requestBody: operation.body,
-          status: answer.status,
-          headers,
-          body: answer.body,
-        });
-      }
+      const recordings = await recordAnswers(
+        sandboxTarget,
+        ops,
+        (operation, answer) =>
+          `sandbox-overhead: ${operation.name} answered ${answer.status}: ${answer.body.slice(0, 200)}`,
+      );
       const server = await startBareServer(recordings);
       bare = server.child;
       const bareTarget: Target = { port: server.port, agent: new Agent({ keepAlive: true, maxSockets: concurrency }) };
