@@ -211,16 +211,12 @@ export function pathCompany(call: Caller & { params: { companyId: string } }): C
 
 /**
  * One page of a list: `page` from 1, `limit` items a page (the sandbox's picks when omitted). A `page` or `limit`
- * below 1 is a 422 naming it, not read as 1 (the description gives no range: the sandbox's pick).
+ * below 1 is read as 1 (the contract, like the description, gives them no range, so a contract-valid request is
+ * answered, and the answer's `pagination` says what was served).
  */
 export function pageOf<T>(items: readonly T[], params: { page?: number; limit?: number }, defaultLimit: number) {
-  for (const name of ["page", "limit"] as const) {
-    const value = params[name];
-    if (value !== undefined && value < 1)
-      throw unprocessable(`the query parameter ${name} must be 1 or more (pages count from 1), got ${value}`);
-  }
-  const page = params.page ?? 1;
-  const limit = params.limit ?? defaultLimit;
+  const page = Math.max(1, params.page ?? 1);
+  const limit = Math.max(1, params.limit ?? defaultLimit);
   return {
     items: items.slice((page - 1) * limit, page * limit),
     pagination: { currentPage: page, totalPages: Math.ceil(items.length / limit), perPage: limit },
