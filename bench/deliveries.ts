@@ -5,45 +5,14 @@
  * each silent attempt held everything up for its whole limit (a 1 h advance: 180 s for one event's 18
  * attempts; a card: 60 s instead of 10 s).
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { startSandbox } from "../devkit/src/sandbox/index.ts";
+import { requestExamples } from "../generated/examples.ts";
+import { startReceiver } from "../scripts/lib/receiver.ts";
 import type { Benchmark } from "./context.ts";
 import type { Figure, Ratio } from "./results.ts";
 
-const ONBOARD = {
-  name: "Bench Silent Inc.",
-  countryCode: "US",
-  directorName: "Maria Garcia",
-  directorEmail: "maria@bench.example",
-  directorPhone: "+14155550123",
-  addressLine1: "500 Market Street",
-  city: "San Francisco",
-  state: "CA",
-  postalCode: "94105",
-  products: ["Swap"],
-};
-
-/** A receiver that reads each request and never answers; counts them. */
-async function silentReceiver(): Promise<{ url: string; requests: () => number; server: Server }> {
-  let requests = 0;
-  const server = createServer((request) => {
-    requests++;
-    request.resume();
-  });
-  server.requestTimeout = 0;
-  server.headersTimeout = 0;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/webhooks`, requests: () => requests, server };
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
-}
+/** A company with Swap, whose onboarding fires an event: the contract's own onboarding example, renamed. */
+const ONBOARD = { ...requestExamples.onboardCompany.cardOnlyCompany, name: "Bench Silent Inc.", products: ["Swap"] };
 
 // biome-ignore lint/suspicious/noExplicitAny: the sandbox's answers, read field by field as the contract shapes them
 type Json = Record<string, any>;
@@ -93,7 +62,7 @@ export const deliveriesBenchmark: Benchmark = {
 
     progress(`deliveries: a 1 h advance with ${events} attempts due to a silent receiver`);
     {
-      const receiver = await silentReceiver();
+      const receiver = await startReceiver({ answer: "silent" });
       const sandbox = await startSandbox({ port: 0, frozen: true, webhookTimeoutSeconds: limitSeconds });
       try {
         const { companyId, create } = await setUp(sandbox.url, receiver.url, events);
@@ -106,7 +75,7 @@ export const deliveriesBenchmark: Benchmark = {
         figures.push(
           { label: `1 h clock/advance, ${events} attempts due to a silent receiver`, value: advanceMs, unit: "ms" },
           { label: "the attempt limit (webhookTimeoutSeconds)", value: limitSeconds * 1000, unit: "ms" },
-          { label: "requests that reached the silent receiver", value: receiver.requests(), unit: "requests" },
+          { label: "requests that reached the silent receiver", value: receiver.requests, unit: "requests" },
         );
         ratios.push({
           label: `1.5 x (the limit and a quarter of it, at most 1 s more: ${waitBound} ms) ÷ the advance (at least 1: about one limit in all, not one per attempt)`,
@@ -115,13 +84,13 @@ export const deliveriesBenchmark: Benchmark = {
         });
       } finally {
         await sandbox.stop();
-        await closeServer(receiver.server);
+        await receiver.close();
       }
     }
 
     progress(`deliveries: a card on a clock at ${speed}x while ${events} attempts wait on a silent receiver`);
     {
-      const receiver = await silentReceiver();
+      const receiver = await startReceiver({ answer: "silent" });
       const sandbox = await startSandbox({ port: 0, speed, webhookTimeoutSeconds: limitSeconds });
       try {
         const { companyId, create } = await setUp(sandbox.url, receiver.url, events);
@@ -143,7 +112,7 @@ export const deliveriesBenchmark: Benchmark = {
         });
       } finally {
         await sandbox.stop();
-        await closeServer(receiver.server);
+        await receiver.close();
       }
     }
     notes.push(

@@ -16,6 +16,7 @@ import { pipelineBenchmark } from "./pipeline.ts";
 import { proxyBenchmark } from "./proxy.ts";
 import { type BenchOutcome, type RunSummary, renderResults, scrubPaths } from "./results.ts";
 import { sandboxBenchmark } from "./sandbox.ts";
+import { sandboxOverheadBenchmark } from "./sandbox-overhead.ts";
 import { sizeBenchmark } from "./size.ts";
 import { typecheckBenchmark } from "./typecheck.ts";
 import { verifyBenchmark } from "./verify.ts";
@@ -29,6 +30,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   diffBenchmark,
   mockBenchmark,
   sandboxBenchmark,
+  sandboxOverheadBenchmark,
   deliveriesBenchmark,
   persistenceBenchmark,
   verifyBenchmark,

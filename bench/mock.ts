@@ -66,7 +66,7 @@ interface Answer {
   ms: number;
 }
 
-function send(target: Target, operation: MockOperation): Promise<Answer> {
+export function send(target: Target, operation: MockOperation): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = httpRequest(
@@ -138,7 +138,34 @@ export function processMemoryMiB(pid: number): { rss: number; peak: number } | u
   }
 }
 
-async function startBareServer(recordings: RecordedResponse[]): Promise<{ port: number; child: ChildProcess }> {
+/**
+ * Each operation's answer from `target`, as the bare server replays it (status, headers but those Node writes
+ * itself, body); `wrong` names an answer whose status is not the expected one, which stops the benchmark.
+ */
+export async function recordAnswers(
+  target: Target,
+  operations: readonly MockOperation[],
+  wrong: (operation: MockOperation, answer: Answer) => string,
+): Promise<RecordedResponse[]> {
+  const recordings: RecordedResponse[] = [];
+  for (const operation of operations) {
+    const answer = await send(target, operation);
+    if (answer.status !== operation.expectedStatus) throw new Error(wrong(operation, answer));
+    const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_HEADERS.has(name)));
+    recordings.push({
+      method: operation.method,
+      url: operation.url,
+      requestBody: operation.body,
+      status: answer.status,
+      headers,
+      body: answer.body,
+    });
+  }
+  return recordings;
+}
+
+/** The bare `node:http` server (bench/bare-server.ts) in its own process, replaying `recordings`. */
+export async function startBareServer(recordings: RecordedResponse[]): Promise<{ port: number; child: ChildProcess }> {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "bare-server.ts");
   const child = spawn(process.execPath, [...TSX_NODE_ARGS, script], { stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
@@ -183,23 +210,12 @@ export const mockBenchmark: Benchmark = {
       const prismTarget: Target = { port: prism.port, agent: new Agent({ keepAlive: true, maxSockets: concurrency }) };
       agents.push(prismTarget.agent);
       // Record Prism's answers, then check them: a mock that answers wrongly fast proves nothing.
-      const recordings: RecordedResponse[] = [];
-      for (const operation of MOCK_OPERATIONS) {
-        const answer = await send(prismTarget, operation);
-        if (answer.status !== operation.expectedStatus)
-          throw new Error(
-            `mock: Prism answered ${operation.name} with ${answer.status}, expected ${operation.expectedStatus}: ${answer.body.slice(0, 200)}`,
-          );
-        const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_HEADERS.has(name)));
-        recordings.push({
-          method: operation.method,
-          url: operation.url,
-          requestBody: operation.body,
-          status: answer.status,
-          headers,
-          body: answer.body,
-        });
-      }
+      const recordings = await recordAnswers(
+        prismTarget,
+        MOCK_OPERATIONS,
+        (operation, answer) =>
+          `mock: Prism answered ${operation.name} with ${answer.status}, expected ${operation.expectedStatus}: ${answer.body.slice(0, 200)}`,
+      );
       const server = await startBareServer(recordings);
       bare = server.child;
       const bareTarget: Target = { port: server.port, agent: new Agent({ keepAlive: true, maxSockets: concurrency }) };

@@ -3,16 +3,15 @@
  * beside the snapshot and journal (every change appends a line), side by side in one run: POST /v1/cards
  * latency as the state grows, a GET's p99 while writes run, and a restart on a large state.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { startSandbox } from "../devkit/src/sandbox/index.ts";
-import { journalGenerations } from "../devkit/src/sandbox/journal.ts";
-import type { CardRecord, SandboxState } from "../devkit/src/sandbox/state.ts";
+import type { CardRecord } from "../devkit/src/sandbox/records.ts";
+import { journalGenerations } from "../devkit/src/sandbox/store/files.ts";
+import { type SandboxProcess, startSandboxProcess } from "../scripts/lib/sandbox-process.ts";
 import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
 import { percentile } from "./harness.ts";
@@ -30,9 +29,12 @@ const DESIGNS = [
   { name: "journal", legacy: false },
 ] as const;
 
+/** A snapshot as the state file holds it: its head and every table's records. */
+type Snapshot = { tables: Record<string, unknown[]> } & Record<string, unknown>;
+
 interface Running {
   url: string;
-  child: ChildProcess;
+  child: SandboxProcess;
   /** startSandbox's own time in the process (reading the state included). */
   startMs: number;
   /** From spawning the process to its first answer. */
@@ -41,27 +43,13 @@ interface Running {
 
 async function spawnSandbox(state: string, legacy: boolean, compactAlways = false): Promise<Running> {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "persistence-server.ts");
+  const design = legacy ? "whole-file" : "journal";
   const started = performance.now();
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, script, JSON.stringify({ state, legacy, compactAlways })], {
-    stdio: ["pipe", "pipe", "pipe"],
+  const child = await startSandboxProcess({
+    args: [...TSX_NODE_ARGS, script, JSON.stringify({ state, design, compactAlways })],
   });
-  let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`the sandbox exited (${code}) before listening:\n${stderr}`)));
-  });
-  const { url, startMs } = JSON.parse(line) as { url: string; startMs: number };
-  await call(url, "GET", "/v1/card-bins");
-  return { url, child, startMs, restartMs: performance.now() - started };
-}
-
-function killed(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
+  await call(child.url, "GET", "/v1/card-bins");
+  return { url: child.url, child, startMs: child.details.startMs as number, restartMs: performance.now() - started };
 }
 
 let companyId = "";
@@ -129,7 +117,7 @@ const postCard = (url: string) =>
  * The seeded account with one card made through the API (the template of the generated ones), as a journal
  * snapshot read back; the large states are this with `count` cards, written straight to a file.
  */
-async function seededState(dir: string): Promise<{ state: SandboxState; card: CardRecord }> {
+async function seededState(dir: string): Promise<{ state: Snapshot; card: CardRecord }> {
   const file = path.join(dir, "seed.json");
   const sandbox = await startSandbox({
     port: 0,
@@ -146,20 +134,20 @@ async function seededState(dir: string): Promise<{ state: SandboxState; card: Ca
   cardHolderId = ((await holders.json()) as { cardHolders: { id: string }[] }).cardHolders[0]!.id;
   await postCard(sandbox.url);
   await sandbox.stop();
-  const state = JSON.parse(await readFile(file, "utf8")) as SandboxState & { journal?: number };
-  const card = state.accounts[API_KEY]!.companies[0]!.cards[0]!;
-  delete state.journal;
-  return { state: { ...state, tasks: [] }, card };
+  const state = JSON.parse(await readFile(file, "utf8")) as Snapshot;
+  const card = state.tables.cards![0] as CardRecord;
+  return { state: { ...state, tables: { ...state.tables, tasks: [], cards: [] } }, card };
 }
 
 /** A state file of either design holding `count` cards (Active, in the seeded company). */
-async function writeState(file: string, base: SandboxState, card: CardRecord, count: number, legacy: boolean) {
-  const state = structuredClone(base);
-  state.accounts[API_KEY]!.companies[0]!.cards = Array.from({ length: count }, (_, i) => ({
-    ...card,
-    card: { ...card.card, id: `BENCH${String(i).padStart(21, "0")}`, status: "Active" },
-  }));
-  await writeFile(file, JSON.stringify(legacy ? { ...state, version: 1 } : { ...state, version: 2, journal: 1 }));
+async function writeState(file: string, base: Snapshot, card: CardRecord, count: number) {
+  const cards = Array.from({ length: count }, (_, i) => {
+    const id = `BENCH${String(i).padStart(21, "0")}`;
+    return { ...card, id, card: { ...card.card, id, status: "Active" } };
+  });
+  // Both designs read the same snapshot format: the whole-file store rewrites it whole on each change, the journal
+  // appends to the journal it names.
+  await writeFile(file, JSON.stringify({ ...base, journal: 1, tables: { ...base.tables, cards } }));
 }
 
 export const persistenceBenchmark: Benchmark = {
@@ -171,7 +159,7 @@ export const persistenceBenchmark: Benchmark = {
     const gets = size === "full" ? 300 : size === "quick" ? 100 : 20;
     const largest = counts.at(-1)!;
     const dir = await mkdtemp(path.join(os.tmpdir(), "partner-bench-persistence-"));
-    const running: ChildProcess[] = [];
+    const running: SandboxProcess[] = [];
     const figures: Figure[] = [];
     const ratios: Ratio[] = [];
     const notes: string[] = [];
@@ -183,7 +171,7 @@ export const persistenceBenchmark: Benchmark = {
         for (const design of DESIGNS) {
           progress(`persistence: ${design.name}, ${count} cards`);
           const file = path.join(dir, `${design.legacy ? "legacy" : "journal"}-${count}.json`);
-          await writeState(file, base, card, count, design.legacy);
+          await writeState(file, base, card, count);
           const sandbox = await spawnSandbox(file, design.legacy);
           running.push(sandbox.child);
           for (let i = 0; i < 3; i++) await postCard(sandbox.url);
@@ -220,7 +208,7 @@ export const persistenceBenchmark: Benchmark = {
                 target: 1,
               });
           }
-          await killed(sandbox.child);
+          await sandbox.child.stop();
           let bytes = (await stat(file)).size;
           if (!design.legacy)
             bytes += await stat(`${file}.journal-1`).then(
@@ -231,7 +219,7 @@ export const persistenceBenchmark: Benchmark = {
             // kill -9 (above), then a restart on what the kill left: for the journal, a snapshot and its journal.
             const again = await spawnSandbox(file, design.legacy);
             running.push(again.child);
-            const memory = processMemoryMiB(again.child.pid!);
+            const memory = processMemoryMiB(again.child.child.pid!);
             figures.push(
               {
                 label: `${design.name}: restart at ${count} cards (spawn to first answer)`,
@@ -249,7 +237,7 @@ export const persistenceBenchmark: Benchmark = {
                 value: TARGET_RESTART_MS / again.restartMs,
                 target: 1,
               });
-            await killed(again.child);
+            await again.child.stop();
           }
           if (count === largest && !design.legacy) {
             // Compactions back to back (a fuzzy snapshot of the whole state, written in slices) while writers
@@ -262,7 +250,7 @@ export const persistenceBenchmark: Benchmark = {
             const { result: latencies, made } = await whileWriting(compacting.url, 2, () =>
               timedGets(compacting.url, gets),
             );
-            await killed(compacting.child);
+            await compacting.child.stop();
             const compactions = generationOf(file) - first;
             figures.push(
               {
@@ -275,7 +263,7 @@ export const persistenceBenchmark: Benchmark = {
             const after = await spawnSandbox(file, false);
             running.push(after.child);
             const held = await cardCount(after.url);
-            await killed(after.child);
+            await after.child.stop();
             if (held !== before + made)
               errors.push(
                 `persistence: after kill -9 during compactions the journal sandbox holds ${held} cards, not the ${before + made} answered`,
@@ -320,7 +308,7 @@ export const persistenceBenchmark: Benchmark = {
         ...(errors.length > 0 ? { errors } : {}),
       };
     } finally {
-      for (const child of running) await killed(child);
+      for (const child of running) await child.stop();
       await rm(dir, { recursive: true, force: true });
     }
   },
@@ -332,7 +320,7 @@ export const persistenceBenchmark: Benchmark = {
  */
 function generationOf(file: string): number {
   const text = readFileSync(file, "utf8");
-  const head = text.slice(0, text.indexOf(',"accounts":'));
+  const head = text.slice(0, text.indexOf(',"tables":'));
   const named = Number(/"journal":(\d+)/.exec(head)?.[1] ?? 0);
   return Math.max(named, journalGenerations(file).at(-1) ?? 0);
 }

@@ -3,13 +3,13 @@
  * `npm run mock` starts it) on the same GET and a POST: requests per second and p99, start-up time, and each
  * process's memory after 10,000 requests, side by side in one run.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { copyFile, mkdir, rm, writeFile } from "node:fs/promises";
 import { Agent } from "node:http";
 import path from "node:path";
 import { build } from "esbuild";
 import { bundleDevkit } from "../devkit/scripts/build.ts";
 import { type PrismServer, startPrism } from "../devkit/src/prism.ts";
+import { type SandboxProcess, startSandboxProcess } from "../scripts/lib/sandbox-process.ts";
 import { SOURCE_CONDITION, TSX_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
 import { median, percentile, roundOrder } from "./harness.ts";
@@ -30,7 +30,7 @@ export interface StartedSandbox {
   url: string;
   port: number;
   pid: number;
-  child: ChildProcess;
+  process: SandboxProcess;
   /** From spawning the process to its first answered request. */
   startupMs: number;
 }
@@ -38,36 +38,24 @@ export interface StartedSandbox {
 /**
  * The sandbox in its own process, timed from spawning it to its first answer. `npm run sandbox` is node with
  * tsx's loader on scripts/sandbox.ts (`node --conditions=partner-api-source --import tsx scripts/sandbox.ts`);
- * `npx partner-api sandbox` is node on the built dist/cli.js.
+ * `npx partner-api sandbox` is node on the built dist/cli.js. `--print-address` has it print its address alone.
  */
-export async function startSandboxProcess(repoRoot: string, entry: string[]): Promise<StartedSandbox> {
+export async function startSandboxCommand(
+  repoRoot: string,
+  entry: string[],
+  more: string[] = [],
+): Promise<StartedSandbox> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...entry, "--port", "0", "--seed", "1"], {
+  const sandbox = await startSandboxProcess({
+    args: [...entry, "--port", "0", "--seed", "1", "--print-address", ...more],
     cwd: repoRoot,
-    stdio: ["ignore", "pipe", "pipe"],
+    holdStdin: false,
+    timeoutMs: 30_000,
   });
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the sandbox did not start within 30 s:\n${output}`)), 30_000);
-    const check = () => {
-      const match = /Sandbox serving the partner API on (\S+) /.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on("data", check);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the sandbox exited (code ${code}) before listening:\n${output}`));
-    });
-  });
-  const answer = await fetch(`${url}/v1/companies`, { headers: { "X-API-Key": API_KEY } });
+  const answer = await fetch(`${sandbox.url}/v1/companies`, { headers: { "X-API-Key": API_KEY } });
   await answer.arrayBuffer();
   const startupMs = performance.now() - started;
-  return { url, port: Number(new URL(url).port), pid: child.pid!, child, startupMs };
+  return { url: sandbox.url, port: sandbox.port, pid: sandbox.child.pid!, process: sandbox, startupMs };
 }
 
 /**
@@ -105,11 +93,9 @@ async function buildPublishedCli(repoRoot: string): Promise<string> {
 async function startupMs(repoRoot: string, entry: string[], times: number): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < times; i++) {
-    const started = await startSandboxProcess(repoRoot, entry);
+    const started = await startSandboxCommand(repoRoot, entry);
     samples.push(started.startupMs);
-    const exited = new Promise((resolve) => started.child.once("exit", resolve));
-    started.child.kill("SIGTERM");
-    await exited;
+    await started.process.stop("SIGTERM");
   }
   return median(samples);
 }
@@ -158,7 +144,7 @@ export const sandboxBenchmark: Benchmark = {
         startups,
       ).finally(() => rm(path.join(repoRoot, ".tmp", "bench-devkit"), { recursive: true, force: true }));
       progress("sandbox: starting the sandbox process (as npm run sandbox) and Prism (as npm run mock)");
-      sandbox = await startSandboxProcess(repoRoot, npmRunSandbox);
+      sandbox = await startSandboxCommand(repoRoot, npmRunSandbox);
       const prismStarted = performance.now();
       prism = await startPrism();
       const prismStartupMs = performance.now() - prismStarted;
@@ -301,7 +287,7 @@ export const sandboxBenchmark: Benchmark = {
       };
     } finally {
       for (const agent of agents) agent.destroy();
-      sandbox?.child.kill("SIGTERM");
+      await sandbox?.process.stop("SIGTERM");
       await prism?.stop();
     }
   },

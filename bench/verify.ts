@@ -5,10 +5,11 @@
  */
 import path from "node:path";
 import { verify } from "../devkit/src/conformance/verify.ts";
+import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
 import { median } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
-import { type StartedSandbox, startSandboxProcess } from "./sandbox.ts";
+import { type StartedSandbox, startSandboxCommand } from "./sandbox.ts";
 
 /** The budget for a full default run against the local sandbox. */
 const BUDGET_MS = 30_000;
@@ -21,7 +22,7 @@ export const verifyBenchmark: Benchmark = {
     let sandbox: StartedSandbox | undefined;
     try {
       progress("verify: starting the sandbox process (as npm run sandbox)");
-      sandbox = await startSandboxProcess(repoRoot, ["--import", "tsx", path.join(repoRoot, "scripts", "sandbox.ts")]);
+      sandbox = await startSandboxCommand(repoRoot, [...TSX_NODE_ARGS, path.join(repoRoot, "scripts", "sandbox.ts")]);
       const durations: number[] = [];
       const perSecond: number[] = [];
       let requests = 0;
@@ -68,7 +69,7 @@ export const verifyBenchmark: Benchmark = {
         ],
       };
     } finally {
-      sandbox?.child.kill("SIGTERM");
+      await sandbox?.process.stop("SIGTERM");
     }
   },
 };

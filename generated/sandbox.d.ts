@@ -506,8 +506,10 @@ export interface paths {
         put?: never;
         /**
          * Set the result of a company's KYB review
-         * @description Ends the KYB review now with this result: fires `company.kyb_status_changed` (payload: companyId,
-         *     status) and cancels the pending timed review of the company, if any.
+         * @description Ends the KYB review now with this result and cancels the pending timed review of the company, if any.
+         *     `company.kyb_status_changed` (payload: companyId, status) fires when the result changes the status of a
+         *     submitted profile: not for a company that submitted none (the result is recorded, unannounced), nor for
+         *     the status the company already has.
          */
         post: operations["setCompanyKybResult"];
         delete?: never;
@@ -795,6 +797,13 @@ export interface components {
             /** @description Present only for companies onboarded onto swap; otherwise null. */
             swap?: components["schemas"]["CompanySwap"] | null;
         };
+        /**
+         * @description A company as the sandbox always sends it: the partner API's `Company` with its `id`, which the sandbox
+         *     never leaves out (the API description marks no field of it required).
+         */
+        SandboxCompany: Omit<components["schemas"]["Company"], "id"> & {
+            id: components["schemas"]["Ulid"];
+        };
         CardHolder: {
             id?: components["schemas"]["Ulid"];
             name?: string;
@@ -804,6 +813,13 @@ export interface components {
             status?: string;
             /** Format: date-time */
             createdAt?: string;
+        };
+        /**
+         * @description A card holder as the sandbox always sends it: the partner API's `CardHolder` with its `id`, which the sandbox
+         *     never leaves out (the API description marks no field of it required).
+         */
+        SandboxCardHolder: Omit<components["schemas"]["CardHolder"], "id"> & {
+            id: components["schemas"]["Ulid"];
         };
         /**
          * @description Whether the card is an employee card or a company card.
@@ -836,6 +852,13 @@ export interface components {
             };
             /** Format: date-time */
             createdAt?: string;
+        };
+        /**
+         * @description A card as the sandbox always sends it: the partner API's `Card` with its `id`, which the sandbox
+         *     never leaves out (the API description marks no field of it required).
+         */
+        SandboxCard: Omit<components["schemas"]["Card"], "id"> & {
+            id: components["schemas"]["Ulid"];
         };
         /**
          * @description `onramp`: fiat in, stablecoin out. `offramp`: stablecoin in, fiat out.
@@ -894,6 +917,13 @@ export interface components {
             destination?: components["schemas"]["PaymentRouteDestination"];
             /** Format: date-time */
             createdAt?: string;
+        };
+        /**
+         * @description A payment route as the sandbox always sends it: the partner API's `PaymentRoute` with its `id`, which the sandbox
+         *     never leaves out (the API description marks no field of it required).
+         */
+        SandboxPaymentRoute: Omit<components["schemas"]["PaymentRoute"], "id"> & {
+            id: components["schemas"]["Ulid"];
         };
         /**
          * @description The currencies the sandbox keeps wallets in (the partner API does not specify its list).
@@ -1015,14 +1045,14 @@ export interface components {
          *     piece at a time (and what it never lists, such as payment routes and the KYB status), in one answer.
          */
         AccountCompany: {
-            company: components["schemas"]["Company"];
+            company: components["schemas"]["SandboxCompany"];
             /** @description The last KYB status (`SUBMITTED`, then the review's result); null before a profile is submitted. */
             kybStatus: string | null;
-            cardHolders: components["schemas"]["CardHolder"][];
+            cardHolders: components["schemas"]["SandboxCardHolder"][];
             /** @description Oldest first. */
-            cards: components["schemas"]["Card"][];
+            cards: components["schemas"]["SandboxCard"][];
             /** @description Oldest first. */
-            paymentRoutes: components["schemas"]["PaymentRoute"][];
+            paymentRoutes: components["schemas"]["SandboxPaymentRoute"][];
             wallets: components["schemas"]["Wallet"][];
             /** @description The spending account's ledger, newest first, at most the 100 newest entries. */
             ledger: components["schemas"]["LedgerEntry"][];
@@ -1556,15 +1586,15 @@ export interface components {
             events: components["schemas"]["SandboxEvent"][];
         };
         ListCardHoldersResponse: {
-            cardHolders: components["schemas"]["CardHolder"][];
+            cardHolders: components["schemas"]["SandboxCardHolder"][];
         };
         CreateCardHolderRequest: {
             name: string;
             /** Format: email */
             email: string;
         };
-        GetCardHolderResponse: {
-            cardHolder?: components["schemas"]["CardHolder"];
+        CardHolderResponse: {
+            cardHolder: components["schemas"]["SandboxCardHolder"];
         };
         ListWalletsResponse: {
             wallets: components["schemas"]["Wallet"][];
@@ -1579,7 +1609,7 @@ export interface components {
             kycStatus: components["schemas"]["KycStatus"];
         };
         CompanyResponse: {
-            company: components["schemas"]["Company"];
+            company: components["schemas"]["SandboxCompany"];
         };
         SetOnboardingStatusRequest: {
             /** @description The onboarding status is a free string in the partner API (`Pending` on a new company). */
@@ -1616,8 +1646,8 @@ export interface components {
              */
             force?: boolean;
         };
-        GetPaymentRouteResponse: {
-            paymentRoute?: components["schemas"]["PaymentRoute"];
+        PaymentRouteResponse: {
+            paymentRoute: components["schemas"]["SandboxPaymentRoute"];
         };
         CreateSpendingAccountEntryRequest: {
             /**
@@ -1694,8 +1724,15 @@ export interface components {
              */
             createdAt?: string;
         };
-        GetTransactionResponse: {
-            transaction?: components["schemas"]["Transaction"];
+        /**
+         * @description A transaction as the sandbox always sends it: the partner API's `Transaction` with its `id`, which the sandbox
+         *     never leaves out (the API description marks no field of it required).
+         */
+        SandboxTransaction: Omit<components["schemas"]["Transaction"], "id"> & {
+            id: components["schemas"]["Ulid"];
+        };
+        TransactionResponse: {
+            transaction: components["schemas"]["SandboxTransaction"];
         };
         /** @description What the customer does on the hosted verification page. */
         KycPageForm: {
@@ -2392,7 +2429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetCardHolderResponse"];
+                    "application/json": components["schemas"]["CardHolderResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2618,7 +2655,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetPaymentRouteResponse"];
+                    "application/json": components["schemas"]["PaymentRouteResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2684,7 +2721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetTransactionResponse"];
+                    "application/json": components["schemas"]["TransactionResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];

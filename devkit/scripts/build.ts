@@ -14,6 +14,7 @@
  * the partner's installed copy, never a copy inside dist/.
  */
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { copyFile, cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import path from "node:path";
@@ -232,16 +233,32 @@ async function declarations(entries: readonly Entry[]): Promise<void> {
   const result = spawnSync(process.execPath, [tsc, "-p", config], { cwd: repoRoot, encoding: "utf8" });
   await rm(config);
   if (result.status !== 0) throw new JobFailure(`tsc (declarations) failed:\n${result.stdout}${result.stderr}`);
-  // tsc does not copy declaration files it was given; the sandbox's declarations import its control contract's.
+  // tsc does not copy the declaration files the emitted ones import: the generated types of the control contract
+  // (generated/sandbox.d.ts) and of the partner API (generated/schema.d.ts, which tsc reaches through the client's
+  // source and writes inline). Each one referred to is shipped beside them, so a strict consumer without
+  // `skipLibCheck` resolves every type rather than meeting a missing module (and `any` where it was).
   await mkdir(path.join(distDir, "types", "generated"), { recursive: true });
-  await copyFile(
-    path.join(repoRoot, "generated", "sandbox.d.ts"),
-    path.join(distDir, "types", "generated", "sandbox.d.ts"),
-  );
+  for (const name of await generatedTypesImported(path.join(distDir, "types"))) {
+    const source = path.join(repoRoot, "generated", `${name}.d.ts`);
+    if (!existsSync(source))
+      throw new JobFailure(`the declarations import generated/${name}.js, but generated/${name}.d.ts is missing`);
+    await copyFile(source, path.join(distDir, "types", "generated", `${name}.d.ts`));
+  }
   for (const entry of entries) {
     const emitted = `./types/devkit/${entry.source.replace(/\.ts$/, ".js")}`;
     await writeFile(path.join(distDir, `${entry.name}.d.ts`), `export * from "${emitted}";\n`);
   }
+}
+
+/** The generated modules (generated/<name>.js) the declarations under `folder` import, by name. */
+async function generatedTypesImported(folder: string): Promise<Set<string>> {
+  const names = new Set<string>();
+  for (const file of await readdir(folder, { recursive: true })) {
+    if (!file.endsWith(".d.ts")) continue;
+    const text = await readFile(path.join(folder, file), "utf8");
+    for (const [, name] of text.matchAll(/["'](?:\.\.\/)+generated\/([\w-]+)\.js["']/g)) names.add(name!);
+  }
+  return names;
 }
 
 if (isEntryPoint(import.meta.url)) await main(buildCommand);

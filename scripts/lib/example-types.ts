@@ -21,6 +21,8 @@ export interface ContractExample {
   /** The generated type it must compile as, over the `.d.ts`'s `paths`, `webhooks` and `components`. */
   type: string;
   value: unknown;
+  /** A named example of an operation's request body: the operation and the example's name. */
+  request?: { operationId: string; name: string };
 }
 
 export interface ContractExamples {
@@ -158,12 +160,22 @@ export function contractExamples(document: JsonObject): ContractExamples {
         const type = `${itemType}${key(method)}`;
         const label = root === "paths" ? `${method.toUpperCase()} ${itemKey}` : `webhook ${itemKey}`;
         parameterExamples(operation.parameters, pointer, type, label);
+        const before = examples.length;
         contentExamples(
           operation.requestBody,
           `${pointer}/requestBody`,
           `NonNullable<${type}["requestBody"]>`,
           root === "paths" ? `${label} request body` : label,
         );
+        if (root === "paths" && typeof operation.operationId === "string")
+          for (const example of examples.slice(before)) {
+            const named = /\/examples\/([^/]+)$/.exec(example.pointer);
+            if (named)
+              example.request = {
+                operationId: operation.operationId,
+                name: named[1]!.replace(/~1/g, "/").replace(/~0/g, "~"),
+              };
+          }
         if (isObject(operation.responses))
           for (const [status, response] of Object.entries(operation.responses))
             responseExamples(
@@ -221,6 +233,23 @@ export function exampleTypesModule(
     );
     spans.push({ example, from, to: lines.length });
   });
+  const requests = new Map<string, string[]>();
+  examples.forEach(({ request }, index) => {
+    if (!request) return;
+    const entries = requests.get(request.operationId) ?? [];
+    entries.push(`    ${JSON.stringify(request.name)}: example${index},`);
+    requests.set(request.operationId, entries);
+  });
+  if (requests.size > 0) {
+    lines.push(
+      "",
+      "/** The named examples of each operation's request body, by operationId and name: what tests send. */",
+    );
+    lines.push("export const requestExamples = {");
+    for (const [operationId, entries] of requests)
+      lines.push(`  ${JSON.stringify(operationId)}: {`, ...entries, "  },");
+    lines.push("} as const;");
+  }
   lines.push("");
   return { module: { name, source: lines.join("\n") }, spans };
 }

@@ -5,12 +5,11 @@
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiKeyOf, callerFingerprint, callerKey } from "../../devkit/src/sandbox/accounts.ts";
+import { callerFingerprint, callerKey } from "../../devkit/src/sandbox/accounts.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { emptyState } from "../../devkit/src/sandbox/state.ts";
 import { accountFingerprint } from "../../devkit/src/sandbox/testmode/log.ts";
-import { startReceiver } from "../helpers/receiver.ts";
-import { clientFor, ONBOARD_BODY, request, seededCompany } from "../sandbox/support.ts";
+import { startReceiver } from "../../scripts/lib/receiver.ts";
+import { clientFor, memoryEngine, ONBOARD_BODY, request, seededCompany } from "../sandbox/support.ts";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -29,22 +28,25 @@ describe("the fingerprint", () => {
   });
 
   it("apiKeyOf finds the key of an account that has called, and nothing for others or malformed names", () => {
-    const state = emptyState(1, 0);
-    expect(apiKeyOf(state, accountFingerprint("alice"))).toBeUndefined();
-    state.accounts.alice = {} as never;
-    state.accounts.bob = {} as never;
-    expect(apiKeyOf(state, accountFingerprint("alice"))).toBe("alice");
-    expect(apiKeyOf(state, accountFingerprint("bob"))).toBe("bob");
-    expect(apiKeyOf(state, "acct_000000000000")).toBeUndefined();
-    expect(apiKeyOf(state, "alice")).toBeUndefined();
-    // A reset replaces the accounts: the old index does not answer for them.
-    state.accounts = {};
-    expect(apiKeyOf(state, accountFingerprint("alice"))).toBeUndefined();
+    const engine = memoryEngine();
+    expect(engine.apiKeyOf(accountFingerprint("alice"))).toBeUndefined();
+    engine.account("alice");
+    engine.account("bob");
+    expect(engine.apiKeyOf(accountFingerprint("alice"))).toBe("alice");
+    expect(engine.apiKeyOf(accountFingerprint("bob"))).toBe("bob");
+    // An account seeded after the index was built is in it.
+    engine.account("carol");
+    expect(engine.apiKeyOf(accountFingerprint("carol"))).toBe("carol");
+    expect(engine.apiKeyOf("acct_000000000000")).toBeUndefined();
+    expect(engine.apiKeyOf("alice")).toBeUndefined();
+    // A reset drops the accounts: the old index does not answer for them.
+    engine.reset();
+    expect(engine.apiKeyOf(accountFingerprint("alice"))).toBeUndefined();
   });
 
   it("callerKey: X-API-Key wins; X-Sandbox-Account names a known account; an unknown one is a 401", () => {
-    const state = emptyState(1, 0);
-    state.accounts.alice = {} as never;
+    const state = memoryEngine();
+    state.account("alice");
     const alice = accountFingerprint("alice");
     expect(callerKey({}, state)).toBeUndefined();
     expect(callerKey({ "x-api-key": "" }, state)).toBeUndefined();

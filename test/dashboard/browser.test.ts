@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { accountFingerprint } from "../../devkit/src/sandbox/testmode/log.ts";
 import { chromiumPath, hasChromium, launchChromium } from "../../scripts/lib/chromium.ts";
+import { type Receiver, startReceiver } from "../../scripts/lib/receiver.ts";
 import { type NetworkWatch, watchNetwork } from "../helpers/network.ts";
-import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 
 const available = hasChromium();
 if (!available)

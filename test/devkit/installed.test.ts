@@ -16,11 +16,11 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findFreePort } from "../../devkit/src/prism.ts";
 import { documentedSnippets } from "../../scripts/lib/docs/snippets.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { type Receiver, startReceiver } from "../../scripts/lib/receiver.ts";
 import { typecheckModules } from "../../scripts/lib/typecheck.ts";
 import { verifyWebhookSignature } from "../../src/webhooks/index.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 import { lockDist } from "../helpers/build-lock.ts";
-import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { type Served, watchServed } from "../helpers/served.ts";
 
 const run = promisify(execFile);
@@ -397,7 +397,7 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     expect(failed.stderr).toMatch(/FAILED: not delivered: all 6 attempts failed/);
   }, 60_000);
 
-  test("partner-api-devkit/sandbox and /cli are typed: the options, the result, the control client, a command", async () => {
+  test("partner-api-devkit/sandbox and /cli are typed: the options, the result, the control client, a command; every declaration it ships compiles under strict without skipLibCheck", async () => {
     writeFileSync(path.join(app, "typed.ts"), TYPED_PROGRAM);
     writeFileSync(
       path.join(app, "tsconfig.json"),
@@ -409,10 +409,16 @@ describe("the packed client and devkit, installed in a partner's project", () =>
           module: "NodeNext",
           moduleResolution: "NodeNext",
           lib: ["ES2023", "DOM"],
-          types: [],
-          skipLibCheck: true,
+          // Node's own types, as a project running the devkit has them (the repository's copy: the app installs
+          // only the two packages).
+          types: ["node"],
+          typeRoots: [path.join(repoRoot, "node_modules", "@types")],
+          // Every .d.ts of the package is checked, those the program reaches and the rest: an import of a file
+          // the package does not ship (generated/schema.js once) is an error, not a type silently `any`.
+          skipLibCheck: false,
         },
         files: ["typed.ts"],
+        include: ["node_modules/partner-api-devkit/dist/**/*.d.ts"],
       }),
     );
     const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");

@@ -16,7 +16,7 @@ import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { webhookEventTypes } from "../../src/webhooks/events.ts";
 import { arazzoDocument, workflow } from "../helpers/arazzo.ts";
 import { runInProcess } from "../helpers/run.ts";
-import { clientFor } from "../sandbox/support.ts";
+import { clientFor, ONBOARD_BODY } from "../sandbox/support.ts";
 
 let sandbox: Sandbox;
 let folder: string;
@@ -320,12 +320,13 @@ describe("connection", () => {
 });
 
 describe("start with faults and scenarios", () => {
-  it("--faults and --scenario load at start; a bad file is named (exit 2)", async () => {
+  it("--faults and --scenario load at start; --print-address prints the address alone first; a bad file is named (exit 2)", async () => {
     const faults = path.join(folder, "faults.yaml");
     await writeFile(faults, "- { operationId: listCardBins, status: 503 }\n");
     const controller = new AbortController();
     const out: string[] = [];
-    const io: CliIO = { out: (text) => out.push(text), err: () => undefined };
+    const err: string[] = [];
+    const io: CliIO = { out: (text) => out.push(text), err: (text) => err.push(text) };
     const running = runCommand(
       partnerApiCli,
       [
@@ -341,16 +342,21 @@ describe("start with faults and scenarios", () => {
         "--start-time",
         "2030-01-01T00:00:00Z",
         "--frozen",
+        "--print-address",
       ],
       io,
       controller.signal,
     );
-    await expect.poll(() => out.join("\n")).toMatch(/drive it: +partner-api sandbox --help/);
-    const printed = out.join("\n");
+    // The summary is for a person, on stderr; stdout has the address alone, for a script.
+    await expect.poll(() => err.join("\n")).toMatch(/drive it: +partner-api sandbox --help/);
+    expect(out).toHaveLength(1);
+    const [url] = out as [string];
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const printed = err.join("\n");
+    expect(printed).toContain(`Sandbox serving the partner API on ${url} `);
     expect(printed).toMatch(/scenarios: +approved-company ran as account "started"/);
     expect(printed).toMatch(/faults: +1 sandbox-wide from .*faults\.yaml/);
     expect(printed).toContain("clock frozen at 2030-01-01T00:00:00.000Z");
-    const url = out.join("\n").match(/Sandbox serving the partner API on (\S+) /)![1]!;
     try {
       const client = clientFor(url, "started");
       const companies = (await client.get("/v1/companies")).body.companies;
@@ -394,16 +400,5 @@ describe("start with faults and scenarios", () => {
 });
 
 function swapCompany() {
-  return {
-    name: "Cli Co",
-    countryCode: "US",
-    directorName: "Maria Garcia",
-    directorEmail: "maria@cli.example",
-    directorPhone: "+14155550123",
-    addressLine1: "1 Main St",
-    city: "Austin",
-    state: "TX",
-    postalCode: "73301",
-    products: ["Swap"],
-  };
+  return { ...ONBOARD_BODY, name: "Cli Co", products: ["Swap"] };
 }

@@ -19,9 +19,9 @@ import {
   webhookExamples,
 } from "../../scripts/lib/docs/samples.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { startReceiver } from "../../scripts/lib/receiver.ts";
 import { verifyWebhookSignature } from "../../src/index.ts";
 import { loadDocument } from "../contract/support/contract.ts";
-import { startReceiver } from "../helpers/receiver.ts";
 import { BODY, BODY_DIGEST, SECRET } from "../webhooks/known-answers.ts";
 import {
   LIVE_API_KEY,

@@ -11,7 +11,7 @@ import { sandboxCommand } from "../../devkit/src/cli/sandbox.ts";
 import { createBoundary, hostNameOf } from "../../devkit/src/sandbox/boundary.ts";
 import { HOSTED_PAGE_POLICY, renderKycPage } from "../../devkit/src/sandbox/hosted.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import type { CompanyRecord } from "../../devkit/src/sandbox/state.ts";
+import type { CompanyRecord } from "../../devkit/src/sandbox/records.ts";
 import { runInProcess } from "../helpers/run.ts";
 import { clientFor, ONBOARD_BODY } from "./support.ts";
 

@@ -5,8 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLOCK_RANGE, SandboxClock } from "../../devkit/src/sandbox/clock.ts";
 import { type Sandbox, SandboxStateError, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { emptyState } from "../../devkit/src/sandbox/state.ts";
-import { clientFor, request, seededCard, seededCompany } from "./support.ts";
+import { clientFor, emptyStateFile, request, seededCard, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -148,7 +147,7 @@ describe("the clock's range: 1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999
     const folder = await mkdtemp(path.join(tmpdir(), "sandbox-clock-"));
     try {
       const file = path.join(folder, "state.json");
-      const text = JSON.stringify({ ...emptyState(1, 0), journal: 0, clock: "+275760-09-13T00:00:00.000Z" });
+      const text = JSON.stringify(emptyStateFile(1, "+275760-09-13T00:00:00.000Z"));
       await writeFile(file, text);
       const start = startSandbox({ port: 0, state: file });
       await expect(start).rejects.toThrow(SandboxStateError);

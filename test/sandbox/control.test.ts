@@ -127,6 +127,7 @@ describe("companies through the control API", () => {
     await client.post(`${base}/kyc-status`, { kycStatus: "under_review" });
     const onboarding = await client.post(`${base}/onboarding-status`, { status: "Active" });
     expect(onboarding.body.company.status).toBe("Active");
+    expect((await client.post("/v1/kyb-profiles", KYB_PROFILE_BODY, { companyId: company.id })).status).toBe(201);
     expect((await client.post(`${base}/kyb-result`, { status: "REJECTED" })).body).toEqual({
       companyId: company.id,
       status: "REJECTED",
@@ -142,6 +143,32 @@ describe("companies through the control API", () => {
       (await client.get("/v1/companies")).body.companies.find((c: { id: string }) => c.id === company.id).status,
     ).toBe("Active");
     expect((await client.post(`${base}/kyc-status`, { kycStatus: "bogus" })).status).toBe(422);
+  });
+
+  it("kyb-result announces only a result that changes a submission's status", async () => {
+    const client = clientFor(sandbox.url, "kyb-results");
+    const { companyId } = await seededCompany(client);
+    const base = `/_sandbox/companies/${companyId}`;
+    const kybEvents = async () =>
+      ((await client.get("/_sandbox/events")).body.events as { type: string; payload: { status: string } }[])
+        .filter((event) => event.type === "company.kyb_status_changed")
+        .map((event) => event.payload.status);
+    // No submission: the result is recorded, not announced.
+    expect((await client.post(`${base}/kyb-result`, { status: "REJECTED" })).status).toBe(200);
+    expect(await kybEvents()).toEqual([]);
+    // A submission (SUBMITTED), then a result that changes it: announced once.
+    expect((await client.post("/v1/kyb-profiles", KYB_PROFILE_BODY, { companyId })).status).toBe(201);
+    await client.post(`${base}/kyb-result`, { status: "APPROVED" });
+    expect(await kybEvents()).toEqual(["APPROVED"]);
+    // The same result again changes nothing: no second event.
+    await client.post(`${base}/kyb-result`, { status: "APPROVED" });
+    expect(await kybEvents()).toEqual(["APPROVED"]);
+    await client.post(`${base}/kyb-result`, { status: "REJECTED" });
+    expect(await kybEvents()).toEqual(["REJECTED", "APPROVED"]);
+    // A new submission's timed review ends APPROVED: a change from SUBMITTED, announced.
+    await client.post("/v1/kyb-profiles", KYB_PROFILE_BODY, { companyId });
+    await client.post("/_sandbox/clock/advance", { seconds: 60 });
+    expect(await kybEvents()).toEqual(["APPROVED", "REJECTED", "APPROVED"]);
   });
 
   it("kyc-status of a company without Swap answers 422 naming the company", async () => {

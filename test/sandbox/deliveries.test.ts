@@ -9,9 +9,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Task } from "../../devkit/src/sandbox/flows/tasks.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { readStateFile } from "../../devkit/src/sandbox/store.ts";
-import { type Receiver, type SilentReceiver, startReceiver, startSilentReceiver } from "../helpers/receiver.ts";
+import { readStateFile } from "../../devkit/src/sandbox/store/load.ts";
+import { type Receiver, startReceiver } from "../../scripts/lib/receiver.ts";
 import { clientFor, ONBOARD_BODY, seededCard } from "./support.ts";
 
 /** The short attempt limit these tests give the sandbox (real seconds). */
@@ -28,8 +29,8 @@ async function sandboxWith(options: Parameters<typeof startSandbox>[0]): Promise
   return sandbox;
 }
 
-async function silent(): Promise<SilentReceiver> {
-  const receiver = await startSilentReceiver();
+async function silent(): Promise<Receiver> {
+  const receiver = await startReceiver({ answer: "silent" });
   cleanups.push(() => receiver.close());
   return receiver;
 }
@@ -123,10 +124,13 @@ describe("a receiver that never answers", () => {
     // Every first attempt answered 500, every retry 200.
     const answers = new Map<string, number>();
     const hook = await good([200]);
-    const flaky = await startReceiverAnswering((id) => {
-      const seen = answers.get(id) ?? 0;
-      answers.set(id, seen + 1);
-      return seen === 0 ? 500 : 200;
+    const flaky = await startReceiver({
+      answer: ({ body }) => {
+        const id = JSON.parse(body).id as string;
+        const seen = answers.get(id) ?? 0;
+        answers.set(id, seen + 1);
+        return seen === 0 ? 500 : 200;
+      },
     });
     cleanups.push(() => flaky.close());
     const c = clientFor(sandbox.url, "good-c");
@@ -162,8 +166,8 @@ describe("a receiver that never answers", () => {
     await sandbox.control.POST("/_sandbox/clock/advance", { body: { seconds: 0 } });
     const saved = async () => {
       // The snapshot and its journal, read back as a restart reads them.
-      const json = (await readStateFile(state, "state"))!;
-      return json.accounts["silent-a"]!.events[0]!.deliveries.map((d: { error?: string }) => d.error);
+      const { records } = (await readStateFile(state, "state"))!;
+      return records.deliveries.filter((d) => d.account === "silent-a").map((d) => d.delivery.error);
     };
     await expect.poll(saved, { timeout: 10_000 }).toEqual(["no answer within 0.3 s"]);
   });
@@ -179,10 +183,12 @@ describe("an attempt under way at a kill", () => {
     const { eventId } = await accountWithEvents(sandbox, "in-flight", receiver.url, 1);
     await expect.poll(() => receiver.requests, { timeout: 10_000 }).toBe(1);
     // What a restart would read now (the snapshot and its journal): the attempt, still due, and no outcome.
-    const saved = (await readStateFile(state, "state"))!;
-    const due = saved.tasks.filter((task) => task.kind === "deliverEvent" && task.eventId === eventId);
+    const { records } = (await readStateFile(state, "state"))!;
+    const due = records.tasks
+      .map((record) => record.task as Task)
+      .filter((task) => task.kind === "deliverEvent" && task.eventId === eventId);
     expect(due.map((task) => task.kind === "deliverEvent" && task.attempt)).toEqual([1]);
-    expect(saved.accounts["in-flight"]!.events[0]!.deliveries).toEqual([]);
+    expect(records.deliveries.filter((d) => d.account === "in-flight")).toEqual([]);
   });
 });
 
@@ -194,24 +200,3 @@ describe("webhookTimeoutSeconds", () => {
       );
   });
 });
-
-/** A receiver answering each delivery with `status(eventId)`; counts the requests. */
-async function startReceiverAnswering(status: (eventId: string) => number) {
-  const { createServer } = await import("node:http");
-  const result = { url: "", requests: 0, close: () => Promise.resolve() };
-  const server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    result.requests++;
-    response.writeHead(status(JSON.parse(Buffer.concat(chunks).toString("utf8")).id)).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address() as { port: number };
-  result.url = `http://127.0.0.1:${address.port}/webhooks`;
-  result.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return result;
-}

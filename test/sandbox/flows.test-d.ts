@@ -5,14 +5,14 @@
  * to compile. Each `@ts-expect-error` below must meet an error, or this file itself fails to compile.
  */
 import { describe, expectTypeOf, test } from "vitest";
-import type { SandboxEngine } from "../../devkit/src/sandbox/engine.ts";
 import {
   type ControlHandlers,
   defineFlow,
+  type FlowEnv,
   type PartnerHandlers,
   type PartnerOperationId,
   type TaskRunners,
-} from "../../devkit/src/sandbox/flow.ts";
+} from "../../devkit/src/sandbox/flows/flow.ts";
 import {
   CONTROL_HANDLERS,
   PARTNER_HANDLERS,
@@ -22,7 +22,7 @@ import {
 } from "../../devkit/src/sandbox/flows/index.ts";
 import type { components } from "../../generated/schema.js";
 
-declare const engine: SandboxEngine;
+declare const engine: FlowEnv;
 
 describe("the handler maps", () => {
   test("hold every operation the contracts serve, and no webhook receive operation", () => {
@@ -154,5 +154,32 @@ describe("fire and schedule", () => {
     engine.schedule({ kind: "activateCard", apiKey: "k", dueAt: 0, companyId: "c" });
     // @ts-expect-error no flow registers a task kind "expire"
     engine.schedule({ kind: "expire", apiKey: "k", dueAt: 0 });
+  });
+});
+
+describe("records", () => {
+  test("are changed only by a put: a field set in place fails to compile", () => {
+    const card = engine.store.get("cards", "k", "c");
+    if (card) {
+      // @ts-expect-error a record's fields are read-only: put a new record instead
+      card.frozen = true;
+      engine.store.put("cards", { ...card, frozen: true });
+      // @ts-expect-error a card goes in the cards table, not the companies table
+      engine.store.put("companies", card);
+    }
+  });
+});
+
+describe("the control contract's answers", () => {
+  test("carry the ids the sandbox always sends as required, so a partner's test needs no `!`", () => {
+    type Control = import("../../generated/sandbox.js").components["schemas"];
+    expectTypeOf<Control["ListCardHoldersResponse"]["cardHolders"][number]["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<Control["CardHolderResponse"]["cardHolder"]["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<Control["CompanyResponse"]["company"]["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<Control["PaymentRouteResponse"]["paymentRoute"]["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<Control["TransactionResponse"]["transaction"]["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<Control["AccountCompany"]["cards"][number]["id"]>().toEqualTypeOf<string>();
+    // The partner contract's own types leave them optional: the API description marks no field required.
+    expectTypeOf<components["schemas"]["CardHolder"]["id"]>().toEqualTypeOf<string | undefined>();
   });
 });

@@ -7,32 +7,323 @@
 import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { journalFile, journalGenerations } from "../../devkit/src/sandbox/journal.ts";
-import type { SandboxState } from "../../devkit/src/sandbox/state.ts";
-import { journalIo, journalSettings, loadStateFiles } from "../../devkit/src/sandbox/store.ts";
+import { Worker } from "node:worker_threads";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandboxWith } from "../../devkit/src/sandbox/compose.ts";
+import { type SandboxOptions, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { TABLE_NAMES } from "../../devkit/src/sandbox/records.ts";
+import { journalFile, journalGenerations } from "../../devkit/src/sandbox/store/files.ts";
+import {
+  DEFAULT_JOURNAL_IO,
+  type JournalIo,
+  type JournalStore,
+  type JournalStoreOptions,
+  openJournalStore,
+} from "../../devkit/src/sandbox/store/journal-store.ts";
+import { loadStateFiles } from "../../devkit/src/sandbox/store/load.ts";
+import { startReceiver } from "../../scripts/lib/receiver.ts";
 import { seededRandom } from "../helpers/random.ts";
-import { startReceiver } from "../helpers/receiver.ts";
 import { clientFor, KYB_PROFILE_BODY, ONBOARD_BODY, request } from "./support.ts";
 
 let folder: string;
-const defaults = { ...journalSettings };
-const io = { ...journalIo };
 beforeAll(async () => {
   folder = await mkdtemp(path.join(tmpdir(), "sandbox-journal-"));
-});
-afterEach(() => {
-  Object.assign(journalSettings, defaults);
-  Object.assign(journalIo, io);
 });
 afterAll(() => rm(folder, { recursive: true, force: true }));
 
 const START = "2030-01-01T00:00:00.000Z";
-/** The state as the files hold it, with the pending tasks in id order (the heap's layout is not journalled). */
-function onDisk(file: string): SandboxState {
-  const state = loadStateFiles(file, path.basename(file))!.state;
-  return { ...state, tasks: [...state.tasks].sort((a, b) => a.id - b.id) };
+/** The state as the files hold it: every table's records in their order, the clock and the task counter. */
+function onDisk(file: string) {
+  const { records, clock, nextTaskId, seed } = loadStateFiles(file, path.basename(file))!;
+  return { records, clock, nextTaskId, seed };
+}
+
+/** The store of the sandbox `journalled` started last. */
+let lastStore: JournalStore | undefined;
+
+/** A sandbox whose journal store has these options (a compaction bound, file operations that fail). */
+function journalled(options: SandboxOptions, store: JournalStoreOptions) {
+  return startSandboxWith(options, {
+    storeFor: async (context) => {
+      lastStore = await openJournalStore(context, store);
+      return lastStore;
+    },
+  });
+}
+
+/** Records that are not frozen through and through, by table: a change made in place would not be journalled. */
+function unfrozen(store: JournalStore): string[] {
+  const found: string[] = [];
+  const deep = (value: unknown): boolean =>
+    value === null ||
+    typeof value !== "object" ||
+    (Object.isFrozen(value) && Object.values(value as object).every(deep));
+  for (const table of TABLE_NAMES) for (const record of store.all(table)) if (!deep(record)) found.push(table);
+  return found;
+}
+
+/**
+ * One random run: `steps` random changes of every kind by several accounts, with a checkpoint every
+ * `checkpointEvery` steps and at the end (the files read back while the sandbox runs equal what a clean stop
+ * writes from memory, and the sandbox starts again from them). `bound` is the journal's compaction bound.
+ */
+async function randomRun({
+  bound,
+  seed,
+  steps,
+  checkpointEvery,
+}: {
+  bound: number;
+  seed: number;
+  steps: number;
+  checkpointEvery: number;
+}): Promise<void> {
+  const file = path.join(folder, `random-${seed}-${bound}.json`);
+  const receiver = await startReceiver([200, 500, 500, 200, 500]);
+  const store = { compactAtBytes: bound };
+  let sandbox = await journalled({ port: 0, seed: 3, state: file, frozen: true, startTime: START }, store);
+  /**
+   * What the journal holds must be what memory holds: read back before a clean stop, it must equal the
+   * snapshot the stop writes from memory. The sandbox then starts again from its files.
+   */
+  let generation = 0;
+  const checkpoint = async () => {
+    // Work due now (a resend's delivery) runs after the answer, on the real-time timer: wait for it.
+    for (let tries = 0; ; tries++) {
+      const clock = await request(sandbox.url, "GET", "/_sandbox/clock");
+      if (clock.body.status === "ready") break;
+      if (tries > 200) throw new Error("the sandbox did not settle");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // Every record is held frozen: one changed in place, not put, would throw rather than go unsaved.
+    expect(unfrozen(lastStore!)).toEqual([]);
+    const fromJournal = onDisk(file);
+    const generations = journalGenerations(file);
+    // The generation new lines go to: one more for each compaction (its journal is made on the next write).
+    generation = loadStateFiles(file, path.basename(file))!.generation;
+    await sandbox.stop();
+    const snapshot = onDisk(file);
+    expect(fromJournal).toEqual(snapshot);
+    // After a clean stop one file holds it all: the journal beside it has no lines.
+    const journal = journalFile(file, journalGenerations(file).at(-1)!);
+    expect((await readFile(journal, "utf8").catch(() => "")).trim().split("\n").length).toBeLessThanOrEqual(1);
+    sandbox = await journalled({ port: 0, state: file, frozen: true }, store);
+    return generations;
+  };
+  const random = seededRandom(seed);
+  const keys = ["alpha", "beta", "gamma"];
+  type Known = {
+    companies: {
+      id: string;
+      swap: boolean;
+      holders: string[];
+      wallets: string[];
+      cards: string[];
+      routes: string[];
+    }[];
+    endpoints: string[];
+    events: string[];
+  };
+  let known: Record<string, Known> = {};
+  const knownOf = async (apiKey: string): Promise<Known> => {
+    if (known[apiKey]) return known[apiKey];
+    const client = clientFor(sandbox.url, apiKey);
+    const companies = (await client.get("/v1/companies")).body.companies as { id: string }[];
+    const entry: Known = { companies: [], endpoints: [], events: [] };
+    for (const { id } of companies) {
+      const holders = (await client.get(`/_sandbox/companies/${id}/card-holders`)).body.cardHolders;
+      const wallets = (await client.get(`/_sandbox/companies/${id}/wallets`)).body.wallets;
+      entry.companies.push({
+        id,
+        swap: false,
+        holders: holders.map((h: { id: string }) => h.id),
+        wallets: wallets.map((w: { id: string }) => w.id),
+        cards: [],
+        routes: [],
+      });
+    }
+    known[apiKey] = entry;
+    return entry;
+  };
+  const statuses = new Map<string, number>();
+  const ok = (what: string, status: number) => {
+    statuses.set(`${what} ${status}`, (statuses.get(`${what} ${status}`) ?? 0) + 1);
+    expect(status, what).toBeLessThan(500);
+  };
+  try {
+    for (let step = 0; step < steps; step++) {
+      if (step % checkpointEvery === checkpointEvery - 1) {
+        const generations = await checkpoint();
+        if (bound === Number.POSITIVE_INFINITY) expect(generations, "no compaction: one journal").toHaveLength(1);
+      }
+      const apiKey = random.pick(keys);
+      const client = clientFor(sandbox.url, apiKey);
+      const account = await knownOf(apiKey);
+      const company = random.pick(account.companies);
+      const roll = random.int(100);
+      if (roll < 8) {
+        const swap = random.next() < 0.6;
+        const answer = await client.post("/v1/companies", {
+          ...ONBOARD_BODY,
+          products: swap ? ["Swap", "Card"] : ["Card"],
+        });
+        ok("onboard", answer.status);
+        const id = answer.body.company.id;
+        const holders = (await client.get(`/_sandbox/companies/${id}/card-holders`)).body.cardHolders;
+        const wallets = (await client.get(`/_sandbox/companies/${id}/wallets`)).body.wallets;
+        account.companies.push({
+          id,
+          swap,
+          holders: holders.map((h: { id: string }) => h.id),
+          wallets: wallets.map((w: { id: string }) => w.id),
+          cards: [],
+          routes: [],
+        });
+      } else if (roll < 30) {
+        const answer = await client.post(
+          "/v1/cards",
+          {
+            cardHolderId: random.pick(company.holders),
+            name: `Card ${step}`,
+            category: "Other",
+            bin: random.pick(["45671234", "53987600"]),
+          },
+          { companyId: company.id },
+        );
+        ok("card", answer.status);
+        company.cards.push(answer.body.card.id);
+      } else if (roll < 34 && company.cards.length > 0) {
+        const card = random.pick(company.cards);
+        const answer =
+          random.next() < 0.5
+            ? await client.patch(
+                `/v1/cards/${card}/spend-settings`,
+                {
+                  isUnlimitedLimitPerTransaction: false,
+                  limitPerTransaction: random.int(1000) + 1,
+                  isAllowedAllCurrencies: true,
+                },
+                { companyId: company.id },
+              )
+            : await client.patch(`/v1/cards/${card}/unfreeze`, undefined, { companyId: company.id });
+        ok("card change", answer.status);
+      } else if (roll < 37) {
+        const answer = await client.post(`/_sandbox/companies/${company.id}/card-holders`, {
+          name: "Holder",
+          email: `h${step}@example.com`,
+        });
+        ok("holder", answer.status);
+        company.holders.push(answer.body.cardHolder.id);
+      } else if (roll < 40) {
+        const answer = await client.post(`/_sandbox/companies/${company.id}/wallets`, {
+          currency: random.pick(["USDC", "USDT"]),
+        });
+        ok("wallet", answer.status);
+        company.wallets.push(answer.body.wallet.id);
+      } else if (roll < 44) {
+        const answer = await client.post(
+          `/v1/wallets/${random.pick(company.wallets)}/addresses`,
+          {},
+          { companyId: company.id },
+        );
+        ok("address", answer.status);
+      } else if (roll < 50) {
+        const answer = await client.post(`/_sandbox/companies/${company.id}/payment-routes`, {
+          type: random.pick(["onramp", "offramp"]),
+          force: true,
+        });
+        ok("route", answer.status);
+        company.routes.push(answer.body.paymentRoute.id);
+      } else if (roll < 58 && company.routes.length > 0) {
+        const answer = await client.post(`/_sandbox/payment-routes/${random.pick(company.routes)}/deposits`, {
+          amount: random.int(5000) + 1,
+          force: true,
+        });
+        ok("deposit", answer.status);
+      } else if (roll < 62) {
+        const answer = await client.post(`/_sandbox/companies/${company.id}/spending-account/entries`, {
+          type: random.pick(["Account", "Card", "PaymentAcceptance"]),
+          direction: random.pick(["Credit", "Debit"]),
+          amount: random.int(300) + 1,
+        });
+        ok("entry", answer.status);
+      } else if (roll < 66) {
+        const which = random.int(4);
+        const answer =
+          which === 0
+            ? await client.post(`/_sandbox/companies/${company.id}/kyc-status`, {
+                kycStatus: random.pick(["approved", "rejected", "under_review"]),
+              })
+            : which === 1
+              ? await client.post(`/_sandbox/companies/${company.id}/terms-acceptance`, {
+                  tosAccepted: random.next() < 0.5,
+                })
+              : which === 2
+                ? await client.post(`/_sandbox/companies/${company.id}/onboarding-status`, {
+                    status: random.pick(["Active", "Pending", "Rejected"]),
+                  })
+                : await client.post(`/_sandbox/companies/${company.id}/kyb-result`, {
+                    status: random.pick(["APPROVED", "REJECTED"]),
+                  });
+        ok("company status", answer.status);
+      } else if (roll < 69) {
+        const answer = await client.post("/v1/kyb-profiles", KYB_PROFILE_BODY, { companyId: company.id });
+        ok("kyb", answer.status);
+      } else if (roll < 72) {
+        const swapCompany = account.companies.find((c) => c.swap);
+        if (swapCompany) {
+          const form =
+            random.next() < 0.5 ? `action=${random.pick(["start", "submit", "complete", "pause"])}` : "accept=yes";
+          const page = form.startsWith("action") ? "kyc" : "tos";
+          const answer = await request(sandbox.url, "POST", `/_sandbox/hosted/${page}/${swapCompany.id}`, {
+            rawBody: form,
+            contentType: "application/x-www-form-urlencoded",
+          });
+          ok("hosted", answer.status);
+        }
+      } else if (roll < 77) {
+        const answer = await client.post("/_sandbox/webhook-endpoints", { url: receiver.url, secret: "s" });
+        ok("endpoint", answer.status);
+        account.endpoints.push(answer.body.id);
+      } else if (roll < 80 && account.endpoints.length > 0) {
+        const endpoint = random.pick(account.endpoints);
+        if (random.next() < 0.5) {
+          ok(
+            "endpoint update",
+            (await client.patch(`/_sandbox/webhook-endpoints/${endpoint}`, { events: ["payment_route.created"] }))
+              .status,
+          );
+        } else {
+          ok("endpoint delete", (await client.delete(`/_sandbox/webhook-endpoints/${endpoint}`)).status);
+          account.endpoints = account.endpoints.filter((e) => e !== endpoint);
+        }
+      } else if (roll < 83) {
+        const events = (await client.get("/_sandbox/events")).body.events as { id: string }[];
+        if (events.length > 0)
+          ok("resend", (await client.post(`/_sandbox/events/${random.pick(events).id}/resend`)).status);
+      } else if (roll < 93) {
+        ok("advance", (await client.post("/_sandbox/clock/advance", { seconds: random.int(400) })).status);
+      } else if (roll < 94) {
+        ok("reset", (await client.post("/_sandbox/reset")).status);
+        known = {};
+      } else {
+        // A new account's first call (a GET) seeds it.
+        const fresh = `fresh-${step}`;
+        keys.push(fresh);
+        ok("seed", (await clientFor(sandbox.url, fresh).get("/v1/companies")).status);
+      }
+    }
+    // Every answer is durable: the files hold what memory holds.
+    await checkpoint();
+    if (bound < Number.POSITIVE_INFINITY) expect(generation, "compactions happened during the run").toBeGreaterThan(2);
+    // Most of the calls changed something (a run of refusals would test nothing).
+    expect(
+      [...statuses].filter(([key]) => / 2\d\d$/.test(key)).reduce((sum, [, count]) => sum + count, 0),
+    ).toBeGreaterThan(steps * 0.65);
+  } finally {
+    await sandbox.stop();
+    await receiver.close();
+  }
 }
 
 describe("the journal against memory", () => {
@@ -43,274 +334,80 @@ describe("the journal against memory", () => {
     ["with compactions during the run", 16 * 1024, 7],
   ])(
     "after 200 random changes of every kind, the files read back exactly what the sandbox held (%s)",
-    async (_, bound, seed) => {
-      journalSettings.compactAtBytes = bound;
-      const file = path.join(folder, `random-${seed}.json`);
-      const receiver = await startReceiver([200, 500, 500, 200, 500]);
-      let sandbox = await startSandbox({ port: 0, seed: 3, state: file, frozen: true, startTime: START });
-      /**
-       * What the journal holds must be what memory holds: read back before a clean stop, it must equal the
-       * snapshot the stop writes from memory. The sandbox then starts again from its files.
-       */
-      const checkpoint = async () => {
-        // Work due now (a resend's delivery) runs after the answer, on the real-time timer: wait for it.
-        for (let tries = 0; ; tries++) {
-          const clock = await request(sandbox.url, "GET", "/_sandbox/clock");
-          if (clock.body.status === "ready") break;
-          if (tries > 200) throw new Error("the sandbox did not settle");
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-        const journalled = onDisk(file);
-        const generations = journalGenerations(file);
-        await sandbox.stop();
-        const snapshot = onDisk(file);
-        expect(journalled).toEqual(snapshot);
-        // After a clean stop one file holds it all: the journal beside it has no lines.
-        const journal = journalFile(file, journalGenerations(file).at(-1)!);
-        expect((await readFile(journal, "utf8").catch(() => "")).trim().split("\n").length).toBeLessThanOrEqual(1);
-        sandbox = await startSandbox({ port: 0, state: file, frozen: true });
-        return generations;
-      };
-      const random = seededRandom(seed);
-      const keys = ["alpha", "beta", "gamma"];
-      type Known = {
-        companies: {
-          id: string;
-          swap: boolean;
-          holders: string[];
-          wallets: string[];
-          cards: string[];
-          routes: string[];
-        }[];
-        endpoints: string[];
-        events: string[];
-      };
-      let known: Record<string, Known> = {};
-      const knownOf = async (apiKey: string): Promise<Known> => {
-        if (known[apiKey]) return known[apiKey];
-        const client = clientFor(sandbox.url, apiKey);
-        const companies = (await client.get("/v1/companies")).body.companies as { id: string }[];
-        const entry: Known = { companies: [], endpoints: [], events: [] };
-        for (const { id } of companies) {
-          const holders = (await client.get(`/_sandbox/companies/${id}/card-holders`)).body.cardHolders;
-          const wallets = (await client.get(`/_sandbox/companies/${id}/wallets`)).body.wallets;
-          entry.companies.push({
-            id,
-            swap: false,
-            holders: holders.map((h: { id: string }) => h.id),
-            wallets: wallets.map((w: { id: string }) => w.id),
-            cards: [],
-            routes: [],
-          });
-        }
-        known[apiKey] = entry;
-        return entry;
-      };
-      const statuses = new Map<string, number>();
-      const ok = (what: string, status: number) => {
-        statuses.set(`${what} ${status}`, (statuses.get(`${what} ${status}`) ?? 0) + 1);
-        expect(status, what).toBeLessThan(500);
-      };
-      try {
-        for (let step = 0; step < 200; step++) {
-          if (step % 50 === 49) {
-            const generations = await checkpoint();
-            if (bound === Number.POSITIVE_INFINITY) expect(generations, "no compaction: one journal").toHaveLength(1);
-          }
-          const apiKey = random.pick(keys);
-          const client = clientFor(sandbox.url, apiKey);
-          const account = await knownOf(apiKey);
-          const company = random.pick(account.companies);
-          const roll = random.int(100);
-          if (roll < 8) {
-            const swap = random.next() < 0.6;
-            const answer = await client.post("/v1/companies", {
-              ...ONBOARD_BODY,
-              products: swap ? ["Swap", "Card"] : ["Card"],
-            });
-            ok("onboard", answer.status);
-            const id = answer.body.company.id;
-            const holders = (await client.get(`/_sandbox/companies/${id}/card-holders`)).body.cardHolders;
-            const wallets = (await client.get(`/_sandbox/companies/${id}/wallets`)).body.wallets;
-            account.companies.push({
-              id,
-              swap,
-              holders: holders.map((h: { id: string }) => h.id),
-              wallets: wallets.map((w: { id: string }) => w.id),
-              cards: [],
-              routes: [],
-            });
-          } else if (roll < 30) {
-            const answer = await client.post(
-              "/v1/cards",
-              {
-                cardHolderId: random.pick(company.holders),
-                name: `Card ${step}`,
-                category: "Other",
-                bin: random.pick(["45671234", "53987600"]),
-              },
-              { companyId: company.id },
-            );
-            ok("card", answer.status);
-            company.cards.push(answer.body.card.id);
-          } else if (roll < 34 && company.cards.length > 0) {
-            const card = random.pick(company.cards);
-            const answer =
-              random.next() < 0.5
-                ? await client.patch(
-                    `/v1/cards/${card}/spend-settings`,
-                    {
-                      isUnlimitedLimitPerTransaction: false,
-                      limitPerTransaction: random.int(1000) + 1,
-                      isAllowedAllCurrencies: true,
-                    },
-                    { companyId: company.id },
-                  )
-                : await client.patch(`/v1/cards/${card}/unfreeze`, undefined, { companyId: company.id });
-            ok("card change", answer.status);
-          } else if (roll < 37) {
-            const answer = await client.post(`/_sandbox/companies/${company.id}/card-holders`, {
-              name: "Holder",
-              email: `h${step}@example.com`,
-            });
-            ok("holder", answer.status);
-            company.holders.push(answer.body.cardHolder.id);
-          } else if (roll < 40) {
-            const answer = await client.post(`/_sandbox/companies/${company.id}/wallets`, {
-              currency: random.pick(["USDC", "USDT"]),
-            });
-            ok("wallet", answer.status);
-            company.wallets.push(answer.body.wallet.id);
-          } else if (roll < 44) {
-            const answer = await client.post(
-              `/v1/wallets/${random.pick(company.wallets)}/addresses`,
-              {},
-              { companyId: company.id },
-            );
-            ok("address", answer.status);
-          } else if (roll < 50) {
-            const answer = await client.post(`/_sandbox/companies/${company.id}/payment-routes`, {
-              type: random.pick(["onramp", "offramp"]),
-              force: true,
-            });
-            ok("route", answer.status);
-            company.routes.push(answer.body.paymentRoute.id);
-          } else if (roll < 58 && company.routes.length > 0) {
-            const answer = await client.post(`/_sandbox/payment-routes/${random.pick(company.routes)}/deposits`, {
-              amount: random.int(5000) + 1,
-              force: true,
-            });
-            ok("deposit", answer.status);
-          } else if (roll < 62) {
-            const answer = await client.post(`/_sandbox/companies/${company.id}/spending-account/entries`, {
-              type: random.pick(["Account", "Card", "PaymentAcceptance"]),
-              direction: random.pick(["Credit", "Debit"]),
-              amount: random.int(300) + 1,
-            });
-            ok("entry", answer.status);
-          } else if (roll < 66) {
-            const which = random.int(4);
-            const answer =
-              which === 0
-                ? await client.post(`/_sandbox/companies/${company.id}/kyc-status`, {
-                    kycStatus: random.pick(["approved", "rejected", "under_review"]),
-                  })
-                : which === 1
-                  ? await client.post(`/_sandbox/companies/${company.id}/terms-acceptance`, {
-                      tosAccepted: random.next() < 0.5,
-                    })
-                  : which === 2
-                    ? await client.post(`/_sandbox/companies/${company.id}/onboarding-status`, {
-                        status: random.pick(["Active", "Pending", "Rejected"]),
-                      })
-                    : await client.post(`/_sandbox/companies/${company.id}/kyb-result`, {
-                        status: random.pick(["APPROVED", "REJECTED"]),
-                      });
-            ok("company status", answer.status);
-          } else if (roll < 69) {
-            const answer = await client.post("/v1/kyb-profiles", KYB_PROFILE_BODY, { companyId: company.id });
-            ok("kyb", answer.status);
-          } else if (roll < 72) {
-            const swapCompany = account.companies.find((c) => c.swap);
-            if (swapCompany) {
-              const form =
-                random.next() < 0.5 ? `action=${random.pick(["start", "submit", "complete", "pause"])}` : "accept=yes";
-              const page = form.startsWith("action") ? "kyc" : "tos";
-              const answer = await request(sandbox.url, "POST", `/_sandbox/hosted/${page}/${swapCompany.id}`, {
-                rawBody: form,
-                contentType: "application/x-www-form-urlencoded",
-              });
-              ok("hosted", answer.status);
-            }
-          } else if (roll < 77) {
-            const answer = await client.post("/_sandbox/webhook-endpoints", { url: receiver.url, secret: "s" });
-            ok("endpoint", answer.status);
-            account.endpoints.push(answer.body.id);
-          } else if (roll < 80 && account.endpoints.length > 0) {
-            const endpoint = random.pick(account.endpoints);
-            if (random.next() < 0.5) {
-              ok(
-                "endpoint update",
-                (await client.patch(`/_sandbox/webhook-endpoints/${endpoint}`, { events: ["payment_route.created"] }))
-                  .status,
-              );
-            } else {
-              ok("endpoint delete", (await client.delete(`/_sandbox/webhook-endpoints/${endpoint}`)).status);
-              account.endpoints = account.endpoints.filter((e) => e !== endpoint);
-            }
-          } else if (roll < 83) {
-            const events = (await client.get("/_sandbox/events")).body.events as { id: string }[];
-            if (events.length > 0)
-              ok("resend", (await client.post(`/_sandbox/events/${random.pick(events).id}/resend`)).status);
-          } else if (roll < 93) {
-            ok("advance", (await client.post("/_sandbox/clock/advance", { seconds: random.int(400) })).status);
-          } else if (roll < 94) {
-            ok("reset", (await client.post("/_sandbox/reset")).status);
-            known = {};
-          } else {
-            // A new account's first call (a GET) seeds it.
-            const fresh = `fresh-${step}`;
-            keys.push(fresh);
-            ok("seed", (await clientFor(sandbox.url, fresh).get("/v1/companies")).status);
-          }
-        }
-        // Every answer is durable: the files hold what memory holds.
-        const generations = await checkpoint();
-        if (bound < Number.POSITIVE_INFINITY)
-          expect(generations.at(-1), "compactions happened during the run").toBeGreaterThan(2);
-        // Most of the calls changed something (a run of refusals would test nothing).
-        expect(
-          [...statuses].filter(([key]) => / 2\d\d$/.test(key)).reduce((sum, [, count]) => sum + count, 0),
-        ).toBeGreaterThan(130);
-      } finally {
-        await sandbox.stop();
-        await receiver.close();
-      }
-    },
+    (_, bound, seed) => randomRun({ bound, seed, steps: 200, checkpointEvery: 50 }),
     60_000,
   );
+
+  it("holds 20 runs in a row (other seeds, compactions during each) while a second thread keeps a core busy", {
+    tags: ["slow"],
+    timeout: 600_000,
+  }, async () => {
+    // A second CPU load inside the test: a worker thread spinning for the whole soak, so timers, appends and
+    // deliveries run late, as on a loaded machine (the run that once failed was in a loaded `npm run test:all`).
+    const load = new Worker("for (;;) {}", { eval: true });
+    const started = performance.now();
+    try {
+      for (let run = 0; run < 20; run++)
+        await randomRun({ bound: 4 * 1024, seed: 1000 + run, steps: 60, checkpointEvery: 30 });
+    } finally {
+      await load.terminate();
+    }
+    expect(performance.now() - started).toBeGreaterThan(0);
+  });
+});
+
+describe("a delivery attempt's outcome", () => {
+  it("is on disk once the clock reports ready (the random run's one failure under load: the line was still being written)", async () => {
+    // A receiver that answers after 300 ms and journal appends that take 200 ms: the attempt ends while the line
+    // of the work that started it is being written, so its outcome goes in the next line. The clock must not
+    // report "ready" (nothing due, nothing under way) before that line is written.
+    const receiver = await startReceiver({ delayMs: 300 });
+    const { url } = receiver;
+    const file = path.join(folder, "outcome.json");
+    const io: JournalIo = { ...DEFAULT_JOURNAL_IO };
+    const sandbox = await journalled({ port: 0, seed: 3, state: file, frozen: true, startTime: START }, { io });
+    try {
+      const client = clientFor(sandbox.url, "outcome");
+      await client.post("/_sandbox/webhook-endpoints", { url, secret: "s" });
+      io.append = async (handle, text) => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return DEFAULT_JOURNAL_IO.append(handle, text);
+      };
+      await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
+      for (let tries = 0; (await request(sandbox.url, "GET", "/_sandbox/clock")).body.status !== "ready"; tries++) {
+        if (tries > 400) throw new Error("the sandbox did not settle");
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      const deliveries = onDisk(file).records.deliveries;
+      expect(deliveries.map((record) => record.delivery.statusCode)).toEqual([200]);
+    } finally {
+      io.append = DEFAULT_JOURNAL_IO.append;
+      await sandbox.stop();
+      await receiver.close();
+    }
+  });
 });
 
 describe("a write that fails", () => {
   it("is undone and answered 503; the next write is saved, and a restart reads what was answered", async () => {
     const file = path.join(folder, "failing.json");
-    const sandbox = await startSandbox({ port: 0, seed: 5, state: file, frozen: true, startTime: START });
+    const io: JournalIo = { ...DEFAULT_JOURNAL_IO };
+    const sandbox = await journalled({ port: 0, seed: 5, state: file, frozen: true, startTime: START }, { io });
     const client = clientFor(sandbox.url, "failing");
     const companyId = (await client.get("/v1/companies")).body.companies[0].id;
     const holder = (await client.get(`/_sandbox/companies/${companyId}/card-holders`)).body.cardHolders[0].id;
     const card = { cardHolderId: holder, name: "Card", category: "Other", bin: "45671234" };
-    journalIo.append = () =>
-      Promise.reject(Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" }));
+    io.append = () => Promise.reject(Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" }));
     const failed = await client.post("/v1/cards", card, { companyId });
     expect(failed.status).toBe(503);
     expect(failed.body.detail).toMatch(/not saved.*failing\.json.*ENOSPC/);
     expect((await client.get("/v1/cards", { companyId })).body.cards).toEqual([]);
-    journalIo.append = io.append;
+    io.append = DEFAULT_JOURNAL_IO.append;
     const saved = await client.post("/v1/cards", card, { companyId });
     expect(saved.status).toBe(201);
     const listed = (await client.get("/v1/cards", { companyId })).body.cards.map((c: { id: string }) => c.id);
     expect(listed).toEqual([saved.body.card.id]);
-    expect(Object.values(onDisk(file).accounts)[0]!.companies[0]!.cards.map((c) => c.card.id)).toEqual(listed);
+    expect(onDisk(file).records.cards.map((c) => c.id)).toEqual(listed);
     await sandbox.stop();
     const again = await startSandbox({ port: 0, state: file });
     expect(
@@ -357,7 +454,7 @@ describe("the files at start", () => {
     expect(onDisk(file)).toEqual(before);
     const second = await startSandbox({ port: 0, state: file, frozen: true });
     await clientFor(second.url, "torn").post("/v1/companies", ONBOARD_BODY);
-    expect(Object.values(onDisk(file).accounts)[0]!.companies).toHaveLength(3);
+    expect(onDisk(file).records.companies).toHaveLength(3);
     await second.stop();
   });
 
@@ -384,17 +481,19 @@ describe("the files at start", () => {
   });
 
   it("a version 1 file (the whole state in one file) loads, and is rewritten as a snapshot with a journal", async () => {
+    // The release of format version 2 wrote this snapshot (test/sandbox/fixtures/state-v2/); without the
+    // journal it names it is the whole state, as a version 1 file held it.
+    const fixture = JSON.parse(await readFile(path.resolve("test/sandbox/fixtures/state-v2/state.json"), "utf8"));
+    const { journal: _, ...whole } = fixture;
     const file = path.join(folder, "v1.json");
-    const source = path.join(folder, "v1-source.json");
-    const first = await startSandbox({ port: 0, seed: 7, state: source, frozen: true, startTime: START });
-    await clientFor(first.url, "old").post("/v1/companies", ONBOARD_BODY);
-    await first.stop();
-    const { journal: _, ...whole } = JSON.parse(await readFile(source, "utf8"));
     await writeFile(file, JSON.stringify({ ...whole, version: 1 }));
-    const second = await startSandbox({ port: 0, state: file });
-    expect((await clientFor(second.url, "old").get("/v1/companies")).body.companies).toHaveLength(2);
-    expect(JSON.parse(await readFile(file, "utf8"))).toMatchObject({ version: 2, journal: expect.any(Number) });
-    await second.stop();
+    const sandbox = await startSandbox({ port: 0, state: file, frozen: true });
+    for (const [apiKey, account] of Object.entries(whole.accounts as Record<string, { companies: object[] }>))
+      expect((await clientFor(sandbox.url, apiKey).get("/v1/companies")).body.companies).toHaveLength(
+        account.companies.length,
+      );
+    expect(JSON.parse(await readFile(file, "utf8"))).toMatchObject({ version: 3, journal: expect.any(Number) });
+    await sandbox.stop();
   });
 });
 

@@ -8,9 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { emptyState } from "../../devkit/src/sandbox/state.ts";
-import { readStateFile } from "../../devkit/src/sandbox/store.ts";
-import { clientFor, ONBOARD_BODY, request, seededCompany } from "./support.ts";
+import { readStateFile } from "../../devkit/src/sandbox/store/load.ts";
+import { clientFor, emptyStateFile, ONBOARD_BODY, request, seededCompany } from "./support.ts";
 
 /** Every member name of Object.prototype (`__proto__` among them). */
 const NAMES = [...new Set([...Object.getOwnPropertyNames(Object.prototype), "__proto__"])];
@@ -161,7 +160,12 @@ describe("a state file with prototype-named accounts", () => {
     }
     // The snapshot and its journal, read back as a restart reads them.
     const saved = (await readStateFile(file, "state"))!;
-    expect(Object.keys(saved.accounts).sort()).toEqual(["__proto__", "constructor", "plain", "toString"]);
+    expect(saved.records.accounts.map((account) => account.id).sort()).toEqual([
+      "__proto__",
+      "constructor",
+      "plain",
+      "toString",
+    ]);
     const third = await startSandbox({ port: 0, seed: 3, state: file });
     try {
       await check(third.url);
@@ -172,15 +176,27 @@ describe("a state file with prototype-named accounts", () => {
 
   it("is refused at start, named and left untouched, when an account in it is not an account", async () => {
     const file = path.join(folder, "broken.json");
-    const text = JSON.stringify({
-      ...emptyState(1, Date.UTC(2030, 0, 1)),
+    const text = JSON.stringify({ ...emptyStateFile(1, "2030-01-01T00:00:00.000Z"), tables: { accounts: [5] } });
+    await writeFile(file, text);
+    await expect(startSandbox({ port: 0, state: file })).rejects.toThrow(
+      /sandbox state file .*broken\.json is corrupt \(its table "accounts" is not a list of records\); it was left untouched/,
+    );
+    expect(await readFile(file, "utf8")).toBe(text);
+    // The same in a file of format version 2 (accounts by key), read by the migration.
+    const older = JSON.stringify({
+      format: "partner-api-sandbox-state",
+      version: 2,
+      seed: 1,
+      clock: "2030-01-01T00:00:00.000Z",
+      nextTaskId: 1,
+      tasks: [],
       journal: 0,
       accounts: { __proto__: null, constructor: 5 },
     });
-    await writeFile(file, text);
+    await writeFile(file, older);
     await expect(startSandbox({ port: 0, state: file })).rejects.toThrow(
       /sandbox state file .*broken\.json is corrupt \(the account "constructor" is not an account object\); it was left untouched/,
     );
-    expect(await readFile(file, "utf8")).toBe(text);
+    expect(await readFile(file, "utf8")).toBe(older);
   });
 });

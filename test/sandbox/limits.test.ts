@@ -7,9 +7,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SandboxEngine } from "../../devkit/src/sandbox/engine.ts";
-import { SandboxProblem } from "../../devkit/src/sandbox/flow.ts";
-import { seedAccount } from "../../devkit/src/sandbox/flows/accounts.ts";
+import { SandboxProblem } from "../../devkit/src/sandbox/flows/flow.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import {
   MAX_ACCOUNTS,
@@ -20,9 +18,9 @@ import {
   MAX_WEBHOOK_ENDPOINTS,
   nestsDeeperThan,
 } from "../../devkit/src/sandbox/limits.ts";
-import { dataMap } from "../../devkit/src/sandbox/state.ts";
-import { readStateFile } from "../../devkit/src/sandbox/store.ts";
-import { clientFor, request, seededCard, seededCompany } from "./support.ts";
+import { readStateFile } from "../../devkit/src/sandbox/store/load.ts";
+import { MemoryStore } from "../../devkit/src/sandbox/store/tables.ts";
+import { clientFor, memoryEngine, request, seededCard, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
 let folder: string;
@@ -52,9 +50,7 @@ async function aCard(apiKey: string) {
 const savedCard = async (cardId: string) => {
   // The snapshot and its journal, read back as a restart reads them.
   const state = (await readStateFile(file, "state"))!;
-  for (const account of Object.values(state.accounts) as any[])
-    for (const company of account.companies) for (const card of company.cards) if (card.card.id === cardId) return card;
-  return undefined;
+  return state.records.cards.find((card) => card.id === cardId);
 };
 
 describe("JSON nesting", () => {
@@ -187,22 +183,23 @@ describe("accounts", () => {
   });
 
   it(`holds at most ${MAX_ACCOUNTS.toLocaleString("en")} accounts: one more is a 403 naming the limit, and nothing is added`, () => {
-    const accounts = dataMap<unknown>();
-    for (let index = 0; index < MAX_ACCOUNTS - 1; index++) accounts[`key-${index}`] = {};
-    const engine = { state: { accounts } } as unknown as SandboxEngine;
-    // One below the limit the next account is taken (seeding needs a whole engine: it fails after the check).
-    expect(() => seedAccount(engine, "one-more")).not.toThrow(SandboxProblem);
-    accounts["one-more"] = {};
+    const store = new MemoryStore(1);
+    for (let index = 0; index < MAX_ACCOUNTS - 1; index++)
+      store.put("accounts", { id: `key-${index}`, account: `key-${index}`, random: [1, 2, 3, 4] });
+    const engine = memoryEngine({ store });
+    // One below the limit the next account is taken.
+    expect(engine.account("one-more").id).toBe("one-more");
     let refusal: unknown;
     try {
-      seedAccount(engine, "and-another");
+      engine.account("and-another");
     } catch (error) {
       refusal = error;
     }
     expect(refusal).toBeInstanceOf(SandboxProblem);
     expect(refusal).toMatchObject({ status: 403, kind: "account-limit" });
     expect((refusal as Error).message).toContain(`${MAX_ACCOUNTS} accounts`);
-    expect(Object.hasOwn(accounts, "and-another")).toBe(false);
+    expect(engine.hasAccount("and-another")).toBe(false);
+    expect(store.size("accounts")).toBe(MAX_ACCOUNTS);
   });
 });
 

@@ -18,7 +18,7 @@ describe("companies", () => {
     expect(created.status).toBe(201);
     expect(created.body.company).toMatchObject({
       name: ONBOARD_BODY.name,
-      countryCode: "US",
+      countryCode: ONBOARD_BODY.countryCode,
       status: "Pending",
       swap: null,
     });
@@ -208,6 +208,52 @@ describe("wallets", () => {
 });
 
 describe("spending account", () => {
+  it("a page or limit below 1 is read as 1 on both paged lists, and the pagination says so", async () => {
+    const client = clientFor(sandbox.url, "paging-below-one");
+    const { companyId } = await seededCompany(client);
+    for (const list of ["/v1/cards", "/v1/card-spending-account/transactions"]) {
+      const first = await client.get(`${list}?page=1&limit=1`, { companyId });
+      for (const query of ["page=0&limit=1", "page=-1&limit=1", "page=1&limit=0", "page=1&limit=-5"]) {
+        const answer = await client.get(`${list}?${query}`, { companyId });
+        expect(answer.status, `${list}?${query}`).toBe(200);
+        expect(answer.body, `${list}?${query}`).toEqual(first.body);
+        expect(answer.body.pagination).toMatchObject({ currentPage: 1, perPage: 1 });
+      }
+    }
+  });
+
+  it("createCard: limit fields (the description names none) are accepted and ignored", async () => {
+    const client = clientFor(sandbox.url, "card-limits");
+    const { companyId, cardHolderId } = await seededCompany(client);
+    const created = await client.post(
+      "/v1/cards",
+      { cardHolderId, name: "Limited", category: "Other", bin: "45671234", limitAmount: 500, limitInterval: "Monthly" },
+      { companyId },
+    );
+    expect(created.status).toBe(201);
+    const [card] = (await client.get("/v1/cards?keyword=Limited", { companyId })).body.cards;
+    expect(Object.keys(card).filter((key) => key.startsWith("limit"))).toEqual([]);
+  });
+
+  it("ledger entries of equal key: the one recorded later counts as newer (first in DESC, last in ASC)", async () => {
+    const client = clientFor(sandbox.url, "ledger-ties");
+    const { companyId } = await seededCompany(client);
+    const entries = `/_sandbox/companies/${companyId}/spending-account/entries`;
+    const first = await client.post(entries, { type: "Account", direction: "Credit", amount: 42 });
+    const second = await client.post(entries, { type: "Account", direction: "Credit", amount: 42 });
+    const ids = [first.body.entry.transaction.id, second.body.entry.transaction.id];
+    const order = async (direction: string) =>
+      (
+        await client.get(`/v1/card-spending-account/transactions?orderBy=amount&orderDirection=${direction}`, {
+          companyId,
+        })
+      ).body.transactions
+        .map((t: { transaction: { id: string } }) => t.transaction.id)
+        .filter((id: string) => ids.includes(id));
+    expect(await order("DESC")).toEqual([ids[1], ids[0]]);
+    expect(await order("ASC")).toEqual([ids[0], ids[1]]);
+  });
+
   it("listSpendingAccountTransactions filters by type, orders, pages and reports pagination truthfully", async () => {
     const client = clientFor(sandbox.url, "ledger-a");
     const { companyId } = await seededCompany(client);

@@ -2,57 +2,42 @@
  * With a state file every change is on disk before its response: the state survives `kill -9` and a restart.
  * A corrupt state file, or one written by a newer format, is refused with an error naming it and left as it was.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { STATE_VERSION } from "../../devkit/src/sandbox/state.ts";
+import { STATE_VERSION } from "../../devkit/src/sandbox/store/load.ts";
+import { type SandboxProcess, startSandboxProcess } from "../../scripts/lib/sandbox-process.ts";
 import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
 
 const runner = path.resolve("test/sandbox/fixtures/run-sandbox.ts");
 
 let folder: string;
-const children: ChildProcess[] = [];
+const children: SandboxProcess[] = [];
 beforeAll(async () => {
   folder = await mkdtemp(path.join(tmpdir(), "sandbox-state-"));
 });
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+afterEach(async () => {
+  for (const child of children.splice(0)) await child.stop();
 });
 afterAll(() => rm(folder, { recursive: true, force: true }));
 
-/** Starts the sandbox in a child process; resolves with its URL (or the error it printed). */
-async function spawnSandbox(options: object): Promise<{ child: ChildProcess; url?: string; error?: string }> {
+/** Starts the sandbox in a child process (run-sandbox.ts); resolves once it prints its address. */
+async function spawnSandbox(options: object): Promise<SandboxProcess> {
   // node itself with tsx's loader, not the tsx command: that one runs node as a child of its own, which a
   // SIGKILL to it would leave running.
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, runner, JSON.stringify(options)], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  children.push(child);
-  const [line] = await new Promise<string[]>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once("line", (text) => resolve([text]));
-    child.once("exit", (code) => reject(new Error(`the sandbox process exited (${code}) before it printed its URL`)));
-  });
-  return { child, ...JSON.parse(line!) };
-}
-
-function killed(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
+  const started = await startSandboxProcess({ args: [...TSX_NODE_ARGS, runner, JSON.stringify(options)] });
+  children.push(started);
+  return started;
 }
 
 describe("kill -9 and restart", () => {
   it("every answered change is still there after SIGKILL, and ids carry on without repeating", async () => {
     const state = path.join(folder, "kill.json");
     const first = await spawnSandbox({ port: 0, seed: 4, state });
-    const client = clientFor(first.url!, "durable");
+    const client = clientFor(first.url, "durable");
     const { companyId, cardHolderId } = await seededCompany(client);
     const onboarded = await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
     const cards = await Promise.all(
@@ -64,10 +49,10 @@ describe("kill -9 and restart", () => {
         ),
       ),
     );
-    await killed(first.child);
+    await first.stop();
 
     const second = await spawnSandbox({ port: 0, state });
-    const again = clientFor(second.url!, "durable");
+    const again = clientFor(second.url, "durable");
     const companies = (await again.get("/v1/companies")).body.companies.map((c: { id: string }) => c.id);
     expect(companies).toEqual([companyId, onboarded.body.company.id]);
     const listed = await again.get("/v1/cards?limit=100", { companyId });
@@ -77,22 +62,22 @@ describe("kill -9 and restart", () => {
     ]);
     const next = await again.post("/v1/companies", ONBOARD_BODY);
     expect(companies).not.toContain(next.body.company.id);
-    await killed(second.child);
+    await second.stop();
   });
 
   it("a timed transition pending at the kill still happens after the restart", async () => {
     const state = path.join(folder, "timed.json");
     const first = await spawnSandbox({ port: 0, seed: 4, state, cardIssuingSeconds: 30 });
-    const client = clientFor(first.url!, "timed");
+    const client = clientFor(first.url, "timed");
     const { companyId, cardHolderId } = await seededCompany(client);
     await client.post("/v1/cards", { cardHolderId, name: "Later", category: "Other", bin: "45671234" }, { companyId });
-    await killed(first.child);
+    await first.stop();
     const second = await spawnSandbox({ port: 0, state });
-    const again = clientFor(second.url!, "timed");
+    const again = clientFor(second.url, "timed");
     expect((await again.get("/v1/cards", { companyId })).body.cards[0].status).toBe("Creating");
     await again.post("/_sandbox/clock/advance", { seconds: 30 });
     expect((await again.get("/v1/cards", { companyId })).body.cards[0].status).toBe("Active");
-    await killed(second.child);
+    await second.stop();
   });
 });
 
@@ -143,8 +128,7 @@ describe("state files that are refused", () => {
   it("the sandbox process exits with the error and leaves the file as it was", async () => {
     const state = path.join(folder, "refused-child.json");
     await writeFile(state, "not json at all");
-    const started = await spawnSandbox({ port: 0, state });
-    expect(started.error).toContain("refused-child.json");
+    await expect(spawnSandbox({ port: 0, state })).rejects.toThrow("refused-child.json");
     expect(await readFile(state, "utf8")).toBe("not json at all");
   });
 });

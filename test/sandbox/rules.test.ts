@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { type Receiver, startReceiver } from "../helpers/receiver.ts";
+import { type Receiver, startReceiver } from "../../scripts/lib/receiver.ts";
 import { approvedCompany, clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
@@ -189,7 +189,7 @@ describe("webhook subscriptions", () => {
       await clientFor(first.url, "old-endpoint").post("/_sandbox/webhook-endpoints", { url: hook.url, secret: "s" });
       await first.stop();
       const saved = JSON.parse(await readFile(state, "utf8"));
-      for (const endpoint of saved.accounts["old-endpoint"].endpoints) delete endpoint.endpoint.events;
+      for (const endpoint of saved.tables.endpoints) delete endpoint.endpoint.events;
       await writeFile(state, JSON.stringify(saved));
       const second = await startSandbox({ port: 0, state });
       try {

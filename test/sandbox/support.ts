@@ -5,6 +5,12 @@
  */
 import { readFileSync } from "node:fs";
 import { expect } from "vitest";
+import { SandboxClock } from "../../devkit/src/sandbox/clock.ts";
+import { type EngineSettings, SandboxEngine } from "../../devkit/src/sandbox/engine.ts";
+import { engineParts, type Task } from "../../devkit/src/sandbox/flows/index.ts";
+import { STATE_FORMAT, STATE_VERSION } from "../../devkit/src/sandbox/store/load.ts";
+import { MemoryStore, type Store } from "../../devkit/src/sandbox/store/tables.ts";
+import { requestExamples } from "../../generated/examples.ts";
 import { sandboxBundleJsonPath } from "../../scripts/lib/paths.ts";
 import { createValidator, listOperations, loadDocument, type Operation } from "../contract/support/contract.ts";
 
@@ -91,17 +97,8 @@ export function clientFor(baseUrl: string, apiKey: string) {
   };
 }
 
-export const ONBOARD_BODY = {
-  name: "Acme Robotics Inc.",
-  countryCode: "US",
-  directorName: "Maria Garcia",
-  directorEmail: "maria@acme.example",
-  directorPhone: "+14155550123",
-  addressLine1: "500 Market Street",
-  city: "San Francisco",
-  state: "CA",
-  postalCode: "94105",
-};
+/** A company to onboard: the contract's own example of onboardCompany's body (Card only, no redirectUri). */
+export const ONBOARD_BODY = requestExamples.onboardCompany.cardOnlyCompany;
 
 /** A KYB profile the contract takes (submitKybProfile). */
 export const KYB_PROFILE_BODY = {
@@ -157,4 +154,23 @@ export async function seededCard(client: ReturnType<typeof clientFor>, name = "C
   );
   expect(answer.status).toBe(201);
   return { companyId, cardHolderId, cardId: answer.body.card.id as string, card: answer.body.card };
+}
+
+/** An engine over the flows without a server: a memory store (or the one given), a clock frozen at `startMs`. */
+export function memoryEngine(
+  options: { store?: Store; startMs?: number; settings?: Partial<EngineSettings> } = {},
+): SandboxEngine<Task> {
+  const clock = new SandboxClock(options.startMs ?? Date.UTC(2030, 0, 1), 1);
+  clock.freeze();
+  return new SandboxEngine<Task>(
+    options.store ?? new MemoryStore(1),
+    clock,
+    { cardIssuingSeconds: 10, kybReviewSeconds: 60, baseUrl: () => "http://sandbox.invalid", ...options.settings },
+    engineParts,
+  );
+}
+
+/** A state file with no records, as a sandbox of this version writes it (`journal`: the generation after it). */
+export function emptyStateFile(seed: number, clock: string) {
+  return { format: STATE_FORMAT, version: STATE_VERSION, seed, clock, nextTaskId: 1, journal: 1, tables: {} };
 }

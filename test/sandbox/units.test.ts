@@ -1,16 +1,29 @@
 /** The sandbox's building blocks on their own: clock, seeded random, due tasks, engine, state store, contract router. */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SandboxClock } from "../../devkit/src/sandbox/clock.ts";
 import { heapify, popTask, pushTask } from "../../devkit/src/sandbox/due.ts";
 import { SandboxEngine } from "../../devkit/src/sandbox/engine.ts";
-import { CONTROL_HANDLERS, FLOWS, PARTNER_HANDLERS, TASK_RUNNERS } from "../../devkit/src/sandbox/flows/index.ts";
+import {
+  CONTROL_HANDLERS,
+  engineParts,
+  FLOWS,
+  PARTNER_HANDLERS,
+  TASK_RUNNERS,
+  type Task,
+} from "../../devkit/src/sandbox/flows/index.ts";
 import { sandboxRouter } from "../../devkit/src/sandbox/index.ts";
-import { type RandomHolder, randomStateFor, SeededRandom, ulidTime } from "../../devkit/src/sandbox/random.ts";
-import { emptyState, STATE_FORMAT, type Task } from "../../devkit/src/sandbox/state.ts";
-import { legacyFileStore, memoryStore, readStateFile } from "../../devkit/src/sandbox/store.ts";
+import {
+  type RandomHolder,
+  randomPartPlus,
+  randomStateFor,
+  SeededRandom,
+  ulidTime,
+} from "../../devkit/src/sandbox/random.ts";
+import { readStateFile, STATE_FORMAT } from "../../devkit/src/sandbox/store/load.ts";
+import { MemoryStore } from "../../devkit/src/sandbox/store/tables.ts";
 
 describe("SandboxClock", () => {
   it("follows real time times the speed, plus what was advanced; never goes back", () => {
@@ -105,6 +118,21 @@ describe("ULIDs", () => {
     const again = new SeededRandom({ random: randomStateFor(4, "ulids") }, () => now);
     expect(again.ulid()).toBe(ids[0]);
   });
+
+  it("the random part of one made in the same millisecond is the last one's plus a step, exactly (as BigInt adds)", () => {
+    const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    const value = (part: string) => [...part].reduce((sum, char) => sum * 32n + BigInt(crockford.indexOf(char)), 0n);
+    const random = new SeededRandom({ random: randomStateFor(9, "parts") });
+    for (let i = 0; i < 500; i++) {
+      const part = i === 0 ? "ZZZZZZZZZZZZZZZY" : random.chars(crockford, 16);
+      const step = random.next() + 1;
+      const sum = randomPartPlus(part, step);
+      if (value(part) + BigInt(step) >= 1n << 80n) expect(sum).toBeUndefined();
+      else expect(value(sum!)).toBe(value(part) + BigInt(step));
+    }
+    expect(randomPartPlus("0000000000000000", 33)).toBe("0000000000000011");
+    expect(randomPartPlus("ZZZZZZZZZZZZZZZZ", 1)).toBeUndefined();
+  });
 });
 
 describe("due tasks", () => {
@@ -130,19 +158,16 @@ describe("due tasks", () => {
 });
 
 describe("SandboxEngine", () => {
+  const settings = { cardIssuingSeconds: 10, kybReviewSeconds: 60, baseUrl: () => "http://sandbox.invalid" };
+
   it("holds one clock reading for a call: an id and the createdAt beside it name the same millisecond", () => {
     const start = Date.parse("2030-01-01T00:00:00Z");
     // A running clock whose every reading is 0.6 ms after the one before: two reads cross a millisecond often.
     let real = 0;
     const clock = new SandboxClock(start, 1, () => (real += 0.6));
-    const engine = new SandboxEngine(emptyState(1, start), clock, memoryStore, {
-      seed: 1,
-      cardIssuingSeconds: 10,
-      kybReviewSeconds: 60,
-      baseUrl: () => "http://sandbox.invalid",
-    });
-    const account = engine.account("k");
-    const make = () => ({ id: engine.random(account).ulid(), at: engine.now() });
+    const engine = new SandboxEngine<Task>(new MemoryStore(1), clock, settings, engineParts);
+    engine.account("k");
+    const make = () => ({ id: engine.random("k").ulid(), at: engine.now() });
     const held = Array.from({ length: 50 }, () => engine.hold(make));
     for (const { id, at } of held) expect(id.slice(0, 10)).toBe(ulidTime(Date.parse(at)));
     // Without the hold the two readings drift apart: the test above can fail.
@@ -150,23 +175,37 @@ describe("SandboxEngine", () => {
     expect(loose.some(({ id, at }) => id.slice(0, 10) !== ulidTime(Date.parse(at)))).toBe(true);
   });
 
+  it("keeps an account's generator with the account: every draw is put, and two generators of it never repeat an id", () => {
+    const store = new MemoryStore(1);
+    const engine = new SandboxEngine<Task>(store, new SandboxClock(0, 1, () => 0), settings, engineParts);
+    engine.account("k");
+    const first = engine.random("k");
+    const second = engine.random("k");
+    const ids = [first.ulid(), second.ulid(), first.ulid(), second.ulid()];
+    expect(new Set(ids).size).toBe(4);
+    expect(store.get("accounts", "k", "k")?.lastId).toBe(ids[3]);
+    // A new engine on the same records carries on where the last draw left the account.
+    const again = new SandboxEngine<Task>(store, new SandboxClock(0, 1, () => 0), settings, engineParts);
+    expect(ids).not.toContain(again.random("k").ulid());
+  });
+
   it("runs thousands of due tasks, read back in any order, one at a time in due order on advance", async () => {
     const start = Date.parse("2030-01-01T00:00:00Z");
-    const state = emptyState(1, start);
+    const store = new MemoryStore(1);
     const clock = new SandboxClock(start, 1, () => 0);
-    const engine = new SandboxEngine(state, clock, memoryStore, {
-      seed: 1,
-      cardIssuingSeconds: 10,
-      kybReviewSeconds: 60,
-      baseUrl: () => "http://sandbox.invalid",
-    });
-    const company = engine.account("k").companies[0]!;
+    const engine = new SandboxEngine<Task>(store, clock, settings, engineParts);
+    engine.account("k");
+    const [company] = store.list("companies", "k");
+    const [holder] = store.list("cardHolders", "k", company!.id);
     const count = 3_000;
     for (let i = 0; i < count; i++) {
       const id = `card-${i}`;
-      company.cards.push({
+      store.put("cards", {
+        id,
+        account: "k",
+        companyId: company!.id,
         card: { id, status: "Creating", name: id, last4: "0000", type: "company", brand: "Visa", createdAt: "" },
-        cardHolderId: company.cardHolders[0]!.id,
+        cardHolderId: holder!.id,
         bin: "45671234",
         category: "TravelExpenses",
         frozen: false,
@@ -175,22 +214,27 @@ describe("SandboxEngine", () => {
         kind: "activateCard",
         apiKey: "k",
         dueAt: start + 1_000 + (i % 5) * 100,
-        companyId: company.company.id,
+        companyId: company!.id,
         cardId: id,
       });
     }
-    engine.schedule({ kind: "finishKybReview", apiKey: "k", dueAt: start + 1_000, companyId: company.company.id });
+    // A submitted profile, whose review ends APPROVED (a change, so announced).
+    store.put("companies", { ...company!, kybStatus: "SUBMITTED" });
+    engine.schedule({ kind: "finishKybReview", apiKey: "k", dueAt: start + 1_000, companyId: company!.id });
     await engine.stop();
-    state.tasks.reverse();
-    // A state read back from a file: its tasks in whatever order the file holds them.
-    const reloaded = new SandboxEngine(state, clock, memoryStore, engine.settings);
-    expect(reloaded.card(company, "card-1234")?.card.status).toBe("Creating");
+    // Records read back from a file: the tasks in whatever order the file holds them.
+    const tasks = [...store.all("tasks")].reverse();
+    for (const task of tasks) store.delete("tasks", task.account, task.id);
+    for (const task of tasks) store.put("tasks", task);
+    const reloaded = new SandboxEngine<Task>(store, clock, settings, engineParts);
+    expect(store.get("cards", "k", "card-1234")?.card.status).toBe("Creating");
+    const active = () => store.list("cards", "k", company!.id).filter((c) => c.card.status === "Active");
     await reloaded.advance(500);
-    expect(company.cards.filter((c) => c.card.status === "Active")).toHaveLength(0);
+    expect(active()).toHaveLength(0);
     await reloaded.advance(1_000);
-    expect(company.cards.every((c) => c.card.status === "Active")).toBe(true);
-    expect(state.tasks).toEqual([]);
-    const [review] = reloaded.account("k").events.filter((e) => e.envelope.type === "company.kyb_status_changed");
+    expect(active()).toHaveLength(count);
+    expect(store.size("tasks")).toBe(0);
+    const [review] = store.list("events", "k").filter((e) => e.envelope.type === "company.kyb_status_changed");
     expect(review?.envelope.createdAt).toBe("2030-01-01T00:00:01.000Z");
     await reloaded.stop();
   });
@@ -203,27 +247,11 @@ describe("state store", () => {
   });
   afterAll(() => rm(folder, { recursive: true, force: true }));
 
-  it("legacyFileStore writes the snapshot atomically, and commits asked for during a write share the next one", async () => {
-    const file = path.join(folder, "state.json");
-    const state = emptyState(1, Date.parse("2030-01-01T00:00:00Z"));
-    let snapshots = 0;
-    const store = legacyFileStore(file, () => {
-      snapshots++;
-      return state;
-    });
-    state.nextTaskId = 42;
-    await Promise.all(Array.from({ length: 50 }, () => store.commit()));
-    await store.flush();
-    expect(snapshots).toBeLessThanOrEqual(2);
-    expect((await readStateFile(file, "state.json"))?.nextTaskId).toBe(42);
-    state.nextTaskId = 43;
-    await store.commit();
-    expect(JSON.parse(await readFile(file, "utf8")).nextTaskId).toBe(43);
-  });
-
-  it("memoryStore writes nothing", async () => {
-    await expect(memoryStore.commit()).resolves.toBeUndefined();
-    await expect(memoryStore.flush()).resolves.toBeUndefined();
+  it("the memory store writes nothing", async () => {
+    const store = new MemoryStore(1);
+    await expect(store.commit()).resolves.toBeUndefined();
+    await expect(store.flush()).resolves.toBeUndefined();
+    await expect(store.close()).resolves.toBeUndefined();
   });
 
   it("readStateFile: undefined without a file; refuses bad ones naming them", async () => {

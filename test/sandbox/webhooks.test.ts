@@ -3,10 +3,12 @@
  * non-2xx answer or a network error after 10 s, 30 s, 1 min, 2 min and 5 min of clock time, the same body
  * every time; the delivery log shows each attempt; resend starts a new series.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { type Receiver, startReceiver } from "../../scripts/lib/receiver.ts";
 import { verifyWebhookSignature } from "../../src/webhooks/index.ts";
-import { type Receiver, startReceiver } from "../helpers/receiver.ts";
 import { clientFor, ONBOARD_BODY } from "./support.ts";
 
 let sandbox: Sandbox;
@@ -47,6 +49,44 @@ describe("delivery and retries", () => {
     ]);
     expect(secondsBetween(event.deliveries[0].at, event.deliveries[1].at)).toBe(10);
   });
+
+  it.each([302, 307])(
+    "a receiver answering %i is not followed: the attempt failed, the redirect target gets nothing, the retry 10 s later reaches the receiver",
+    async (redirect) => {
+      const target = await startReceiver([200]);
+      servers.push(target);
+      // Answers the first attempt with the redirect to `target`, then 200.
+      const seen: { method: string; body: string }[] = [];
+      const redirecting = createServer(async (request, response) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of request) chunks.push(chunk as Buffer);
+        seen.push({ method: request.method ?? "", body: Buffer.concat(chunks).toString("utf8") });
+        if (seen.length === 1) response.writeHead(redirect, { location: target.url }).end();
+        else response.writeHead(200).end();
+      });
+      await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+      try {
+        const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hooks`;
+        const client = clientFor(sandbox.url, `hooks-redirect-${redirect}`);
+        await client.post("/_sandbox/webhook-endpoints", { url, secret: "s" });
+        await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
+        await advance(0);
+        const [event] = (await client.get("/_sandbox/events")).body.events;
+        expect(event.deliveries.map((d: { statusCode?: number }) => d.statusCode)).toEqual([redirect]);
+        expect(target.requests).toBe(0);
+        await advance(10);
+        const [after] = (await client.get("/_sandbox/events")).body.events;
+        expect(after.deliveries.map((d: { statusCode?: number }) => d.statusCode)).toEqual([redirect, 200]);
+        expect(target.requests).toBe(0);
+        // Both attempts were the signed POST of the same body, to the endpoint's own URL.
+        expect(seen.map((request) => request.method)).toEqual(["POST", "POST"]);
+        expect(seen[1]!.body).toBe(seen[0]!.body);
+      } finally {
+        redirecting.closeAllConnections();
+        await new Promise((resolve) => redirecting.close(resolve));
+      }
+    },
+  );
 
   it("an unreachable receiver is tried six times, 10 s, 30 s, 1 min, 2 min and 5 min apart, each a network error", async () => {
     const closed = await startReceiver([200]);

@@ -7,9 +7,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { webhooksCommands } from "../../devkit/src/cli/webhooks.ts";
 import { readContractWebhooks } from "../../devkit/src/webhooks/contract.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { type Delivery, startReceiver } from "../../scripts/lib/receiver.ts";
 import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { signWebhookPayload, verifyWebhookSignature, webhookEventTypes } from "../../src/webhooks/index.ts";
-import { type Delivery, startReceiver } from "../helpers/receiver.ts";
 
 const SECRET = "whsec_cli_test";
 

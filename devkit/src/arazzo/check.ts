@@ -6,7 +6,7 @@
  * source is (the partner API or the sandbox's control API, by the operations its steps call) and which shipped
  * document each `arazzo` source is (by file name).
  */
-import type { ContractRouter, Operation } from "../sandbox/contract.ts";
+import type { ContractRouter, Operation } from "../contract/router.ts";
 import {
   type ArazzoCriterion,
   type ArazzoDocument,

@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { components } from "../../../generated/sandbox.js";
+import type { ContractRouter, Operation } from "../contract/router.ts";
 import { displayPath, workflowsDir } from "../paths.ts";
-import type { ContractRouter, Operation } from "../sandbox/contract.ts";
 import { DataFileError, parseDataText, readDataFile } from "../sandbox/testmode/data-file.ts";
 
 type Schemas = components["schemas"];

@@ -5,7 +5,7 @@
  * request and answer. A run is bounded: calls, bytes read per answer, bytes kept in all, nesting, retries and waits;
  * past a bound it stops with a WorkflowError that names the bound.
  */
-import type { Operation } from "../sandbox/contract.ts";
+import type { Operation } from "../contract/router.ts";
 import { type Catalogue, type CheckLimits, DEFAULT_CHECK_LIMITS, type ResolvedDocument } from "./check.ts";
 import {
   type ArazzoCriterion,

@@ -16,7 +16,7 @@ export {
   type WorkflowFileIssue,
   type WorkflowRunResult,
 } from "../arazzo/index.ts";
-export { formatDuration } from "../duration.ts";
+export { formatDuration } from "../common/duration.ts";
 export {
   followRefs,
   followRefsFrom,
@@ -25,7 +25,7 @@ export {
   type JsonObject,
   lookup,
   pointerSegment,
-} from "../refs.ts";
+} from "../contract/refs.ts";
 export { directorySize } from "./files.ts";
 export { CLI_NAME, partnerApiCli } from "./index.ts";
 export { DEFAULT_MOCK_HOST, DEFAULT_MOCK_PORT, type MockCommandOptions, mockCommand } from "./mock.ts";

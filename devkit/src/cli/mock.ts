@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { isHttpMethod } from "partner-api-client";
-import { formatDuration } from "../duration.ts";
+import { formatDuration } from "../common/duration.ts";
 import { contractJsonPath, displayPath } from "../paths.ts";
 import { DEFAULT_PRISM_LOG_LEVEL, PRISM_LOG_LEVELS, type PrismLogLevel, startPrism } from "../prism.ts";
 import { untilStopped } from "./lifecycle.ts";

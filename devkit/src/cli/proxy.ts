@@ -9,9 +9,9 @@
 import { constants, readFileSync } from "node:fs";
 import { access, type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
+import { formatDuration, parseDuration } from "../common/duration.ts";
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, startProxy } from "../conformance/proxy.ts";
 import type { Failure } from "../conformance/types.ts";
-import { formatDuration, parseDuration } from "../duration.ts";
 import { inert, inertJson } from "../inert.ts";
 import { contractJsonPath } from "../paths.ts";
 import { untilStopped } from "./lifecycle.ts";

@@ -10,15 +10,15 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { formatDuration } from "../duration.ts";
-import { JobFailure, UsageError } from "../errors.ts";
+import { formatDuration } from "../common/duration.ts";
+import { JobFailure, UsageError } from "../common/errors.ts";
+
+export { JobFailure, UsageError };
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, internal: 3 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
-
-export { JobFailure, UsageError };
 
 /** Where a command writes: results to `out` (stdout), progress and the summary to `err` (stderr). */
 export interface CliIO {

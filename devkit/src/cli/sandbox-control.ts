@@ -14,7 +14,7 @@ import { stat } from "node:fs/promises";
 import { ApiError, webhookEventTypes } from "partner-api-client";
 import type { components } from "../../../generated/sandbox.js";
 import { readArazzoFile, shippedWorkflows, WorkflowError } from "../arazzo/document.ts";
-import { formatDuration, parseDuration } from "../duration.ts";
+import { formatDuration, parseDuration } from "../common/duration.ts";
 import type { SandboxControl } from "../sandbox/control-client.ts";
 import { createSandboxControl, DEFAULT_SANDBOX_PORT, sandboxRouter } from "../sandbox/index.ts";
 import {

@@ -7,7 +7,7 @@
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import path from "node:path";
-import { formatDuration } from "../duration.ts";
+import { formatDuration } from "../common/duration.ts";
 import { checkedAllowedHosts } from "../sandbox/boundary.ts";
 import { CLOCK_RANGE_TEXT, inClockRange } from "../sandbox/clock.ts";
 import {
@@ -21,7 +21,7 @@ import {
   startSandbox,
   WorkflowError,
 } from "../sandbox/index.ts";
-import { readStateFile } from "../sandbox/store.ts";
+import { readStateFile } from "../sandbox/store/load.ts";
 import { DataFileError, readDataFile } from "../sandbox/testmode/data-file.ts";
 import { untilStopped } from "./lifecycle.ts";
 import {
@@ -62,7 +62,7 @@ function sandboxStartCommand(name: string, group: string) {
     usage: `Usage: ${group} [start] [--port <port>] [--host <host>] [--allowed-host <name>]... [--seed <n>]
        [--state <file>] [--speed <n>]
        [--start-time <iso>] [--frozen] [--webhook-url <url> --webhook-secret <secret>]
-       [--faults <file>] [--scenario <name|file>]... [--scenario-api-key <key>]
+       [--faults <file>] [--scenario <name|file>]... [--scenario-api-key <key>] [--print-address]
 
 Every X-API-Key value is its own sandbox account, seeded on first use. The control API under /_sandbox
 resets it, drives its clock, registers webhook receivers, makes calls fail on purpose (faults), logs every
@@ -87,6 +87,8 @@ Options:
   --scenario <name|file>     run a shipped workflow, or an Arazzo file's workflows (file#workflowId for one), at
                              start (repeatable, in order)
   --scenario-api-key <key>   the account start scenarios run as, their apiKey input (default "${DEFAULT_SCENARIO_API_KEY}")
+  --print-address            print the sandbox's address alone as the first line on stdout (the summary
+                             goes to stderr), for a script to read
   --no-exit-with-parent      keep serving after the process that started it (npx, npm run) is gone
   -h, --help                 this text
 
@@ -107,6 +109,7 @@ Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
       faults: { type: "string" },
       scenario: { type: "string", multiple: true },
       "scenario-api-key": { type: "string" },
+      "print-address": { type: "boolean" },
       "no-exit-with-parent": { type: "boolean" },
     },
     quiet: true,
@@ -141,28 +144,31 @@ Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
           throw new UsageError(error.message);
         throw error;
       }
-      io.out(
+      // With --print-address the address is the first line on stdout, for a script; the summary is for a person.
+      const say = values["print-address"] ? io.err : io.out;
+      if (values["print-address"]) io.out(sandbox.url);
+      say(
         `Sandbox serving the partner API on ${sandbox.url} (started in ${formatDuration(performance.now() - started)})`,
       );
-      io.out(`  dashboard:   ${sandbox.url}/ (open it in a browser: accounts, events, requests, clock, console)`);
-      io.out(
+      say(`  dashboard:   ${sandbox.url}/ (open it in a browser: accounts, events, requests, clock, console)`);
+      say(
         `  control API: ${sandbox.url}/_sandbox (reset, clock, webhook receivers, events, faults, request log, scenarios)`,
       );
-      io.out(`  holds:       ${held}; every X-API-Key value is its own account, seeded on first use`);
+      say(`  holds:       ${held}; every X-API-Key value is its own account, seeded on first use`);
       if (options.scenarios?.length)
-        io.out(
+        say(
           `  scenarios:   ${options.scenarios.join(", ")} ran as account "${options.scenarioApiKey ?? DEFAULT_SCENARIO_API_KEY}"`,
         );
-      if (options.faults?.length) io.out(`  faults:      ${options.faults.length} sandbox-wide from ${values.faults}`);
+      if (options.faults?.length) say(`  faults:      ${options.faults.length} sandbox-wide from ${values.faults}`);
       const clock = options.frozen
         ? `clock frozen at ${(await sandbox.control.GET("/_sandbox/clock")).data?.now}`
         : `clock at ${options.speed === 1 ? "real time" : `${options.speed}x`}`;
-      io.out(
+      say(
         `  seed ${seed}, ${options.state === undefined ? "state in memory" : `state in ${options.state}`}, ${clock}` +
           (options.webhooks ? `, webhooks to ${options.webhooks.url}` : ""),
       );
-      io.out(`  drive it:    ${group} --help (clock, kyc, route open, deposit, trigger, logs, faults, scenario)`);
-      io.out(`Try: curl -H 'X-API-Key: sandbox' ${sandbox.url}/v1/companies   (Ctrl-C stops it)`);
+      say(`  drive it:    ${group} --help (clock, kyc, route open, deposit, trigger, logs, faults, scenario)`);
+      say(`Try: curl -H 'X-API-Key: sandbox' ${sandbox.url}/v1/companies   (Ctrl-C stops it)`);
       await untilStopped(signal, io, !values["no-exit-with-parent"]);
       const stopStarted = performance.now();
       await sandbox.stop();
@@ -276,8 +282,7 @@ async function checkStateFolder(file: string): Promise<void> {
 }
 
 function describeHoldings(state: Awaited<ReturnType<typeof readStateFile>> & object, file: string): string {
-  const accounts = Object.values(state.accounts);
-  const companies = accounts.reduce((sum, account) => sum + account.companies.length, 0);
-  const events = accounts.reduce((sum, account) => sum + account.events.length, 0);
-  return `${accounts.length} account(s), ${companies} compan${companies === 1 ? "y" : "ies"}, ${events} event(s) from ${file} (seed ${state.seed}, clock ${state.clock})`;
+  const count = (table: keyof typeof state.records) => [...(state.records[table] ?? [])].length;
+  const companies = count("companies");
+  return `${count("accounts")} account(s), ${companies} compan${companies === 1 ? "y" : "ies"}, ${count("events")} event(s) from ${file} (seed ${state.seed}, clock ${state.clock})`;
 }

@@ -6,6 +6,7 @@
 import { constants } from "node:fs";
 import { access, chmod, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { formatDuration, parseDuration } from "../common/duration.ts";
 import { CHECK_IDS, CHECKS, GENERIC_STATUSES } from "../conformance/checks.ts";
 import { KEY_VARIABLES, RunStopped } from "../conformance/http.ts";
 import { describeVerdict, passed, REPORT_FORMATS, type ReportFormat, renderReport } from "../conformance/report.ts";
@@ -17,7 +18,6 @@ import {
   idNames,
   verify,
 } from "../conformance/verify.ts";
-import { formatDuration, parseDuration } from "../duration.ts";
 import {
   defineCommand,
   describeValue,

@@ -18,7 +18,7 @@ import {
   WebhookSignatureError,
   webhookEventTypes,
 } from "partner-api-client";
-import { formatDuration } from "../duration.ts";
+import { formatDuration } from "../common/duration.ts";
 import { inert } from "../inert.ts";
 import { contractJsonPath, displayPath } from "../paths.ts";
 import { readContractWebhooks } from "../webhooks/contract.ts";

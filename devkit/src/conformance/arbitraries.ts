@@ -11,7 +11,7 @@
  * (test/contract/) use the same generators through test/contract/support/arbitraries.ts.
  */
 import fc from "fast-check";
-import { followRefs, followRefsFrom } from "../refs.ts";
+import { followRefs, followRefsFrom } from "../contract/refs.ts";
 
 /** A JSON Schema object of the contract, read loosely: the generator checks the keywords it meets. */
 // biome-ignore lint/suspicious/noExplicitAny: a schema is untyped JSON; check() refuses keywords the generator does not know

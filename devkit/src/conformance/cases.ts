@@ -4,8 +4,8 @@
  * ones (exactly one part broken: a parameter, the body, the JSON itself, the content type).
  */
 import fc from "fast-check";
-import { lookup } from "../refs.ts";
-import type { ContractRouter, Operation, Parameter } from "../sandbox/contract.ts";
+import { lookup } from "../contract/refs.ts";
+import type { ContractRouter, Operation, Parameter } from "../contract/router.ts";
 import { invalidValue, type Schema, validValue } from "./arbitraries.ts";
 import { type Found, type FoundValues, howToSupply, type ValueSource, valueName } from "./links.ts";
 import type { Account, Probe, ProbeKind } from "./types.ts";

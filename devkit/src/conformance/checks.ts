@@ -5,8 +5,8 @@
  * functions. Going from an id to its code is one lookup in CHECKS.
  */
 import { verifyWebhookSignature } from "partner-api-client";
+import type { ContractRouter } from "../contract/router.ts";
 import { redactedBodyText } from "../redact.ts";
-import type { ContractRouter } from "../sandbox/contract.ts";
 import type { Delivery, Exchange, Failure, Finding, Level, Probe } from "./types.ts";
 
 export interface CheckContext {

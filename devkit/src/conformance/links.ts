@@ -9,8 +9,8 @@
  * target serves it, or from `--id`. The order operations run in follows the links too (linkOrder).
  */
 import type { ArazzoDocument, ArazzoStep, ArazzoWorkflow } from "../arazzo/document.ts";
-import { lookup } from "../refs.ts";
-import type { Operation } from "../sandbox/contract.ts";
+import { lookup } from "../contract/refs.ts";
+import type { Operation } from "../contract/router.ts";
 
 /** The name verify gives a parameter's value: the parameter's own name, a header's in camel case (X-Company-Id: companyId). */
 export function valueName(parameter: { in: string; name: string }): string {

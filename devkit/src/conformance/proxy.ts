@@ -23,8 +23,8 @@ import {
   type ServerResponse,
 } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { ContractRouter, type Issue, type Operation } from "../contract/router.ts";
 import { inert } from "../inert.ts";
-import { ContractRouter, type Issue, type Operation } from "../sandbox/contract.ts";
 import { CHECKS, type CheckContext, type ResponseCheck, toFailure } from "./checks.ts";
 import { curlLine, describeFetchError, listen, parseJson } from "./http.ts";
 import type { Answer, Exchange, Failure, Probe } from "./types.ts";

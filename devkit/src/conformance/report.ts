@@ -6,7 +6,7 @@
  * escaped in junit, markdown and HTML escaped in markdown, so a hostile answer cannot clear a terminal, forge
  * a line or a verdict, or add markup to a pull-request comment.
  */
-import { formatDuration } from "../duration.ts";
+import { formatDuration } from "../common/duration.ts";
 import { inert, inertJson, inertLines } from "../inert.ts";
 import { CHECKS } from "./checks.ts";
 import { KEY_VARIABLES } from "./http.ts";

@@ -2,7 +2,7 @@
  * What the conformance engine passes around: a probe (one request verify sends, or one the proxy saw), its
  * answer, what a check found, and the failures and skips a report lists.
  */
-import type { Operation } from "../sandbox/contract.ts";
+import type { Operation } from "../contract/router.ts";
 
 /** `error` fails the run (exit 1); `warning` is reported and fails nothing. */
 export type Level = "error" | "warning";

@@ -11,10 +11,11 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { shippedDocuments } from "../arazzo/document.ts";
-import { formatDuration } from "../duration.ts";
-import { UsageError } from "../errors.ts";
+import { formatDuration } from "../common/duration.ts";
+import { UsageError } from "../common/errors.ts";
+import { ContractRouter, type Operation } from "../contract/router.ts";
 import { contractJsonPath } from "../paths.ts";
-import { ContractRouter, type Operation, sandboxRouter } from "../sandbox/contract.ts";
+import { sandboxRouter } from "../sandbox/contracts.ts";
 import { controlClient, type SandboxControl } from "../sandbox/control-client.ts";
 import {
   bodyValues,

@@ -1,24 +1,17 @@
 /**
- * Accounts by fingerprint: the sandbox keeps accounts by API key, and names them everywhere it shows them
- * (the request log, faults, the dashboard) by `acct_` and 12 hex digits of the key's SHA-256. This module
- * goes the other way for `X-Sandbox-Account`, which acts as an account that has called without its key,
- * and reads what an account holds for `listAccounts` and `getAccount`.
+ * Accounts by fingerprint at the HTTP front: the sandbox keeps accounts by API key, and names them everywhere it
+ * shows them (the request log, faults, the dashboard) by `acct_` and 12 hex digits of the key's SHA-256. This
+ * module reads the key a request acts with: its `X-API-Key`, or the account its `X-Sandbox-Account` names
+ * without its key.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import type { components } from "../../../generated/sandbox.js";
-import type { SandboxEngine } from "./engine.ts";
-import { SandboxProblem } from "./flow.ts";
+import { SandboxProblem } from "./flows/flow.ts";
 import { MAX_API_KEY_LENGTH } from "./limits.ts";
-import type { AccountState, SandboxState } from "./state.ts";
 import { accountFingerprint } from "./testmode/log.ts";
-
-type Schemas = components["schemas"];
 
 /** The header that names an account by fingerprint instead of sending its key. */
 export const SANDBOX_ACCOUNT_HEADER = "x-sandbox-account";
 export const FINGERPRINT = /^acct_[0-9a-f]{12}$/;
-/** Ledger entries `getAccount` gives per company (the newest), as the contract bounds them. */
-export const OVERVIEW_LEDGER_ENTRIES = 100;
 
 /** A header's first value; an empty one counts as absent. */
 export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -26,27 +19,16 @@ export function headerValue(headers: IncomingHttpHeaders, name: string): string 
   return (Array.isArray(value) ? value[0] : value) || undefined;
 }
 
-/** Fingerprint → API key, per accounts object (a reset replaces it, and the index with it). */
-const indexes = new WeakMap<SandboxState["accounts"], Map<string, string>>();
-
-/** The API key of the account with this fingerprint; undefined when no account that has called has it. */
-export function apiKeyOf(state: SandboxState, fingerprint: string): string | undefined {
-  if (!FINGERPRINT.test(fingerprint)) return undefined;
-  let index = indexes.get(state.accounts);
-  const known = index?.get(fingerprint);
-  if (known !== undefined && Object.hasOwn(state.accounts, known)) return known;
-  // A miss reads the accounts again: one may have been seeded since the index was built.
-  index = new Map();
-  for (const apiKey of Object.keys(state.accounts)) index.set(accountFingerprint(apiKey), apiKey);
-  indexes.set(state.accounts, index);
-  return index.get(fingerprint);
+/** Where the keys of the accounts that have called are found by fingerprint (the engine). */
+export interface AccountKeys {
+  apiKeyOf(fingerprint: string): string | undefined;
 }
 
 /**
  * The API key a request acts with: its X-API-Key, else the key of the account its X-Sandbox-Account names
  * (X-API-Key wins when both are sent). A fingerprint of no account is a 401 naming the header.
  */
-export function callerKey(headers: IncomingHttpHeaders, state: SandboxState): string | undefined {
+export function callerKey(headers: IncomingHttpHeaders, accounts: AccountKeys): string | undefined {
   const apiKey = headerValue(headers, "x-api-key");
   if (apiKey !== undefined && apiKey.length > MAX_API_KEY_LENGTH)
     throw new SandboxProblem(
@@ -58,7 +40,7 @@ export function callerKey(headers: IncomingHttpHeaders, state: SandboxState): st
   if (apiKey !== undefined) return apiKey;
   const fingerprint = headerValue(headers, SANDBOX_ACCOUNT_HEADER);
   if (fingerprint === undefined) return undefined;
-  const found = apiKeyOf(state, fingerprint);
+  const found = FINGERPRINT.test(fingerprint) ? accounts.apiKeyOf(fingerprint) : undefined;
   if (found === undefined)
     throw new SandboxProblem(
       401,
@@ -71,46 +53,23 @@ export function callerKey(headers: IncomingHttpHeaders, state: SandboxState): st
   return found;
 }
 
+/** Fingerprints of the keys seen lately, so a key's SHA-256 is not computed on each of its calls. */
+const recentFingerprints = new Map<string, string>();
+const RECENT_FINGERPRINTS = 1024;
+
 /** The fingerprint a request is logged and faulted under: its key's, or the one it names; null without either. */
 export function callerFingerprint(headers: IncomingHttpHeaders): string | null {
   const apiKey = headerValue(headers, "x-api-key");
-  if (apiKey !== undefined) return accountFingerprint(apiKey);
+  if (apiKey !== undefined) {
+    let fingerprint = recentFingerprints.get(apiKey);
+    if (fingerprint === undefined) {
+      // Bounded: many keys (or hostile ones) start it afresh rather than grow it.
+      if (recentFingerprints.size >= RECENT_FINGERPRINTS) recentFingerprints.clear();
+      fingerprint = accountFingerprint(apiKey);
+      recentFingerprints.set(apiKey, fingerprint);
+    }
+    return fingerprint;
+  }
   const named = headerValue(headers, SANDBOX_ACCOUNT_HEADER);
   return named !== undefined && FINGERPRINT.test(named) ? named : null;
-}
-
-function summary(apiKey: string, account: AccountState): Schemas["SandboxAccount"] {
-  let cards = 0;
-  for (const company of account.companies) cards += company.cards.length;
-  return {
-    account: accountFingerprint(apiKey),
-    companies: account.companies.length,
-    cards,
-    events: account.events.length,
-    webhookEndpoints: account.endpoints.length,
-  };
-}
-
-/** Every account, in the order it first called (`listAccounts`). */
-export function listAccounts(state: SandboxState): Schemas["ListAccountsResponse"] {
-  return { accounts: Object.entries(state.accounts).map(([apiKey, account]) => summary(apiKey, account)) };
-}
-
-/** Everything an account holds, by fingerprint (`getAccount`); undefined for no such account. */
-export function accountOverview(engine: SandboxEngine, fingerprint: string): Schemas["AccountOverview"] | undefined {
-  const apiKey = apiKeyOf(engine.state, fingerprint);
-  const account = apiKey === undefined ? undefined : engine.state.accounts[apiKey];
-  if (!account) return undefined;
-  return {
-    account: fingerprint,
-    companies: account.companies.map((record) => ({
-      company: record.company,
-      kybStatus: record.kybStatus ?? null,
-      cardHolders: record.cardHolders,
-      cards: record.cards.map((card) => card.card),
-      paymentRoutes: record.paymentRoutes,
-      wallets: record.wallets.map((wallet) => wallet.wallet),
-      ledger: record.ledger.slice(-OVERVIEW_LEDGER_ENTRIES).reverse(),
-    })),
-  };
 }

@@ -1,9 +1,10 @@
 /**
- * What the control API shows of an event's delivery: the attempts made (kept on the event) and the attempts
+ * What the control API shows of an event's delivery: the attempts made (delivery records) and the attempts
  * still scheduled (tasks on the clock), read from the task list in one pass for a whole list of events.
  */
 import type { components } from "../../../generated/sandbox.js";
-import type { EventRecord, Task } from "./state.ts";
+import type { Task } from "./flows/tasks.ts";
+import type { DeliveryRecord, EventRecord } from "./records.ts";
 
 type Schemas = components["schemas"];
 
@@ -38,11 +39,12 @@ export function nextAttemptsByEvent(tasks: readonly Task[]): Map<string, Schemas
 /** The event as the control API shows it: its envelope, every attempt so far, and the attempts still due. */
 export function shownEvent(
   event: EventRecord,
+  deliveries: DeliveryRecord["delivery"][],
   nextAttempts: Map<string, Schemas["ScheduledDelivery"][]>,
 ): Schemas["SandboxEvent"] {
   return {
     ...(event.envelope as Schemas["SandboxEvent"]),
-    deliveries: event.deliveries,
+    deliveries,
     nextAttempts: nextAttempts.get(event.envelope.id) ?? [],
   };
 }

@@ -1,16 +1,20 @@
 /**
- * The pending tasks as a binary min-heap kept in the state's own `tasks` array, ordered by due time and then by
- * id (the order they were scheduled in), so the next due task is found in O(log n) however many are pending.
- * The array stays a plain list of tasks, so a state file holds what it always held; one read back in any order
- * is put in heap order by `heapify`.
+ * The pending tasks as a binary min-heap in a plain array, ordered by due time and then by id (the order they were
+ * scheduled in), so the next due task is found in O(log n) however many are pending. Tasks read back in any order
+ * are put in heap order by `heapify`.
  */
-import type { Task } from "./state.ts";
+
+/** What orders a task: when it is due, then its number. */
+interface Task {
+  dueAt: number;
+  id: number;
+}
 
 function before(a: Task, b: Task): boolean {
   return a.dueAt < b.dueAt || (a.dueAt === b.dueAt && a.id < b.id);
 }
 
-function siftUp(heap: Task[], index: number): void {
+function siftUp<T extends Task>(heap: T[], index: number): void {
   const task = heap[index]!;
   while (index > 0) {
     const parent = (index - 1) >> 1;
@@ -21,7 +25,7 @@ function siftUp(heap: Task[], index: number): void {
   heap[index] = task;
 }
 
-function siftDown(heap: Task[], index: number): void {
+function siftDown<T extends Task>(heap: T[], index: number): void {
   const task = heap[index]!;
   const length = heap.length;
   for (;;) {
@@ -37,23 +41,23 @@ function siftDown(heap: Task[], index: number): void {
 }
 
 /** Puts an array of tasks in any order into heap order, in place. */
-export function heapify(heap: Task[]): Task[] {
+export function heapify<T extends Task>(heap: T[]): T[] {
   for (let index = (heap.length >> 1) - 1; index >= 0; index--) siftDown(heap, index);
   return heap;
 }
 
-export function pushTask(heap: Task[], task: Task): void {
+export function pushTask<T extends Task>(heap: T[], task: T): void {
   heap.push(task);
   siftUp(heap, heap.length - 1);
 }
 
 /** The task due first (lowest due time, then lowest id), without removing it. */
-export function peekTask(heap: readonly Task[]): Task | undefined {
+export function peekTask<T extends Task>(heap: readonly T[]): T | undefined {
   return heap[0];
 }
 
 /** Removes and returns the task due first. */
-export function popTask(heap: Task[]): Task | undefined {
+export function popTask<T extends Task>(heap: T[]): T | undefined {
   const first = heap[0];
   const last = heap.pop();
   if (first !== undefined && last !== undefined && heap.length > 0) {

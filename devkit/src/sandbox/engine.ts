@@ -1,86 +1,62 @@
 /**
- * The sandbox's core: accounts seeded on first use, lookups by id, events, and timed work as tasks on the
- * clock, each run by the task runner its flow registered (flows/). What each operation does lives in its
- * flow; HTTP lives in server.ts, and this file knows nothing of either.
+ * The sandbox's core: the store's records, accounts seeded on first use, ids, events, and timed work as tasks on
+ * the clock. It knows nothing of what the flows do: the composition root (index.ts) hands it the flows' parts
+ * (`EngineParts`: the runner of each task, what a new account holds, what follows an event), and the flows see
+ * it through the interface they declare (flows/flow.ts `FlowEnv`). HTTP lives in server.ts.
  */
 
 import { setMaxListeners } from "node:events";
 import { ATTEMPT_TIMEOUT_MS } from "../webhooks/deliver.ts";
 import { CLOCK_RANGE, type SandboxClock } from "./clock.ts";
 import { heapify, peekTask, popTask, pushTask } from "./due.ts";
-import type { EventPayload, EventType, TaskRunner } from "./flow.ts";
-import { seedAccount } from "./flows/accounts.ts";
-import { TASK_RUNNERS } from "./flows/index.ts";
-import { scheduleDeliveries } from "./flows/webhooks.ts";
-import { idOf, type Path } from "./journal.ts";
-import { OwnerIndex } from "./owners.ts";
-import { SeededRandom } from "./random.ts";
-import {
-  type AccountState,
-  type CardRecord,
-  type CompanyRecord,
-  dataMap,
-  type EventRecord,
-  type SandboxState,
-  type Task,
-} from "./state.ts";
-import type { StateStore } from "./store.ts";
+import { type RandomHolder, SeededRandom } from "./random.ts";
+import type { AccountRecord, EventRecord, TaskBase } from "./records.ts";
+import type { Store } from "./store/tables.ts";
+import { accountFingerprint } from "./testmode/log.ts";
 
-/** A task as it is asked for: everything but the id it is given when scheduled. */
-export type TaskRequest = Task extends infer T ? (T extends Task ? Omit<T, "id"> : never) : never;
+/** A task as it is asked for: everything but the number it is given when scheduled. */
+export type TaskRequestOf<T extends TaskBase> = T extends unknown ? Omit<T, "id"> : never;
 
 export interface EngineSettings {
-  seed: number;
   /** Clock seconds from createCard until the card is Active. */
   cardIssuingSeconds: number;
   /** Clock seconds from submitKybProfile until company.kyb_status_changed (APPROVED). */
   kybReviewSeconds: number;
   /** A receiver every account gets when it is seeded. */
-  webhooks?: { url: string; secret: string };
+  webhooks?: { url: string; secret: string } | undefined;
   /** The sandbox's own base URL, for the hosted pages' links. */
   baseUrl: () => string;
   /** Real milliseconds one webhook delivery attempt may take, waiting for a free connection included. Default 10 s. */
   webhookTimeoutMs?: number;
 }
 
+/** What the flows give the engine. */
+export interface EngineParts<T extends TaskBase> {
+  /** Runs one due task (its flow's runner), with the clock at its due time. */
+  run(task: T): void | Promise<void>;
+  /** Puts what a new account holds, its account record first. */
+  seed(apiKey: string): void;
+  /** An event was recorded: what follows it (its deliveries). */
+  fired(apiKey: string, event: EventRecord): void;
+}
+
 /** Work a task started off the due loop (a delivery attempt): the loop goes on while it runs. */
-interface Background {
-  task: Task;
+interface Background<T> {
+  task: T;
   /** The earliest clock time a task its outcome schedules can be due (a retry); none when it schedules none. */
   followUpAt: number | undefined;
 }
 
-/**
- * Lookups by id over a list the state keeps (and persists) as an array. The map is built from the array on
- * first use (so a state read back from a file is indexed too) and takes in what was appended since; the lists
- * it serves only ever grow, and a shorter or replaced array is indexed again from scratch.
- */
-class IdIndex<Owner extends object, Item> {
-  private readonly entries = new WeakMap<Owner, { items: Item[]; indexed: number; byId: Map<string, Item> }>();
-
-  constructor(
-    private readonly itemsOf: (owner: Owner) => Item[],
-    private readonly idOf: (item: Item) => string,
-  ) {}
-
-  get(owner: Owner, id: string): Item | undefined {
-    const items = this.itemsOf(owner);
-    let entry = this.entries.get(owner);
-    if (!entry || entry.items !== items || entry.indexed > items.length) {
-      entry = { items, indexed: 0, byId: new Map() };
-      this.entries.set(owner, entry);
-    }
-    for (; entry.indexed < items.length; entry.indexed++) {
-      const item = items[entry.indexed]!;
-      const key = this.idOf(item);
-      // The first with an id wins, as a search from the start would find it.
-      if (!entry.byId.has(key)) entry.byId.set(key, item);
-    }
-    return entry.byId.get(id);
-  }
+/** An account's generator as draws leave it, and the account record it was last saved in. */
+interface Generator {
+  apiKey: string;
+  record: AccountRecord;
+  holder: RandomHolder;
+  /** Drawn from during the call under way (hold): put with the account when the call's synchronous part ends. */
+  dirty: boolean;
 }
 
-export class SandboxEngine {
+export class SandboxEngine<T extends TaskBase = TaskBase> {
   private timer: NodeJS.Timeout | undefined;
   /** The due time the timer is set for, while one is set. */
   private timerDueAt: number | undefined;
@@ -90,78 +66,59 @@ export class SandboxEngine {
   private stopped = false;
   /** Aborted by `stop`: work in the background gives up. */
   private readonly stopping = new AbortController();
-  /** Background work by the id of the task that started it; its task is saved with the state until it settles. */
-  private readonly background = new Map<number, Background>();
+  /** Background work by the number of the task that started it; its task stays in the store until it settles. */
+  private readonly background = new Map<number, Background<T>>();
   /** Resolved (and replaced) each time background work settles. */
   private settled = signal();
-  /** Set while an account is being seeded: the time its seeded records carry. */
-  seedingAt: string | undefined;
-  private readonly companies = new IdIndex<AccountState, CompanyRecord>(
-    (account) => account.companies,
-    (record) => record.company.id,
-  );
-  private readonly cards = new IdIndex<CompanyRecord, CardRecord>(
-    (company) => company.cards,
-    (record) => record.card.id,
-  );
-  private readonly events = new IdIndex<AccountState, EventRecord>(
-    (account) => account.events,
-    (record) => record.envelope.id,
-  );
-  /** Each account's API key, for the paths its changes are journalled under. */
-  private readonly keys = new WeakMap<AccountState, string>();
-  /** The account a transaction or company id belongs to, across accounts. */
-  readonly owners = new OwnerIndex(() => this.state.accounts);
+  /** The pending tasks, soonest first (a heap: due.ts), as the store holds them less those under way. */
+  private tasks: T[] = [];
+  /** Tasks in the heap cancelled since (no longer in the store): dropped as they reach its top. */
+  private stale = 0;
+  /** The store's epoch the caches below were built in (a reset or a reload makes them stale). */
+  private epoch = -1;
+  private readonly generators = new Map<string, Generator>();
+  /** Generators drawn from during the call under way, put when its synchronous part ends (hold). */
+  private readonly drawnFrom = new Set<Generator>();
+  /** Fingerprint → API key of every account, once asked for. */
+  private fingerprints: Map<string, string> | undefined;
+  /** Set while seeded data is made: the time it carries. */
+  private datedAt: number | undefined;
+  /** The clock's reading held for the synchronous part of one call or task (hold), so its ids and times agree. */
+  private heldAt: number | undefined;
+  private readonly parts: EngineParts<T>;
 
   constructor(
-    public state: SandboxState,
+    readonly store: Store,
     readonly clock: SandboxClock,
-    readonly store: StateStore,
     readonly settings: EngineSettings,
+    parts: (engine: SandboxEngine<T>) => EngineParts<T>,
   ) {
-    heapify(state.tasks);
+    this.parts = parts(this);
+    this.fresh();
+    store.onReload(() => this.fresh());
     // Every delivery under way listens to it: hundreds at once are expected, not a leak.
     setMaxListeners(0, this.stopping.signal);
   }
 
-  /** The account's generator; the ids it makes carry the time `now()` reads. */
-  random(account: AccountState): SeededRandom {
-    const apiKey = this.keys.get(account);
-    // An account being seeded is journalled whole once seeded.
-    if (apiKey !== undefined) {
-      this.store.mark(["accounts", apiKey, "random"]);
-      this.store.mark(["accounts", apiKey, "lastId"]);
-    }
-    return new SeededRandom(account, this.idTime);
+  /** Builds the caches again from the store when it was reset or read back since they were built. */
+  private fresh(): void {
+    if (this.epoch === this.store.epoch) return;
+    this.epoch = this.store.epoch;
+    this.generators.clear();
+    this.drawnFrom.clear();
+    this.fingerprints = undefined;
+    const tasks: T[] = [];
+    for (const record of this.store.all("tasks"))
+      if (!this.background.has(record.task.id)) tasks.push(record.task as T);
+    this.tasks = heapify(tasks);
+    this.stale = 0;
+    this.arm();
   }
 
-  /**
-   * Notes a change for the journal (with a state file): what is at the path (relative to the account) is written
-   * as it is at the next commit. A record in the path stands for the element of its list with its id, e.g.
-   * `changed(account, "companies", company, "cards", card)`.
-   */
-  changed(owner: AccountState | string, ...segments: (string | object)[]): void {
-    const apiKey = typeof owner === "string" ? owner : this.keys.get(owner);
-    if (apiKey === undefined) return;
-    const target: Path = ["accounts", apiKey];
-    segments.forEach((segment, index) => {
-      target.push(typeof segment === "string" ? segment : { id: idOf(String(segments[index - 1]), segment) });
-    });
-    this.store.mark(target);
-    const [list] = segments;
-    if (segments.length === 2 && (list === "transactions" || list === "companies")) {
-      const id = target[3]!;
-      this.owners.added(list, typeof id === "object" ? id.id : String(id), apiKey);
-    }
-  }
-
-  private readonly idTime = () => (this.seedingAt === undefined ? this.reading() : Date.parse(this.seedingAt));
-
-  /** The clock's reading held for the synchronous part of one call or task (hold), so its ids and times agree. */
-  private heldAt: number | undefined;
+  private readonly idTime = () => this.datedAt ?? this.reading();
 
   /** The clock's reading, in whole milliseconds as ids and ISO times carry it: the held one during a call. */
-  private reading(): number {
+  reading(): number {
     return this.heldAt ?? Math.floor(this.clock.now());
   }
 
@@ -169,97 +126,175 @@ export class SandboxEngine {
    * Runs `job` with one clock reading for everything it makes synchronously: on a running clock an id and the
    * `createdAt` beside it would otherwise be read a moment apart, and could name two milliseconds.
    */
-  hold<T>(job: () => T): T {
+  hold<R>(job: () => R): R {
     if (this.heldAt !== undefined) return job();
     this.heldAt = Math.floor(this.clock.now());
     try {
       return job();
     } finally {
       this.heldAt = undefined;
+      // The generators the call drew from go into their accounts: one put each, however many ids it made.
+      for (const generator of this.drawnFrom) this.keep(generator);
+      this.drawnFrom.clear();
     }
   }
 
-  /** The clock's reading as an ISO time (while an account is seeded: the fixed time its seeded data carries). */
+  /** The clock's reading as an ISO time (while seeded data is made: the fixed time it carries). */
   now(): string {
-    return this.seedingAt ?? new Date(this.reading()).toISOString();
+    return new Date(this.datedAt ?? this.reading()).toISOString();
   }
 
-  /** One of the account's companies by id. */
-  company(account: AccountState, id: string): CompanyRecord | undefined {
-    return this.companies.get(account, id);
-  }
-
-  /** One of the company's cards by id. */
-  card(company: CompanyRecord, id: string): CardRecord | undefined {
-    return this.cards.get(company, id);
-  }
-
-  /** One of the account's events by id. */
-  event(account: AccountState, id: string): EventRecord | undefined {
-    return this.events.get(account, id);
+  dated<R>(at: number, job: () => R): R {
+    const before = this.datedAt;
+    this.datedAt = at;
+    try {
+      return job();
+    } finally {
+      this.datedAt = before;
+    }
   }
 
   hasAccount(apiKey: string): boolean {
-    return Object.hasOwn(this.state.accounts, apiKey);
+    return this.store.get("accounts", apiKey, apiKey) !== undefined;
   }
 
-  /** The account of an API key, seeded on its first use (flows/accounts.ts says with what). */
-  account(apiKey: string): AccountState {
-    const known = Object.hasOwn(this.state.accounts, apiKey) ? this.state.accounts[apiKey] : undefined;
-    if (known) {
-      if (!this.keys.has(known)) this.keys.set(known, apiKey);
-      return known;
-    }
-    const seeded = seedAccount(this, apiKey);
-    this.keys.set(seeded, apiKey);
-    this.store.mark(["accounts", apiKey]);
+  /** The account of an API key, seeded on its first use (the flows say with what). */
+  account(apiKey: string): AccountRecord {
+    const known = this.store.get("accounts", apiKey, apiKey);
+    if (known) return known;
+    this.parts.seed(apiKey);
+    const seeded = this.store.get("accounts", apiKey, apiKey);
+    if (!seeded) throw new Error(`seeding the account of ${JSON.stringify(apiKey.slice(0, 12))}… put no account`);
+    if (this.fingerprints) this.fingerprints.set(accountFingerprint(apiKey), apiKey);
     return seeded;
   }
 
-  /** Records an event of the account and schedules its delivery to each of the account's endpoints, due now. */
-  fire<E extends EventType>(apiKey: string, type: E, payload: EventPayload<E>): EventRecord {
-    const account = this.account(apiKey);
+  /** The API key of the account with this fingerprint; undefined when no account that has called has it. */
+  apiKeyOf(fingerprint: string): string | undefined {
+    this.fresh();
+    if (!this.fingerprints) {
+      this.fingerprints = new Map();
+      for (const { id } of this.store.all("accounts")) this.fingerprints.set(accountFingerprint(id), id);
+    }
+    return this.fingerprints.get(fingerprint);
+  }
+
+  /** The account's generator; the ids it makes carry the time `now()` reads, and each draw is put with the account. */
+  random(apiKey: string): SeededRandom {
+    this.fresh();
+    const record = this.account(apiKey);
+    let generator = this.generators.get(apiKey);
+    // A generator drawn from in this call is ahead of its account's record until the call ends.
+    if (!generator || (generator.record !== record && !generator.dirty)) {
+      generator = {
+        apiKey,
+        record,
+        holder: { random: [...record.random], ...(record.lastId !== undefined ? { lastId: record.lastId } : {}) },
+        dirty: false,
+      };
+      this.generators.set(apiKey, generator);
+    }
+    const drawn = generator;
+    return new SeededRandom(drawn.holder, this.idTime, () => {
+      // During a call the account is put once, when it ends (hold); outside one, at once.
+      if (this.heldAt === undefined) this.keep(drawn);
+      else {
+        drawn.dirty = true;
+        this.drawnFrom.add(drawn);
+      }
+    });
+  }
+
+  /** Puts the generator's state with its account. */
+  private keep(generator: Generator): void {
+    generator.dirty = false;
+    const current = this.store.get("accounts", generator.apiKey, generator.apiKey);
+    // The account went (a reset): its generator with it.
+    if (!current) return;
+    generator.record = this.store.put("accounts", {
+      ...current,
+      random: [...generator.holder.random],
+      ...(generator.holder.lastId !== undefined ? { lastId: generator.holder.lastId } : {}),
+    });
+  }
+
+  /** Records an event of the account and schedules what follows it (its deliveries), due now. */
+  fire(apiKey: string, type: string, payload: unknown): EventRecord {
+    this.account(apiKey);
     const envelope = {
-      id: `evt_${this.random(account).ulid()}`,
+      id: `evt_${this.random(apiKey).ulid()}`,
       type,
-      payload: payload as EventRecord["envelope"]["payload"],
+      payload: payload as Record<string, unknown>,
       createdAt: this.now(),
     };
-    const event: EventRecord = { envelope, body: JSON.stringify(envelope), deliveries: [] };
-    account.events.push(event);
-    this.changed(apiKey, "events", event);
-    scheduleDeliveries(this, apiKey, event);
+    const event = this.store.put("events", {
+      id: envelope.id,
+      account: apiKey,
+      envelope,
+      body: JSON.stringify(envelope),
+    });
+    this.parts.fired(apiKey, event);
     return event;
   }
 
   /** Puts a task on the clock; its flow's runner runs it when it falls due (at the latest, at the clock's end). */
-  schedule(task: TaskRequest): void {
-    const dueAt = Math.min(task.dueAt, CLOCK_RANGE.max);
-    const scheduled = { ...task, dueAt, id: this.state.nextTaskId++ } as Task;
-    pushTask(this.state.tasks, scheduled);
-    this.store.put(["tasks", { id: String(scheduled.id) }], scheduled);
+  schedule(request: TaskRequestOf<T>): void {
+    this.fresh();
+    const task = {
+      ...request,
+      dueAt: Math.min(request.dueAt, CLOCK_RANGE.max),
+      id: this.store.takeTaskId(),
+    } as unknown as T;
+    pushTask(this.tasks, task);
+    this.store.put("tasks", { id: String(task.id), account: task.apiKey, task });
     // The timer already wakes in time for anything due at or after the time it is set for.
-    if (this.timerDueAt === undefined || scheduled.dueAt < this.timerDueAt) this.arm();
+    if (this.timerDueAt === undefined || task.dueAt < this.timerDueAt) this.arm();
   }
 
-  cancel(matches: (task: Task) => boolean): void {
-    this.state.tasks = heapify(
-      this.state.tasks.filter((task) => {
-        if (!matches(task)) return true;
-        this.store.put(["tasks", { id: String(task.id) }], undefined);
-        return false;
-      }),
-    );
+  /**
+   * Takes the account's pending tasks that match off the clock (not those whose work is under way). They go from
+   * the store at once; the heap drops them when they reach its top, or all at once when they are half of it.
+   */
+  cancel(apiKey: string, matches: (task: T) => boolean): void {
+    this.fresh();
+    for (const record of this.store.list("tasks", apiKey)) {
+      const task = record.task as T;
+      if (this.background.has(task.id) || !matches(task)) continue;
+      this.store.delete("tasks", apiKey, record.id);
+      this.stale++;
+    }
+    if (this.stale > 64 && this.stale * 2 > this.tasks.length) {
+      this.tasks = heapify(this.tasks.filter((task) => this.live(task)));
+      this.stale = 0;
+    }
   }
 
-  /** Back to the seeded state: accounts go (and are seeded again on use), pending tasks with them. */
+  /** Whether a task in the heap is still the store's (not cancelled, not gone with a reset). */
+  private live(task: T): boolean {
+    return this.store.get("tasks", task.apiKey, String(task.id))?.task === task;
+  }
+
+  /** The heap's top once the tasks cancelled at its top are dropped. */
+  private top(): T | undefined {
+    for (;;) {
+      const next = peekTask(this.tasks);
+      if (next === undefined || this.stale === 0 || this.live(next)) return next;
+      popTask(this.tasks);
+      this.stale--;
+    }
+  }
+
+  /** The tasks waiting on the clock, in no particular order (not those whose work is under way). */
+  pending(): readonly T[] {
+    this.fresh();
+    this.top();
+    return this.stale === 0 ? this.tasks : this.tasks.filter((task) => this.live(task));
+  }
+
+  /** Back to no accounts: they are seeded again on use; pending tasks go with them. */
   reset(): void {
-    this.state.accounts = dataMap();
-    this.state.tasks = [];
-    this.store.clear();
-    this.store.mark(["accounts"]);
-    this.store.mark(["tasks"]);
-    this.arm();
+    this.store.reset();
+    this.fresh();
   }
 
   /**
@@ -293,31 +328,31 @@ export class SandboxEngine {
 
   /**
    * Runs `work` for a task off the due loop (a delivery attempt: network I/O), so the loop goes on at once.
-   * Until it settles, the task is saved with the state (a restart runs it again) and an advance waits for it
-   * before running tasks of the same account due after `followUpAt` (runDue). `work` records its own outcome;
-   * the state is committed when it settles.
+   * Until it settles, the task stays in the store (a restart runs it again) and an advance waits for it before
+   * running tasks of the same account due after `followUpAt` (runDue). `work` records its own outcome; the work
+   * settles once that outcome is committed, so a caller that sees the sandbox idle (`busy` false) sees it saved.
    */
-  inBackground(task: Task, followUpAt: number | undefined, work: (signal: AbortSignal) => Promise<void>): void {
+  inBackground(task: T, followUpAt: number | undefined, work: (signal: AbortSignal) => Promise<void>): void {
     this.background.set(task.id, { task, followUpAt });
-    // Saved as still due until it settles: a restart makes the attempt again.
-    this.store.put(["tasks", { id: String(task.id) }], task);
     work(this.stopping.signal)
       .catch(() => undefined)
-      .finally(() => {
+      .then(() => {
         // A stopped sandbox keeps the task: its state was last written with it, to run again at the next start.
         if (this.stopped) return;
+        this.store.delete("tasks", task.apiKey, String(task.id));
+        return this.store.commit().catch(() => undefined);
+      })
+      .finally(() => {
+        if (this.stopped) return;
         this.background.delete(task.id);
-        this.store.put(["tasks", { id: String(task.id) }], undefined);
+        // The commit failed and was undone: the task is saved as due again, so it runs again.
+        if (this.store.get("tasks", task.apiKey, String(task.id)) && !this.tasks.includes(task)) {
+          pushTask(this.tasks, task);
+          this.arm();
+        }
         this.settled.resolve();
         this.settled = signal();
-        this.store.commit().catch(() => undefined);
       });
-  }
-
-  /** The state as it is saved: the pending tasks with those whose background work has not settled. */
-  snapshot(): SandboxState {
-    if (this.background.size === 0) return this.state;
-    return { ...this.state, tasks: [...this.state.tasks, ...[...this.background.values()].map((b) => b.task)] };
   }
 
   private serialized(job: () => Promise<void>): Promise<void> {
@@ -339,7 +374,8 @@ export class SandboxEngine {
   private async runDue(until: number, waitUntil: number): Promise<void> {
     for (;;) {
       if (this.stopped) return;
-      const next = peekTask(this.state.tasks);
+      this.fresh();
+      const next = this.top();
       const due = next !== undefined && next.dueAt <= until ? next : undefined;
       const waiting = performance.now() < waitUntil && this.background.size > 0;
       if (waiting && (due === undefined || this.followUpBefore(due))) {
@@ -347,19 +383,21 @@ export class SandboxEngine {
         continue;
       }
       if (due === undefined) break;
-      popTask(this.state.tasks);
-      // Gone from the saved tasks, unless its work goes on in the background (inBackground saves it again).
-      this.store.put(["tasks", { id: String(due.id) }], undefined);
+      popTask(this.tasks);
       this.clock.advanceTo(due.dueAt);
-      // A task of an account that is gone (reset) has nothing left to act on.
-      if (!Object.hasOwn(this.state.accounts, due.apiKey)) continue;
-      await this.hold(() => (TASK_RUNNERS[due.kind] as TaskRunner<Task>)(this, due));
+      try {
+        // A task of an account that is gone has nothing left to act on.
+        if (this.hasAccount(due.apiKey)) await this.hold(() => this.parts.run(due));
+      } finally {
+        // Gone from the store once run, unless its work goes on in the background.
+        if (!this.background.has(due.id)) this.store.delete("tasks", due.apiKey, String(due.id));
+      }
     }
     await this.store.commit();
   }
 
   /** Whether an attempt of `due`'s account under way could schedule a task due before it (a retry). */
-  private followUpBefore(due: Task): boolean {
+  private followUpBefore(due: T): boolean {
     for (const { task, followUpAt } of this.background.values())
       if (task.apiKey === due.apiKey && followUpAt !== undefined && followUpAt < due.dueAt) return true;
     return false;
@@ -382,7 +420,7 @@ export class SandboxEngine {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.timerDueAt = undefined;
-    const earliest = peekTask(this.state.tasks);
+    const earliest = this.top();
     if (this.stopped || !earliest) return;
     const until = this.clock.realDelayUntil(earliest.dueAt);
     // A frozen clock reaches nothing ahead of it on its own.

@@ -7,7 +7,7 @@
  * the check, is shown as text).
  */
 import { createHash } from "node:crypto";
-import type { CompanyRecord } from "./state.ts";
+import type { CompanyRecord } from "./records.ts";
 
 const STYLE =
   "body{font-family:system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}button{margin:.25rem}";

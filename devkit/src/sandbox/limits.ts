@@ -5,7 +5,7 @@
  * docs/partners.md lists each limit; a limit the API description does state (a `maxLength`) is checked from
  * the contract, as every other rule.
  */
-import type { Issue } from "./contract.ts";
+import type { Issue } from "../contract/router.ts";
 
 /** The largest request body, in bytes: 413 above it. */
 export const MAX_BODY_BYTES = 1024 * 1024;

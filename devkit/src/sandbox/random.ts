@@ -37,9 +37,6 @@ export interface RandomHolder {
   lastId?: string;
 }
 
-/** 2^80: the random part of a ULID is below it. */
-const RANDOM_PART_LIMIT = 1n << 80n;
-
 /** The 10 characters of a ULID that hold its time: milliseconds since the epoch, 48 bits of Crockford base32. */
 export function ulidTime(ms: number): string {
   if (!Number.isSafeInteger(Math.floor(ms)) || ms < 0 || ms >= 2 ** 48)
@@ -49,16 +46,19 @@ export function ulidTime(ms: number): string {
   return String.fromCharCode(...codes);
 }
 
-function randomPartValue(part: string): bigint {
-  let value = 0n;
-  for (const char of part) value = value * 32n + BigInt(CROCKFORD.indexOf(char));
-  return value;
-}
-
-function randomPartText(value: bigint): string {
+/**
+ * The 16 Crockford characters of a ULID's random part plus `step`, added digit by digit from the last (no BigInt:
+ * a frozen clock takes this path for every id); undefined when the sum does not fit in 16 characters (2^80).
+ */
+export function randomPartPlus(part: string, step: number): string | undefined {
   const codes = new Array<number>(16);
-  for (let i = 15; i >= 0; i--, value /= 32n) codes[i] = CROCKFORD.charCodeAt(Number(value % 32n));
-  return String.fromCharCode(...codes);
+  let carry = step;
+  for (let i = 15; i >= 0; i--) {
+    const sum = CROCKFORD.indexOf(part[i]!) + carry;
+    codes[i] = CROCKFORD.charCodeAt(sum % 32);
+    carry = Math.floor(sum / 32);
+  }
+  return carry > 0 ? undefined : String.fromCharCode(...codes);
 }
 
 /** Draws from the state kept in `holder.random` (an account), writing the new state back after each draw. */
@@ -67,10 +67,18 @@ export class SeededRandom {
     private readonly holder: RandomHolder,
     /** The time an id carries (the sandbox clock's reading, or the time seeded data is dated). */
     private readonly now: () => number = () => 0,
+    /** Told after each draw (an id, a token, a number) that the holder's state moved: the store keeps it. */
+    private readonly drawn: () => void = () => undefined,
   ) {}
 
   /** A 32-bit unsigned integer (sfc32). */
   next(): number {
+    const value = this.step();
+    this.drawn();
+    return value;
+  }
+
+  private step(): number {
     // The state is updated in place: a draw allocates nothing.
     const state = this.holder.random;
     const a = state[0] >>> 0;
@@ -91,15 +99,21 @@ export class SeededRandom {
     return this.next() % below;
   }
 
+  private codes(alphabet: string, length: number): string {
+    const codes = new Array<number>(length);
+    for (let i = 0; i < length; i++) codes[i] = alphabet.charCodeAt(this.step() % alphabet.length);
+    return String.fromCharCode(...codes);
+  }
+
   pick<T>(items: readonly T[]): T {
     return items[this.below(items.length)]!;
   }
 
   /** Built from character codes in one go: a flat string, not a chain of concatenations kept in memory. */
   chars(alphabet: string, length: number): string {
-    const codes = new Array<number>(length);
-    for (let i = 0; i < length; i++) codes[i] = alphabet.charCodeAt(this.below(alphabet.length));
-    return String.fromCharCode(...codes);
+    const text = this.codes(alphabet, length);
+    this.drawn();
+    return text;
   }
 
   /**
@@ -110,16 +124,17 @@ export class SeededRandom {
    */
   ulid(): string {
     let time = ulidTime(this.now());
-    let random = this.chars(CROCKFORD, 16);
+    let random = this.codes(CROCKFORD, 16);
     const last = this.holder.lastId;
     if (last !== undefined && last.slice(0, 10) >= time) {
       time = last.slice(0, 10);
-      const next = randomPartValue(last.slice(10)) + BigInt(this.next()) + 1n;
-      if (next >= RANDOM_PART_LIMIT) throw new RangeError(`no ULID is left after ${last} in its millisecond`);
-      random = randomPartText(next);
+      const next = randomPartPlus(last.slice(10), this.step() + 1);
+      if (next === undefined) throw new RangeError(`no ULID is left after ${last} in its millisecond`);
+      random = next;
     }
     const id = time + random;
     this.holder.lastId = id;
+    this.drawn();
     return id;
   }
 

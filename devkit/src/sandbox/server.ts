@@ -8,14 +8,14 @@
  * 422 for JSON nested too deep or a string too long.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { ContractRouter, Issue, Operation, QueryValues } from "../contract/router.ts";
 import { callerKey } from "./accounts.ts";
-import type { ContractRouter, Issue, Operation, QueryValues } from "./contract.ts";
 import type { SandboxEngine } from "./engine.ts";
-import { type AnyReply, type Call, SandboxProblem } from "./flow.ts";
-import { CONTROL_HANDLERS, PARTNER_HANDLERS } from "./flows/index.ts";
+import { type AnyReply, type Call, SandboxProblem } from "./flows/flow.ts";
+import { CONTROL_HANDLERS, PARTNER_HANDLERS, type Task } from "./flows/index.ts";
 import { HOSTED_PAGE_POLICY } from "./hosted.ts";
 import { longStrings, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_STRING_LENGTH, nestsDeeperThan } from "./limits.ts";
-import { StateNotSavedError } from "./store.ts";
+import { StateNotSavedError } from "./store/journal-store.ts";
 import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
 export { MAX_BODY_BYTES };
@@ -140,7 +140,8 @@ function send(
   }
   if (reply.headers) headers = { ...headers, ...reply.headers };
   if (exchange) text = exchange.answer(reply.status, headers, text);
-  response.writeHead(reply.status, headers);
+  // Its length declared, so the answer goes out in one write, not chunked; the text is encoded as it is written.
+  response.writeHead(reply.status, { ...headers, "content-length": text === undefined ? 0 : Buffer.byteLength(text) });
   response.end(text);
 }
 
@@ -192,7 +193,7 @@ function handlersByOperation(router: ContractRouter): Map<Operation, RoutedHandl
   return byOperation;
 }
 
-export function createRequestListener(router: ContractRouter, engine: SandboxEngine, testMode: TestMode) {
+export function createRequestListener(router: ContractRouter, engine: SandboxEngine<Task>, testMode: TestMode) {
   const handlers = handlersByOperation(router);
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     let operation: Operation | undefined;
@@ -224,7 +225,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       operation = match.operation;
       exchange.routed(operation);
       // X-API-Key, or the account X-Sandbox-Account names by fingerprint (as the dashboard sends).
-      const apiKey = callerKey(request.headers, engine.state);
+      const apiKey = callerKey(request.headers, engine);
 
       const raw = hasBody(request) ? await readBody(request) : EMPTY_BODY;
       exchange.received(raw);
@@ -297,7 +298,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       if (issues.length > 0) throw invalidRequest(issues);
 
       const isNewAccount = apiKey !== undefined && !engine.hasAccount(apiKey);
-      const call = { engine, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) } as Call;
+      const call = { env: engine, testMode, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) } as Call;
       let reply: AnyReply;
       try {
         const handler = handlers.get(operation)!;

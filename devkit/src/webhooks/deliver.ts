@@ -3,7 +3,7 @@
  * `X-Signature`, then up to 5 retries after 10 s, 30 s, 1 min, 2 min and 5 min while the receiver answers
  * non-2xx or cannot be reached: 6 attempts in all. (The source's "at most 5 attempts" at five intervals is
  * read as five retries; the contract, the sandbox and the guides say the same.) Every attempt carries the same
- * body bytes (so the same event id).
+ * body bytes (so the same event id). Redirects are not followed: a 3xx answer is a failed attempt.
  */
 // The client's own signing (a peer dependency): the devkit signs exactly as the partner's installed client verifies.
 import { signWebhookPayload } from "partner-api-client";
@@ -73,6 +73,9 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
           "user-agent": "partner-api-webhooks-trigger",
         },
         body: options.body,
+        // A redirect is the receiver's answer, not a place to send the signed body (or a body-less GET) to:
+        // a 3xx is a failed attempt, retried like any other non-2xx.
+        redirect: "manual",
         signal: limit.signal,
       });
       await response.arrayBuffer().catch(() => undefined);

@@ -3,55 +3,40 @@
  * receiver given at start, and three ledger entries. Seeded data carries fixed times (SEEDED_AT, a minute
  * apart), not the clock's reading at first use, so the same seed gives the same seeded data, timestamps
  * included, run after run. The control API lists the accounts that have called, by fingerprint, and reads
- * everything one holds (accounts.ts).
+ * everything one holds.
  */
-import { accountOverview, listAccounts } from "../accounts.ts";
-import type { SandboxEngine } from "../engine.ts";
-import { defineFlow, SandboxProblem } from "../flow.ts";
+import type { components } from "../../../../generated/sandbox.js";
 import { MAX_ACCOUNTS } from "../limits.ts";
 import { randomStateFor } from "../random.ts";
-import { type AccountState, dataMap } from "../state.ts";
-import { recordLedgerEntry } from "./ledger.ts";
+import type { AccountRecord } from "../records.ts";
+import { accountFingerprint } from "../testmode/log.ts";
+import { defineFlow, type FlowEnv, SandboxProblem } from "./flow.ts";
+import { ledgerOf, recordLedgerEntry } from "./ledger.ts";
 import { addCompany } from "./onboarding.ts";
 import { addEndpoint } from "./webhooks.ts";
 
+type Schemas = components["schemas"];
+
 /** When seeded data was made, as its timestamps say: a fixed instant, so seeded data does not depend on when it was first used. */
 const SEEDED_AT = Date.UTC(2026, 0, 1);
+/** Ledger entries `getAccount` gives per company (the newest), as the contract bounds them. */
+export const OVERVIEW_LEDGER_ENTRIES = 100;
 
-/** How many accounts each accounts object holds, kept as accounts are seeded (counted afresh for a state read back or a reset). */
-const accountCounts = new WeakMap<object, number>();
-
-/** How many accounts there are; refuses a new one past MAX_ACCOUNTS. */
-function roomForAccount(accounts: object): number {
-  const count = accountCounts.get(accounts) ?? Object.keys(accounts).length;
-  if (count >= MAX_ACCOUNTS)
+/** Puts a new account and what it holds; refuses one past MAX_ACCOUNTS. */
+export function seedAccount(env: FlowEnv, apiKey: string): void {
+  if (env.store.size("accounts") >= MAX_ACCOUNTS)
     throw new SandboxProblem(
       403,
       "account-limit",
       "Account limit reached",
       `this sandbox holds ${MAX_ACCOUNTS} accounts, the most it takes; a new API key is refused until POST /_sandbox/reset (or another sandbox)`,
     );
-  return count;
-}
-
-export function seedAccount(engine: SandboxEngine, apiKey: string): AccountState {
-  const accounts = engine.state.accounts;
-  const count = roomForAccount(accounts);
-  let seededAt = Math.min(SEEDED_AT, engine.clock.now());
-  try {
-    engine.seedingAt = new Date(seededAt).toISOString();
-    const account: AccountState = {
-      random: randomStateFor(engine.settings.seed, apiKey),
-      companies: [],
-      transactions: dataMap(),
-      endpoints: [],
-      events: [],
-    };
-    accounts[apiKey] = account;
-    accountCounts.set(accounts, count + 1);
-    const { webhooks } = engine.settings;
-    if (webhooks) addEndpoint(engine, account, webhooks.url, webhooks.secret);
-    const demo = addCompany(engine, apiKey, {
+  let seededAt = Math.min(SEEDED_AT, env.clock.now());
+  env.dated(seededAt, () => {
+    env.store.put("accounts", { id: apiKey, account: apiKey, random: randomStateFor(env.store.seed, apiKey) });
+    const { webhooks } = env.settings;
+    if (webhooks) addEndpoint(env, apiKey, webhooks.url, webhooks.secret);
+    const demo = addCompany(env, apiKey, {
       name: "Sandbox Demo Company",
       countryCode: "US",
       products: ["Card"],
@@ -63,13 +48,41 @@ export function seedAccount(engine: SandboxEngine, apiKey: string): AccountState
       ["Card", "Debit", 18.99, "Software subscription"],
     ] as const) {
       seededAt += 60_000;
-      engine.seedingAt = new Date(seededAt).toISOString();
-      recordLedgerEntry(engine, account, demo, { type, direction, amount, description });
+      env.dated(seededAt, () => recordLedgerEntry(env, apiKey, demo, { type, direction, amount, description }));
     }
-    return account;
-  } finally {
-    engine.seedingAt = undefined;
-  }
+  });
+}
+
+function summary(env: FlowEnv, account: AccountRecord): Schemas["SandboxAccount"] {
+  const { store } = env;
+  let cards = 0;
+  for (const company of store.list("companies", account.id)) cards += store.count("cards", account.id, company.id);
+  return {
+    account: accountFingerprint(account.id),
+    companies: store.count("companies", account.id),
+    cards,
+    events: store.count("events", account.id),
+    webhookEndpoints: store.count("endpoints", account.id),
+  };
+}
+
+/** Everything an account holds, by fingerprint; undefined for no such account. */
+function accountOverview(env: FlowEnv, fingerprint: string): Schemas["AccountOverview"] | undefined {
+  const apiKey = env.apiKeyOf(fingerprint);
+  if (apiKey === undefined || !env.hasAccount(apiKey)) return undefined;
+  const { store } = env;
+  return {
+    account: fingerprint,
+    companies: store.list("companies", apiKey).map((record) => ({
+      company: record.company,
+      kybStatus: record.kybStatus ?? null,
+      cardHolders: store.list("cardHolders", apiKey, record.id).map((holder) => holder.cardHolder),
+      cards: store.list("cards", apiKey, record.id).map((card) => card.card),
+      paymentRoutes: store.list("routes", apiKey, record.id).map((route) => route.route),
+      wallets: store.list("wallets", apiKey, record.id).map((wallet) => wallet.wallet),
+      ledger: ledgerOf(env, apiKey, record.id).slice(-OVERVIEW_LEDGER_ENTRIES).reverse(),
+    })),
+  };
 }
 
 export const accounts = defineFlow()({
@@ -77,12 +90,12 @@ export const accounts = defineFlow()({
   partner: {},
   control: {
     listAccounts(call) {
-      return { status: 200, body: listAccounts(call.engine.state) };
+      return { status: 200, body: { accounts: [...call.env.store.all("accounts")].map((a) => summary(call.env, a)) } };
     },
 
     getAccount(call) {
       const fingerprint = call.params.account;
-      const overview = accountOverview(call.engine, fingerprint);
+      const overview = accountOverview(call.env, fingerprint);
       if (!overview)
         throw new SandboxProblem(404, "not-found", "Not found", `account ${fingerprint} has not called this sandbox`);
       return { status: 200, body: overview };

@@ -2,21 +2,22 @@
  * Cards: issuing (a card is `Creating`, then `Active` once its issuing time has passed on the clock), listing,
  * spend settings, unfreezing, the details token, card holders and the company's BINs.
  */
-import type { SandboxEngine } from "../engine.ts";
+import type { CardRecord, CompanyRecord } from "../records.ts";
+import { deepFreeze } from "../store/tables.ts";
 import {
-  accountOf,
   actingCompany,
   apiKeyOf,
   defineFlow,
+  type FlowEnv,
   notFound,
   pageOf,
   pathCompany,
   unprocessable,
-} from "../flow.ts";
-import type { AccountState, CardRecord, CompanyRecord } from "../state.ts";
+} from "./flow.ts";
+import type { TaskKinds } from "./tasks.ts";
 
-/** The BINs every company is seeded with. */
-export const SEEDED_CARD_BINS = [
+/** The BINs every company is seeded with (frozen: every company's record holds this one list). */
+export const SEEDED_CARD_BINS = deepFreeze([
   {
     bin: "45671234",
     network: "Visa",
@@ -33,48 +34,44 @@ export const SEEDED_CARD_BINS = [
     supportsPhysicalCard: true,
     fee: 1.5,
   },
-];
+]);
 
-export function addCardHolder(
-  engine: SandboxEngine,
-  account: AccountState,
-  company: CompanyRecord,
-  name: string,
-  email: string,
-) {
-  const holder = { id: engine.random(account).ulid(), name, email, status: "ACTIVE", createdAt: engine.now() };
-  company.cardHolders.push(holder);
-  engine.changed(account, "companies", company, "cardHolders", holder);
+export function addCardHolder(env: FlowEnv, company: CompanyRecord, name: string, email: string) {
+  const id = env.random(company.account).ulid();
+  const holder = { id, name, email, status: "ACTIVE", createdAt: env.now() };
+  env.store.put("cardHolders", { id, account: company.account, companyId: company.id, cardHolder: holder });
   return holder;
 }
 
-function findCard(engine: SandboxEngine, company: CompanyRecord, id: string): CardRecord {
-  const card = engine.card(company, id);
-  if (!card) throw notFound("card", id);
+function findCard(env: FlowEnv, company: CompanyRecord, id: string): CardRecord {
+  const card = env.store.get("cards", company.account, id);
+  if (!card || card.companyId !== company.id) throw notFound("card", id);
   return card;
 }
 
-/** The timed work of cards: the data each kind of task carries. */
-export interface CardTasks {
-  /** Issuing is done: the card turns Active. */
-  activateCard: { companyId: string; cardId: string };
+/** The company's card holder by id. */
+function findHolder(env: FlowEnv, company: CompanyRecord, id: string) {
+  const holder = env.store.get("cardHolders", company.account, id);
+  return holder && holder.companyId === company.id ? holder.cardHolder : undefined;
 }
+
+/** The timed work of cards. */
+export type CardTasks = Pick<TaskKinds, "activateCard">;
 
 export const cards = defineFlow<CardTasks>()({
   name: "cards",
   partner: {
     createCard(call) {
-      const account = accountOf(call);
       const company = actingCompany(call);
       const { cardHolderId, name, category, bin, description } = call.body;
       const bins = company.cardBins.map((b) => b.bin);
       if (!bins.includes(bin))
         throw unprocessable(`bin ${bin} is not one of the company's card BINs (${bins.join(", ")})`);
-      const holder = company.cardHolders.find((h) => h.id === cardHolderId);
+      const holder = findHolder(call.env, company, cardHolderId);
       if (!holder)
         throw unprocessable(`cardHolderId ${cardHolderId} is not a card holder of company ${company.company.id}`);
-      const { engine } = call;
-      const random = engine.random(account);
+      const { env } = call;
+      const random = env.random(company.account);
       const card = {
         id: random.ulid(),
         brand: company.cardBins.find((b) => b.bin === bin)!.network!,
@@ -83,16 +80,24 @@ export const cards = defineFlow<CardTasks>()({
         type: "company" as const,
         status: "Creating",
         cardholder: { name: holder.name, email: holder.email },
-        createdAt: engine.now(),
+        createdAt: env.now(),
       };
-      const record = { card, cardHolderId, bin, category, ...(description ? { description } : {}), frozen: false };
-      company.cards.push(record);
-      engine.changed(account, "companies", company, "cards", record);
-      engine.schedule({
+      env.store.put("cards", {
+        id: card.id,
+        account: company.account,
+        companyId: company.id,
+        card,
+        cardHolderId,
+        bin,
+        category,
+        ...(description ? { description } : {}),
+        frozen: false,
+      });
+      env.schedule({
         kind: "activateCard",
         apiKey: apiKeyOf(call),
-        dueAt: engine.clock.now() + engine.settings.cardIssuingSeconds * 1000,
-        companyId: company.company.id,
+        dueAt: env.reading() + env.settings.cardIssuingSeconds * 1000,
+        companyId: company.id,
         cardId: card.id,
       });
       return { status: 201, body: { card: { id: card.id, status: card.status } } };
@@ -101,45 +106,43 @@ export const cards = defineFlow<CardTasks>()({
     listCards(call) {
       const company = actingCompany(call);
       const keyword = call.params.keyword?.toLowerCase();
-      const cards = company.cards
-        .map((c) => c.card)
-        .filter(
-          (card) =>
-            !keyword ||
+      const all = call.env.store.list("cards", company.account, company.id);
+      const matching = keyword
+        ? all.filter(({ card }) =>
             [card.name, card.last4, card.cardholder?.name, card.cardholder?.email].some((text) =>
               text?.toLowerCase().includes(keyword),
             ),
-        );
-      const { items, pagination } = pageOf(cards, call.params, 20);
-      return { status: 200, body: { cards: items, pagination } };
+          )
+        : all;
+      // The page first: a page of 20 costs the same with 50 cards or 100,000.
+      const { items, pagination } = pageOf(matching, call.params, 20);
+      return { status: 200, body: { cards: items.map((record) => record.card), pagination } };
     },
 
     updateCardSpendSettings(call) {
-      const company = actingCompany(call);
-      const card = findCard(call.engine, company, call.params.cardId);
-      card.spendSettings = call.body;
-      call.engine.changed(accountOf(call), "companies", company, "cards", card);
+      const { env } = call;
+      const card = findCard(env, actingCompany(call), call.params.cardId);
+      env.store.put("cards", { ...card, spendSettings: call.body });
       return { status: 200, body: {} };
     },
 
     unfreezeCard(call) {
-      const company = actingCompany(call);
-      const card = findCard(call.engine, company, call.params.cardId);
+      const { env } = call;
+      const card = findCard(env, actingCompany(call), call.params.cardId);
       // Nothing freezes a card in the sandbox (the API has no freeze operation), so this only records it.
-      card.frozen = false;
-      call.engine.changed(accountOf(call), "companies", company, "cards", card);
+      env.store.put("cards", { ...card, frozen: false });
       return { status: 200, body: {} };
     },
 
     createCardDetailsToken(call) {
-      findCard(call.engine, actingCompany(call), call.params.cardId);
-      const accessToken = `sbx_${call.engine.random(accountOf(call)).token(40)}`;
+      const company = actingCompany(call);
+      findCard(call.env, company, call.params.cardId);
+      const accessToken = `sbx_${call.env.random(company.account).token(40)}`;
       return { status: 200, body: { type: "card_details", data: { accessToken } } };
     },
 
     getCardHolder(call) {
-      const company = actingCompany(call);
-      const holder = company.cardHolders.find((h) => h.id === call.params.cardHolderId);
+      const holder = findHolder(call.env, actingCompany(call), call.params.cardHolderId);
       if (!holder) throw notFound("card holder", call.params.cardHolderId);
       return { status: 200, body: { cardHolder: holder } };
     },
@@ -150,22 +153,21 @@ export const cards = defineFlow<CardTasks>()({
   },
   control: {
     createCardHolder(call) {
-      const holder = addCardHolder(call.engine, accountOf(call), pathCompany(call), call.body.name, call.body.email);
+      const holder = addCardHolder(call.env, pathCompany(call), call.body.name, call.body.email);
       return { status: 201, body: { cardHolder: holder } };
     },
 
     listCardHolders(call) {
-      return { status: 200, body: { cardHolders: pathCompany(call).cardHolders } };
+      const company = pathCompany(call);
+      const holders = call.env.store.list("cardHolders", company.account, company.id).map((h) => h.cardHolder);
+      return { status: 200, body: { cardHolders: holders } };
     },
   },
   tasks: {
-    activateCard(engine, task) {
-      const company = engine.company(engine.account(task.apiKey), task.companyId);
-      const card = company && engine.card(company, task.cardId);
-      if (card && card.card.status === "Creating") {
-        card.card.status = "Active";
-        engine.changed(task.apiKey, "companies", company, "cards", card);
-      }
+    activateCard(env, task) {
+      const card = env.store.get("cards", task.apiKey, task.cardId);
+      if (card && card.companyId === task.companyId && card.card.status === "Creating")
+        env.store.put("cards", { ...card, card: { ...card.card, status: "Active" } });
     },
   },
 });

@@ -1,27 +1,26 @@
 /**
  * Every flow of the sandbox, and the maps the server and the engine run them by: a handler for each partner
- * operation and each control operation, and a runner for each kind of timed task. A new flow is a module
- * here: its handlers and its task kinds (their data in TaskKinds, their runners in the flow) join the maps,
- * and the compiler checks every operation still has exactly one handler of the right shape.
+ * operation and each control operation, a runner for each kind of timed task, and the parts the engine is
+ * given (`engineParts`). A new flow is a module here: its handlers and its task kinds (their data in tasks.ts,
+ * their runners in the flow) join the maps, and the compiler checks every operation still has exactly one
+ * handler of the right shape.
  */
-import type { ControlHandlers, PartnerHandlers, TaskBase, TaskRunners } from "../flow.ts";
+import type { EventRecord } from "../records.ts";
 import { testModeFlow } from "../testmode/control.ts";
-import { accounts } from "./accounts.ts";
-import { type CardTasks, cards } from "./cards.ts";
-import { type KybTasks, kyb } from "./kyb.ts";
+import { accounts, seedAccount } from "./accounts.ts";
+import { cards } from "./cards.ts";
+import type { ControlHandlers, FlowEnv, PartnerHandlers, TaskRunner, TaskRunners } from "./flow.ts";
+import { kyb } from "./kyb.ts";
 import { ledger } from "./ledger.ts";
 import { onboarding } from "./onboarding.ts";
 import { routes } from "./routes.ts";
 import { sandbox } from "./sandbox.ts";
-import { type WebhookTasks, webhooks } from "./webhooks.ts";
+import type { Task, TaskKinds } from "./tasks.ts";
+import { scheduleDeliveries, webhooks } from "./webhooks.ts";
+
+export type { Task, TaskKinds };
 
 export const FLOWS = [accounts, onboarding, kyb, cards, routes, ledger, webhooks, sandbox, testModeFlow];
-
-/** Every kind of timed task, with the data it carries. */
-export type TaskKinds = CardTasks & KybTasks & WebhookTasks;
-
-/** A timed transition or a delivery attempt, due at a clock time. Tasks are data, so they persist. */
-export type Task = { [K in keyof TaskKinds]: TaskBase & { kind: K } & TaskKinds[K] }[keyof TaskKinds];
 
 export const PARTNER_HANDLERS: PartnerHandlers = {
   ...onboarding.partner,
@@ -44,3 +43,12 @@ export const CONTROL_HANDLERS: ControlHandlers = {
 };
 
 export const TASK_RUNNERS: TaskRunners<TaskKinds> = { ...cards.tasks, ...kyb.tasks, ...webhooks.tasks };
+
+/** What the engine is given of the flows, bound to the sandbox they run in. */
+export function engineParts(env: FlowEnv) {
+  return {
+    run: (task: Task) => (TASK_RUNNERS[task.kind] as TaskRunner<Task>)(env, task),
+    seed: (apiKey: string) => seedAccount(env, apiKey),
+    fired: (apiKey: string, event: EventRecord) => scheduleDeliveries(env, apiKey, event),
+  };
+}

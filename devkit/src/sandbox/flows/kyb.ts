@@ -1,37 +1,42 @@
 /**
  * Business verification (KYB): a submitted profile is `SUBMITTED`, and its review ends `APPROVED` after the
- * review time on the clock, unless a control call sets a result first. Either way company.kyb_status_changed
- * announces the result.
+ * review time on the clock, unless a control call sets a result first. company.kyb_status_changed announces a
+ * result that changes a submission's status: not one set on a company that submitted nothing, nor the status it
+ * already had.
  */
-import type { SandboxEngine } from "../engine.ts";
-import { actingCompany, apiKeyOf, defineFlow, pathCompany } from "../flow.ts";
+import type { CompanyRecord } from "../records.ts";
+import { actingCompany, apiKeyOf, defineFlow, type FlowEnv, pathCompany } from "./flow.ts";
+import type { TaskKinds } from "./tasks.ts";
 
-/** The timed work of KYB: the data each kind of task carries. */
-export interface KybTasks {
-  /** The review time has passed: the submission is approved. */
-  finishKybReview: { companyId: string };
+/** The timed work of KYB. */
+export type KybTasks = Pick<TaskKinds, "finishKybReview">;
+
+function cancelReview(env: FlowEnv, company: CompanyRecord): void {
+  env.cancel(company.account, (task) => task.kind === "finishKybReview" && task.companyId === company.id);
 }
 
-function cancelReview(engine: SandboxEngine, companyId: string): void {
-  engine.cancel((task) => task.kind === "finishKybReview" && task.companyId === companyId);
+/** Sets the KYB result; company.kyb_status_changed announces it when it changes a submission's status. */
+function setResult(env: FlowEnv, company: CompanyRecord, status: string): void {
+  const before = company.kybStatus;
+  if (before === status) return;
+  env.store.put("companies", { ...company, kybStatus: status });
+  if (before !== undefined) env.fire(company.account, "company.kyb_status_changed", { companyId: company.id, status });
 }
 
 export const kyb = defineFlow<KybTasks>()({
   name: "KYB",
   partner: {
     submitKybProfile(call) {
-      const { engine } = call;
+      const { env } = call;
       const company = actingCompany(call);
-      company.kybStatus = "SUBMITTED";
-      engine.changed(apiKeyOf(call), "companies", company, "kybStatus");
-      const companyId = company.company.id;
+      env.store.put("companies", { ...company, kybStatus: "SUBMITTED" });
       // A new submission restarts the review.
-      cancelReview(engine, companyId);
-      engine.schedule({
+      cancelReview(env, company);
+      env.schedule({
         kind: "finishKybReview",
         apiKey: apiKeyOf(call),
-        dueAt: engine.clock.now() + engine.settings.kybReviewSeconds * 1000,
-        companyId,
+        dueAt: env.reading() + env.settings.kybReviewSeconds * 1000,
+        companyId: company.id,
       });
       return { status: 201, body: { status: "SUBMITTED" } };
     },
@@ -39,22 +44,16 @@ export const kyb = defineFlow<KybTasks>()({
   control: {
     setCompanyKybResult(call) {
       const company = pathCompany(call);
-      const companyId = company.company.id;
       const { status } = call.body;
-      cancelReview(call.engine, companyId);
-      company.kybStatus = status;
-      call.engine.changed(apiKeyOf(call), "companies", company, "kybStatus");
-      call.engine.fire(apiKeyOf(call), "company.kyb_status_changed", { companyId, status });
-      return { status: 200, body: { companyId, status } };
+      cancelReview(call.env, company);
+      setResult(call.env, company, status);
+      return { status: 200, body: { companyId: company.id, status } };
     },
   },
   tasks: {
-    finishKybReview(engine, task) {
-      const company = engine.company(engine.account(task.apiKey), task.companyId);
-      if (!company) return;
-      company.kybStatus = "APPROVED";
-      engine.changed(task.apiKey, "companies", company, "kybStatus");
-      engine.fire(task.apiKey, "company.kyb_status_changed", { companyId: company.company.id, status: "APPROVED" });
+    finishKybReview(env, task) {
+      const company = env.store.get("companies", task.apiKey, task.companyId);
+      if (company) setResult(env, company, "APPROVED");
     },
   },
 });

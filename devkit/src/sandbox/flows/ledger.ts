@@ -1,14 +1,22 @@
 /**
  * The card spending account's ledger: the partner's list of movements, and the control call that adds one.
- * Every entry's `transaction.id` is a transaction `getTransaction` reads too.
+ * Every entry is a transaction `getTransaction` reads too (the same record: transactions.ts of the store keeps
+ * the entry with its transaction).
  */
+import type { components as partner } from "partner-api-client";
 import type { components } from "../../../../generated/sandbox.js";
-import type { SandboxEngine } from "../engine.ts";
-import { accountOf, actingCompany, defineFlow, pageOf, pathCompany } from "../flow.ts";
-import type { AccountState, CompanyRecord } from "../state.ts";
+import type { CompanyRecord } from "../records.ts";
+import { accountOf, actingCompany, defineFlow, type FlowEnv, pageOf, pathCompany } from "./flow.ts";
 import { microsecondIso } from "./routes.ts";
 
-type LedgerEntry = CompanyRecord["ledger"][number];
+type LedgerEntry = partner["schemas"]["LedgerEntry"];
+
+/** The company's ledger, oldest first (as recorded). */
+export function ledgerOf(env: FlowEnv, apiKey: string, companyId: string): LedgerEntry[] {
+  const entries: LedgerEntry[] = [];
+  for (const record of env.store.list("transactions", apiKey, companyId)) if (record.entry) entries.push(record.entry);
+  return entries;
+}
 
 /**
  * Adds a movement to the company's ledger, and its transaction to those `getTransaction` reads: the same id,
@@ -16,51 +24,56 @@ type LedgerEntry = CompanyRecord["ledger"][number];
  * the card's details when it was a checkout payment by card.
  */
 export function recordLedgerEntry(
-  engine: SandboxEngine,
-  account: AccountState,
+  env: FlowEnv,
+  apiKey: string,
   company: CompanyRecord,
   input: components["schemas"]["CreateSpendingAccountEntryRequest"],
 ): LedgerEntry {
   const signed = input.direction === "Debit" ? -input.amount : input.amount;
+  const random = env.random(apiKey);
   const moved = {
-    id: engine.random(account).ulid(),
+    id: random.ulid(),
     direction: input.direction,
     amount: signed.toFixed(2),
     currency: "USD",
     description: input.description ?? (input.type === "Account" ? "Top-up" : "Card payment"),
     counterpartyName: input.type === "Account" ? company.company.name : "Sandbox Merchant",
-    createdAt: engine.now(),
+    createdAt: env.now(),
   };
-  const entry = ledgerEntry(company, input.type, moved);
-  company.ledger.push(entry);
-  engine.changed(account, "companies", company, "ledger", entry);
-  engine.changed(account, "transactions", moved.id);
-  account.transactions[moved.id] = {
+  const entry = ledgerEntry(env, company, input.type, moved);
+  env.store.put("transactions", {
     id: moved.id,
-    type: moved.direction,
-    currency: moved.currency,
-    amount: Number(moved.amount),
-    counterpartyName: moved.counterpartyName,
-    counterpartyCode: "",
-    counterpartyBankCode: "",
-    description: moved.description,
-    status: input.type === "Card" ? "SETTLED" : "PAID",
-    ...(input.type === "PaymentAcceptance"
-      ? { paymentMethod: "card", card: { last4: engine.random(account).digits(4), type: "visa", country: null } }
-      : { paymentMethod: null }),
-    createdAt: microsecondIso(Date.parse(moved.createdAt)),
-  };
+    account: apiKey,
+    companyId: company.id,
+    entry,
+    transaction: {
+      id: moved.id,
+      type: moved.direction,
+      currency: moved.currency,
+      amount: Number(moved.amount),
+      counterpartyName: moved.counterpartyName,
+      counterpartyCode: "",
+      counterpartyBankCode: "",
+      description: moved.description,
+      status: input.type === "Card" ? "SETTLED" : "PAID",
+      ...(input.type === "PaymentAcceptance"
+        ? { paymentMethod: "card", card: { last4: random.digits(4), type: "visa", country: null } }
+        : { paymentMethod: null }),
+      createdAt: microsecondIso(Date.parse(moved.createdAt)),
+    },
+  });
   return entry;
 }
 
 /** A ledger entry as the list shows it, in USD, with the `data` its type carries. */
 function ledgerEntry(
+  env: FlowEnv,
   company: CompanyRecord,
   type: components["schemas"]["CreateSpendingAccountEntryRequest"]["type"],
   transaction: NonNullable<LedgerEntry["transaction"]>,
 ): LedgerEntry {
   if (type === "Card") {
-    const card = company.cards[0]?.card;
+    const card = env.store.list("cards", company.account, company.id)[0]?.card;
     return {
       type: "Card",
       transaction,
@@ -87,12 +100,13 @@ export const ledger = defineFlow()({
     listSpendingAccountTransactions(call) {
       const company = actingCompany(call);
       const { type, orderBy = "createdAt", orderDirection = "DESC" } = call.params;
-      const sequence = new Map(company.ledger.map((entry, index) => [entry, index]));
-      const entries = company.ledger.filter((entry) => !type || entry.transaction?.direction === type);
+      const recorded = ledgerOf(call.env, company.account, company.id);
+      const sequence = new Map(recorded.map((entry, index) => [entry, index]));
+      const entries = recorded.filter((entry) => !type || entry.transaction?.direction === type);
       const key = (entry: LedgerEntry) =>
         orderBy === "amount" ? Number(entry.transaction?.amount ?? 0) : Date.parse(entry.transaction?.createdAt ?? "");
       const sign = orderDirection === "ASC" ? 1 : -1;
-      // Equal keys keep the order they were recorded in (later ones count as newer).
+      // Equal keys: the one recorded later counts as the newer (first in DESC, last in ASC).
       entries.sort((a, b) => sign * (key(a) - key(b) || sequence.get(a)! - sequence.get(b)!));
       const { items, pagination } = pageOf(entries, call.params, 20);
       return { status: 200, body: { transactions: items, pagination } };
@@ -101,7 +115,7 @@ export const ledger = defineFlow()({
   control: {
     createSpendingAccountEntry(call) {
       const company = pathCompany(call);
-      const entry = recordLedgerEntry(call.engine, accountOf(call), company, call.body);
+      const entry = recordLedgerEntry(call.env, accountOf(call).id, company, call.body);
       return { status: 201, body: { entry } };
     },
   },

@@ -3,11 +3,10 @@
  * onboarding status, and the hosted verification and terms pages a company onboarded with Swap gets.
  */
 import type { components } from "../../../../generated/sandbox.js";
-import type { SandboxEngine } from "../engine.ts";
-import { accountOf, apiKeyOf, defineFlow, pathCompany, SandboxProblem, unprocessable } from "../flow.ts";
 import { isWebAddress, renderCompletionPage, renderKycPage, renderTosPage } from "../hosted.ts";
-import type { CompanyRecord } from "../state.ts";
+import type { CompanyRecord } from "../records.ts";
 import { addCardHolder, SEEDED_CARD_BINS } from "./cards.ts";
+import { accountOf, apiKeyOf, defineFlow, type FlowEnv, pathCompany, SandboxProblem, unprocessable } from "./flow.ts";
 import { addWallet } from "./routes.ts";
 
 type KycStatus = components["schemas"]["KycStatus"];
@@ -23,14 +22,14 @@ const HOLDER_NAMES = [
 
 /** A company with its seeded card BINs, card holder and wallet; fires kyc_link.issued when it has Swap. */
 export function addCompany(
-  engine: SandboxEngine,
+  env: FlowEnv,
   apiKey: string,
   input: { name: string; countryCode: string; products: readonly string[]; status: string; redirectUri?: string },
 ): CompanyRecord {
-  const account = engine.account(apiKey);
-  const random = engine.random(account);
+  env.account(apiKey);
+  const random = env.random(apiKey);
   const id = random.ulid();
-  const base = engine.settings.baseUrl();
+  const base = env.settings.baseUrl();
   const swap = input.products.includes("Swap")
     ? {
         kycUrl: `${base}/_sandbox/hosted/kyc/${id}`,
@@ -39,52 +38,49 @@ export function addCompany(
         tosAccepted: false,
       }
     : null;
-  const record: CompanyRecord = {
+  const record = env.store.put("companies", {
+    id,
+    account: apiKey,
     company: {
       id,
       name: input.name,
       countryCode: input.countryCode,
       status: input.status,
-      createdAt: engine.now(),
+      createdAt: env.now(),
       swap,
     },
     ...(input.redirectUri ? { redirectUri: input.redirectUri } : {}),
-    cardBins: structuredClone(SEEDED_CARD_BINS),
-    cardHolders: [],
-    cards: [],
-    wallets: [],
-    paymentRoutes: [],
-    ledger: [],
-  };
-  account.companies.push(record);
-  engine.changed(account, "companies", record);
+    cardBins: SEEDED_CARD_BINS,
+  });
   const holderName = random.pick(HOLDER_NAMES);
-  addCardHolder(engine, account, record, holderName, `${holderName.toLowerCase().replace(/\s+/g, ".")}@example.com`);
-  addWallet(engine, account, record, "USDC");
-  if (swap) engine.fire(apiKey, "company.kyc_link.issued", { companyId: id, ...swap });
+  addCardHolder(env, record, holderName, `${holderName.toLowerCase().replace(/\s+/g, ".")}@example.com`);
+  addWallet(env, record, "USDC");
+  if (swap) env.fire(apiKey, "company.kyc_link.issued", { companyId: id, ...swap });
   return record;
 }
 
+/** The company with its `company` fields changed. */
+function changedCompany(env: FlowEnv, record: CompanyRecord, change: Partial<CompanyRecord["company"]>): CompanyRecord {
+  return env.store.put("companies", { ...record, company: { ...record.company, ...change } });
+}
+
 /** Moves verification on; every change (and only a change) fires company.kyc_status_changed. */
-function setKycStatus(engine: SandboxEngine, apiKey: string, company: CompanyRecord, kycStatus: KycStatus): void {
+function setKycStatus(env: FlowEnv, company: CompanyRecord, kycStatus: KycStatus): CompanyRecord {
   const swap = company.company.swap;
   if (!swap)
     throw unprocessable(`company ${company.company.id} was not onboarded with Swap, so it has no verification status`);
-  if (swap.kycStatus === kycStatus) return;
-  swap.kycStatus = kycStatus;
-  engine.changed(apiKey, "companies", company, "company");
-  engine.fire(apiKey, "company.kyc_status_changed", { companyId: company.company.id, kycStatus });
+  if (swap.kycStatus === kycStatus) return company;
+  const changed = changedCompany(env, company, { swap: { ...swap, kycStatus } });
+  env.fire(company.account, "company.kyc_status_changed", { companyId: company.id, kycStatus });
+  return changed;
 }
 
 /** The company behind a hosted page: any account's, since the page carries no API key. */
-function hostedCompany(call: { engine: SandboxEngine; params: { companyId: string } }): {
-  apiKey: string;
-  company: CompanyRecord;
-} {
+function hostedCompany(call: { env: FlowEnv; params: { companyId: string } }): CompanyRecord {
   const id = call.params.companyId;
-  const apiKey = call.engine.owners.company(id);
-  const company = apiKey === undefined ? undefined : call.engine.company(call.engine.account(apiKey), id);
-  if (apiKey !== undefined && company?.company.swap) return { apiKey, company };
+  const apiKey = call.env.store.accountOf("companies", id);
+  const company = apiKey === undefined ? undefined : call.env.store.get("companies", apiKey, id);
+  if (company?.company.swap) return company;
   throw new SandboxProblem(
     404,
     "not-found",
@@ -97,8 +93,8 @@ function hostedCompany(call: { engine: SandboxEngine; params: { companyId: strin
  * Where the verification page sends the customer once approved: the company's redirectUri, or by default (as
  * the API description says) a completion page the service hosts, the sandbox's own here.
  */
-function continueUrlOf(engine: SandboxEngine, record: CompanyRecord): string {
-  return record.redirectUri ?? `${engine.settings.baseUrl()}/_sandbox/hosted/complete/${record.company.id}`;
+function continueUrlOf(env: FlowEnv, record: CompanyRecord): string {
+  return record.redirectUri ?? `${env.settings.baseUrl()}/_sandbox/hosted/complete/${record.company.id}`;
 }
 
 /** What each button of the hosted verification page does. */
@@ -120,7 +116,7 @@ export const onboarding = defineFlow()({
         throw unprocessable(
           `redirectUri must be an http: or https: address (the hosted page links to it), got ${JSON.stringify(redirectUri.slice(0, 100))}`,
         );
-      const record = addCompany(call.engine, apiKeyOf(call), {
+      const record = addCompany(call.env, apiKeyOf(call), {
         name,
         countryCode,
         products,
@@ -131,13 +127,13 @@ export const onboarding = defineFlow()({
     },
 
     listCompanies(call) {
-      return { status: 200, body: { companies: accountOf(call).companies.map((c) => c.company) } };
+      const { id } = accountOf(call);
+      return { status: 200, body: { companies: call.env.store.list("companies", id).map((c) => c.company) } };
     },
   },
   control: {
     setCompanyKycStatus(call) {
-      const company = pathCompany(call);
-      setKycStatus(call.engine, apiKeyOf(call), company, call.body.kycStatus);
+      const company = setKycStatus(call.env, pathCompany(call), call.body.kycStatus);
       return { status: 200, body: { company: company.company } };
     },
 
@@ -146,49 +142,42 @@ export const onboarding = defineFlow()({
       const swap = company.company.swap;
       if (!swap)
         throw unprocessable(`company ${company.company.id} was not onboarded with Swap, so it has no terms to accept`);
-      swap.tosAccepted = call.body.tosAccepted;
-      call.engine.changed(apiKeyOf(call), "companies", company, "company");
-      return { status: 200, body: { company: company.company } };
+      const changed = changedCompany(call.env, company, { swap: { ...swap, tosAccepted: call.body.tosAccepted } });
+      return { status: 200, body: { company: changed.company } };
     },
 
     setCompanyOnboardingStatus(call) {
-      const company = pathCompany(call);
+      let company = pathCompany(call);
       const { status } = call.body;
       if (company.company.status !== status) {
-        company.company.status = status;
-        call.engine.changed(apiKeyOf(call), "companies", company, "company");
-        call.engine.fire(apiKeyOf(call), "company.onboarding_status_changed", {
-          companyId: company.company.id,
-          status,
-        });
+        company = changedCompany(call.env, company, { status });
+        call.env.fire(company.account, "company.onboarding_status_changed", { companyId: company.id, status });
       }
       return { status: 200, body: { company: company.company } };
     },
 
     getKycPage(call) {
-      const { company } = hostedCompany(call);
-      return { status: 200, html: renderKycPage(company, continueUrlOf(call.engine, company)) };
+      const company = hostedCompany(call);
+      return { status: 200, html: renderKycPage(company, continueUrlOf(call.env, company)) };
     },
 
     submitKycPage(call) {
-      const { apiKey, company } = hostedCompany(call);
-      setKycStatus(call.engine, apiKey, company, KYC_ACTIONS[call.body.action]);
-      return { status: 200, html: renderKycPage(company, continueUrlOf(call.engine, company)) };
+      const company = setKycStatus(call.env, hostedCompany(call), KYC_ACTIONS[call.body.action]);
+      return { status: 200, html: renderKycPage(company, continueUrlOf(call.env, company)) };
     },
 
     getCompletionPage(call) {
-      return { status: 200, html: renderCompletionPage(hostedCompany(call).company) };
+      return { status: 200, html: renderCompletionPage(hostedCompany(call)) };
     },
 
     getTosPage(call) {
-      return { status: 200, html: renderTosPage(hostedCompany(call).company) };
+      return { status: 200, html: renderTosPage(hostedCompany(call)) };
     },
 
     submitTosPage(call) {
-      const { apiKey, company } = hostedCompany(call);
-      company.company.swap!.tosAccepted = true;
-      call.engine.changed(apiKey, "companies", company, "company");
-      return { status: 200, html: renderTosPage(company) };
+      const company = hostedCompany(call);
+      const changed = changedCompany(call.env, company, { swap: { ...company.company.swap!, tosAccepted: true } });
+      return { status: 200, html: renderTosPage(changed) };
     },
   },
   tasks: {},

@@ -3,18 +3,18 @@
  * payment_route.transaction.created event), and wallets with the deposit addresses opened on them.
  */
 import type { components } from "../../../../generated/sandbox.js";
-import type { SandboxEngine } from "../engine.ts";
+import { type CompanyRecord, dataMap, type WalletRecord } from "../records.ts";
 import {
   accountOf,
   actingCompany,
   apiKeyOf,
   defineFlow,
+  type FlowEnv,
   notFound,
   pathCompany,
   SandboxProblem,
   unprocessable,
-} from "../flow.ts";
-import { type AccountState, type CompanyRecord, dataMap, type WalletRecord } from "../state.ts";
+} from "./flow.ts";
 
 type Chain = components["schemas"]["Chain"];
 type WalletCurrency = components["schemas"]["WalletCurrency"];
@@ -30,25 +30,21 @@ export function microsecondIso(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 }
 
-export function addWallet(
-  engine: SandboxEngine,
-  account: AccountState,
-  company: CompanyRecord,
-  currency: WalletCurrency,
-): WalletRecord {
+export function addWallet(env: FlowEnv, company: CompanyRecord, currency: WalletCurrency): WalletRecord {
   const chains = [...WALLET_CHAINS[currency]];
-  const record: WalletRecord = {
-    wallet: { id: engine.random(account).ulid(), currency, defaultChain: chains[0]!, chains, createdAt: engine.now() },
+  const id = env.random(company.account).ulid();
+  return env.store.put("wallets", {
+    id,
+    account: company.account,
+    companyId: company.id,
+    wallet: { id, currency, defaultChain: chains[0]!, chains, createdAt: env.now() },
     addresses: dataMap(),
-  };
-  company.wallets.push(record);
-  engine.changed(account, "companies", company, "wallets", record);
-  return record;
+  });
 }
 
 /** An address of the chain's form: `0x…` on EVM chains, `T…` on Tron, base58 on Solana, `UQ…` on TON. */
-function addressFor(chain: Chain, engine: SandboxEngine, account: AccountState): string {
-  const random = engine.random(account);
+function addressFor(chain: Chain, env: FlowEnv, apiKey: string): string {
+  const random = env.random(apiKey);
   if (chain === "TRX") return `T${random.base58(33)}`;
   if (chain === "SOL") return random.base58(44);
   if (chain === "TON") return `UQ${random.token(46)}`;
@@ -85,10 +81,11 @@ function requireCleared(company: CompanyRecord, what: string, force: boolean | u
     );
 }
 
-function findRoute(company: CompanyRecord, id: string) {
-  const route = company.paymentRoutes.find((r) => r.id === id);
-  if (!route) throw notFound("payment route", id);
-  return route;
+/** One of the company's payment routes. */
+function findRoute(env: FlowEnv, company: CompanyRecord, id: string) {
+  const route = env.store.get("routes", company.account, id);
+  if (!route || route.companyId !== company.id) throw notFound("payment route", id);
+  return route.route;
 }
 
 export const routes = defineFlow()({
@@ -96,20 +93,21 @@ export const routes = defineFlow()({
   partner: {
     getTransaction(call) {
       const id = call.params.transactionId;
-      const transaction = accountOf(call).transactions[id];
-      if (transaction) return { status: 200, body: { transaction } };
-      if (call.engine.owners.transaction(id) !== undefined)
+      const record = call.env.store.get("transactions", accountOf(call).id, id);
+      if (record) return { status: 200, body: { transaction: record.transaction } };
+      if (call.env.store.accountOf("transactions", id) !== undefined)
         throw new SandboxProblem(403, "forbidden", "Forbidden", `transaction ${id} does not belong to this account`);
       throw new SandboxProblem(404, "not-found", "Not found", `transaction ${id} does not exist`);
     },
 
     getPaymentRoute(call) {
-      return { status: 200, body: { paymentRoute: findRoute(actingCompany(call), call.params.routeId) } };
+      return { status: 200, body: { paymentRoute: findRoute(call.env, actingCompany(call), call.params.routeId) } };
     },
 
     getPaymentInstructions(call) {
-      const route = findRoute(actingCompany(call), call.params.routeId);
-      const token = call.engine.random(accountOf(call)).token(24);
+      const company = actingCompany(call);
+      const route = findRoute(call.env, company, call.params.routeId);
+      const token = call.env.random(company.account).token(24);
       return {
         status: 200,
         body: { url: `https://files.sandbox.partner-api.invalid/payment-instructions/${route.id}.pdf?token=${token}` },
@@ -117,10 +115,10 @@ export const routes = defineFlow()({
     },
 
     openWalletAddress(call) {
-      const account = accountOf(call);
+      const { env } = call;
       const company = actingCompany(call);
-      const wallet = company.wallets.find((w) => w.wallet.id === call.params.walletId);
-      if (!wallet) throw notFound("wallet", call.params.walletId);
+      const wallet = env.store.get("wallets", company.account, call.params.walletId);
+      if (!wallet || wallet.companyId !== company.id) throw notFound("wallet", call.params.walletId);
       const chain = call.body?.chain ?? wallet.wallet.defaultChain;
       if (!wallet.wallet.chains.includes(chain))
         throw unprocessable(
@@ -128,29 +126,32 @@ export const routes = defineFlow()({
         );
       const existing = wallet.addresses[chain];
       if (existing) return { status: 200, body: { address: { address: existing, chain } } };
-      const address = addressFor(chain, call.engine, account);
-      wallet.addresses[chain] = address;
-      call.engine.changed(account, "companies", company, "wallets", wallet);
+      const address = addressFor(chain, env, company.account);
+      env.store.put("wallets", {
+        ...wallet,
+        addresses: dataMap([...Object.entries(wallet.addresses), [chain, address]]),
+      });
       return { status: 201, body: { address: { address, chain } } };
     },
   },
   control: {
     createWallet(call) {
-      const record = addWallet(call.engine, accountOf(call), pathCompany(call), call.body.currency);
+      const record = addWallet(call.env, pathCompany(call), call.body.currency);
       return { status: 201, body: { wallet: record.wallet } };
     },
 
     listWallets(call) {
-      return { status: 200, body: { wallets: pathCompany(call).wallets.map((w) => w.wallet) } };
+      const company = pathCompany(call);
+      const wallets = call.env.store.list("wallets", company.account, company.id).map((w) => w.wallet);
+      return { status: 200, body: { wallets } };
     },
 
     createPaymentRoute(call) {
-      const { engine } = call;
-      const account = accountOf(call);
+      const { env } = call;
       const company = pathCompany(call);
       const { type, status = "active", feePercent = 0.5, force } = call.body;
       requireCleared(company, "payment routes open", force);
-      const random = engine.random(account);
+      const random = env.random(company.account);
       const onramp = type === "onramp";
       const currency = call.body.currency ?? (onramp ? "USDC" : "USD");
       if (!onramp && !/^[A-Z]{3}$/.test(currency))
@@ -180,26 +181,26 @@ export const routes = defineFlow()({
               bankRoutingNumber: "021000021",
               bankBeneficiaryName: company.company.name,
             },
-        createdAt: engine.now(),
+        createdAt: env.now(),
       };
-      company.paymentRoutes.push(route);
-      engine.changed(account, "companies", company, "paymentRoutes", route);
-      engine.fire(apiKeyOf(call), "payment_route.created", { companyId: company.company.id, paymentRoute: route });
+      env.store.put("routes", { id: route.id, account: company.account, companyId: company.id, route });
+      env.fire(apiKeyOf(call), "payment_route.created", { companyId: company.company.id, paymentRoute: route });
       return { status: 201, body: { paymentRoute: route } };
     },
 
     createDeposit(call) {
-      const { engine } = call;
-      const account = accountOf(call);
+      const { env } = call;
+      const apiKey = accountOf(call).id;
       const { routeId } = call.params;
-      const company = account.companies.find((c) => c.paymentRoutes.some((r) => r.id === routeId));
-      if (!company) throw notFound("payment route", routeId);
-      const route = findRoute(company, routeId);
+      const found = env.store.get("routes", apiKey, routeId);
+      const company = found && env.store.get("companies", apiKey, found.companyId);
+      if (!found || !company) throw notFound("payment route", routeId);
+      const route = found.route;
       if (route.status !== "active") throw unprocessable(`payment route ${routeId} is inactive and accepts no money`);
       const { amount, senderName = "Sandbox Payer", force } = call.body;
       requireCleared(company, "deposits land", force);
-      const random = engine.random(account);
-      const nowMs = engine.clock.now();
+      const random = env.random(apiKey);
+      const nowMs = env.reading();
       const onramp = route.type === "onramp";
       const fees = (amount * (route.feePercent ?? 0)) / 100;
       // The transaction is in fiat (ISO 4217): on an on-ramp what the payer sent, on an off-ramp the payout
@@ -218,8 +219,13 @@ export const routes = defineFlow()({
         paymentMethod: null,
         createdAt: microsecondIso(nowMs),
       };
-      account.transactions[transaction.id] = transaction;
-      engine.changed(account, "transactions", transaction.id);
+      env.store.put("transactions", {
+        id: transaction.id,
+        account: apiKey,
+        companyId: company.id,
+        routeId,
+        transaction,
+      });
       const incoming = amount.toFixed(2);
       const converted = (amount - fees).toFixed(2);
       const data = onramp
@@ -251,7 +257,7 @@ export const routes = defineFlow()({
               bankName: route.destination?.bankName,
             },
           };
-      engine.fire(apiKeyOf(call), "payment_route.transaction.created", {
+      env.fire(apiKey, "payment_route.transaction.created", {
         companyId: company.company.id,
         type: "PaymentRoute",
         transaction: {

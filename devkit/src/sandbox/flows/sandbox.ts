@@ -4,24 +4,23 @@
  */
 import { CLOCK_RANGE, CLOCK_RANGE_TEXT } from "../clock.ts";
 import { peekTask } from "../due.ts";
-import type { SandboxEngine } from "../engine.ts";
-import { defineFlow, unprocessable } from "../flow.ts";
-import { testModeOf } from "../testmode/index.ts";
+import { defineFlow, type FlowEnv, unprocessable } from "./flow.ts";
 
 /** The longest move of `advanceClock` (a year), as its `seconds` is bounded. */
 const MAX_ADVANCE_MS = 31_536_000_000;
 
 /** The clock's reading and whether all due work has run. */
-function clockStatus(engine: SandboxEngine) {
-  const { clock, state } = engine;
+function clockStatus(env: FlowEnv) {
+  const { clock } = env;
   const now = clock.now();
-  const next = peekTask(state.tasks);
+  const tasks = env.pending();
+  const next = peekTask(tasks);
   return {
     now: new Date(now).toISOString(),
     frozen: clock.frozen,
     speed: clock.speed,
-    status: engine.busy || (next !== undefined && next.dueAt <= now) ? ("advancing" as const) : ("ready" as const),
-    pendingTasks: state.tasks.length,
+    status: env.busy || (next !== undefined && next.dueAt <= now) ? ("advancing" as const) : ("ready" as const),
+    pendingTasks: tasks.length,
     nextDueAt: next ? new Date(next.dueAt).toISOString() : null,
   };
 }
@@ -31,21 +30,21 @@ export const sandbox = defineFlow()({
   partner: {},
   control: {
     resetSandbox(call) {
-      call.engine.reset();
-      testModeOf(call.engine)?.reset();
+      call.env.reset();
+      call.testMode.reset();
       return { status: 204 };
     },
 
     getClock(call) {
-      return { status: 200, body: clockStatus(call.engine) };
+      return { status: 200, body: clockStatus(call.env) };
     },
 
     async advanceClock(call) {
-      const { engine, body } = call;
+      const { env, body } = call;
       let ms: number;
       if (body.to !== undefined) {
         const to = Date.parse(body.to);
-        const now = engine.clock.now();
+        const now = env.clock.now();
         const reading = new Date(now).toISOString();
         if (to < now)
           throw unprocessable(
@@ -55,25 +54,25 @@ export const sandbox = defineFlow()({
           throw unprocessable(`to ${body.to} is more than a year ahead of the clock's reading ${reading}`);
         ms = to - now;
       } else ms = (body.seconds ?? 0) * 1000;
-      const target = engine.clock.now() + ms;
+      const target = env.clock.now() + ms;
       if (target > CLOCK_RANGE.max)
         throw unprocessable(
           `the clock would read ${Number.isFinite(target) && target < 8.64e15 ? new Date(target).toISOString() : "past year 275760"}, outside the sandbox clock's range (${CLOCK_RANGE_TEXT})`,
         );
-      await engine.advance(ms);
-      return { status: 200, body: clockStatus(engine) };
+      await env.advance(ms);
+      return { status: 200, body: clockStatus(env) };
     },
 
     async freezeClock(call) {
-      call.engine.clock.freeze();
-      await call.engine.runDueNow();
-      return { status: 200, body: clockStatus(call.engine) };
+      call.env.clock.freeze();
+      await call.env.runDueNow();
+      return { status: 200, body: clockStatus(call.env) };
     },
 
     async resumeClock(call) {
-      call.engine.clock.resume();
-      await call.engine.runDueNow();
-      return { status: 200, body: clockStatus(call.engine) };
+      call.env.clock.resume();
+      await call.env.runDueNow();
+      return { status: 200, body: clockStatus(call.env) };
     },
   },
   tasks: {},

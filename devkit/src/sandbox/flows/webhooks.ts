@@ -7,25 +7,28 @@
 import { webhookEventTypes } from "partner-api-client";
 import { deliverWebhook, RETRY_DELAYS_MS } from "../../webhooks/deliver.ts";
 import { nextAttemptsByEvent, shownEvent } from "../deliveries.ts";
-import type { SandboxEngine } from "../engine.ts";
-import { accountOf, apiKeyOf, defineFlow, notFound, unprocessable } from "../flow.ts";
 import { MAX_WEBHOOK_ENDPOINTS } from "../limits.ts";
-import type { AccountState, EndpointRecord, EventRecord } from "../state.ts";
+import type { DeliveryRecord, EndpointRecord, EventRecord } from "../records.ts";
+import { accountOf, defineFlow, type FlowEnv, notFound, unprocessable } from "./flow.ts";
+import type { TaskKinds } from "./tasks.ts";
 
 type Subscriptions = EndpointRecord["endpoint"]["events"];
 
 /** An endpoint of the account, subscribed to `events` (every event type when omitted). */
 export function addEndpoint(
-  engine: SandboxEngine,
-  account: AccountState,
+  env: FlowEnv,
+  apiKey: string,
   url: string,
   secret: string,
   events: Subscriptions = [...webhookEventTypes],
-) {
-  const record = { endpoint: { id: engine.random(account).ulid(), url, events, createdAt: engine.now() }, secret };
-  account.endpoints.push(record);
-  engine.changed(account, "endpoints", record);
-  return record;
+): EndpointRecord {
+  const id = env.random(apiKey).ulid();
+  return env.store.put("endpoints", {
+    id,
+    account: apiKey,
+    endpoint: { id, url, events, createdAt: env.now() },
+    secret,
+  });
 }
 
 /**
@@ -46,11 +49,11 @@ function shownEndpoint(endpoint: EndpointRecord["endpoint"]): EndpointRecord["en
 }
 
 /** A first delivery of the event to each of the account's endpoints subscribed to its type, due now. */
-export function scheduleDeliveries(engine: SandboxEngine, apiKey: string, event: EventRecord): void {
-  const now = engine.clock.now();
-  for (const { endpoint } of engine.state.accounts[apiKey]?.endpoints ?? [])
+export function scheduleDeliveries(env: FlowEnv, apiKey: string, event: EventRecord): void {
+  const now = env.reading();
+  for (const { endpoint } of env.store.list("endpoints", apiKey))
     if (subscribes(endpoint, event.envelope.type))
-      engine.schedule({
+      env.schedule({
         kind: "deliverEvent",
         apiKey,
         dueAt: now,
@@ -132,7 +135,7 @@ class DeliverySlots {
 }
 
 /** Each sandbox's slots. */
-const slotsOf = new WeakMap<SandboxEngine, DeliverySlots>();
+const slotsOf = new WeakMap<FlowEnv, DeliverySlots>();
 
 /**
  * One attempt, by the webhook kit's sender (`deliverWebhook` with no retries: the sandbox schedules the retries
@@ -140,18 +143,18 @@ const slotsOf = new WeakMap<SandboxEngine, DeliverySlots>();
  * moment it was due to start (waiting for a free connection counts); a status code or why there was none.
  */
 async function attemptDelivery(
-  engine: SandboxEngine,
+  env: FlowEnv,
   url: string,
   body: string,
   secret: string,
   stopping: AbortSignal,
 ): Promise<{ statusCode?: number; error?: string; durationMs?: number }> {
-  const timeoutMs = engine.webhookTimeoutMs;
+  const timeoutMs = env.webhookTimeoutMs;
   const deadline = performance.now() + timeoutMs;
-  let slots = slotsOf.get(engine);
+  let slots = slotsOf.get(env);
   if (!slots) {
     slots = new DeliverySlots();
-    slotsOf.set(engine, slots);
+    slotsOf.set(env, slots);
   }
   const release = await slots.acquire(url, deadline, stopping);
   // A connection freed in the last tenth of the limit leaves too little time to send in: the attempt gives up,
@@ -179,31 +182,27 @@ async function attemptDelivery(
 }
 
 /**
- * Where a delivery goes in an event's log: after every attempt made at an earlier time, or at the same time to
- * an endpoint listed earlier (or the same one), so the log reads in clock order whichever attempt ended first.
+ * An event's delivery attempts in clock order: by the time each was due, then (at the same time) by the order
+ * of their endpoints (an endpoint deleted since goes last), then in the order they were recorded; so the log
+ * reads in clock order whichever attempt ended first.
  */
-function insertDelivery(account: AccountState, event: EventRecord, delivery: EventRecord["deliveries"][number]): void {
-  const order = (endpointId: string) => {
-    const index = account.endpoints.findIndex((e) => e.endpoint.id === endpointId);
-    return index < 0 ? Number.MAX_SAFE_INTEGER : index;
-  };
-  const at = Date.parse(delivery.at);
-  const mine = order(delivery.endpointId);
-  let index = event.deliveries.length;
-  while (index > 0) {
-    const before = event.deliveries[index - 1]!;
-    const beforeAt = Date.parse(before.at);
-    if (beforeAt < at || (beforeAt === at && order(before.endpointId) <= mine)) break;
-    index--;
-  }
-  event.deliveries.splice(index, 0, delivery);
+function deliveriesOf(env: FlowEnv, apiKey: string, eventId: string): DeliveryRecord["delivery"][] {
+  const records = env.store.list("deliveries", apiKey, eventId);
+  if (records.length < 2) return records.map((record) => record.delivery);
+  const order = new Map(env.store.list("endpoints", apiKey).map((record, index) => [record.id, index]));
+  const rank = (endpointId: string) => order.get(endpointId) ?? Number.MAX_SAFE_INTEGER;
+  return records
+    .map((record) => record.delivery)
+    .sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || rank(a.endpointId) - rank(b.endpointId));
 }
 
-/** The timed work of webhooks: the data each kind of task carries. */
-export interface WebhookTasks {
-  /** One delivery attempt of an event to one endpoint; attempt 1 is the first of a series. */
-  deliverEvent: { eventId: string; endpointId: string; attempt: number };
+/** The event as the control API shows it, with its deliveries and the attempts still due. */
+function shown(env: FlowEnv, event: EventRecord, next: ReturnType<typeof nextAttemptsByEvent>) {
+  return shownEvent(event, deliveriesOf(env, event.account, event.id), next);
 }
+
+/** The timed work of webhooks. */
+export type WebhookTasks = Pick<TaskKinds, "deliverEvent">;
 
 export const webhooks = defineFlow<WebhookTasks>()({
   name: "webhooks",
@@ -211,80 +210,92 @@ export const webhooks = defineFlow<WebhookTasks>()({
   control: {
     createWebhookEndpoint(call) {
       const { url, secret, events } = call.body;
-      const account = accountOf(call);
-      if (account.endpoints.length >= MAX_WEBHOOK_ENDPOINTS)
+      const apiKey = accountOf(call).id;
+      const count = call.env.store.count("endpoints", apiKey);
+      if (count >= MAX_WEBHOOK_ENDPOINTS)
         throw unprocessable(
-          `the account has ${account.endpoints.length} webhook endpoints, the most the sandbox keeps for one account (${MAX_WEBHOOK_ENDPOINTS}): delete one first`,
+          `the account has ${count} webhook endpoints, the most the sandbox keeps for one account (${MAX_WEBHOOK_ENDPOINTS}): delete one first`,
         );
-      const record = addEndpoint(call.engine, account, url, secret, events);
+      const record = addEndpoint(call.env, apiKey, url, secret, events);
       return { status: 201, body: record.endpoint };
     },
 
     updateWebhookEndpoint(call) {
       const id = call.params.endpointId;
-      const record = accountOf(call).endpoints.find((e) => e.endpoint.id === id);
+      const record = call.env.store.get("endpoints", accountOf(call).id, id);
       if (!record) throw notFound("webhook endpoint", id);
-      if (call.body.url !== undefined) record.endpoint.url = call.body.url;
-      if (call.body.events !== undefined) record.endpoint.events = call.body.events;
-      call.engine.changed(apiKeyOf(call), "endpoints", record);
-      return { status: 200, body: shownEndpoint(record.endpoint) };
+      const endpoint = {
+        ...record.endpoint,
+        ...(call.body.url !== undefined ? { url: call.body.url } : {}),
+        ...(call.body.events !== undefined ? { events: call.body.events } : {}),
+      };
+      call.env.store.put("endpoints", { ...record, endpoint });
+      return { status: 200, body: shownEndpoint(endpoint) };
     },
 
     listWebhookEndpoints(call) {
-      return {
-        status: 200,
-        body: { webhookEndpoints: accountOf(call).endpoints.map((e) => shownEndpoint(e.endpoint)) },
-      };
+      const endpoints = call.env.store.list("endpoints", accountOf(call).id);
+      return { status: 200, body: { webhookEndpoints: endpoints.map((e) => shownEndpoint(e.endpoint)) } };
     },
 
     deleteWebhookEndpoint(call) {
-      const account = accountOf(call);
+      const apiKey = accountOf(call).id;
       const id = call.params.endpointId;
-      if (!account.endpoints.some((e) => e.endpoint.id === id)) throw notFound("webhook endpoint", id);
-      account.endpoints = account.endpoints.filter((e) => e.endpoint.id !== id);
-      call.engine.changed(account, "endpoints");
-      call.engine.cancel((task) => task.kind === "deliverEvent" && task.endpointId === id);
+      if (!call.env.store.get("endpoints", apiKey, id)) throw notFound("webhook endpoint", id);
+      call.env.store.delete("endpoints", apiKey, id);
+      call.env.cancel(apiKey, (task) => task.kind === "deliverEvent" && task.endpointId === id);
       return { status: 204 };
     },
 
     listEvents(call) {
-      const next = nextAttemptsByEvent(call.engine.state.tasks);
-      return { status: 200, body: { events: [...accountOf(call).events].reverse().map((e) => shownEvent(e, next)) } };
+      const { env } = call;
+      const next = nextAttemptsByEvent(env.pending());
+      const events = env.store.list("events", accountOf(call).id);
+      const shownEvents = [];
+      for (let index = events.length - 1; index >= 0; index--) shownEvents.push(shown(env, events[index]!, next));
+      return { status: 200, body: { events: shownEvents } };
     },
 
     resendEvent(call) {
-      const event = call.engine.event(accountOf(call), call.params.eventId);
+      const { env } = call;
+      const apiKey = accountOf(call).id;
+      const event = env.store.get("events", apiKey, call.params.eventId);
       if (!event) throw notFound("event", call.params.eventId);
-      scheduleDeliveries(call.engine, apiKeyOf(call), event);
-      return { status: 202, body: shownEvent(event, nextAttemptsByEvent(call.engine.state.tasks)) };
+      scheduleDeliveries(env, apiKey, event);
+      return { status: 202, body: shown(env, event, nextAttemptsByEvent(env.pending())) };
     },
   },
   tasks: {
-    deliverEvent(engine, task) {
-      const account = engine.account(task.apiKey);
-      const event = engine.event(account, task.eventId);
-      const endpoint = account.endpoints.find((e) => e.endpoint.id === task.endpointId);
+    deliverEvent(env, task) {
+      const event = env.store.get("events", task.apiKey, task.eventId);
+      const endpoint = env.store.get("endpoints", task.apiKey, task.endpointId);
       // Gone, or no longer subscribed to the type: the series ends.
       if (!event || !endpoint || !subscribes(endpoint.endpoint, event.envelope.type)) return;
       const wait = RETRY_DELAYS_MS[task.attempt - 1];
       const retryAt = wait === undefined ? undefined : task.dueAt + wait;
+      const epoch = env.store.epoch;
       // The attempt runs off the due loop: other tasks (and other receivers' deliveries) never wait for it.
-      engine.inBackground(task, retryAt, async (stopping) => {
-        const delivery = await attemptDelivery(engine, endpoint.endpoint.url, event.body, endpoint.secret, stopping);
+      env.inBackground(task, retryAt, async (stopping) => {
+        const delivery = await attemptDelivery(env, endpoint.endpoint.url, event.body, endpoint.secret, stopping);
         // Stopped (the task is kept for the next start), or reset meanwhile: nothing to record.
-        if (stopping.aborted || engine.state.accounts[task.apiKey] !== account) return;
-        insertDelivery(account, event, {
-          endpointId: task.endpointId,
-          attempt: task.attempt,
-          at: new Date(task.dueAt).toISOString(),
-          ...delivery,
+        if (stopping.aborted || env.store.epoch !== epoch || !env.store.get("events", task.apiKey, task.eventId))
+          return;
+        env.store.put("deliveries", {
+          id: `t${task.id}`,
+          account: task.apiKey,
+          eventId: task.eventId,
+          delivery: {
+            endpointId: task.endpointId,
+            attempt: task.attempt,
+            at: new Date(task.dueAt).toISOString(),
+            ...delivery,
+          },
         });
-        engine.changed(task.apiKey, "events", event);
         const ok = delivery.statusCode !== undefined && delivery.statusCode >= 200 && delivery.statusCode < 300;
         // The retry is due its wait after this attempt was due, on the clock, however long the attempt took.
         if (!ok && retryAt !== undefined) {
           const { id: _, ...next } = task;
-          engine.schedule({ ...next, attempt: task.attempt + 1, dueAt: retryAt });
+          env.schedule({ ...next, attempt: task.attempt + 1, dueAt: retryAt });
         }
       });
     },

@@ -1,13 +1,11 @@
 /**
  * The control operations of test mode, as a flow: faults, the request log (listed, cleared and streamed) and
- * scenarios. Each finds the sandbox's test mode from the engine it is called with.
+ * scenarios, through the test mode each call is given (`call.testMode`).
  */
 import type { ServerResponse } from "node:http";
 import { WorkflowError } from "../../arazzo/document.ts";
-import type { SandboxEngine } from "../engine.ts";
-import { defineFlow, SandboxProblem, unprocessable } from "../flow.ts";
+import { defineFlow, SandboxProblem, type TestModeAccess, unprocessable } from "../flows/flow.ts";
 import { FaultInputError } from "./faults.ts";
-import { type TestMode, testModeOf } from "./index.ts";
 import { accountFingerprint, MAX_STREAM_BUFFER_BYTES, type RequestFilter } from "./log.ts";
 import type { PreparedScenario } from "./scenarios.ts";
 
@@ -16,7 +14,7 @@ const STREAM_KEEPALIVE_MS = 15_000;
 const DEFAULT_LIST_LIMIT = 100;
 
 interface Caller {
-  engine: SandboxEngine;
+  testMode: TestModeAccess;
   apiKey?: string;
 }
 
@@ -25,11 +23,8 @@ function ownerOf(call: Caller): string | undefined {
   return call.apiKey === undefined ? undefined : accountFingerprint(call.apiKey);
 }
 
-/** The sandbox's test mode, which every sandbox started by startSandbox has. */
-function modeOf(call: Caller): TestMode {
-  const mode = testModeOf(call.engine);
-  if (!mode) throw new Error("this sandbox runs without test mode");
-  return mode;
+function modeOf(call: Caller): TestModeAccess {
+  return call.testMode;
 }
 
 function filterOf(

@@ -5,7 +5,7 @@
  * and the same calls fail the same way every run.
  */
 import type { components } from "../../../../generated/sandbox.js";
-import type { Operation } from "../contract.ts";
+import type { Operation } from "../../contract/router.ts";
 import { type RandomHolder, randomStateFor, SeededRandom } from "../random.ts";
 
 export type FaultInput = components["schemas"]["CreateFaultRequest"];

@@ -2,12 +2,13 @@
  * Test mode: what a partner's tests need beyond the API itself. Faults, the request log and scenarios live
  * at the HTTP front of the sandbox: server.ts opens an `Exchange` per call and tells it where the call got to
  * (routed, body read, answered); the control operations of test mode are a flow of their own (control.ts),
- * which finds a sandbox's test mode from its engine (`testModeOf`).
+ * handed this test mode with each call.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { ContractRouter, Operation } from "../../contract/router.ts";
 import { callerFingerprint } from "../accounts.ts";
-import type { ContractRouter, Operation } from "../contract.ts";
 import type { SandboxEngine } from "../engine.ts";
+import type { TestModeAccess } from "../flows/flow.ts";
 import { appliedFault, type Fault, FaultBook, type FaultInput } from "./faults.ts";
 import { RequestLog } from "./log.ts";
 import { ScenarioRunner } from "./scenarios.ts";
@@ -45,14 +46,7 @@ export interface FaultAnswer {
 /** The call was not answered: a fault dropped its connection, or its client left while a fault held it. */
 export const UNANSWERED = Symbol("unanswered");
 
-const modes = new WeakMap<SandboxEngine, TestMode>();
-
-/** The test mode of the sandbox an engine belongs to. */
-export function testModeOf(engine: SandboxEngine): TestMode | undefined {
-  return modes.get(engine);
-}
-
-export class TestMode {
+export class TestMode implements TestModeAccess {
   readonly faults: FaultBook;
   readonly log: RequestLog;
   readonly scenarios: ScenarioRunner;
@@ -75,7 +69,6 @@ export class TestMode {
     });
     this.startFaults = options.faults ?? [];
     for (const fault of this.startFaults) this.faults.add(fault);
-    modes.set(engine, this);
   }
 
   /** Starts following one call. */
@@ -152,12 +145,17 @@ export class Exchange {
 
   /** Records the answer about to be sent; returns its text, cut short when a fault asks for a malformed body. */
   answer(status: number, headers: OutgoingHttpHeaders, text: string | undefined): string | undefined {
-    const sent = this.fault?.malformed && text ? text.slice(0, Math.ceil(text.length / 2) - 1) || "{" : text;
-    this.record(status, headers, sent);
+    if (!(this.fault?.malformed && text)) {
+      this.record(status, headers, text);
+      return text;
+    }
+    const sent = text.slice(0, Math.ceil(text.length / 2) - 1) || "{";
+    // Logged as bytes of its own: the cut string is a slice that would hold on to the whole answer.
+    this.record(status, headers, Buffer.from(sent));
     return sent;
   }
 
-  private record(status: number | null, headers: OutgoingHttpHeaders, text: string | undefined): void {
+  private record(status: number | null, headers: OutgoingHttpHeaders, text: Buffer | string | undefined): void {
     if (!this.logged) return;
     const target = this.request.url ?? "/";
     const mark = target.indexOf("?");

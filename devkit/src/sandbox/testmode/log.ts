@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import type { components } from "../../../../generated/sandbox.js";
+import type { ContractRouter, Operation } from "../../contract/router.ts";
 import {
   headerText,
   isJsonMediaType,
@@ -20,7 +21,6 @@ import {
   redactHeaders,
   redactQuery,
 } from "../../redact.ts";
-import type { ContractRouter, Operation } from "../contract.ts";
 import type { FaultApplied } from "./faults.ts";
 
 export type SandboxRequest = components["schemas"]["SandboxRequest"];
@@ -62,7 +62,7 @@ export interface LoggedCall {
   requestBody: Buffer | undefined;
   status: number | null;
   responseHeaders: OutgoingHttpHeaders;
-  responseText: string | undefined;
+  responseText: Buffer | string | undefined;
   durationMs: number;
   fault: FaultApplied | null;
 }
@@ -76,21 +76,22 @@ export interface RequestFilter {
 }
 
 /**
- * A body as the log keeps it: `sent`, the bytes as they came (at most LOGGED_BODY_BYTES), read when rendered;
+ * A body as the log keeps it: `sent`, the body as it came or went (a request's bytes, an answer's text; at most
+ * LOGGED_BODY_BYTES), read when rendered;
  * `redacted`, the JSON text of a larger body already redacted (`cut` when only its start is kept); `omitted`,
  * the size and type of a larger body that is neither JSON nor a form.
  */
 type KeptBody =
-  | { kind: "sent"; text: Buffer; contentType: string }
+  | { kind: "sent"; text: Buffer | string; bytes: number; contentType: string }
   | { kind: "redacted"; text: Buffer; cut: boolean }
   | { kind: "omitted"; omitted: OmittedBody };
 
 function keep(text: Buffer | string | undefined, contentType: string): KeptBody | undefined {
   if (text === undefined || text.length === 0) return undefined;
   const bytes = typeof text === "string" ? Buffer.byteLength(text) : text.length;
-  // Bytes of its own, not the string: an answer cut short (a malformed fault) is a slice holding the whole.
-  if (bytes <= LOGGED_BODY_BYTES)
-    return { kind: "sent", text: typeof text === "string" ? Buffer.from(text) : text, contentType };
+  // Kept as it is, not copied: an answer's text is its own (one cut short by a malformed fault comes as bytes of
+  // its own, Exchange.answer), a request's bytes are the ones read.
+  if (bytes <= LOGGED_BODY_BYTES) return { kind: "sent", text, bytes, contentType };
   const read = readRedacted(text.toString(), contentType);
   if ("omitted" in read) return { kind: "omitted", omitted: read.omitted };
   const json = JSON.stringify(read.parsed);
@@ -102,7 +103,7 @@ function keep(text: Buffer | string | undefined, contentType: string): KeptBody 
 
 function keptSize(body: KeptBody | undefined): number {
   if (!body) return 0;
-  return body.kind === "omitted" ? 64 : body.text.length;
+  return body.kind === "omitted" ? 64 : body.kind === "sent" ? body.bytes : body.text.length;
 }
 
 /** The body as `LoggedMessage` shows it: parsed and redacted, its redacted start when cut, or its size and type. */
@@ -132,7 +133,7 @@ class Entry {
   ) {
     const responseText = call.responseText;
     if (responseText !== undefined && responseText.length > LOGGED_BODY_BYTES)
-      this.check = contractCheck(router, call, responseText);
+      this.check = contractCheck(router, call, responseText.toString());
     this.requestBody = keep(call.requestBody, headerText(call.requestHeaders["content-type"]));
     this.responseBody = keep(responseText, headerText(call.responseHeaders["content-type"]));
     // The entry keeps its own copies: the call's whole bodies are let go.

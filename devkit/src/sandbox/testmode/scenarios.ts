@@ -18,9 +18,9 @@ import {
   WorkflowError,
 } from "../../arazzo/document.ts";
 import { type Fetch, runArazzo, type StepCall, type WorkflowRun } from "../../arazzo/runner.ts";
+import type { ContractRouter } from "../../contract/router.ts";
 import { displayPath } from "../../paths.ts";
 import type { SandboxClock } from "../clock.ts";
-import type { ContractRouter } from "../contract.ts";
 
 export type ScenarioRun = components["schemas"]["ScenarioRun"];
 export type ShippedScenario = components["schemas"]["ShippedScenario"];

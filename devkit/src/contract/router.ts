@@ -1,14 +1,14 @@
 /**
- * Routing and request validation, built from the bundled contracts (the partner API and the sandbox's control
- * API) and nothing else: paths, methods, parameters, security and request bodies. Schemas are compiled with
- * Ajv (JSON Schema 2020-12) the first time an operation is called, so start-up stays fast.
+ * Routing and request validation, built from bundled contracts (the partner API and the sandbox's control API)
+ * and nothing else: paths, methods, parameters, security and request bodies; shared by the sandbox, `verify`
+ * and `proxy`. Schemas are compiled with Ajv (JSON Schema 2020-12) the first time an operation is called, so
+ * start-up stays fast.
  */
-import { readFileSync } from "node:fs";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { HTTP_METHODS } from "partner-api-client";
-import { contractJsonPath, sandboxContractJsonPath } from "../paths.ts";
+import { followRefsFrom } from "./refs.ts";
 
 type Json = { [key: string]: unknown };
 
@@ -84,23 +84,11 @@ function isJson(value: unknown): value is Json {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** Follows local `$ref`s to the object they name, and tells where it lives. */
+/** Follows local `$ref`s to the object they name (refs.ts), and tells where it lives. */
 function resolve(document: Json, start: unknown): { value: Json; pointer?: string } {
-  let value = start;
-  let pointer: string | undefined;
-  for (let depth = 0; isJson(value) && typeof value.$ref === "string"; depth++) {
-    if (depth > 20) throw new Error(`reference loop at ${value.$ref}`);
-    pointer = value.$ref;
-    value = pointer
-      .slice(2)
-      .split("/")
-      .reduce<unknown>(
-        (node, part) => (isJson(node) ? node[part.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined),
-        document,
-      );
-  }
-  if (!isJson(value)) throw new Error(`${pointer ?? "a contract object"} is not an object`);
-  return pointer === undefined ? { value } : { value, pointer };
+  const { value, pointer } = followRefsFrom<unknown>(document, start, "");
+  if (!isJson(value)) throw new Error(`${pointer || "a contract object"} is not an object`);
+  return pointer === "" ? { value } : { value, pointer };
 }
 
 /** One router and validator over the partner contract and the control contract. */
@@ -427,14 +415,4 @@ function describe(error: ErrorObject, prefix: string): string {
   if (error.keyword === "required")
     return `${prefix}must have the property ${(error.params as { missingProperty: string }).missingProperty}`;
   return `${prefix}${error.message ?? "is invalid"}`;
-}
-
-/** One router for both bundled contracts, shared by the whole process (it holds no state): made on first use. */
-let sharedRouter: ContractRouter | undefined;
-export function sandboxRouter(): ContractRouter {
-  sharedRouter ??= new ContractRouter([
-    { api: "control", document: JSON.parse(readFileSync(sandboxContractJsonPath, "utf8")) as Json },
-    { api: "partner", document: JSON.parse(readFileSync(contractJsonPath, "utf8")) as Json },
-  ]);
-  return sharedRouter;
 }

@@ -5,6 +5,11 @@
  * kinds a flow registers. Requests reach a handler already routed and validated against the contract
  * (server.ts), so a handler checks only what the contract cannot say: that an id names something of the
  * calling account, that a BIN is the company's, and the like.
+ *
+ * And what a flow sees of the sandbox (`FlowEnv`): the store's tables, the clock's reading, ids, `schedule`,
+ * `fire` and, for the control operations of test mode, the test mode (`TestModeAccess`). The flows are written
+ * against these interfaces, declared here, not against the engine that implements them (engine.ts), which is
+ * handed the flows' task runners and seeding by the composition root (../index.ts).
  */
 
 import type { ServerResponse } from "node:http";
@@ -13,10 +18,16 @@ import type {
   paths as PartnerPaths,
   webhooks as PartnerWebhooks,
 } from "partner-api-client";
-import type { operations as ControlOperations } from "../../../generated/sandbox.js";
-import type { Issue } from "./contract.ts";
-import type { SandboxEngine } from "./engine.ts";
-import type { AccountState, CompanyRecord } from "./state.ts";
+import type { operations as ControlOperations } from "../../../../generated/sandbox.js";
+import type { ContractRouter, Issue } from "../../contract/router.ts";
+import type { SandboxClock } from "../clock.ts";
+import type { SeededRandom } from "../random.ts";
+import type { AccountRecord, CompanyRecord, EventRecord, TaskBase } from "../records.ts";
+import type { Store } from "../store/tables.ts";
+import type { FaultBook } from "../testmode/faults.ts";
+import type { RequestLog } from "../testmode/log.ts";
+import type { ScenarioRunner } from "../testmode/scenarios.ts";
+import type { Task, TaskRequest } from "./tasks.ts";
 
 type ValueOf<T> = T[keyof T];
 
@@ -86,7 +97,8 @@ export interface AnyReply {
 
 /** What a handler of `Op` is given. */
 export interface Call<Op extends OperationShape = OperationShape> {
-  engine: SandboxEngine;
+  env: FlowEnv;
+  testMode: TestModeAccess;
   /** The X-API-Key value, when the request carried one. */
   apiKey?: string;
   params: Params<Op>;
@@ -110,15 +122,8 @@ export type EventPayload<E extends EventType> = PartnerWebhooks[E]["post"] exten
   ? P
   : never;
 
-/** What every timed task carries: the order it was scheduled in, when it is due and whose it is. */
-export interface TaskBase {
-  id: number;
-  dueAt: number;
-  apiKey: string;
-}
-
 /** Runs one due task of a kind, with the clock at its due time. */
-export type TaskRunner<Task> = (engine: SandboxEngine, task: Task) => void | Promise<void>;
+export type TaskRunner<T> = (env: FlowEnv, task: T) => void | Promise<void>;
 
 /** A flow's task runners, one for each of its kinds (`Kinds` maps a kind to the data its task carries). */
 export type TaskRunners<Kinds> = { [K in keyof Kinds]: TaskRunner<TaskBase & { kind: K } & Kinds[K]> };
@@ -167,13 +172,13 @@ export const unprocessable = (detail: string) =>
   new SandboxProblem(422, "unprocessable", "Unprocessable Entity", detail);
 
 interface Caller {
-  engine: SandboxEngine;
+  env: FlowEnv;
   apiKey?: string;
 }
 
 /** The calling account (seeded on its first use); 401 without an API key. */
-export function accountOf(call: Caller): AccountState {
-  return call.engine.account(apiKeyOf(call));
+export function accountOf(call: Caller): AccountRecord {
+  return call.env.account(apiKeyOf(call));
 }
 
 export function apiKeyOf(call: Caller): string {
@@ -185,7 +190,7 @@ export function apiKeyOf(call: Caller): string {
 /** The company a partner operation acts for (X-Company-Id): it must be one of the calling account's. */
 export function actingCompany(call: Caller & { params: { "X-Company-Id": string } }): CompanyRecord {
   const id = call.params["X-Company-Id"];
-  const company = call.engine.company(accountOf(call), id);
+  const company = call.env.store.get("companies", accountOf(call).id, id);
   if (!company)
     throw new SandboxProblem(
       403,
@@ -199,17 +204,87 @@ export function actingCompany(call: Caller & { params: { "X-Company-Id": string 
 /** A company named in a control path: 404 unless it is one of the calling account's. */
 export function pathCompany(call: Caller & { params: { companyId: string } }): CompanyRecord {
   const id = call.params.companyId;
-  const company = call.engine.company(accountOf(call), id);
+  const company = call.env.store.get("companies", accountOf(call).id, id);
   if (!company) throw notFound("company", id);
   return company;
 }
 
-/** One page of a list: `page` from 1, `limit` items a page (the sandbox's picks when omitted). */
-export function pageOf<T>(items: T[], params: { page?: number; limit?: number }, defaultLimit: number) {
+/**
+ * One page of a list: `page` from 1, `limit` items a page (the sandbox's picks when omitted). A `page` or `limit`
+ * below 1 is read as 1 (the contract, like the description, gives them no range, so a contract-valid request is
+ * answered, and the answer's `pagination` says what was served).
+ */
+export function pageOf<T>(items: readonly T[], params: { page?: number; limit?: number }, defaultLimit: number) {
   const page = Math.max(1, params.page ?? 1);
   const limit = Math.max(1, params.limit ?? defaultLimit);
   return {
     items: items.slice((page - 1) * limit, page * limit),
     pagination: { currentPage: page, totalPages: Math.ceil(items.length / limit), perPage: limit },
   };
+}
+
+/** What the flows' settings are: the sandbox's options that shape what they do. */
+export interface FlowSettings {
+  /** Clock seconds from createCard until the card is Active. */
+  readonly cardIssuingSeconds: number;
+  /** Clock seconds from submitKybProfile until company.kyb_status_changed (APPROVED). */
+  readonly kybReviewSeconds: number;
+  /** A receiver every account gets when it is seeded. */
+  readonly webhooks?: { url: string; secret: string } | undefined;
+  /** The sandbox's own base URL, for the hosted pages' links. */
+  baseUrl(): string;
+}
+
+/** What a flow sees of the sandbox: the records, the clock, ids, timed tasks, events. */
+export interface FlowEnv {
+  /** The records, by table: read them with get and list, change them with put and delete. */
+  readonly store: Store;
+  readonly clock: SandboxClock;
+  readonly settings: FlowSettings;
+  /** The clock's reading as an ISO time, the same for everything one call makes (the seeded time while seeding). */
+  now(): string;
+  /** The same reading in milliseconds. */
+  reading(): number;
+  /** Runs `job` with `now()` and new ids reading `at` (milliseconds): seeded data's fixed times. */
+  dated<T>(at: number, job: () => T): T;
+  /** The account of an API key, seeded on its first use. */
+  account(apiKey: string): AccountRecord;
+  hasAccount(apiKey: string): boolean;
+  /** The API key of the account with this fingerprint, among those that have called. */
+  apiKeyOf(fingerprint: string): string | undefined;
+  /** The account's generator: ids carry the clock's reading, and each draw is kept with the account. */
+  random(apiKey: string): SeededRandom;
+  /** Puts a task on the clock; its flow's runner runs it when it falls due. */
+  schedule(task: TaskRequest): void;
+  /** Takes the account's pending tasks that match off the clock (work under way goes on). */
+  cancel(apiKey: string, matches: (task: Task) => boolean): void;
+  /** The tasks waiting on the clock (not those whose work is under way). */
+  pending(): readonly Task[];
+  /** Records an event of the account and schedules its deliveries. */
+  fire<E extends EventType>(apiKey: string, type: E, payload: EventPayload<E>): EventRecord;
+  /**
+   * Runs `work` for a task off the due loop (a delivery attempt), so the loop goes on at once; the task stays
+   * saved until it settles. `followUpAt`: the earliest clock time a task its outcome schedules can be due.
+   */
+  inBackground(task: Task, followUpAt: number | undefined, work: (signal: AbortSignal) => Promise<void>): void;
+  /** Real milliseconds one delivery attempt may take. */
+  readonly webhookTimeoutMs: number;
+  /** True while due work is queued or running, or a delivery attempt is under way. */
+  readonly busy: boolean;
+  /** Moves the clock forward, running what falls due on the way. */
+  advance(ms: number): Promise<void>;
+  /** Runs what is due by the clock's reading. */
+  runDueNow(): Promise<void>;
+  /** Back to no accounts and no tasks. */
+  reset(): void;
+}
+
+/** What the control operations of test mode see of it: faults, the request log, scenarios. */
+export interface TestModeAccess {
+  readonly faults: FaultBook;
+  readonly log: RequestLog;
+  readonly scenarios: ScenarioRunner;
+  readonly router: ContractRouter;
+  /** Faults back to those given at start, the log emptied. */
+  reset(): void;
 }

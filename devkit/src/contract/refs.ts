@@ -1,7 +1,7 @@
 /**
  * Local `$ref`s in a bundled OpenAPI document (`#/components/schemas/Card`): looking one up and following a
- * chain of them. The one resolver: the generator, the docs samples, the diff, the benchmarks and the contract tests
- * use it (the Spectral functions, plain JavaScript, keep a small one: see spectral/functions/walk.js).
+ * chain of them. The one resolver: the contract router (router.ts), the generator, the docs samples, the diff, the
+ * benchmarks and the contract tests use it (the Spectral functions, plain JavaScript, keep a small one: see spectral/functions/walk.js).
  */
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

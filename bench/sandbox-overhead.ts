@@ -1,0 +1,292 @@
+/**
+ * The sandbox beside a bare `node:http` server answering the same bytes, operation by operation: what the
+ * sandbox's routing, validation, state and serialisation cost on each partner API operation, as a ratio of
+ * requests per second (the issue's target: at least 0.6 on every operation).
+ */
+import type { ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { Agent } from "node:http";
+import path from "node:path";
+import { requestExamples } from "../generated/examples.ts";
+import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
+import type { Benchmark } from "./context.ts";
+import { median, percentile, roundOrder } from "./harness.ts";
+import { load, type MockOperation, recordAnswers, startBareServer, type Target } from "./mock.ts";
+import type { Figure, Ratio } from "./results.ts";
+import { type StartedSandbox, startSandboxCommand } from "./sandbox.ts";
+
+/** The issue's target: each operation's requests/s at least this share of the bare server's. */
+export const TARGET_SHARE_OF_BARE = 0.6;
+/** Cards in the company whose cards are listed (the issue measured listCards with 50). */
+const LISTED_CARDS = 50;
+
+/** One call to the sandbox while setting up; the JSON answer. */
+async function call(url: string, apiKey: string, method: string, target: string, body?: unknown, companyId?: string) {
+  const response = await fetch(url + target, {
+    method,
+    headers: {
+      "X-API-Key": apiKey,
+      ...(companyId ? { "X-Company-Id": companyId } : {}),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`sandbox-overhead: ${method} ${target} answered ${response.status}: ${text}`);
+  return text === "" ? undefined : JSON.parse(text);
+}
+
+/**
+ * Every partner operation the sandbox serves, each with ids the sandbox knows. Each operation that changes
+ * something has an account of its own, so what it makes (companies, cards) does not grow what another lists.
+ */
+async function operations(url: string): Promise<MockOperation[]> {
+  const seeded = async (apiKey: string) => {
+    const companyId = (await call(url, apiKey, "GET", "/v1/companies")).companies[0].id as string;
+    const holders = await call(url, apiKey, "GET", `/_sandbox/companies/${companyId}/card-holders`);
+    const wallets = await call(url, apiKey, "GET", `/_sandbox/companies/${companyId}/wallets`);
+    return { companyId, cardHolderId: holders.cardHolders[0].id as string, walletId: wallets.wallets[0].id as string };
+  };
+  const card = (cardHolderId: string) => ({ ...requestExamples.createCard.travelCard, cardHolderId, bin: "45671234" });
+  const op = (
+    name: string,
+    apiKey: string,
+    method: string,
+    target: string,
+    expectedStatus: number,
+    companyId?: string,
+    body?: unknown,
+  ): MockOperation => ({
+    name,
+    method,
+    url: target,
+    body: body === undefined ? "" : JSON.stringify(body),
+    expectedStatus,
+    headers: {
+      "X-API-Key": apiKey,
+      ...(companyId ? { "X-Company-Id": companyId } : {}),
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
+  });
+  // The reading account: 50 cards, a route with a deposit, the seeded ledger.
+  const reader = "bench-reader";
+  const read = await seededState(url, reader);
+  for (let i = 0; i < LISTED_CARDS - 1; i++)
+    await call(url, reader, "POST", "/v1/cards", card(read.cardHolderId), read.companyId);
+  const cards = (await call(url, reader, "GET", "/v1/cards?limit=100", undefined, read.companyId)).cards;
+  const cardId = cards[0].id as string;
+  const writer = await seeded("bench-writer");
+  const writerCard = (await call(url, "bench-writer", "POST", "/v1/cards", card(writer.cardHolderId), writer.companyId))
+    .card.id as string;
+  const opener = await seeded("bench-opener");
+  await call(url, "bench-opener", "POST", `/v1/wallets/${opener.walletId}/addresses`, {}, opener.companyId);
+  const onboarder = "bench-onboarder";
+  await call(url, onboarder, "GET", "/v1/companies");
+  const kyb = await seeded("bench-kyb");
+  const maker = await seeded("bench-maker");
+  return [
+    op("listCompanies", reader, "GET", "/v1/companies", 200),
+    op(`listCards (${LISTED_CARDS} cards, a page of 20)`, reader, "GET", "/v1/cards", 200, read.companyId),
+    op("listCardBins", reader, "GET", "/v1/card-bins", 200, read.companyId),
+    op("getCardHolder", reader, "GET", `/v1/card-holders/${read.cardHolderId}`, 200, read.companyId),
+    op("listSpendingAccountTransactions", reader, "GET", "/v1/card-spending-account/transactions", 200, read.companyId),
+    op("getTransaction", reader, "GET", `/transactions/${read.transactionId}`, 200),
+    op("getPaymentRoute", reader, "GET", `/v1/payment-routes/${read.routeId}`, 200, read.routeCompanyId),
+    op(
+      "getPaymentInstructions",
+      reader,
+      "GET",
+      `/v1/payment-routes/${read.routeId}/payment-instructions`,
+      200,
+      read.routeCompanyId,
+    ),
+    op("createCardDetailsToken", reader, "POST", `/v1/cards/${cardId}/details`, 200, read.companyId),
+    op("createCard", "bench-writer", "POST", "/v1/cards", 201, writer.companyId, card(writer.cardHolderId)),
+    op(
+      "updateCardSpendSettings",
+      "bench-writer",
+      "PATCH",
+      `/v1/cards/${writerCard}/spend-settings`,
+      200,
+      writer.companyId,
+      requestExamples.updateCardSpendSettings.unlimited,
+    ),
+    op("unfreezeCard", "bench-writer", "PATCH", `/v1/cards/${writerCard}/unfreeze`, 200, writer.companyId, {}),
+    op(
+      "openWalletAddress (the address it has)",
+      "bench-opener",
+      "POST",
+      `/v1/wallets/${opener.walletId}/addresses`,
+      200,
+      opener.companyId,
+      {},
+    ),
+    op(
+      "onboardCompany",
+      onboarder,
+      "POST",
+      "/v1/companies",
+      201,
+      undefined,
+      requestExamples.onboardCompany.cardOnlyCompany,
+    ),
+    op(
+      "submitKybProfile",
+      "bench-kyb",
+      "POST",
+      "/v1/kyb-profiles",
+      201,
+      kyb.companyId,
+      requestExamples.submitKybProfile.usSoftwareCompany,
+    ),
+    op(
+      "createCard (another account)",
+      "bench-maker",
+      "POST",
+      "/v1/cards",
+      201,
+      maker.companyId,
+      card(maker.cardHolderId),
+    ),
+  ];
+
+  /** The reading account's seeded company, and a company cleared for a route with one deposit. */
+  async function seededState(base: string, apiKey: string) {
+    const ids = await seeded(apiKey);
+    const company = (
+      await call(base, apiKey, "POST", "/v1/companies", {
+        ...requestExamples.onboardCompany.cardOnlyCompany,
+        products: ["Swap"],
+      })
+    ).company.id as string;
+    const route = (
+      await call(base, apiKey, "POST", `/_sandbox/companies/${company}/payment-routes`, { type: "onramp", force: true })
+    ).paymentRoute.id as string;
+    const deposit = await call(base, apiKey, "POST", `/_sandbox/payment-routes/${route}/deposits`, {
+      amount: 100,
+      force: true,
+    });
+    return { ...ids, routeId: route, routeCompanyId: company, transactionId: deposit.transaction.id as string };
+  }
+}
+
+/**
+ * CPU seconds a process has used (user and system, from /proc/<pid>/stat, Linux; clock ticks of 10 ms), or
+ * undefined where there is no /proc. Read around each round: what the server spent per request, whatever else the
+ * machine is running (requests/s on a shared machine moves with its load; CPU per request much less).
+ */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th of them.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+export const sandboxOverheadBenchmark: Benchmark = {
+  name: "sandbox-overhead",
+  title: "Sandbox beside a bare node:http server answering the same bytes",
+  async run({ size, progress, repoRoot }) {
+    const requestsPerRound = size === "full" ? 2_000 : size === "quick" ? 600 : 20;
+    const rounds = size === "full" ? 5 : size === "quick" ? 3 : 1;
+    const concurrency = 8;
+    let sandbox: StartedSandbox | undefined;
+    let bare: ChildProcess | undefined;
+    const agents: Agent[] = [];
+    try {
+      progress("sandbox-overhead: starting the sandbox (as npm run sandbox) and setting up its accounts");
+      // A frozen clock: no card turns Active (no timed work) while another operation is measured.
+      sandbox = await startSandboxCommand(
+        repoRoot,
+        [...TSX_NODE_ARGS, path.join(repoRoot, "scripts", "sandbox.ts")],
+        ["--frozen"],
+      );
+      const ops = await operations(sandbox.url);
+      const sandboxTarget: Target = {
+        port: sandbox.port,
+        agent: new Agent({ keepAlive: true, maxSockets: concurrency }),
+      };
+      agents.push(sandboxTarget.agent);
+      // The sandbox's answer to each, replayed byte for byte by the bare server.
+      const recordings = await recordAnswers(
+        sandboxTarget,
+        ops,
+        (operation, answer) =>
+          `sandbox-overhead: ${operation.name} answered ${answer.status}: ${answer.body.slice(0, 200)}`,
+      );
+      const server = await startBareServer(recordings);
+      bare = server.child;
+      const bareTarget: Target = { port: server.port, agent: new Agent({ keepAlive: true, maxSockets: concurrency }) };
+      agents.push(bareTarget.agent);
+      const warmUp = size === "tiny" ? 10 : 300;
+      const figures: Figure[] = [];
+      const ratios: Ratio[] = [];
+      for (const operation of ops) {
+        for (const target of [sandboxTarget, bareTarget]) await load(target, [operation], warmUp, concurrency);
+        const samples = { sandbox: [] as number[], bare: [] as number[], sandboxP99: [] as number[] };
+        const cpu = { sandbox: 0, bare: 0, measured: true };
+        const pids = { sandbox: sandbox.pid, bare: server.child.pid! };
+        for (let round = 0; round < rounds; round++) {
+          for (const side of roundOrder(["sandbox", "bare"] as const, round)) {
+            const cpuBefore = cpuSeconds(pids[side]);
+            const run = await load(
+              side === "sandbox" ? sandboxTarget : bareTarget,
+              [operation],
+              requestsPerRound,
+              concurrency,
+            );
+            const cpuAfter = cpuSeconds(pids[side]);
+            if (cpuBefore === undefined || cpuAfter === undefined) cpu.measured = false;
+            else cpu[side] += cpuAfter - cpuBefore;
+            samples[side].push(run.perSecond);
+            if (side === "sandbox") samples.sandboxP99.push(percentile(run.latencies, 99));
+          }
+        }
+        progress(`sandbox-overhead ${operation.name}: ${rounds} round(s)`);
+        const sandboxRps = median(samples.sandbox);
+        const bareRps = median(samples.bare);
+        figures.push(
+          { label: `sandbox, ${operation.name}`, value: sandboxRps, unit: "requests/s" },
+          { label: `bare node:http, ${operation.name}`, value: bareRps, unit: "requests/s" },
+          { label: `sandbox p99 latency, ${operation.name}`, value: median(samples.sandboxP99), unit: "ms" },
+        );
+        if (cpu.measured) {
+          const perRequest = (seconds: number) => (seconds * 1e6) / (requestsPerRound * rounds);
+          figures.push(
+            { label: `sandbox CPU per request, ${operation.name}`, value: perRequest(cpu.sandbox), unit: "µs" },
+            { label: `bare node:http CPU per request, ${operation.name}`, value: perRequest(cpu.bare), unit: "µs" },
+          );
+        }
+        ratios.push({
+          label: `sandbox ÷ bare node:http requests/s, ${operation.name}`,
+          value: sandboxRps / bareRps,
+          target: TARGET_SHARE_OF_BARE,
+        });
+      }
+      return {
+        name: this.name,
+        title: this.title,
+        method:
+          "The sandbox in its own process (`npm run sandbox --frozen`: node with tsx's loader on scripts/sandbox.ts, memory state, the clock frozen so no timed work runs while another operation is measured) " +
+          "and a bare `node:http` server (bench/bare-server.ts, its own process) replaying the sandbox's recorded status, headers and body for each request. " +
+          `Every partner API operation the sandbox serves, one at a time, with ids the sandbox holds (listCards over ${LISTED_CARDS} cards); an operation that changes state has an account of its own. ` +
+          `Load from this process over keep-alive loopback connections, ${concurrency} at a time, ${requestsPerRound} requests per round, ` +
+          `${rounds} alternating round(s) per operation after a warm-up; figures are medians over rounds.`,
+        figures,
+        ratios,
+        notes: [
+          "The bare server does no work but write the bytes: the ratio is what routing, validation against the contract, the request log, the state and serialising cost on each operation.",
+          "CPU per request is each server process's user and system time (/proc/<pid>/stat, 10 ms ticks) over the measured rounds, divided by their requests: on a machine others load, requests/s moves with the load and this much less.",
+          "createCard, onboardCompany and submitKybProfile change state on every call (a card, a company, a review task); their answers differ call by call, and the bare server replays the first one.",
+        ],
+      };
+    } finally {
+      for (const agent of agents) agent.destroy();
+      bare?.kill("SIGKILL");
+      await sandbox?.process.stop("SIGTERM");
+    }
+  },
+};

@@ -1,0 +1,29 @@
+/**
+ * The two contracts the sandbox serves, read once per process, and the one router over both (it holds no state,
+ * so every sandbox of the process shares it).
+ */
+import { readFileSync } from "node:fs";
+import { ContractRouter } from "../contract/router.ts";
+import { contractJsonPath, sandboxContractJsonPath } from "../paths.ts";
+
+let documents: { partner: Record<string, unknown>; control: Record<string, unknown> } | undefined;
+
+function loadDocuments() {
+  documents ??= {
+    partner: JSON.parse(readFileSync(contractJsonPath, "utf8")),
+    control: JSON.parse(readFileSync(sandboxContractJsonPath, "utf8")),
+  };
+  return documents;
+}
+
+let sharedRouter: ContractRouter | undefined;
+
+/** One router for both contracts, shared by every sandbox of the process. */
+export function sandboxRouter(): ContractRouter {
+  const { partner, control } = loadDocuments();
+  sharedRouter ??= new ContractRouter([
+    { api: "control", document: control },
+    { api: "partner", document: partner },
+  ]);
+  return sharedRouter;
+}
