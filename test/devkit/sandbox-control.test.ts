@@ -10,7 +10,7 @@ import path from "node:path";
 import { type CliIO, runCommand } from "partner-api-devkit/cli";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partnerApiCli } from "../../devkit/src/cli/index.ts";
-import { parseDuration, triggerWorkflow } from "../../devkit/src/cli/sandbox-control.ts";
+import { parseDuration, triggerWorkflow } from "../../devkit/src/cli/sandbox-control/index.ts";
 import { findFreePort } from "../../devkit/src/prism.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { webhookEventTypes } from "../../src/webhooks/events.ts";

@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { components } from "../../../generated/sandbox.js";
 import type { SandboxEngine } from "./engine.ts";
 import { SandboxProblem } from "./flow.ts";
-import { MAX_API_KEY_LENGTH } from "./limits.ts";
+import { MAX_ACCOUNTS, MAX_API_KEY_LENGTH } from "./limits.ts";
 import type { AccountState, SandboxState } from "./state.ts";
 import { accountFingerprint } from "./testmode/log.ts";
 
@@ -19,6 +19,8 @@ export const SANDBOX_ACCOUNT_HEADER = "x-sandbox-account";
 export const FINGERPRINT = /^acct_[0-9a-f]{12}$/;
 /** Ledger entries `getAccount` gives per company (the newest), as the contract bounds them. */
 export const OVERVIEW_LEDGER_ENTRIES = 100;
+/** Deposits `getAccount` gives per company (the newest), as the contract bounds them. */
+export const OVERVIEW_DEPOSITS = 100;
 
 /** A header's first value; an empty one counts as absent. */
 export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -79,11 +81,43 @@ export function callerFingerprint(headers: IncomingHttpHeaders): string | null {
   return named !== undefined && FINGERPRINT.test(named) ? named : null;
 }
 
-function summary(apiKey: string, account: AccountState): Schemas["SandboxAccount"] {
+/** Keys shorter than this are no credential (a test account's name, "ci"): their hint is the whole key. */
+const MIN_SECRET_LENGTH = 8;
+
+/** How people know an account's key without seeing it: `…` and its last four characters. */
+export function keyHint(apiKey: string): string {
+  return apiKey.length < MIN_SECRET_LENGTH ? apiKey : `…${apiKey.slice(-4)}`;
+}
+
+/**
+ * Each key's latest call with the key (clock time), oldest call first, per accounts object (a reset replaces the
+ * object, and so empties it).
+ */
+const lastCalls = new WeakMap<SandboxState["accounts"], Map<string, string>>();
+
+/** Notes a call made with an account's own key (`X-API-Key`), for `listAccounts`' lastCalledAt and lastCaller. */
+export function noteCall(state: SandboxState, apiKey: string, atMs: number): void {
+  if (apiKey.length > MAX_API_KEY_LENGTH) return;
+  let calls = lastCalls.get(state.accounts);
+  if (!calls) {
+    calls = new Map();
+    lastCalls.set(state.accounts, calls);
+  }
+  calls.delete(apiKey);
+  calls.set(apiKey, new Date(atMs).toISOString());
+  // Bounded by the accounts: keys that never became one (refused before seeding) are dropped now and then.
+  if (calls.size > 2 * MAX_ACCOUNTS)
+    for (const key of calls.keys()) if (!Object.hasOwn(state.accounts, key)) calls.delete(key);
+}
+
+function summary(state: SandboxState, apiKey: string, account: AccountState): Schemas["SandboxAccount"] {
   let cards = 0;
   for (const company of account.companies) cards += company.cards.length;
   return {
     account: accountFingerprint(apiKey),
+    label: account.label ?? null,
+    keyHint: keyHint(apiKey),
+    lastCalledAt: lastCalls.get(state.accounts)?.get(apiKey) ?? null,
     companies: account.companies.length,
     cards,
     events: account.events.length,
@@ -91,9 +125,44 @@ function summary(apiKey: string, account: AccountState): Schemas["SandboxAccount
   };
 }
 
-/** Every account, in the order it first called (`listAccounts`). */
+/** Every account, in the order it first called, and the one that called last (`listAccounts`). */
 export function listAccounts(state: SandboxState): Schemas["ListAccountsResponse"] {
-  return { accounts: Object.entries(state.accounts).map(([apiKey, account]) => summary(apiKey, account)) };
+  let lastCaller: string | null = null;
+  // The calls are kept in the order they came: the last one of an account that exists is the last caller.
+  for (const apiKey of lastCalls.get(state.accounts)?.keys() ?? [])
+    if (Object.hasOwn(state.accounts, apiKey)) lastCaller = accountFingerprint(apiKey);
+  return {
+    accounts: Object.entries(state.accounts).map(([apiKey, account]) => summary(state, apiKey, account)),
+    lastCaller,
+  };
+}
+
+/** One account's summary, by fingerprint; undefined for no such account. */
+export function accountSummary(state: SandboxState, fingerprint: string): Schemas["SandboxAccount"] | undefined {
+  const apiKey = apiKeyOf(state, fingerprint);
+  const account = apiKey === undefined ? undefined : state.accounts[apiKey];
+  return apiKey === undefined || !account ? undefined : summary(state, apiKey, account);
+}
+
+/**
+ * The deposits on a company's routes, newest first, at most OVERVIEW_DEPOSITS: each transaction a
+ * `payment_route.transaction.created` event of the company names, as getTransaction reads it.
+ */
+function depositsOf(account: AccountState, companyId: string): Schemas["RouteDeposit"][] {
+  const deposits: Schemas["RouteDeposit"][] = [];
+  for (let index = account.events.length - 1; index >= 0 && deposits.length < OVERVIEW_DEPOSITS; index--) {
+    const { envelope } = account.events[index]!;
+    if (envelope.type !== "payment_route.transaction.created") continue;
+    const payload = envelope.payload as {
+      companyId?: string;
+      transaction?: { id?: string };
+      data?: { routeId?: string };
+    };
+    if (payload.companyId !== companyId || !payload.data?.routeId || !payload.transaction?.id) continue;
+    const transaction = account.transactions[payload.transaction.id];
+    if (transaction) deposits.push({ routeId: payload.data.routeId, transaction });
+  }
+  return deposits;
 }
 
 /** Everything an account holds, by fingerprint (`getAccount`); undefined for no such account. */
@@ -111,6 +180,7 @@ export function accountOverview(engine: SandboxEngine, fingerprint: string): Sch
       paymentRoutes: record.paymentRoutes,
       wallets: record.wallets.map((wallet) => wallet.wallet),
       ledger: record.ledger.slice(-OVERVIEW_LEDGER_ENTRIES).reverse(),
+      deposits: depositsOf(account, record.company.id),
     })),
   };
 }

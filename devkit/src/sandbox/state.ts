@@ -60,6 +60,8 @@ export interface EndpointRecord {
 
 export interface AccountState {
   random: RandomState;
+  /** The name its partner gave it (control API `updateAccount`). */
+  label?: string;
   /** The account's last id, so ids of one millisecond still sort in the order they were made. */
   lastId?: string;
   companies: CompanyRecord[];

@@ -5,7 +5,7 @@
  * included, run after run. The control API lists the accounts that have called, by fingerprint, and reads
  * everything one holds (accounts.ts).
  */
-import { accountOverview, listAccounts } from "../accounts.ts";
+import { accountOverview, accountSummary, apiKeyOf, listAccounts } from "../accounts.ts";
 import type { SandboxEngine } from "../engine.ts";
 import { defineFlow, SandboxProblem } from "../flow.ts";
 import { MAX_ACCOUNTS } from "../limits.ts";
@@ -86,6 +86,19 @@ export const accounts = defineFlow()({
       if (!overview)
         throw new SandboxProblem(404, "not-found", "Not found", `account ${fingerprint} has not called this sandbox`);
       return { status: 200, body: overview };
+    },
+
+    updateAccount(call) {
+      const fingerprint = call.params.account;
+      const { engine } = call;
+      const apiKey = apiKeyOf(engine.state, fingerprint);
+      const account = apiKey === undefined ? undefined : engine.state.accounts[apiKey];
+      if (!account)
+        throw new SandboxProblem(404, "not-found", "Not found", `account ${fingerprint} has not called this sandbox`);
+      if (call.body.label === null) delete account.label;
+      else account.label = call.body.label;
+      engine.changed(account, "label");
+      return { status: 200, body: accountSummary(engine.state, fingerprint)! };
     },
   },
   tasks: {},

@@ -5,7 +5,7 @@
  * which finds a sandbox's test mode from its engine (`testModeOf`).
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
-import { callerFingerprint } from "../accounts.ts";
+import { callerFingerprint, headerValue, noteCall } from "../accounts.ts";
 import type { ContractRouter, Operation } from "../contract.ts";
 import type { SandboxEngine } from "../engine.ts";
 import { appliedFault, type Fault, FaultBook, type FaultInput } from "./faults.ts";
@@ -114,6 +114,9 @@ export class Exchange {
     this.atMs = mode.engine.clock.now();
     this.scenario = mode.scenarioOf(request);
     this.account = callerFingerprint(request.headers);
+    // A call with the account's own key: the dashboard opens on the account that called last.
+    const apiKey = headerValue(request.headers, "x-api-key");
+    if (apiKey !== undefined) noteCall(mode.engine.state, apiKey, this.atMs);
   }
 
   routed(operation: Operation): void {
