@@ -3,6 +3,7 @@
  * Small DOM helpers for the dashboard: elements built from data (text nodes only, never HTML strings, so
  * nothing a request carried can become markup), formatting, announcements for screen readers.
  */
+import { formatUtc } from "./format.js";
 
 /**
  * @typedef {string | number | Node | null | undefined | false} Child
@@ -64,29 +65,11 @@ export function replaceKeepingFocus(container, ...children) {
   }
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, {
-  year: "numeric",
-  month: "short",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hour12: false,
-  timeZone: "UTC",
-});
+/** A clock time as the page writes every time: 24-hour UTC, as the sandbox keeps it ("2026-11-23 09:00:00 UTC"). */
+export const formatTime = formatUtc;
 
 /**
- * A clock time as people read it, in UTC as the sandbox keeps it.
- * @param {string | null | undefined} iso
- */
-export function formatTime(iso) {
-  if (!iso) return "–";
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${timeFormat.format(date)} UTC`;
-}
-
-/**
- * The time of day only (for dense lists).
+ * The time of day only (for dense lists), 24-hour UTC with milliseconds.
  * @param {string | null | undefined} iso
  */
 export function formatClock(iso) {

@@ -141,3 +141,84 @@ export function receiverOutcomes(event, urlOf) {
   }
   return [...byReceiver.values()];
 }
+
+/**
+ * The fault a form asks for, as createFault takes it; an error names the field that is wrong.
+ * @param {{ operationId: string, effect: string, status: string, retryAfter: string, delayMs: string, times: string, probability: string }} form
+ */
+export function faultFromForm(form) {
+  /** @type {Schemas["CreateFaultRequest"]} */
+  const fault = /** @type {any} */ ({ operationId: form.operationId });
+  /** @param {string} text @param {string} name */
+  const integer = (text, name) => {
+    const value = Number(text);
+    if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number, got "${text}"`);
+    return value;
+  };
+  if (!form.operationId) throw new Error("choose the operation the fault strikes");
+  if (form.effect === "status") {
+    fault.status = integer(form.status, "Status");
+    if (form.retryAfter) fault.retryAfter = integer(form.retryAfter, "Retry-After");
+  } else if (form.effect === "drop") fault.drop = true;
+  else if (form.effect === "malformed") fault.malformed = true;
+  if (form.delayMs) fault.delayMs = integer(form.delayMs, "Delay");
+  else if (form.effect === "delay") throw new Error("a delay fault needs the delay in milliseconds");
+  if (form.times) fault.times = integer(form.times, "Times");
+  if (form.probability) {
+    const probability = Number(form.probability);
+    if (!(probability > 0 && probability <= 1))
+      throw new Error(`Probability must be above 0 and at most 1, got "${form.probability}"`);
+    fault.probability = probability;
+  }
+  return fault;
+}
+
+/** @typedef {"delivered" | "partial" | "retrying" | "failed" | "pending" | "unsent"} Outcome */
+
+/** @type {Record<Outcome, { label: string, tone: "ok" | "warn" | "bad" | "" }>} */
+export const OUTCOMES = {
+  delivered: { label: "delivered", tone: "ok" },
+  partial: { label: "delivered to some receivers, failed at others", tone: "warn" },
+  retrying: { label: "failing, retry due", tone: "warn" },
+  failed: { label: "failed", tone: "bad" },
+  pending: { label: "attempt due", tone: "warn" },
+  unsent: { label: "no receiver", tone: "" },
+};
+
+/**
+ * Where an event's delivery stands over all its receivers, from each one's outcome (receiverOutcomes): a retry
+ * due anywhere is "retrying", an attempt due "pending", then delivered everywhere, failed everywhere, or
+ * "partial" (delivered to some and failed for good at others: not just "failed").
+ * @param {Pick<Schemas["SandboxEvent"], "deliveries" | "nextAttempts">} event
+ * @returns {Outcome}
+ */
+export function outcomeOf(event) {
+  const outcomes = receiverOutcomes(event, (id) => id).map((receiver) => receiver.outcome);
+  if (outcomes.length === 0) return "unsent";
+  if (outcomes.includes("retrying")) return "retrying";
+  if (outcomes.includes("pending")) return "pending";
+  if (outcomes.every((outcome) => outcome === "delivered")) return "delivered";
+  if (outcomes.every((outcome) => outcome === "failed")) return "failed";
+  return "partial";
+}
+
+/**
+ * Whether a call passes the filters.
+ * @param {Schemas["SandboxRequest"]} call
+ * @param {{ account: string, text: string, status: string, faulted: boolean, mismatched: boolean }} filter
+ */
+export function matches(call, filter) {
+  if (filter.account && call.account !== filter.account) return false;
+  if (filter.text) {
+    const text = filter.text.toLowerCase();
+    if (!(call.operationId ?? "").toLowerCase().includes(text) && !call.path.toLowerCase().includes(text)) return false;
+  }
+  if (filter.status) {
+    if (filter.status === "dropped") {
+      if (call.status !== null) return false;
+    } else if (call.status === null || String(call.status)[0] !== filter.status[0]) return false;
+  }
+  if (filter.faulted && !call.fault) return false;
+  if (filter.mismatched && call.contract?.valid !== false) return false;
+  return true;
+}
