@@ -75,7 +75,7 @@ describe("one control client", () => {
   });
 
   it("the check can fail: a file that fetches a /_sandbox/ path by hand, or builds its own client, is caught", () => {
-    const handMade = 'const answer = await fetch(`${base}/_sandbox/clock`, { method: "GET" });';
+    const handMade = 'const answer = await fetch(base + "/_sandbox/clock", { method: "GET" });';
     expect(SENDS.test(handMade) && CONTROL_PATH.test(handMade)).toBe(true);
     const built = 'import type { paths } from "../../../generated/sandbox.js"; const c = createClient<paths>({});';
     expect(BUILDS_CLIENT.test(built) && CONTROL_TYPES.test(built)).toBe(true);
