@@ -4,6 +4,9 @@
  * key. Every answer is checked against the contracts by the sandbox tests' `request`.
  */
 import { createHash } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeyOf, callerFingerprint, callerKey } from "../../devkit/src/sandbox/accounts.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
@@ -211,6 +214,34 @@ describe("listAccounts and getAccount", () => {
     expect(await read()).toBe("Creating");
     await request(sandbox.url, "POST", "/_sandbox/clock/advance", { body: { seconds: 60 } });
     expect(await read()).toBe("Active");
+  });
+
+  it("a label outlives a restart with a state file (it is kept with the account)", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "account-label-"));
+    const state = path.join(folder, "state.json");
+    const key = "sk_label_kept_7f2e";
+    const account = `/_sandbox/accounts/${accountFingerprint(key)}`;
+    try {
+      const first = await startSandbox({ port: 0, state, frozen: true });
+      await clientFor(first.url, key).get("/v1/companies");
+      expect((await request(first.url, "PATCH", account, { body: { label: "Kept team" } })).status).toBe(200);
+      await first.stop();
+      const second = await startSandbox({ port: 0, state, frozen: true });
+      try {
+        const listed = (await request(second.url, "GET", "/_sandbox/accounts")).body;
+        expect(listed.accounts.find((a: { account: string }) => a.account === accountFingerprint(key))).toMatchObject({
+          label: "Kept team",
+          keyHint: "…7f2e",
+          // No call since this start.
+          lastCalledAt: null,
+        });
+        expect(listed.lastCaller).toBeNull();
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it("getAccount of a fingerprint no account has answers 404; a malformed one 422", async () => {
