@@ -5,7 +5,7 @@
  * updates live), payment routes with a deposit form, wallets and the newest ledger entries.
  */
 import { as, client, enumOf, ok } from "./api.js";
-import { announce, badge, every, formatTime, h, replaceKeepingFocus, showProblem, stopAll } from "./dom.js";
+import { announce, badge, dataTable, every, formatTime, h, replaceKeepingFocus, showProblem, stopAll } from "./dom.js";
 
 /** How often the view reads the account again (a card turns Active on the clock, not on a click). */
 const REFRESH_MS = 1000;
@@ -327,75 +327,55 @@ export function mount(root, context) {
       ),
       routes.length === 0
         ? null
-        : h(
-            "div",
-            { class: "scroll" },
-            h(
-              "table",
-              {},
-              h("caption", { class: "visually-hidden" }, `Payment routes of ${name}`),
-              h(
-                "thead",
-                {},
-                h(
-                  "tr",
-                  {},
-                  ...["Route", "Type", "Status", "Currency", "Deposit address", "Deposits", "Deposit"].map((t) =>
-                    h("th", { scope: "col" }, t),
-                  ),
-                ),
-              ),
-              h(
-                "tbody",
-                {},
-                ...routes.map((route) => {
-                  const routeId = /** @type {string} */ (route.id);
-                  const amount = h("input", {
-                    type: "number",
-                    min: "0.01",
-                    step: "0.01",
-                    value: "100",
-                    required: true,
-                    "aria-label": `Amount to deposit on route ${routeId}`,
-                    dataset: { key: `${routeId}:amount` },
-                    style: "width: 7rem",
-                  });
-                  const form = h(
-                    "form",
-                    {
-                      class: "row",
-                      onsubmit: (/** @type {SubmitEvent} */ event) => {
-                        event.preventDefault();
-                        const value = Number(/** @type {HTMLInputElement} */ (amount).value);
-                        act(`${name}: deposit of ${value} on route ${routeId}`, () =>
-                          ok(
-                            client.POST("/_sandbox/payment-routes/{routeId}/deposits", {
-                              params: { path: { routeId } },
-                              headers,
-                              body: { amount: value, ...withForce(id) },
-                            }),
-                          ),
-                        );
-                      },
-                    },
-                    amount,
-                    h("button", { type: "submit", dataset: { key: `${routeId}:deposit` } }, "Deposit"),
-                  );
-                  const deposits = depositsByRoute.get(routeId) ?? [];
-                  return h(
-                    "tr",
-                    { dataset: { route: routeId } },
-                    h("td", {}, h("code", {}, routeId)),
-                    h("td", {}, route.type ?? ""),
-                    h("td", {}, badge(route.status ?? "–", route.status === "active" ? "ok" : "warn")),
-                    h("td", {}, route.currency ?? ""),
-                    h("td", {}, h("code", {}, route.depositAddress ?? "")),
-                    h("td", { dataset: { deposits: String(deposits.length) } }, routeDeposits(deposits)),
-                    h("td", {}, form),
-                  );
-                }),
-              ),
-            ),
+        : dataTable(
+            `Payment routes of ${name}`,
+            ["Route", "Type", "Status", "Currency", "Deposit address", "Deposits", "Deposit"],
+            routes.map((route) => {
+              const routeId = /** @type {string} */ (route.id);
+              const amount = h("input", {
+                type: "number",
+                min: "0.01",
+                step: "0.01",
+                value: "100",
+                required: true,
+                "aria-label": `Amount to deposit on route ${routeId}`,
+                dataset: { key: `${routeId}:amount` },
+                style: "width: 7rem",
+              });
+              const form = h(
+                "form",
+                {
+                  class: "row",
+                  onsubmit: (/** @type {SubmitEvent} */ event) => {
+                    event.preventDefault();
+                    const value = Number(/** @type {HTMLInputElement} */ (amount).value);
+                    act(`${name}: deposit of ${value} on route ${routeId}`, () =>
+                      ok(
+                        client.POST("/_sandbox/payment-routes/{routeId}/deposits", {
+                          params: { path: { routeId } },
+                          headers,
+                          body: { amount: value, ...withForce(id) },
+                        }),
+                      ),
+                    );
+                  },
+                },
+                amount,
+                h("button", { type: "submit", dataset: { key: `${routeId}:deposit` } }, "Deposit"),
+              );
+              const deposits = depositsByRoute.get(routeId) ?? [];
+              return h(
+                "tr",
+                { dataset: { route: routeId } },
+                h("td", {}, h("code", {}, routeId)),
+                h("td", {}, route.type ?? ""),
+                h("td", {}, badge(route.status ?? "–", route.status === "active" ? "ok" : "warn")),
+                h("td", {}, route.currency ?? ""),
+                h("td", {}, h("code", {}, route.depositAddress ?? "")),
+                h("td", { dataset: { deposits: String(deposits.length) } }, routeDeposits(deposits)),
+                h("td", {}, form),
+              );
+            }),
           ),
     );
   }
@@ -443,40 +423,20 @@ function cardsTable(cards, name) {
     h("h3", {}, `Cards (${cards.length})`),
     cards.length === 0
       ? h("p", { class: "muted" }, "No cards yet (createCard with this account's key issues one).")
-      : h(
-          "div",
-          { class: "scroll" },
-          h(
-            "table",
-            {},
-            h("caption", { class: "visually-hidden" }, `Cards of ${name}`),
+      : dataTable(
+          `Cards of ${name}`,
+          ["Card", "Name", "Brand", "Last 4", "Holder", "Status", "Created"],
+          cards.map((card) =>
             h(
-              "thead",
-              {},
-              h(
-                "tr",
-                {},
-                ...["Card", "Name", "Brand", "Last 4", "Holder", "Status", "Created"].map((t) =>
-                  h("th", { scope: "col" }, t),
-                ),
-              ),
-            ),
-            h(
-              "tbody",
-              {},
-              ...cards.map((card) =>
-                h(
-                  "tr",
-                  { dataset: { card: card.id } },
-                  h("td", {}, h("code", {}, card.id)),
-                  h("td", {}, card.name ?? ""),
-                  h("td", {}, card.brand ?? ""),
-                  h("td", {}, card.last4 ?? ""),
-                  h("td", {}, card.cardholder?.name ?? ""),
-                  h("td", {}, badge(card.status ?? "–", card.status === "Active" ? "ok" : "warn")),
-                  h("td", {}, formatTime(card.createdAt)),
-                ),
-              ),
+              "tr",
+              { dataset: { card: card.id } },
+              h("td", {}, h("code", {}, card.id)),
+              h("td", {}, card.name ?? ""),
+              h("td", {}, card.brand ?? ""),
+              h("td", {}, card.last4 ?? ""),
+              h("td", {}, card.cardholder?.name ?? ""),
+              h("td", {}, badge(card.status ?? "–", card.status === "Active" ? "ok" : "warn")),
+              h("td", {}, formatTime(card.createdAt)),
             ),
           ),
         ),
@@ -492,31 +452,17 @@ function walletsTable(wallets, name) {
     "details",
     {},
     h("summary", {}, `Wallets (${wallets.length})`),
-    h(
-      "div",
-      { class: "scroll" },
-      h(
-        "table",
-        {},
-        h("caption", { class: "visually-hidden" }, `Wallets of ${name}`),
+    dataTable(
+      `Wallets of ${name}`,
+      ["Wallet", "Currency", "Default chain", "Chains"],
+      wallets.map((wallet) =>
         h(
-          "thead",
+          "tr",
           {},
-          h("tr", {}, ...["Wallet", "Currency", "Default chain", "Chains"].map((t) => h("th", { scope: "col" }, t))),
-        ),
-        h(
-          "tbody",
-          {},
-          ...wallets.map((wallet) =>
-            h(
-              "tr",
-              {},
-              h("td", {}, h("code", {}, wallet.id)),
-              h("td", {}, wallet.currency),
-              h("td", {}, wallet.defaultChain),
-              h("td", {}, (wallet.chains ?? []).join(", ")),
-            ),
-          ),
+          h("td", {}, h("code", {}, wallet.id)),
+          h("td", {}, wallet.currency),
+          h("td", {}, wallet.defaultChain),
+          h("td", {}, (wallet.chains ?? []).join(", ")),
         ),
       ),
     ),
@@ -581,40 +527,22 @@ function moneyTable(entry, name) {
     ),
     rows.length === 0
       ? h("p", { class: "muted" }, "No money has moved yet.")
-      : h(
-          "div",
-          { class: "scroll" },
-          h(
-            "table",
-            {},
-            h("caption", { class: "visually-hidden" }, `Ledger and deposits of ${name}`),
-            h(
-              "thead",
-              {},
+      : dataTable(
+          `Ledger and deposits of ${name}`,
+          ["Time", "Kind", "Direction", "Amount", "Description"],
+          rows
+            .slice(0, LEDGER_ROWS)
+            .map((row) =>
               h(
                 "tr",
                 {},
-                ...["Time", "Kind", "Direction", "Amount", "Description"].map((t) => h("th", { scope: "col" }, t)),
+                h("td", {}, formatTime(row.at)),
+                h("td", {}, row.kind),
+                h("td", {}, row.direction),
+                h("td", {}, row.amount),
+                h("td", {}, row.description),
               ),
             ),
-            h(
-              "tbody",
-              {},
-              ...rows
-                .slice(0, LEDGER_ROWS)
-                .map((row) =>
-                  h(
-                    "tr",
-                    {},
-                    h("td", {}, formatTime(row.at)),
-                    h("td", {}, row.kind),
-                    h("td", {}, row.direction),
-                    h("td", {}, row.amount),
-                    h("td", {}, row.description),
-                  ),
-                ),
-            ),
-          ),
         ),
   );
 }

@@ -5,7 +5,7 @@
  * remove them.
  */
 import { as, client, ok, partnerOperations } from "./api.js";
-import { announce, every, formatTime, h, replaceKeepingFocus, showProblem, stopAll } from "./dom.js";
+import { announce, dataTable, every, formatTime, h, replaceKeepingFocus, showProblem, stopAll } from "./dom.js";
 import { faultEffect, faultFromForm, faultReach, faultTarget, formatUtc, parseUtc } from "./format.js";
 
 const FAULT_REFRESH_MS = 2000;
@@ -186,57 +186,39 @@ export function mount(root, context) {
   function drawFaults(faults) {
     if (faults.length === 0) return [h("p", { class: "muted" }, "None: every call runs as usual.")];
     return [
-      h(
-        "div",
-        { class: "scroll" },
-        h(
-          "table",
-          {},
-          h("caption", { class: "visually-hidden" }, "Faults in force, oldest first"),
+      dataTable(
+        "Faults in force, oldest first",
+        ["Fault", "For", "Strikes", "Effect", "Left", "Hits", ""],
+        faults.map((fault) =>
           h(
-            "thead",
-            {},
+            "tr",
+            { dataset: { fault: fault.id } },
+            h("td", {}, h("code", {}, fault.id)),
+            h("td", {}, fault.scope === "account" ? context.nameOf(fault.account) : "every account"),
+            h("td", {}, faultTarget(fault)),
+            h("td", {}, faultEffect(fault)),
+            h("td", {}, faultReach(fault) || "until removed"),
+            h("td", {}, String(fault.hits)),
             h(
-              "tr",
+              "td",
               {},
-              ...["Fault", "For", "Strikes", "Effect", "Left", "Hits", ""].map((t) => h("th", { scope: "col" }, t)),
-            ),
-          ),
-          h(
-            "tbody",
-            {},
-            ...faults.map((fault) =>
               h(
-                "tr",
-                { dataset: { fault: fault.id } },
-                h("td", {}, h("code", {}, fault.id)),
-                h("td", {}, fault.scope === "account" ? context.nameOf(fault.account) : "every account"),
-                h("td", {}, faultTarget(fault)),
-                h("td", {}, faultEffect(fault)),
-                h("td", {}, faultReach(fault) || "until removed"),
-                h("td", {}, String(fault.hits)),
-                h(
-                  "td",
-                  {},
-                  h(
-                    "button",
-                    {
-                      type: "button",
-                      dataset: { key: `${fault.id}:remove` },
-                      "aria-label": `Remove fault ${fault.id}`,
-                      onclick: () =>
-                        act(`fault ${fault.id} removed`, () =>
-                          ok(
-                            client.DELETE("/_sandbox/faults/{faultId}", {
-                              params: { path: { faultId: fault.id } },
-                              headers: as(fault.scope === "account" ? (fault.account ?? undefined) : undefined),
-                            }),
-                          ),
-                        ),
-                    },
-                    "Remove",
-                  ),
-                ),
+                "button",
+                {
+                  type: "button",
+                  dataset: { key: `${fault.id}:remove` },
+                  "aria-label": `Remove fault ${fault.id}`,
+                  onclick: () =>
+                    act(`fault ${fault.id} removed`, () =>
+                      ok(
+                        client.DELETE("/_sandbox/faults/{faultId}", {
+                          params: { path: { faultId: fault.id } },
+                          headers: as(fault.scope === "account" ? (fault.account ?? undefined) : undefined),
+                        }),
+                      ),
+                    ),
+                },
+                "Remove",
               ),
             ),
           ),

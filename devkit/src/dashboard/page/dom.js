@@ -37,6 +37,28 @@ export function h(tag, attributes = {}, ...children) {
 }
 
 /**
+ * A table in its scroll box (a table wider than the screen scrolls sideways there, the page never does): its
+ * caption (for screen readers only unless `captionShown`), its column headings, its rows.
+ * @param {string} caption
+ * @param {string[]} headings
+ * @param {(Child | Child[])[]} rows
+ * @param {{ captionShown?: boolean, attributes?: Attributes }} [options]
+ */
+export function dataTable(caption, headings, rows, options = {}) {
+  return h(
+    "div",
+    { class: "scroll" },
+    h(
+      "table",
+      options.attributes ?? {},
+      h("caption", options.captionShown ? {} : { class: "visually-hidden" }, caption),
+      h("thead", {}, h("tr", {}, ...headings.map((heading) => h("th", { scope: "col" }, heading)))),
+      h("tbody", {}, ...rows),
+    ),
+  );
+}
+
+/**
  * @param {Element | DocumentFragment} parent
  * @param {(Child | Child[])[]} children
  */

@@ -8,6 +8,7 @@ import { as, client, loadPartnerContract, ok } from "./api.js";
 import {
   announce,
   badge,
+  dataTable,
   every,
   formatDuration,
   formatTime,
@@ -244,55 +245,41 @@ export function mount(root, context) {
     return [
       list.length === 0
         ? h("p", { class: "muted" }, "No receiver: events are recorded but not sent. Add one to see delivery attempts.")
-        : h(
-            "div",
-            { class: "scroll" },
-            h(
-              "table",
-              {},
-              h("caption", { class: "visually-hidden" }, "Webhook receivers"),
+        : dataTable(
+            "Webhook receivers",
+            ["Receiver", "URL", "Event types", ""],
+            list.map((endpoint) =>
               h(
-                "thead",
+                "tr",
                 {},
-                h("tr", {}, ...["Receiver", "URL", "Event types", ""].map((t) => h("th", { scope: "col" }, t))),
-              ),
-              h(
-                "tbody",
-                {},
-                ...list.map((endpoint) =>
+                h("td", {}, h("code", {}, endpoint.id)),
+                h("td", {}, endpoint.url),
+                h("td", {}, (endpoint.events ?? ["every type"]).join(", ")),
+                h(
+                  "td",
+                  {},
                   h(
-                    "tr",
-                    {},
-                    h("td", {}, h("code", {}, endpoint.id)),
-                    h("td", {}, endpoint.url),
-                    h("td", {}, (endpoint.events ?? ["every type"]).join(", ")),
-                    h(
-                      "td",
-                      {},
-                      h(
-                        "button",
-                        {
-                          type: "button",
-                          "aria-label": `Remove receiver ${endpoint.url}`,
-                          dataset: { key: `${endpoint.id}:remove` },
-                          onclick: async () => {
-                            try {
-                              await ok(
-                                client.DELETE("/_sandbox/webhook-endpoints/{endpointId}", {
-                                  params: { path: { endpointId: endpoint.id } },
-                                  headers: as(account),
-                                }),
-                              );
-                              announce(`receiver ${endpoint.url} removed`);
-                              await refresh();
-                            } catch (error) {
-                              showProblem(error);
-                            }
-                          },
-                        },
-                        "Remove",
-                      ),
-                    ),
+                    "button",
+                    {
+                      type: "button",
+                      "aria-label": `Remove receiver ${endpoint.url}`,
+                      dataset: { key: `${endpoint.id}:remove` },
+                      onclick: async () => {
+                        try {
+                          await ok(
+                            client.DELETE("/_sandbox/webhook-endpoints/{endpointId}", {
+                              params: { path: { endpointId: endpoint.id } },
+                              headers: as(account),
+                            }),
+                          );
+                          announce(`receiver ${endpoint.url} removed`);
+                          await refresh();
+                        } catch (error) {
+                          showProblem(error);
+                        }
+                      },
+                    },
+                    "Remove",
                   ),
                 ),
               ),
@@ -319,44 +306,27 @@ export function mount(root, context) {
 function attemptsTable(event, urlOf) {
   const deliveries = /** @type {any[]} */ (event.deliveries ?? []);
   if (deliveries.length === 0) return h("p", { class: "muted" }, "No delivery attempt yet.");
-  return h(
-    "div",
-    { class: "scroll" },
-    h(
-      "table",
-      {},
-      h("caption", {}, "Delivery attempts"),
+  return dataTable(
+    "Delivery attempts",
+    ["Attempt", "Clock time", "Receiver", "Result", "Duration"],
+    deliveries.map((attempt) =>
       h(
-        "thead",
-        {},
+        "tr",
+        { dataset: { attempt: attempt.attempt } },
+        h("td", {}, String(attempt.attempt)),
+        h("td", {}, formatTime(attempt.at)),
+        h("td", {}, h("code", { title: attempt.endpointId }, urlOf(attempt.endpointId))),
         h(
-          "tr",
+          "td",
           {},
-          ...["Attempt", "Clock time", "Receiver", "Result", "Duration"].map((t) => h("th", { scope: "col" }, t)),
+          attempt.statusCode !== undefined
+            ? badge(String(attempt.statusCode), statusTone(attempt.statusCode), `status ${attempt.statusCode}`)
+            : badge(attempt.error ?? "no answer", "bad"),
         ),
-      ),
-      h(
-        "tbody",
-        {},
-        ...deliveries.map((attempt) =>
-          h(
-            "tr",
-            { dataset: { attempt: attempt.attempt } },
-            h("td", {}, String(attempt.attempt)),
-            h("td", {}, formatTime(attempt.at)),
-            h("td", {}, h("code", { title: attempt.endpointId }, urlOf(attempt.endpointId))),
-            h(
-              "td",
-              {},
-              attempt.statusCode !== undefined
-                ? badge(String(attempt.statusCode), statusTone(attempt.statusCode), `status ${attempt.statusCode}`)
-                : badge(attempt.error ?? "no answer", "bad"),
-            ),
-            h("td", {}, formatDuration(attempt.durationMs)),
-          ),
-        ),
+        h("td", {}, formatDuration(attempt.durationMs)),
       ),
     ),
+    { captionShown: true },
   );
 }
 
