@@ -1,5 +1,5 @@
 /** `partner-api sandbox logs [--follow]`: the calls the sandbox answered (its request log), followed live on request. */
-import { readServerSentEvents } from "../../sse.ts";
+import { EventStreamError, readServerSentEvents } from "../../sse.ts";
 import { defineCommand, JobFailure, parseInteger } from "../runner.ts";
 import { CONNECTION, CONNECTION_USAGE, call, connect, type Schemas } from "./connection.ts";
 
@@ -73,11 +73,21 @@ ${CONNECTION_USAGE}
         if (!body) throw new JobFailure("logs --follow: the sandbox answered the request stream with no body");
         for await (const event of readServerSentEvents(body)) {
           if (event.event !== "request") continue;
+          let entry: SandboxRequest;
+          try {
+            entry = JSON.parse(event.data) as SandboxRequest;
+          } catch {
+            throw new JobFailure(
+              `logs --follow: the request stream sent an event that is not JSON (${event.data.length} characters, id ${event.id ?? "none"})`,
+            );
+          }
           followed++;
-          print(JSON.parse(event.data) as SandboxRequest);
+          print(entry);
         }
       } catch (error) {
-        if (!signal.aborted) throw error;
+        if (signal.aborted) return `followed ${followed} call(s)`;
+        if (error instanceof EventStreamError) throw new JobFailure(`logs --follow: ${error.message}`);
+        throw error;
       }
       return `followed ${followed} call(s)`;
     },
