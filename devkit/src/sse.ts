@@ -37,6 +37,8 @@ export async function* readServerSentEvents(
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
+  /** Where the buffer's search for a line end goes on from: the part before it holds none. */
+  let searched = 0;
   /** Characters of the event being read so far (its lines already taken out of the buffer). */
   let eventLength = 0;
   let type = "";
@@ -47,10 +49,11 @@ export async function* readServerSentEvents(
       const { value, done } = await reader.read();
       buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
       // A CR at the very end may be the first half of a CRLF: it waits for the next chunk unless the stream ended.
-      for (let end = lineEnd(buffer, done); end !== -1; end = lineEnd(buffer, done)) {
+      for (let end = lineEnd(buffer, done, searched); end !== -1; end = lineEnd(buffer, done, 0)) {
         const line = buffer.slice(0, end);
         const skip = buffer[end] === "\r" && buffer[end + 1] === "\n" ? 2 : 1;
         buffer = buffer.slice(end + skip);
+        searched = 0;
         if (line === "") {
           if (data.length > 0) yield { event: type || "message", data: data.join("\n"), id: lastId };
           type = "";
@@ -69,6 +72,8 @@ export async function* readServerSentEvents(
         else if (field === "data") data.push(fieldValue);
         else if (field === "id" && !fieldValue.includes("\0")) lastId = fieldValue;
       }
+      // A CR left at the end may start a CRLF: it is looked at again with the next chunk.
+      searched = buffer.endsWith("\r") ? buffer.length - 1 : buffer.length;
       tooLong(eventLength + buffer.length, maxEventBytes);
       // An event the stream's end cuts off before its blank line is dropped, as the standard says.
       if (done) return;
@@ -86,10 +91,13 @@ function tooLong(length: number, max: number): void {
     );
 }
 
-/** Where the buffer's first line ends (its CR or LF), or -1; a trailing CR counts only when the stream ended. */
-function lineEnd(buffer: string, ended: boolean): number {
-  const lf = buffer.indexOf("\n");
-  const cr = buffer.indexOf("\r");
+/**
+ * Where the buffer's first line ends (its CR or LF), or -1, looking from `from` (no line end before it); a
+ * trailing CR counts only when the stream ended.
+ */
+function lineEnd(buffer: string, ended: boolean, from: number): number {
+  const lf = buffer.indexOf("\n", from);
+  const cr = buffer.indexOf("\r", from);
   if (cr === -1 || (lf !== -1 && lf < cr)) return lf;
   return cr + 1 < buffer.length || ended ? cr : -1;
 }
