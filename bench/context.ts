@@ -2,9 +2,10 @@
  * What every benchmark is given, and the throwaway copy of the repository that benchmarks which write
  * files (pipeline, build, type-check) work in, so a run never touches the working tree.
  */
-import { cp, mkdir, mkdtemp, readdir, readlink, rm, symlink } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { linkNodeModules } from "../scripts/lib/repo-copy.ts";
 import type { BenchSize } from "./harness.ts";
 import { timeCommand } from "./harness.ts";
 import type { BenchResult } from "./results.ts";
@@ -32,21 +33,6 @@ export interface Benchmark {
 // Not copied: installed packages (linked instead), build output and scratch folders. History is copied (a few MB),
 // so anything that asks git (the contract diff, tests of committed files) works in the copy as in the repository.
 const SKIPPED_AT_ROOT = new Set(["node_modules", "dist", ".tmp", "coverage", "test-output"]);
-
-/**
- * The copy's node_modules/: a link to each installed package of the repository, but the workspace links (the
- * client and the devkit, relative links into the repository) made again relative, so in the copy they are the
- * copy's own packages and `partner-api-devkit/cli` is the runner the copy's commands throw its errors from.
- */
-async function linkNodeModules(repoRoot: string, dir: string): Promise<void> {
-  const installed = path.join(repoRoot, "node_modules");
-  await mkdir(path.join(dir, "node_modules"));
-  for (const entry of await readdir(installed, { withFileTypes: true })) {
-    const target = entry.isSymbolicLink() ? await readlink(path.join(installed, entry.name)) : undefined;
-    const workspace = target !== undefined && !path.isAbsolute(target);
-    await symlink(workspace ? target : path.join(installed, entry.name), path.join(dir, "node_modules", entry.name));
-  }
-}
 
 /** Copies the repository into a temporary folder, links its node_modules, and returns the folder. */
 export async function makeSandbox(repoRoot: string): Promise<string> {

@@ -2,9 +2,7 @@
  * Size: what the built client adds to a consumer's bundle (esbuild, minified, gzipped) next to openapi-fetch
  * alone, and how many packages a consumer installs at runtime.
  */
-import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
@@ -43,41 +41,58 @@ async function bundleSize(source: string, resolveDir: string, external: string[]
   };
 }
 
-/** The packages `npm install <this package>` brings at runtime (its production dependency tree, itself excluded). */
-function runtimePackages(packageDir: string): string[] {
-  // Only the package itself: with its workspaces (the devkit), npm lists their trees as well.
-  // npm's JSON goes to a file, not a pipe: npm can exit before a long output has drained into a pipe
-  // (seen in CI: the JSON cut at 704 KiB).
-  const scratch = mkdtempSync(path.join(os.tmpdir(), "bench-npm-ls-"));
-  const outFile = path.join(scratch, "ls.json");
-  const out = openSync(outFile, "w");
-  let stdout: string;
-  let run: ReturnType<typeof spawnSync>;
-  try {
-    run = spawnSync("npm", ["ls", "--omit=dev", "--all", "--json", "--workspaces=false"], {
-      cwd: packageDir,
-      encoding: "utf8",
-      stdio: ["ignore", out, "pipe"],
-    });
-  } finally {
-    closeSync(out);
-  }
-  try {
-    stdout = readFileSync(outFile, "utf8");
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-  if (run.status !== 0 && !stdout)
-    throw new Error(`npm ls failed in the package: ${String(run.stderr).trim().split("\n").slice(-3).join(" ")}`);
-  const found = new Set<string>();
-  const walk = (deps: Record<string, { version?: string; dependencies?: object }> | undefined): void => {
-    for (const [name, dep] of Object.entries(deps ?? {})) {
-      found.add(`${name}@${dep.version ?? "?"}`);
-      walk(dep.dependencies as never);
+interface LockEntry {
+  version?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+/**
+ * The packages `npm install <this package>` brings at runtime (its production dependency tree, itself excluded),
+ * read from the package's package-lock.json the way Node resolves them (nearest node_modules first): its
+ * dependencies, optional dependencies and the peers npm installs, transitively. (`npm ls --omit=dev` in the
+ * built copy listed the whole repository's node_modules, devDependencies' trees included: 2,110 "packages".)
+ */
+export function runtimePackages(packageDir: string): string[] {
+  const lockFile = path.join(packageDir, "package-lock.json");
+  if (!existsSync(lockFile)) throw new Error(`size: ${lockFile} is missing; cannot list the runtime packages`);
+  const lock = JSON.parse(readFileSync(lockFile, "utf8")) as { packages?: Record<string, LockEntry> };
+  const entries = new Map(Object.entries(lock.packages ?? {}));
+  const root = entries.get("");
+  if (!root) throw new Error(`size: ${lockFile} has no root package entry (lockfileVersion 2 or 3 expected)`);
+  const needs = (entry: LockEntry): string[] => [
+    ...Object.keys(entry.dependencies ?? {}),
+    ...Object.keys(entry.optionalDependencies ?? {}),
+    ...Object.keys(entry.peerDependencies ?? {}).filter((name) => !entry.peerDependenciesMeta?.[name]?.optional),
+  ];
+  const resolve = (name: string, from: string): string | undefined => {
+    for (let at = from; ; ) {
+      const candidate = `${at ? `${at}/` : ""}node_modules/${name}`;
+      if (entries.has(candidate)) return candidate;
+      if (at === "") return undefined;
+      const cut = at.lastIndexOf("/node_modules/");
+      at = cut === -1 ? "" : at.slice(0, cut);
     }
   };
-  walk((JSON.parse(stdout) as { dependencies?: never }).dependencies);
-  return [...found].sort();
+  const found = new Map<string, string>();
+  const queue: Array<[string, LockEntry]> = [["", root]];
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const [from, entry] = next;
+    for (const name of needs(entry)) {
+      const location = resolve(name, from);
+      if (location === undefined) {
+        if (entry.optionalDependencies?.[name] !== undefined) continue;
+        throw new Error(`size: ${name} (needed by ${from || "the package"}) is not in ${lockFile}`);
+      }
+      if (found.has(location)) continue;
+      const resolved = entries.get(location)!;
+      found.set(location, `${name}@${resolved.version ?? "?"}`);
+      queue.push([location, resolved]);
+    }
+  }
+  return [...new Set(found.values())].sort();
 }
 
 /** What the root import of `createPartnerClient` may add to openapi-fetch, minified and gzipped (issue 15). */
@@ -150,7 +165,7 @@ export const sizeBenchmark: Benchmark = {
       title: this.title,
       method:
         'esbuild 0.28 bundles (ESM, minified, platform node, target es2022) of the package\'s built root export (`exports["."]`) (after `npm run build` in a ' +
-        "copy of the repository) and of openapi-fetch; gzip at level 9. Runtime packages: `npm ls --omit=dev --all --workspaces=false` of the package. " +
+        "copy of the repository) and of openapi-fetch; gzip at level 9. Runtime packages: the package's production dependency tree as its package-lock resolves it (dependencies, optional dependencies, required peers). " +
         "Sizes are exact, not medians.",
       figures,
       ratios,

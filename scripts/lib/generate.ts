@@ -67,7 +67,7 @@ export async function generateSchemaTypes(
   const ast = await openapiTS(document as never, {
     silent: true,
     // A property is typed as present only when the schema lists it in `required`: a `default` alone does not
-    // make it so, in either direction (docs/api-team.md, "What the generated types promise").
+    // make it so, in either direction (docs/design/generated-types.md, "What the generated types promise").
     defaultNonNullable: false,
     // An object whose fields the source does not show (the two open webhook payloads) is
     // Record<string, unknown>, not Record<string, never>.

@@ -62,6 +62,9 @@ describe.skipIf(process.env[NESTED_ENV])("every benchmark at tiny size", () => {
     const pipeline = summary.outcomes.find((o) => o.name === "pipeline")!.result!;
     expect(pipeline.figures.map((f) => f.label).join("\n")).not.toContain("npm test");
     expect(pipeline.notes.join(" ")).toContain("`npm test` and `npm run test:all` not timed");
+    expect(pipeline.figures.map((f) => f.label)).toContain("`npm run bundle`");
+    expect(pipeline.figures.map((f) => f.label).join("\n")).not.toContain("`npm run docs`");
+    expect(pipeline.notes.join(" ")).toContain('Only `npm run bundle` timed at size "tiny"');
     expect(progress.some((m) => m.startsWith(`[1/${BENCHMARKS.length}] client`))).toBe(true);
     const text = readFileSync(outFile, "utf8");
     expect(text).not.toContain(repoRoot);

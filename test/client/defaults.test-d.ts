@@ -1,5 +1,5 @@
 /**
- * A field with a default and not in `required` is optional to send (docs/api-team.md, "What the generated types
+ * A field with a default and not in `required` is optional to send (docs/design/generated-types.md, "What the generated types
  * promise"): the contract's own `cardOnlyCompany` body and the control API's `{ type: "onramp" }` compile as calls.
  */
 import { describe, expectTypeOf, test } from "vitest";

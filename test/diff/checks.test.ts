@@ -385,7 +385,7 @@ const families: Record<string, Case[]> = {
       breaking: false,
     },
     {
-      name: "a request field removed (oasdiff: warning; here an error, see docs/api-team.md)",
+      name: "a request field removed (oasdiff: warning; here an error, see docs/design/oasdiff-parity.md)",
       mutate: (d) => delete input(d).note,
       check: "request-optional-field-removed",
       breaking: true,

@@ -279,6 +279,46 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
     expect(boxes.inside, "the company ULID lies inside its panel").toBe(true);
   }, 60_000);
 
+  it("search snippets keep the space where a description wraps (no 'acard holder')", async () => {
+    // An operation whose description wraps a line between two plain words; Redoc's search dropped such a break
+    // ("Issuing continues asynchronously:⏎the card" showed as "asynchronously:the card").
+    const wrap = Object.values<any>(contract.paths)
+      .flatMap((item) => HTTP_METHODS.map((method) => item[method]?.description))
+      .map((description) => (typeof description === "string" ? /([A-Za-z]+[:,.]?)\n([a-z]+)/.exec(description) : null))
+      .find((found) => found !== null);
+    expect(wrap, "an operation description that wraps between two words").toBeTruthy();
+    const [left, right] = [wrap![1]!, wrap![2]!];
+    const searchPage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      await searchPage.goto(server.url, { waitUntil: "load" });
+      await searchPage.getByText("Search", { exact: false }).first().click();
+      const input = searchPage.getByPlaceholder("Search docs...");
+      await input.waitFor({ timeout: 60_000 });
+      await input.fill(left.replace(/\W+$/, ""));
+      // Indexing runs in a worker once the dialog opens: up to minutes on a loaded machine. Spaced or not, the
+      // snippet shows up, so the defect fails at once rather than by time. The text read is the search dialog's:
+      // the input's nearest ancestor that holds the results' keyboard hints.
+      const shown = new RegExp(`${left.replace(/\W/g, "\\$&")} ?${right}`).source;
+      const found = await searchPage.waitForFunction(
+        (pattern) => {
+          let box = document.querySelector<HTMLElement>('input[placeholder="Search docs..."]');
+          // biome-ignore lint/performance/useDomNodeTextContent: the text as the reader sees it, blocks apart
+          while (box && !/to navigate/.test(box.innerText)) box = box.parentElement;
+          // biome-ignore lint/performance/useDomNodeTextContent: the text as the reader sees it, blocks apart
+          const text = box ? box.innerText : "";
+          return new RegExp(pattern).test(text) ? text : false;
+        },
+        shown,
+        { timeout: 240_000 },
+      );
+      const text = (await found.jsonValue()) as string;
+      expect(text, "the search results").toContain(`${left} ${right}`);
+      expect(text).not.toContain(`${left}${right}`);
+    } finally {
+      await searchPage.close();
+    }
+  }, 300_000);
+
   it("links every page from the bar, and the version switcher opens a released version's reference", async () => {
     await page.goto(server.url, { waitUntil: "load" });
     const bar = page.getByRole("navigation", { name: "Documentation" });

@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, sandboxRouter, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import {
   accountFingerprint,
+  type LoggedCall,
+  MAX_LOGGED_BYTES,
+  MAX_LOGGED_BYTES_PER_ACCOUNT,
   MAX_REQUEST_STREAMS,
   MAX_REQUEST_STREAMS_PER_ACCOUNT,
   RequestLog,
@@ -159,6 +162,71 @@ describe("bounds", () => {
     while (requests.streamRefusal(`other-${others}`) === undefined) follow(`other-${others++}`);
     expect(others).toBe(MAX_REQUEST_STREAMS - MAX_REQUEST_STREAMS_PER_ACCOUNT + 1);
     expect(requests.streamRefusal(undefined)).toMatch(/100 request streams are open/);
+  });
+
+  /** A call of `account` to an unknown path, with a request body of `bodyBytes` bytes of JSON. */
+  const call = (account: string | null, query: string, bodyBytes = 0): LoggedCall => ({
+    atMs: 0,
+    account,
+    operation: undefined,
+    method: "POST",
+    path: "/v1/nowhere",
+    query,
+    scenario: undefined,
+    requestHeaders: bodyBytes ? { "content-type": "application/json" } : {},
+    requestBody: bodyBytes ? Buffer.from(JSON.stringify("x".repeat(bodyBytes - 2))) : undefined,
+    status: 404,
+    responseHeaders: {},
+    responseText: undefined,
+    durationMs: 1,
+    fault: null,
+  });
+  const queries = (requests: RequestLog, account?: string) =>
+    requests.list({ account }, 10_000).requests.map((entry) => entry.query);
+
+  it("keeps requestLogSize calls per account: one calling in a loop pushes out only its own", () => {
+    const requests = new RequestLog(sandboxRouter(), 3);
+    requests.record(call("acct_quiet", "q=1"));
+    requests.record(call(null, "anon=1"));
+    for (let i = 0; i < 50; i++) requests.record(call("acct_loud", `n=${i}`));
+    expect(queries(requests, "acct_quiet")).toEqual(["q=1"]);
+    expect(queries(requests, "acct_loud")).toEqual(["n=49", "n=48", "n=47"]);
+    expect(queries(requests)).toEqual(["n=49", "n=48", "n=47", "anon=1", "q=1"]);
+    expect(requests.list({}, 2)).toMatchObject({ count: 5 });
+    requests.clear("acct_loud");
+    expect(queries(requests)).toEqual(["anon=1", "q=1"]);
+    expect(requests.heldBytes("acct_loud")).toBe(0);
+    expect(requests.heldBytes()).toBe(requests.heldBytes("acct_quiet") + requests.heldBytes(null));
+  });
+
+  it("bounds the bytes of one account, and of all, taking from the account that holds the most", () => {
+    expect(new RequestLog(sandboxRouter()).bounds).toEqual({
+      maxBytes: MAX_LOGGED_BYTES,
+      maxBytesPerAccount: MAX_LOGGED_BYTES_PER_ACCOUNT,
+    });
+    const bounds = { maxBytes: 64 * 1024, maxBytesPerAccount: 16 * 1024 };
+    const requests = new RequestLog(sandboxRouter(), 100_000, bounds);
+    const big = 2 * 1024;
+    requests.record(call("acct_small", "keep=1", big));
+    for (let i = 0; i < 40; i++) requests.record(call("acct_big", `n=${i}`, big));
+    expect(requests.heldBytes("acct_big")).toBeLessThanOrEqual(bounds.maxBytesPerAccount);
+    expect(queries(requests, "acct_big")[0]).toBe("n=39");
+    expect(queries(requests, "acct_big")).not.toContain("n=30");
+    // Enough accounts at their own bound to pass the bound of all: the small one keeps its call.
+    for (let a = 0; a < 5; a++) for (let i = 0; i < 40; i++) requests.record(call(`acct_${a}`, `n=${i}`, big));
+    expect(requests.heldBytes()).toBeLessThanOrEqual(bounds.maxBytes);
+    expect(queries(requests, "acct_small")).toEqual(["keep=1"]);
+    expect(queries(requests, "acct_4")[0]).toBe("n=39");
+    // One call larger than its account's bound is still kept: the newest of an account always is.
+    requests.record(call("acct_huge", "one=1", 40 * 1024));
+    expect(queries(requests, "acct_huge")).toEqual(["one=1"]);
+    expect(requests.heldBytes()).toBeLessThanOrEqual(bounds.maxBytes);
+    // Many accounts of one call each are bounded in all as well: the oldest accounts' calls go.
+    for (let a = 0; a < 200; a++) requests.record(call(`acct_many_${a}`, "one=1", big));
+    expect(requests.heldBytes()).toBeLessThanOrEqual(bounds.maxBytes);
+    expect(queries(requests, "acct_many_199")).toEqual(["one=1"]);
+    expect(queries(requests, "acct_many_0")).toEqual([]);
+    expect(requests.heldBytes("acct_many_0")).toBe(0);
   });
 
   it("keeps the last requestLogSize calls, and bodies up to 64 KiB", async () => {

@@ -94,7 +94,7 @@ export interface SandboxOptions {
   scenarios?: string[];
   /** The account the start scenarios run as: their `apiKey` input. Default "sandbox". */
   scenarioApiKey?: string;
-  /** How many calls the request log keeps (0 keeps none). Default 1,000. */
+  /** How many calls the request log keeps of each account, and of the callers without one (0 keeps none). Default 1,000. */
   requestLogSize?: number;
 }
 

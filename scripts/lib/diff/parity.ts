@@ -178,7 +178,7 @@ export function describeDifference(result: PairResult): string {
   return `${pair.test} (${pair.file}, at ${pair.until} or above): oasdiff ${result.oasdiff} (${pair.ids.join(", ") || "no change"}), this gate ${result.ours} (${changes || "no change"}); ${why}`;
 }
 
-/** The markers of a generated section of docs/api-team.md. */
+/** The markers of a generated section of docs/design/oasdiff-parity.md. */
 export const SECTIONS = {
   profiles: "oasdiff-profiles",
   differences: "oasdiff-differences",

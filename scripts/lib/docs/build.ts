@@ -36,6 +36,7 @@ import {
 import { SAMPLE_RUNTIMES } from "./sample-runtimes.ts";
 import { addCodeSamples, CODE_SAMPLE_LANGUAGES, SAMPLE_LANGUAGES } from "./samples.ts";
 import { takeScreenshots } from "./screenshots.ts";
+import { withJoinedDescriptions } from "./soft-breaks.ts";
 import { writeTryIt } from "./try-it.ts";
 import { addWorkflows, WORKFLOWS_FOLDER, workflowsSection } from "./workflows.ts";
 
@@ -276,7 +277,7 @@ async function renderPage(
 ): Promise<RenderedPage> {
   const specPath = path.join(work, `${name.replace(/\W/g, "-")}.json`);
   const htmlPath = path.join(work, `${name.replace(/\W/g, "-")}.html`);
-  await writeFile(specPath, JSON.stringify(withPlainServerDescriptions(document)));
+  await writeFile(specPath, JSON.stringify(withJoinedDescriptions(withPlainServerDescriptions(document))));
   const started = performance.now();
   const { code, output: log } = await run(
     process.execPath,

@@ -1,7 +1,7 @@
 /**
  * One version for the package and the contract: `npm run release` gives both the same number, the contract's
  * `info.version` and package.json's `version`, and keeps each released contract under release/versions/ so the
- * published docs can show the reference of any release (docs/design/versions.md says why one number).
+ * published docs can show the reference of any release (docs/design/published-docs.md, "One version for the package and the contract", says why one number).
  */
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";

@@ -1,7 +1,7 @@
 /**
  * `npm run oasdiff:parity -- [--write]`: runs the corpus of oasdiff's own checker tests (this folder) under
  * `--profile oasdiff` and the default profile, prints the agreement and every difference with its judgment, and
- * fails on a difference no judgment explains or when docs/api-team.md's generated sections are stale; `--write`
+ * fails on a difference no judgment explains or when docs/design/oasdiff-parity.md's generated sections are stale; `--write`
  * rewrites them. It lives beside its data: scripts/ never import test/.
  */
 import { readFile, writeFile } from "node:fs/promises";
@@ -12,7 +12,8 @@ import { ROWS } from "../../../scripts/lib/diff/registry.ts";
 import { rel, repoRoot } from "../../../scripts/lib/paths.ts";
 import { PAIRS } from "./index.ts";
 
-export const GUIDE = path.join(repoRoot, "docs", "api-team.md");
+/** The note that holds the generated sections (the stricter picks, the measured differences). */
+export const GUIDE = path.join(repoRoot, "docs", "design", "oasdiff-parity.md");
 
 export const parityCommand = defineCommand({
   name: "npm run oasdiff:parity --",

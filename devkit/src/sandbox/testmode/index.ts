@@ -28,7 +28,7 @@ const UNLOGGED = new Set([
 
 export interface TestModeOptions {
   seed: number;
-  /** Calls the request log keeps; 0 keeps none. */
+  /** Calls the request log keeps of each account (and of the callers without one); 0 keeps none. */
   requestLogSize?: number;
   /** Sandbox-wide faults registered at start, and again after each reset. */
   faults?: readonly FaultInput[];

@@ -28,8 +28,13 @@ export type SandboxRequest = components["schemas"]["SandboxRequest"];
 /** The most bytes of each body the log keeps. */
 export const LOGGED_BODY_BYTES = 64 * 1024;
 export const DEFAULT_REQUEST_LOG_SIZE = 1000;
-/** The most bytes the log holds in all (bodies and headers): past it the oldest entries go, whatever the size. */
+/**
+ * The most bytes the log holds in all (bodies and headers): past it the oldest entries of the account holding the
+ * most go, whatever the size.
+ */
 export const MAX_LOGGED_BYTES = 128 * 1024 * 1024;
+/** The most bytes one account's calls (or those of the callers without one) hold: past it, its own oldest go. */
+export const MAX_LOGGED_BYTES_PER_ACCOUNT = 32 * 1024 * 1024;
 /** The most request streams open at once, and the most one account (or the callers without one) may hold. */
 export const MAX_REQUEST_STREAMS = 100;
 export const MAX_REQUEST_STREAMS_PER_ACCOUNT = 10;
@@ -117,6 +122,8 @@ class Entry {
   private readonly responseBody: KeptBody | undefined;
   /** Roughly what the entry holds, for the log's byte bound. */
   readonly bytes: number;
+  /** Pushed out of its account's calls; still in the log's list until the next sweep. */
+  dropped = false;
 
   constructor(
     readonly id: number,
@@ -197,10 +204,26 @@ function streamOwner(stream: RequestStream): string {
   return stream.filter.account ?? "";
 }
 
+/** One account's calls (or the callers' without one), oldest first, and what they hold. */
+interface OwnerLog {
+  key: string;
+  entries: Entry[];
+  bytes: number;
+}
+
+/**
+ * The calls, each account's kept apart: `size` is the most calls kept per account (and for the callers without
+ * one), so one account calling in a loop pushes out its own oldest calls, never another's. Bytes are bounded per
+ * account (MAX_LOGGED_BYTES_PER_ACCOUNT) and in all (MAX_LOGGED_BYTES: past it, the account holding the most
+ * loses its oldest).
+ */
 export class RequestLog {
+  /** Every entry kept, oldest first, for listing across accounts; dropped ones are swept out in batches. */
   private entries: Entry[] = [];
+  private droppedInEntries = 0;
+  private readonly owners = new Map<string, OwnerLog>();
   private nextId = 1;
-  /** What the entries hold, in bytes (roughly): at most MAX_LOGGED_BYTES. */
+  /** What the entries hold, in bytes (roughly): at most `bounds.maxBytes`. */
   private bytes = 0;
   private readonly streams = new Set<RequestStream>();
   private readonly streamsByOwner = new Map<string, number>();
@@ -208,22 +231,48 @@ export class RequestLog {
   constructor(
     private readonly router: ContractRouter,
     readonly size: number = DEFAULT_REQUEST_LOG_SIZE,
+    /** The byte bounds: in all, and per account (smaller ones in tests). */
+    readonly bounds: { maxBytes: number; maxBytesPerAccount: number } = {
+      maxBytes: MAX_LOGGED_BYTES,
+      maxBytesPerAccount: MAX_LOGGED_BYTES_PER_ACCOUNT,
+    },
   ) {}
+
+  /** The bytes the log holds, in all or for one account (`null`: the callers without one). */
+  heldBytes(account?: string | null): number {
+    if (account === undefined) return this.bytes;
+    return this.owners.get(account ?? "")?.bytes ?? 0;
+  }
 
   record(call: LoggedCall): void {
     if (this.size === 0) return;
     const entry = new Entry(this.nextId++, call, this.router);
+    const key = call.account ?? "";
+    let owner = this.owners.get(key);
+    if (!owner) {
+      owner = { key, entries: [], bytes: 0 };
+      this.owners.set(key, owner);
+    }
+    owner.entries.push(entry);
+    owner.bytes += entry.bytes;
     this.entries.push(entry);
     this.bytes += entry.bytes;
-    let drop = Math.max(0, this.entries.length - this.size);
-    let dropped = 0;
-    for (let index = 0; index < drop; index++) dropped += this.entries[index]!.bytes;
-    while (this.bytes - dropped > MAX_LOGGED_BYTES && drop < this.entries.length - 1)
-      dropped += this.entries[drop++]!.bytes;
-    if (drop > 0) {
-      this.entries.splice(0, drop);
-      this.bytes -= dropped;
+    // The newest call of an account is always kept, whatever its size.
+    while (
+      owner.entries.length > 1 &&
+      (owner.entries.length > this.size || owner.bytes > this.bounds.maxBytesPerAccount)
+    )
+      this.dropOldest(owner);
+    while (this.bytes > this.bounds.maxBytes) {
+      let largest: OwnerLog | undefined;
+      // Any account's oldest but the call just made: many accounts of one call each are bounded too.
+      for (const candidate of this.owners.values())
+        if ((candidate !== owner || candidate.entries.length > 1) && (!largest || candidate.bytes > largest.bytes))
+          largest = candidate;
+      if (!largest) break;
+      this.dropOldest(largest);
     }
+    if (this.droppedInEntries > 1024 && this.droppedInEntries * 2 > this.entries.length) this.sweep();
     if (this.streams.size === 0) return;
     let json: string | undefined;
     let rendered: SandboxRequest | undefined;
@@ -235,13 +284,28 @@ export class RequestLog {
     }
   }
 
+  private dropOldest(owner: OwnerLog): void {
+    const oldest = owner.entries.shift()!;
+    owner.bytes -= oldest.bytes;
+    this.bytes -= oldest.bytes;
+    oldest.dropped = true;
+    this.droppedInEntries++;
+    if (owner.entries.length === 0) this.owners.delete(owner.key);
+  }
+
+  private sweep(): void {
+    this.entries = this.entries.filter((entry) => !entry.dropped);
+    this.droppedInEntries = 0;
+  }
+
   /** The matching entries, newest first, at most `limit`, and how many match in all. */
   list(filter: RequestFilter, limit: number): { requests: SandboxRequest[]; count: number } {
     const requests: SandboxRequest[] = [];
     let count = 0;
-    for (let index = this.entries.length - 1; index >= 0; index--) {
-      const entry = this.entries[index]!;
-      if (!entry.matches(filter)) continue;
+    const kept = filter.account === undefined ? this.entries : (this.owners.get(filter.account)?.entries ?? []);
+    for (let index = kept.length - 1; index >= 0; index--) {
+      const entry = kept[index]!;
+      if (entry.dropped || !entry.matches(filter)) continue;
       count++;
       if (requests.length < limit) requests.push(entry.render(this.router));
     }
@@ -250,9 +314,18 @@ export class RequestLog {
 
   /** Forgets the account's entries, or every entry. */
   clear(account?: string): void {
-    this.entries = account === undefined ? [] : this.entries.filter((entry) => entry.call.account !== account);
-    this.bytes = 0;
-    for (const entry of this.entries) this.bytes += entry.bytes;
+    if (account === undefined) {
+      this.entries = [];
+      this.owners.clear();
+      this.bytes = 0;
+    } else {
+      const owner = this.owners.get(account);
+      if (!owner) return;
+      this.owners.delete(account);
+      this.bytes -= owner.bytes;
+      this.entries = this.entries.filter((entry) => entry.call.account !== account && !entry.dropped);
+    }
+    this.droppedInEntries = 0;
   }
 
   /** Why another stream for `account` (undefined: a caller without one) cannot be opened; undefined when it can. */
@@ -268,7 +341,7 @@ export class RequestLog {
   follow(stream: RequestStream, afterId: number | undefined): () => void {
     if (afterId !== undefined)
       for (const entry of this.entries)
-        if (entry.id > afterId && entry.matches(stream.filter)) {
+        if (!entry.dropped && entry.id > afterId && entry.matches(stream.filter)) {
           const rendered = entry.render(this.router);
           stream.send(rendered, JSON.stringify(rendered));
         }
