@@ -58,9 +58,13 @@ export const example5: paths["/_sandbox/clock/resume"]["post"]["responses"]["200
 
 // GET /_sandbox/accounts 200, example two (#/paths/~1_sandbox~1accounts/get/responses/200/content/application~1json/examples/two)
 export const example6: paths["/_sandbox/accounts"]["get"]["responses"]["200"]["content"]["application/json"] = {
+  "lastCaller": "acct_90c4e17a2b3d",
   "accounts": [
     {
       "account": "acct_5e2b9c0f41d7",
+      "label": "Checkout team",
+      "keyHint": "…f3a9",
+      "lastCalledAt": "2026-11-22T13:00:00.000Z",
       "companies": 2,
       "cards": 1,
       "events": 3,
@@ -68,6 +72,9 @@ export const example6: paths["/_sandbox/accounts"]["get"]["responses"]["200"]["c
     },
     {
       "account": "acct_90c4e17a2b3d",
+      "label": null,
+      "keyHint": "…7c21",
+      "lastCalledAt": "2026-11-22T13:05:00.000Z",
       "companies": 1,
       "cards": 0,
       "events": 0,
@@ -132,13 +139,31 @@ export const example7: paths["/_sandbox/accounts/{account}"]["get"]["responses"]
           "createdAt": "2026-11-22T13:00:00.000Z"
         }
       ],
-      "ledger": []
+      "ledger": [],
+      "deposits": []
     }
   ]
 };
 
+// PATCH /_sandbox/accounts/{account} request body, example checkoutTeam (#/paths/~1_sandbox~1accounts~1{account}/patch/requestBody/content/application~1json/examples/checkoutTeam)
+export const example8: NonNullable<paths["/_sandbox/accounts/{account}"]["patch"]["requestBody"]>["content"]["application/json"] = {
+  "label": "Checkout team"
+};
+
+// PATCH /_sandbox/accounts/{account} 200, example checkoutTeam (#/paths/~1_sandbox~1accounts~1{account}/patch/responses/200/content/application~1json/examples/checkoutTeam)
+export const example9: paths["/_sandbox/accounts/{account}"]["patch"]["responses"]["200"]["content"]["application/json"] = {
+  "account": "acct_5e2b9c0f41d7",
+  "label": "Checkout team",
+  "keyHint": "…f3a9",
+  "lastCalledAt": "2026-11-22T13:00:00.000Z",
+  "companies": 2,
+  "cards": 1,
+  "events": 3,
+  "webhookEndpoints": 1
+};
+
 // GET /_sandbox/faults 200, example one (#/paths/~1_sandbox~1faults/get/responses/200/content/application~1json/examples/one)
-export const example8: paths["/_sandbox/faults"]["get"]["responses"]["200"]["content"]["application/json"] = {
+export const example10: paths["/_sandbox/faults"]["get"]["responses"]["200"]["content"]["application/json"] = {
   "faults": [
     {
       "id": "01JD8X2K7P3M9Q4R6S8T0V2W4X",
@@ -153,21 +178,21 @@ export const example8: paths["/_sandbox/faults"]["get"]["responses"]["200"]["con
 };
 
 // POST /_sandbox/faults request body, example oneUnavailable (#/paths/~1_sandbox~1faults/post/requestBody/content/application~1json/examples/oneUnavailable)
-export const example9: NonNullable<paths["/_sandbox/faults"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example11: NonNullable<paths["/_sandbox/faults"]["post"]["requestBody"]>["content"]["application/json"] = {
   "operationId": "listCardBins",
   "status": 503,
   "times": 1
 };
 
 // POST /_sandbox/faults request body, example rateLimited (#/paths/~1_sandbox~1faults/post/requestBody/content/application~1json/examples/rateLimited)
-export const example10: NonNullable<paths["/_sandbox/faults"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example12: NonNullable<paths["/_sandbox/faults"]["post"]["requestBody"]>["content"]["application/json"] = {
   "operationId": "createCard",
   "status": 429,
   "retryAfter": 60
 };
 
 // POST /_sandbox/faults request body, example slow (#/paths/~1_sandbox~1faults/post/requestBody/content/application~1json/examples/slow)
-export const example11: NonNullable<paths["/_sandbox/faults"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example13: NonNullable<paths["/_sandbox/faults"]["post"]["requestBody"]>["content"]["application/json"] = {
   "method": "GET",
   "path": "/v1/cards",
   "delayMs": 2000,
@@ -175,14 +200,14 @@ export const example11: NonNullable<paths["/_sandbox/faults"]["post"]["requestBo
 };
 
 // POST /_sandbox/faults request body, example dropped (#/paths/~1_sandbox~1faults/post/requestBody/content/application~1json/examples/dropped)
-export const example12: NonNullable<paths["/_sandbox/faults"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example14: NonNullable<paths["/_sandbox/faults"]["post"]["requestBody"]>["content"]["application/json"] = {
   "operationId": "getTransaction",
   "drop": true,
   "times": 1
 };
 
 // POST /_sandbox/faults 201, example oneUnavailable (#/paths/~1_sandbox~1faults/post/responses/201/content/application~1json/examples/oneUnavailable)
-export const example13: paths["/_sandbox/faults"]["post"]["responses"]["201"]["content"]["application/json"] = {
+export const example15: paths["/_sandbox/faults"]["post"]["responses"]["201"]["content"]["application/json"] = {
   "id": "01JD8X2K7P3M9Q4R6S8T0V2W4X",
   "scope": "account",
   "account": "acct_5e2b9c0f41d7",
@@ -195,13 +220,13 @@ export const example13: paths["/_sandbox/faults"]["post"]["responses"]["201"]["c
 };
 
 // GET /_sandbox/requests query parameter since, example (#/paths/~1_sandbox~1requests/get/parameters/3/example)
-export const example14: NonNullable<paths["/_sandbox/requests"]["get"]["parameters"]["query"]>["since"] = "2026-11-22T13:00:00Z";
+export const example16: NonNullable<paths["/_sandbox/requests"]["get"]["parameters"]["query"]>["since"] = "2026-11-22T13:00:00Z";
 
 // GET /_sandbox/requests query parameter limit, example (#/paths/~1_sandbox~1requests/get/parameters/4/example)
-export const example15: NonNullable<paths["/_sandbox/requests"]["get"]["parameters"]["query"]>["limit"] = 20;
+export const example17: NonNullable<paths["/_sandbox/requests"]["get"]["parameters"]["query"]>["limit"] = 20;
 
 // GET /_sandbox/requests 200, example retried (#/paths/~1_sandbox~1requests/get/responses/200/content/application~1json/examples/retried)
-export const example16: paths["/_sandbox/requests"]["get"]["responses"]["200"]["content"]["application/json"] = {
+export const example18: paths["/_sandbox/requests"]["get"]["responses"]["200"]["content"]["application/json"] = {
   "count": 2,
   "requests": [
     {
@@ -281,13 +306,13 @@ export const example16: paths["/_sandbox/requests"]["get"]["responses"]["200"]["
 };
 
 // GET /_sandbox/requests/stream header parameter Last-Event-ID, example (#/paths/~1_sandbox~1requests~1stream/get/parameters/3/example)
-export const example17: NonNullable<paths["/_sandbox/requests/stream"]["get"]["parameters"]["header"]>["Last-Event-ID"] = 41;
+export const example19: NonNullable<paths["/_sandbox/requests/stream"]["get"]["parameters"]["header"]>["Last-Event-ID"] = 41;
 
 // GET /_sandbox/requests/stream 200, example oneCall (#/paths/~1_sandbox~1requests~1stream/get/responses/200/content/text~1event-stream/examples/oneCall)
-export const example18: paths["/_sandbox/requests/stream"]["get"]["responses"]["200"]["content"]["text/event-stream"] = "event: request\nid: 42\ndata: {\"id\":42,\"at\":\"2026-11-22T13:00:00.412Z\",\"account\":\"acct_5e2b9c0f41d7\",\"api\":\"partner\",\"operationId\":\"listCardBins\",\"method\":\"GET\",\"path\":\"/v1/card-bins\",\"status\":200,\"durationMs\":1.4,\"request\":{\"headers\":{}},\"response\":{\"headers\":{}},\"fault\":null,\"contract\":{\"valid\":true,\"issues\":[]}}\n";
+export const example20: paths["/_sandbox/requests/stream"]["get"]["responses"]["200"]["content"]["text/event-stream"] = "event: request\nid: 42\ndata: {\"id\":42,\"at\":\"2026-11-22T13:00:00.412Z\",\"account\":\"acct_5e2b9c0f41d7\",\"api\":\"partner\",\"operationId\":\"listCardBins\",\"method\":\"GET\",\"path\":\"/v1/card-bins\",\"status\":200,\"durationMs\":1.4,\"request\":{\"headers\":{}},\"response\":{\"headers\":{}},\"fault\":null,\"contract\":{\"valid\":true,\"issues\":[]}}\n";
 
 // GET /_sandbox/scenarios 200, example shipped (#/paths/~1_sandbox~1scenarios/get/responses/200/content/application~1json/examples/shipped)
-export const example19: paths["/_sandbox/scenarios"]["get"]["responses"]["200"]["content"]["application/json"] = {
+export const example21: paths["/_sandbox/scenarios"]["get"]["responses"]["200"]["content"]["application/json"] = {
   "scenarios": [
     {
       "name": "approved-company",
@@ -328,12 +353,12 @@ export const example19: paths["/_sandbox/scenarios"]["get"]["responses"]["200"][
 };
 
 // POST /_sandbox/scenarios request body, example shipped (#/paths/~1_sandbox~1scenarios/post/requestBody/content/application~1json/examples/shipped)
-export const example20: NonNullable<paths["/_sandbox/scenarios"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example22: NonNullable<paths["/_sandbox/scenarios"]["post"]["requestBody"]>["content"]["application/json"] = {
   "name": "company-with-onramp-and-deposits"
 };
 
 // POST /_sandbox/scenarios request body, example posted (#/paths/~1_sandbox~1scenarios/post/requestBody/content/application~1json/examples/posted)
-export const example21: NonNullable<paths["/_sandbox/scenarios"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example23: NonNullable<paths["/_sandbox/scenarios"]["post"]["requestBody"]>["content"]["application/json"] = {
   "arazzo": {
     "arazzo": "1.0.1",
     "info": {
@@ -421,7 +446,7 @@ export const example21: NonNullable<paths["/_sandbox/scenarios"]["post"]["reques
 };
 
 // POST /_sandbox/scenarios 200, example posted (#/paths/~1_sandbox~1scenarios/post/responses/200/content/application~1json/examples/posted)
-export const example22: paths["/_sandbox/scenarios"]["post"]["responses"]["200"]["content"]["application/json"] = {
+export const example24: paths["/_sandbox/scenarios"]["post"]["responses"]["200"]["content"]["application/json"] = {
   "scenario": "(posted) top-up",
   "workflows": [
     {
@@ -486,7 +511,7 @@ export const example22: paths["/_sandbox/scenarios"]["post"]["responses"]["200"]
 };
 
 // GET /_sandbox/webhook-endpoints 200, example oneEndpoint (#/paths/~1_sandbox~1webhook-endpoints/get/responses/200/content/application~1json/examples/oneEndpoint)
-export const example23: paths["/_sandbox/webhook-endpoints"]["get"]["responses"]["200"]["content"]["application/json"] = {
+export const example25: paths["/_sandbox/webhook-endpoints"]["get"]["responses"]["200"]["content"]["application/json"] = {
   "webhookEndpoints": [
     {
       "id": "01JD8X2K7P3M9Q4R6S8T0V2W4X",
@@ -500,13 +525,13 @@ export const example23: paths["/_sandbox/webhook-endpoints"]["get"]["responses"]
 };
 
 // POST /_sandbox/webhook-endpoints request body, example localReceiver (#/paths/~1_sandbox~1webhook-endpoints/post/requestBody/content/application~1json/examples/localReceiver)
-export const example24: NonNullable<paths["/_sandbox/webhook-endpoints"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example26: NonNullable<paths["/_sandbox/webhook-endpoints"]["post"]["requestBody"]>["content"]["application/json"] = {
   "url": "http://127.0.0.1:3000/webhooks",
   "secret": "whsec_sandbox"
 };
 
 // POST /_sandbox/webhook-endpoints request body, example paymentsOnly (#/paths/~1_sandbox~1webhook-endpoints/post/requestBody/content/application~1json/examples/paymentsOnly)
-export const example25: NonNullable<paths["/_sandbox/webhook-endpoints"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example27: NonNullable<paths["/_sandbox/webhook-endpoints"]["post"]["requestBody"]>["content"]["application/json"] = {
   "url": "http://127.0.0.1:3000/webhooks/payments",
   "secret": "whsec_sandbox",
   "events": [
@@ -516,7 +541,7 @@ export const example25: NonNullable<paths["/_sandbox/webhook-endpoints"]["post"]
 };
 
 // POST /_sandbox/webhook-endpoints 201, example endpoint (#/paths/~1_sandbox~1webhook-endpoints/post/responses/201/content/application~1json/examples/endpoint)
-export const example26: paths["/_sandbox/webhook-endpoints"]["post"]["responses"]["201"]["content"]["application/json"] = {
+export const example28: paths["/_sandbox/webhook-endpoints"]["post"]["responses"]["201"]["content"]["application/json"] = {
   "id": "01JD8X2K7P3M9Q4R6S8T0V2W4X",
   "url": "http://127.0.0.1:3000/webhooks",
   "events": [
@@ -531,7 +556,7 @@ export const example26: paths["/_sandbox/webhook-endpoints"]["post"]["responses"
 };
 
 // PATCH /_sandbox/webhook-endpoints/{endpointId} request body, example kycOnly (#/paths/~1_sandbox~1webhook-endpoints~1{endpointId}/patch/requestBody/content/application~1json/examples/kycOnly)
-export const example27: NonNullable<paths["/_sandbox/webhook-endpoints/{endpointId}"]["patch"]["requestBody"]>["content"]["application/json"] = {
+export const example29: NonNullable<paths["/_sandbox/webhook-endpoints/{endpointId}"]["patch"]["requestBody"]>["content"]["application/json"] = {
   "events": [
     "company.kyc_link.issued",
     "company.kyc_status_changed"
@@ -539,7 +564,7 @@ export const example27: NonNullable<paths["/_sandbox/webhook-endpoints/{endpoint
 };
 
 // PATCH /_sandbox/webhook-endpoints/{endpointId} 200, example kycOnly (#/paths/~1_sandbox~1webhook-endpoints~1{endpointId}/patch/responses/200/content/application~1json/examples/kycOnly)
-export const example28: paths["/_sandbox/webhook-endpoints/{endpointId}"]["patch"]["responses"]["200"]["content"]["application/json"] = {
+export const example30: paths["/_sandbox/webhook-endpoints/{endpointId}"]["patch"]["responses"]["200"]["content"]["application/json"] = {
   "id": "01JD8X2K7P3M9Q4R6S8T0V2W4X",
   "url": "http://127.0.0.1:3000/webhooks",
   "events": [
@@ -550,7 +575,7 @@ export const example28: paths["/_sandbox/webhook-endpoints/{endpointId}"]["patch
 };
 
 // GET /_sandbox/events 200, example retriedOnce (#/paths/~1_sandbox~1events/get/responses/200/content/application~1json/examples/retriedOnce)
-export const example29: paths["/_sandbox/events"]["get"]["responses"]["200"]["content"]["application/json"] = {
+export const example31: paths["/_sandbox/events"]["get"]["responses"]["200"]["content"]["application/json"] = {
   "events": [
     {
       "id": "evt_01JD8X9N4E2R6T8V0W2Y4Z6A8C",
@@ -610,7 +635,7 @@ export const example29: paths["/_sandbox/events"]["get"]["responses"]["200"]["co
 };
 
 // POST /_sandbox/events/{eventId}/resend 202, example resent (#/paths/~1_sandbox~1events~1{eventId}~1resend/post/responses/202/content/application~1json/examples/resent)
-export const example30: paths["/_sandbox/events/{eventId}/resend"]["post"]["responses"]["202"]["content"]["application/json"] = {
+export const example32: paths["/_sandbox/events/{eventId}/resend"]["post"]["responses"]["202"]["content"]["application/json"] = {
   "id": "evt_01JD8X9N4E2R6T8V0W2Y4Z6A8C",
   "type": "company.kyc_status_changed",
   "createdAt": "2026-11-22T13:00:00.000Z",
@@ -629,7 +654,7 @@ export const example30: paths["/_sandbox/events/{eventId}/resend"]["post"]["resp
 };
 
 // GET /_sandbox/companies/{companyId}/card-holders 200, example seeded (#/paths/~1_sandbox~1companies~1{companyId}~1card-holders/get/responses/200/content/application~1json/examples/seeded)
-export const example31: paths["/_sandbox/companies/{companyId}/card-holders"]["get"]["responses"]["200"]["content"]["application/json"] = {
+export const example33: paths["/_sandbox/companies/{companyId}/card-holders"]["get"]["responses"]["200"]["content"]["application/json"] = {
   "cardHolders": [
     {
       "id": "01JD8X4M6Q2V7R9T3W5Y0Z1A2B",
@@ -642,13 +667,13 @@ export const example31: paths["/_sandbox/companies/{companyId}/card-holders"]["g
 };
 
 // POST /_sandbox/companies/{companyId}/card-holders request body, example holder (#/paths/~1_sandbox~1companies~1{companyId}~1card-holders/post/requestBody/content/application~1json/examples/holder)
-export const example32: NonNullable<paths["/_sandbox/companies/{companyId}/card-holders"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example34: NonNullable<paths["/_sandbox/companies/{companyId}/card-holders"]["post"]["requestBody"]>["content"]["application/json"] = {
   "name": "Jane Doe",
   "email": "jane.doe@acme-robotics.example"
 };
 
 // POST /_sandbox/companies/{companyId}/card-holders 201, example holder (#/paths/~1_sandbox~1companies~1{companyId}~1card-holders/post/responses/201/content/application~1json/examples/holder)
-export const example33: paths["/_sandbox/companies/{companyId}/card-holders"]["post"]["responses"]["201"]["content"]["application/json"] = {
+export const example35: paths["/_sandbox/companies/{companyId}/card-holders"]["post"]["responses"]["201"]["content"]["application/json"] = {
   "cardHolder": {
     "id": "01JD8X4M6Q2V7R9T3W5Y0Z1A2B",
     "name": "Jane Doe",
@@ -659,7 +684,7 @@ export const example33: paths["/_sandbox/companies/{companyId}/card-holders"]["p
 };
 
 // GET /_sandbox/companies/{companyId}/wallets 200, example seeded (#/paths/~1_sandbox~1companies~1{companyId}~1wallets/get/responses/200/content/application~1json/examples/seeded)
-export const example34: paths["/_sandbox/companies/{companyId}/wallets"]["get"]["responses"]["200"]["content"]["application/json"] = {
+export const example36: paths["/_sandbox/companies/{companyId}/wallets"]["get"]["responses"]["200"]["content"]["application/json"] = {
   "wallets": [
     {
       "id": "01JD8X4M6Q2V7R9T3W5Y0Z1A2B",
@@ -675,12 +700,12 @@ export const example34: paths["/_sandbox/companies/{companyId}/wallets"]["get"][
 };
 
 // POST /_sandbox/companies/{companyId}/wallets request body, example usdc (#/paths/~1_sandbox~1companies~1{companyId}~1wallets/post/requestBody/content/application~1json/examples/usdc)
-export const example35: NonNullable<paths["/_sandbox/companies/{companyId}/wallets"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example37: NonNullable<paths["/_sandbox/companies/{companyId}/wallets"]["post"]["requestBody"]>["content"]["application/json"] = {
   "currency": "USDC"
 };
 
 // POST /_sandbox/companies/{companyId}/wallets 201, example usdc (#/paths/~1_sandbox~1companies~1{companyId}~1wallets/post/responses/201/content/application~1json/examples/usdc)
-export const example36: paths["/_sandbox/companies/{companyId}/wallets"]["post"]["responses"]["201"]["content"]["application/json"] = {
+export const example38: paths["/_sandbox/companies/{companyId}/wallets"]["post"]["responses"]["201"]["content"]["application/json"] = {
   "wallet": {
     "id": "01JD8X4M6Q2V7R9T3W5Y0Z1A2B",
     "currency": "USDC",
@@ -694,12 +719,12 @@ export const example36: paths["/_sandbox/companies/{companyId}/wallets"]["post"]
 };
 
 // POST /_sandbox/companies/{companyId}/kyc-status request body, example approved (#/paths/~1_sandbox~1companies~1{companyId}~1kyc-status/post/requestBody/content/application~1json/examples/approved)
-export const example37: NonNullable<paths["/_sandbox/companies/{companyId}/kyc-status"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example39: NonNullable<paths["/_sandbox/companies/{companyId}/kyc-status"]["post"]["requestBody"]>["content"]["application/json"] = {
   "kycStatus": "approved"
 };
 
 // POST /_sandbox/companies/{companyId}/kyc-status 200, example changed (#/paths/~1_sandbox~1companies~1{companyId}~1kyc-status/post/responses/200/content/application~1json/examples/changed)
-export const example38: paths["/_sandbox/companies/{companyId}/kyc-status"]["post"]["responses"]["200"]["content"]["application/json"] = {
+export const example40: paths["/_sandbox/companies/{companyId}/kyc-status"]["post"]["responses"]["200"]["content"]["application/json"] = {
   "company": {
     "id": "01JD8X2K7P3M9Q4R6S8T0V2W4X",
     "name": "Acme Robotics Inc.",
@@ -716,12 +741,12 @@ export const example38: paths["/_sandbox/companies/{companyId}/kyc-status"]["pos
 };
 
 // POST /_sandbox/companies/{companyId}/onboarding-status request body, example active (#/paths/~1_sandbox~1companies~1{companyId}~1onboarding-status/post/requestBody/content/application~1json/examples/active)
-export const example39: NonNullable<paths["/_sandbox/companies/{companyId}/onboarding-status"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example41: NonNullable<paths["/_sandbox/companies/{companyId}/onboarding-status"]["post"]["requestBody"]>["content"]["application/json"] = {
   "status": "Active"
 };
 
 // POST /_sandbox/companies/{companyId}/onboarding-status 200, example changed (#/paths/~1_sandbox~1companies~1{companyId}~1onboarding-status/post/responses/200/content/application~1json/examples/changed)
-export const example40: paths["/_sandbox/companies/{companyId}/onboarding-status"]["post"]["responses"]["200"]["content"]["application/json"] = {
+export const example42: paths["/_sandbox/companies/{companyId}/onboarding-status"]["post"]["responses"]["200"]["content"]["application/json"] = {
   "company": {
     "id": "01JD8X2K7P3M9Q4R6S8T0V2W4X",
     "name": "Acme Robotics Inc.",
@@ -738,12 +763,12 @@ export const example40: paths["/_sandbox/companies/{companyId}/onboarding-status
 };
 
 // POST /_sandbox/companies/{companyId}/terms-acceptance request body, example accepted (#/paths/~1_sandbox~1companies~1{companyId}~1terms-acceptance/post/requestBody/content/application~1json/examples/accepted)
-export const example41: NonNullable<paths["/_sandbox/companies/{companyId}/terms-acceptance"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example43: NonNullable<paths["/_sandbox/companies/{companyId}/terms-acceptance"]["post"]["requestBody"]>["content"]["application/json"] = {
   "tosAccepted": true
 };
 
 // POST /_sandbox/companies/{companyId}/terms-acceptance 200, example accepted (#/paths/~1_sandbox~1companies~1{companyId}~1terms-acceptance/post/responses/200/content/application~1json/examples/accepted)
-export const example42: paths["/_sandbox/companies/{companyId}/terms-acceptance"]["post"]["responses"]["200"]["content"]["application/json"] = {
+export const example44: paths["/_sandbox/companies/{companyId}/terms-acceptance"]["post"]["responses"]["200"]["content"]["application/json"] = {
   "company": {
     "id": "01JD8X2K7P3M9Q4R6S8T0V2W4X",
     "name": "Acme Robotics Inc.",
@@ -760,36 +785,36 @@ export const example42: paths["/_sandbox/companies/{companyId}/terms-acceptance"
 };
 
 // POST /_sandbox/companies/{companyId}/kyb-result request body, example rejected (#/paths/~1_sandbox~1companies~1{companyId}~1kyb-result/post/requestBody/content/application~1json/examples/rejected)
-export const example43: NonNullable<paths["/_sandbox/companies/{companyId}/kyb-result"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example45: NonNullable<paths["/_sandbox/companies/{companyId}/kyb-result"]["post"]["requestBody"]>["content"]["application/json"] = {
   "status": "REJECTED"
 };
 
 // POST /_sandbox/companies/{companyId}/kyb-result 200, example rejected (#/paths/~1_sandbox~1companies~1{companyId}~1kyb-result/post/responses/200/content/application~1json/examples/rejected)
-export const example44: paths["/_sandbox/companies/{companyId}/kyb-result"]["post"]["responses"]["200"]["content"]["application/json"] = {
+export const example46: paths["/_sandbox/companies/{companyId}/kyb-result"]["post"]["responses"]["200"]["content"]["application/json"] = {
   "companyId": "01JD8X2K7P3M9Q4R6S8T0V2W4X",
   "status": "REJECTED"
 };
 
 // POST /_sandbox/companies/{companyId}/payment-routes request body, example onramp (#/paths/~1_sandbox~1companies~1{companyId}~1payment-routes/post/requestBody/content/application~1json/examples/onramp)
-export const example45: NonNullable<paths["/_sandbox/companies/{companyId}/payment-routes"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example47: NonNullable<paths["/_sandbox/companies/{companyId}/payment-routes"]["post"]["requestBody"]>["content"]["application/json"] = {
   "type": "onramp"
 };
 
 // POST /_sandbox/companies/{companyId}/payment-routes request body, example offramp (#/paths/~1_sandbox~1companies~1{companyId}~1payment-routes/post/requestBody/content/application~1json/examples/offramp)
-export const example46: NonNullable<paths["/_sandbox/companies/{companyId}/payment-routes"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example48: NonNullable<paths["/_sandbox/companies/{companyId}/payment-routes"]["post"]["requestBody"]>["content"]["application/json"] = {
   "type": "offramp",
   "currency": "USD",
   "feePercent": 1
 };
 
 // POST /_sandbox/companies/{companyId}/payment-routes request body, example forced (#/paths/~1_sandbox~1companies~1{companyId}~1payment-routes/post/requestBody/content/application~1json/examples/forced)
-export const example47: NonNullable<paths["/_sandbox/companies/{companyId}/payment-routes"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example49: NonNullable<paths["/_sandbox/companies/{companyId}/payment-routes"]["post"]["requestBody"]>["content"]["application/json"] = {
   "type": "onramp",
   "force": true
 };
 
 // POST /_sandbox/companies/{companyId}/payment-routes 201, example onramp (#/paths/~1_sandbox~1companies~1{companyId}~1payment-routes/post/responses/201/content/application~1json/examples/onramp)
-export const example48: paths["/_sandbox/companies/{companyId}/payment-routes"]["post"]["responses"]["201"]["content"]["application/json"] = {
+export const example50: paths["/_sandbox/companies/{companyId}/payment-routes"]["post"]["responses"]["201"]["content"]["application/json"] = {
   "paymentRoute": {
     "id": "01JD8X4M6Q2V7R9T3W5Y0Z1A2B",
     "type": "onramp",
@@ -813,14 +838,14 @@ export const example48: paths["/_sandbox/companies/{companyId}/payment-routes"][
 };
 
 // POST /_sandbox/companies/{companyId}/spending-account/entries request body, example topUp (#/paths/~1_sandbox~1companies~1{companyId}~1spending-account~1entries/post/requestBody/content/application~1json/examples/topUp)
-export const example49: NonNullable<paths["/_sandbox/companies/{companyId}/spending-account/entries"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example51: NonNullable<paths["/_sandbox/companies/{companyId}/spending-account/entries"]["post"]["requestBody"]>["content"]["application/json"] = {
   "type": "Account",
   "direction": "Credit",
   "amount": 500
 };
 
 // POST /_sandbox/companies/{companyId}/spending-account/entries request body, example cardSpend (#/paths/~1_sandbox~1companies~1{companyId}~1spending-account~1entries/post/requestBody/content/application~1json/examples/cardSpend)
-export const example50: NonNullable<paths["/_sandbox/companies/{companyId}/spending-account/entries"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example52: NonNullable<paths["/_sandbox/companies/{companyId}/spending-account/entries"]["post"]["requestBody"]>["content"]["application/json"] = {
   "type": "Card",
   "direction": "Debit",
   "amount": 12.5,
@@ -828,7 +853,7 @@ export const example50: NonNullable<paths["/_sandbox/companies/{companyId}/spend
 };
 
 // POST /_sandbox/companies/{companyId}/spending-account/entries 201, example topUp (#/paths/~1_sandbox~1companies~1{companyId}~1spending-account~1entries/post/responses/201/content/application~1json/examples/topUp)
-export const example51: paths["/_sandbox/companies/{companyId}/spending-account/entries"]["post"]["responses"]["201"]["content"]["application/json"] = {
+export const example53: paths["/_sandbox/companies/{companyId}/spending-account/entries"]["post"]["responses"]["201"]["content"]["application/json"] = {
   "entry": {
     "type": "Account",
     "transaction": {
@@ -847,12 +872,12 @@ export const example51: paths["/_sandbox/companies/{companyId}/spending-account/
 };
 
 // POST /_sandbox/payment-routes/{routeId}/deposits request body, example hundred (#/paths/~1_sandbox~1payment-routes~1{routeId}~1deposits/post/requestBody/content/application~1json/examples/hundred)
-export const example52: NonNullable<paths["/_sandbox/payment-routes/{routeId}/deposits"]["post"]["requestBody"]>["content"]["application/json"] = {
+export const example54: NonNullable<paths["/_sandbox/payment-routes/{routeId}/deposits"]["post"]["requestBody"]>["content"]["application/json"] = {
   "amount": 100
 };
 
 // POST /_sandbox/payment-routes/{routeId}/deposits 201, example deposit (#/paths/~1_sandbox~1payment-routes~1{routeId}~1deposits/post/responses/201/content/application~1json/examples/deposit)
-export const example53: paths["/_sandbox/payment-routes/{routeId}/deposits"]["post"]["responses"]["201"]["content"]["application/json"] = {
+export const example55: paths["/_sandbox/payment-routes/{routeId}/deposits"]["post"]["responses"]["201"]["content"]["application/json"] = {
   "transaction": {
     "id": "01JD8X4M6Q2V7R9T3W5Y0Z1A2B",
     "type": "Credit",
@@ -869,52 +894,52 @@ export const example53: paths["/_sandbox/payment-routes/{routeId}/deposits"]["po
 };
 
 // schema AccountFingerprint, schema examples/0 (#/components/schemas/AccountFingerprint/examples/0)
-export const example54: components["schemas"]["AccountFingerprint"] = "acct_5e2b9c0f41d7";
+export const example56: components["schemas"]["AccountFingerprint"] = "acct_5e2b9c0f41d7";
 
 // schema Ulid, schema examples/0 (#/components/schemas/Ulid/examples/0)
-export const example55: components["schemas"]["Ulid"] = "01JD8X4M6Q2V7R9T3W5Y0Z1A2B";
+export const example57: components["schemas"]["Ulid"] = "01JD8X4M6Q2V7R9T3W5Y0Z1A2B";
 
 // schema CardStatus, schema examples/0 (#/components/schemas/CardStatus/examples/0)
-export const example56: components["schemas"]["CardStatus"] = "Creating";
+export const example58: components["schemas"]["CardStatus"] = "Creating";
 
 // schema CardStatus, schema examples/1 (#/components/schemas/CardStatus/examples/1)
-export const example57: components["schemas"]["CardStatus"] = "Active";
+export const example59: components["schemas"]["CardStatus"] = "Active";
 
 // schema DecimalString, schema examples/0 (#/components/schemas/DecimalString/examples/0)
-export const example58: components["schemas"]["DecimalString"] = "-12.50";
+export const example60: components["schemas"]["DecimalString"] = "-12.50";
 
 // schema CurrencyCode, schema examples/0 (#/components/schemas/CurrencyCode/examples/0)
-export const example59: components["schemas"]["CurrencyCode"] = "USD";
+export const example61: components["schemas"]["CurrencyCode"] = "USD";
 
 // parameter Account, example (#/components/parameters/Account/example)
-export const example60: components["parameters"]["Account"] = "acct_5e2b9c0f41d7";
+export const example62: components["parameters"]["Account"] = "acct_5e2b9c0f41d7";
 
 // parameter FaultId, example (#/components/parameters/FaultId/example)
-export const example61: components["parameters"]["FaultId"] = "01JD8X2K7P3M9Q4R6S8T0V2W4X";
+export const example63: components["parameters"]["FaultId"] = "01JD8X2K7P3M9Q4R6S8T0V2W4X";
 
 // parameter RequestOperationId, example (#/components/parameters/RequestOperationId/example)
-export const example62: components["parameters"]["RequestOperationId"] = "createCard";
+export const example64: components["parameters"]["RequestOperationId"] = "createCard";
 
 // parameter RequestStatus, example (#/components/parameters/RequestStatus/example)
-export const example63: components["parameters"]["RequestStatus"] = 503;
+export const example65: components["parameters"]["RequestStatus"] = 503;
 
 // parameter RequestApi, example (#/components/parameters/RequestApi/example)
-export const example64: components["parameters"]["RequestApi"] = "partner";
+export const example66: components["parameters"]["RequestApi"] = "partner";
 
 // parameter EndpointId, example (#/components/parameters/EndpointId/example)
-export const example65: components["parameters"]["EndpointId"] = "01JD8X2K7P3M9Q4R6S8T0V2W4X";
+export const example67: components["parameters"]["EndpointId"] = "01JD8X2K7P3M9Q4R6S8T0V2W4X";
 
 // parameter EventId, example (#/components/parameters/EventId/example)
-export const example66: components["parameters"]["EventId"] = "evt_01JD8X9N4E2R6T8V0W2Y4Z6A8C";
+export const example68: components["parameters"]["EventId"] = "evt_01JD8X9N4E2R6T8V0W2Y4Z6A8C";
 
 // parameter CompanyId, example (#/components/parameters/CompanyId/example)
-export const example67: components["parameters"]["CompanyId"] = "01JD8X2K7P3M9Q4R6S8T0V2W4X";
+export const example69: components["parameters"]["CompanyId"] = "01JD8X2K7P3M9Q4R6S8T0V2W4X";
 
 // parameter RouteId, example (#/components/parameters/RouteId/example)
-export const example68: components["parameters"]["RouteId"] = "01JD8X2K7P3M9Q4R6S8T0V2W4X";
+export const example70: components["parameters"]["RouteId"] = "01JD8X2K7P3M9Q4R6S8T0V2W4X";
 
 // response UnprocessableEntity, example invalidBody (#/components/responses/UnprocessableEntity/content/application~1problem+json/examples/invalidBody)
-export const example69: components["responses"]["UnprocessableEntity"]["content"]["application/problem+json"] = {
+export const example71: components["responses"]["UnprocessableEntity"]["content"]["application/problem+json"] = {
   "type": "invalid-request",
   "title": "Invalid request",
   "status": 422,
@@ -922,7 +947,7 @@ export const example69: components["responses"]["UnprocessableEntity"]["content"
 };
 
 // response NotFound, example unknownCompany (#/components/responses/NotFound/content/application~1problem+json/examples/unknownCompany)
-export const example70: components["responses"]["NotFound"]["content"]["application/problem+json"] = {
+export const example72: components["responses"]["NotFound"]["content"]["application/problem+json"] = {
   "type": "not-found",
   "title": "Not found",
   "status": 404,
@@ -930,7 +955,7 @@ export const example70: components["responses"]["NotFound"]["content"]["applicat
 };
 
 // response Unauthorized, example missingKey (#/components/responses/Unauthorized/content/application~1problem+json/examples/missingKey)
-export const example71: components["responses"]["Unauthorized"]["content"]["application/problem+json"] = {
+export const example73: components["responses"]["Unauthorized"]["content"]["application/problem+json"] = {
   "type": "missing-api-key",
   "title": "Missing API key",
   "status": 401,
@@ -943,51 +968,54 @@ export const requestExamples = {
     "oneMinute": example1,
     "toTime": example2,
   },
+  "updateAccount": {
+    "checkoutTeam": example8,
+  },
   "createFault": {
-    "oneUnavailable": example9,
-    "rateLimited": example10,
-    "slow": example11,
-    "dropped": example12,
+    "oneUnavailable": example11,
+    "rateLimited": example12,
+    "slow": example13,
+    "dropped": example14,
   },
   "runScenario": {
-    "shipped": example20,
-    "posted": example21,
+    "shipped": example22,
+    "posted": example23,
   },
   "createWebhookEndpoint": {
-    "localReceiver": example24,
-    "paymentsOnly": example25,
+    "localReceiver": example26,
+    "paymentsOnly": example27,
   },
   "updateWebhookEndpoint": {
-    "kycOnly": example27,
+    "kycOnly": example29,
   },
   "createCardHolder": {
-    "holder": example32,
+    "holder": example34,
   },
   "createWallet": {
-    "usdc": example35,
+    "usdc": example37,
   },
   "setCompanyKycStatus": {
-    "approved": example37,
+    "approved": example39,
   },
   "setCompanyOnboardingStatus": {
-    "active": example39,
+    "active": example41,
   },
   "setCompanyTermsAccepted": {
-    "accepted": example41,
+    "accepted": example43,
   },
   "setCompanyKybResult": {
-    "rejected": example43,
+    "rejected": example45,
   },
   "createPaymentRoute": {
-    "onramp": example45,
-    "offramp": example46,
-    "forced": example47,
+    "onramp": example47,
+    "offramp": example48,
+    "forced": example49,
   },
   "createSpendingAccountEntry": {
-    "topUp": example49,
-    "cardSpend": example50,
+    "topUp": example51,
+    "cardSpend": example52,
   },
   "createDeposit": {
-    "hundred": example52,
+    "hundred": example54,
   },
 } as const;

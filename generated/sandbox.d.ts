@@ -125,7 +125,8 @@ export interface paths {
         /**
          * List the accounts that have called
          * @description Every account the sandbox holds (each `X-API-Key` value that has called, seeded on first use),
-         *     named by its fingerprint, never by its key, with counts of what it holds. Needs no key: it is
+         *     named by its fingerprint, its label and the end of its key, never the whole key, with counts of
+         *     what it holds, and which of them called last. Needs no key: it is
          *     what the sandbox dashboard offers to choose from. Act as one of them with `X-Sandbox-Account`.
          */
         get: operations["listAccounts"];
@@ -147,7 +148,8 @@ export interface paths {
         /**
          * Read everything an account holds
          * @description One account, by fingerprint: each of its companies with its onboarding, verification (KYC), terms
-         *     and KYB state, card holders, cards, payment routes, wallets and the newest ledger entries. Needs
+         *     and KYB state, card holders, cards, payment routes, wallets, the newest ledger entries and the
+         *     newest deposits on its routes. Needs
          *     no key; the sandbox dashboard reads it to show an account.
          */
         get: operations["getAccount"];
@@ -156,7 +158,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Name an account
+         * @description Sets the label the sandbox dashboard names the account by (instead of the end of its key), or
+         *     drops it with null. Kept in the sandbox's state file with the account; a reset drops it with the
+         *     account.
+         */
+        patch: operations["updateAccount"];
         trace?: never;
     };
     "/_sandbox/faults": {
@@ -720,9 +728,25 @@ export interface components {
          * @example acct_5e2b9c0f41d7
          */
         AccountFingerprint: string;
-        /** @description An account that has called the sandbox, named by its fingerprint, with what it holds. */
+        /**
+         * @description An account that has called the sandbox, with what it holds. Named for people by the label its
+         *     partner set, else by the end of its key (`keyHint`); the fingerprint names it in the control API.
+         */
         SandboxAccount: {
             account: components["schemas"]["AccountFingerprint"];
+            /** @description The name its partner gave it with `updateAccount`; null until one is set. */
+            label: string | null;
+            /**
+             * @description The last four characters of its API key after `…` (`…f3a9`); a key shorter than eight
+             *     characters, which is no credential, is shown whole.
+             */
+            keyHint: string;
+            /**
+             * Format: date-time
+             * @description Clock time of its latest call with its own `X-API-Key` (a call naming it with
+             *     `X-Sandbox-Account` does not count); null when it has not called since the sandbox started.
+             */
+            lastCalledAt: string | null;
             /** @description Its companies, the seeded demo company included. */
             companies: number;
             /** @description Cards of all its companies. */
@@ -735,6 +759,8 @@ export interface components {
         ListAccountsResponse: {
             /** @description Every account the sandbox holds, in the order they first called. */
             accounts: components["schemas"]["SandboxAccount"][];
+            /** @description The account whose call with its own key came last (the dashboard opens on it); null before any. */
+            lastCaller: components["schemas"]["AccountFingerprint"] | null;
         };
         /**
          * ULID
@@ -1041,6 +1067,61 @@ export interface components {
          */
         LedgerEntry: components["schemas"]["CardLedgerEntry"] | components["schemas"]["PaymentAcceptanceLedgerEntry"] | components["schemas"]["AccountLedgerEntry"];
         /**
+         * ISO 4217 currency code
+         * @description A three-letter ISO 4217 currency code in upper case.
+         * @example USD
+         */
+        CurrencyCode: string;
+        /**
+         * @description A transaction's status. Transitions between statuses are not specified.
+         * @enum {string}
+         */
+        TransactionStatus: "NEW" | "PENDING" | "PROCESSING" | "PAID" | "SETTLED" | "CANCELLED" | "FAILED" | "REVERSED" | "REFUNDED";
+        /** @description Card payment details, present when `paymentMethod` is `card`. */
+        TransactionCardDetails: {
+            /** @description Masked card number as provided by the payment processor. */
+            last4?: string | null;
+            /** @description Card scheme. */
+            type?: string | null;
+            /** @description Card issuing country; available only for one payment processor's payments, otherwise null. */
+            country?: string | null;
+        };
+        /**
+         * @description A transaction. `card` is present when `paymentMethod` is `card` and absent when `paymentMethod` is
+         *     null.
+         */
+        Transaction: {
+            id?: components["schemas"]["Ulid"];
+            type?: components["schemas"]["TransactionDirection"];
+            currency?: components["schemas"]["CurrencyCode"];
+            /**
+             * Format: double
+             * @description Negative for a `Debit`.
+             */
+            amount?: number;
+            counterpartyName?: string;
+            /** @description May be an empty string. */
+            counterpartyCode?: string;
+            /** @description May be an empty string. */
+            counterpartyBankCode?: string;
+            description?: string;
+            status?: components["schemas"]["TransactionStatus"];
+            /** @description Present only for checkout payments; null otherwise. */
+            paymentMethod?: string | null;
+            /** @description Present when `paymentMethod` is `card`; absent when `paymentMethod` is null. */
+            card?: components["schemas"]["TransactionCardDetails"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with microseconds.
+             */
+            createdAt?: string;
+        };
+        /** @description Money that landed on one of the company's payment routes (`createDeposit`), as `getTransaction` reads it. */
+        RouteDeposit: {
+            routeId: components["schemas"]["Ulid"];
+            transaction: components["schemas"]["Transaction"];
+        };
+        /**
          * @description One company of an account with everything the sandbox holds for it: what the partner API reads one
          *     piece at a time (and what it never lists, such as payment routes and the KYB status), in one answer.
          */
@@ -1056,11 +1137,20 @@ export interface components {
             wallets: components["schemas"]["Wallet"][];
             /** @description The spending account's ledger, newest first, at most the 100 newest entries. */
             ledger: components["schemas"]["LedgerEntry"][];
+            /**
+             * @description Deposits on its payment routes, newest first, at most the 100 newest. They are transactions
+             *     `getTransaction` reads; the spending account's ledger (`ledger`) does not list them.
+             */
+            deposits: components["schemas"]["RouteDeposit"][];
         };
         AccountOverview: {
             account: components["schemas"]["AccountFingerprint"];
             /** @description Oldest first. */
             companies: components["schemas"]["AccountCompany"][];
+        };
+        UpdateAccountRequest: {
+            /** @description The account's new name (printable characters, 1 to 60), or null to drop it. */
+            label: string | null;
         };
         /** @description A fault as registered, with how often it has struck. */
         Fault: {
@@ -1675,56 +1765,6 @@ export interface components {
             force?: boolean;
         };
         /**
-         * ISO 4217 currency code
-         * @description A three-letter ISO 4217 currency code in upper case.
-         * @example USD
-         */
-        CurrencyCode: string;
-        /**
-         * @description A transaction's status. Transitions between statuses are not specified.
-         * @enum {string}
-         */
-        TransactionStatus: "NEW" | "PENDING" | "PROCESSING" | "PAID" | "SETTLED" | "CANCELLED" | "FAILED" | "REVERSED" | "REFUNDED";
-        /** @description Card payment details, present when `paymentMethod` is `card`. */
-        TransactionCardDetails: {
-            /** @description Masked card number as provided by the payment processor. */
-            last4?: string | null;
-            /** @description Card scheme. */
-            type?: string | null;
-            /** @description Card issuing country; available only for one payment processor's payments, otherwise null. */
-            country?: string | null;
-        };
-        /**
-         * @description A transaction. `card` is present when `paymentMethod` is `card` and absent when `paymentMethod` is
-         *     null.
-         */
-        Transaction: {
-            id?: components["schemas"]["Ulid"];
-            type?: components["schemas"]["TransactionDirection"];
-            currency?: components["schemas"]["CurrencyCode"];
-            /**
-             * Format: double
-             * @description Negative for a `Debit`.
-             */
-            amount?: number;
-            counterpartyName?: string;
-            /** @description May be an empty string. */
-            counterpartyCode?: string;
-            /** @description May be an empty string. */
-            counterpartyBankCode?: string;
-            description?: string;
-            status?: components["schemas"]["TransactionStatus"];
-            /** @description Present only for checkout payments; null otherwise. */
-            paymentMethod?: string | null;
-            /** @description Present when `paymentMethod` is `card`; absent when `paymentMethod` is null. */
-            card?: components["schemas"]["TransactionCardDetails"];
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC with microseconds.
-             */
-            createdAt?: string;
-        };
-        /**
          * @description A transaction as the sandbox always sends it: the partner API's `Transaction` with its `id`, which the sandbox
          *     never leaves out (the API description marks no field of it required).
          */
@@ -1978,6 +2018,38 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's fingerprint, as `listAccounts` names it.
+                 * @example acct_5e2b9c0f41d7
+                 */
+                account: components["parameters"]["Account"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The account with its label. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxAccount"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listFaults: {

@@ -29,7 +29,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/consumer/package.test.ts": "builds and packs the client, installs it in a fresh project, starts Prism",
   "test/consumer/typescript.test.ts":
     "builds the client, type-checks a consumer project with TypeScript 5.9 and 7 (six tsc runs, about 20 s)",
-  "test/dashboard/browser.test.ts": "starts Chromium and drives the dashboard through the whole flow (about 30 s)",
+  "test/dashboard/browser.test.ts":
+    "starts Chromium and drives the dashboard through the whole flow, then every view at 390 and 1400 px (about 35 s)",
   "test/devkit/lifecycle.test.ts":
     "starts the sandbox, the mock and the receiver as processes a dozen times (npm, npx, node) and kills them",
   "test/devkit/installed.test.ts": "packs both packages, installs them, runs npx partner-api many times",

@@ -23,7 +23,7 @@ import { build, type Metafile } from "esbuild";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { directorySize } from "../src/cli/files.ts";
 import { type CliIO, defineCommand, isEntryPoint, JobFailure, main, step } from "../src/cli/runner.ts";
-import { pageDir, scalarBundlePath } from "../src/dashboard/index.ts";
+import { openapiFetchModulePath, pageDir, scalarBundlePath } from "../src/dashboard/index.ts";
 
 const devkitRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = path.resolve(devkitRoot, "..");
@@ -157,7 +157,9 @@ async function copyWorkflows(target: string): Promise<void> {
  * Scalar's 260 packages), with a note of its version and licence beside it.
  */
 async function copyDashboard(target: string): Promise<void> {
-  await cp(pageDir, target, { recursive: true });
+  // The page's files, its type declarations left out (they serve the type check here, not the browser).
+  await cp(pageDir, target, { recursive: true, filter: (file) => !file.endsWith(".d.ts") });
+  await copyFile(openapiFetchModulePath(), path.join(target, "openapi-fetch.js"));
   const scalar = path.join(target, "scalar");
   await mkdir(scalar, { recursive: true });
   await copyFile(scalarBundlePath(), path.join(scalar, "standalone.js"));

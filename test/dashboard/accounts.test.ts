@@ -4,6 +4,9 @@
  * key. Every answer is checked against the contracts by the sandbox tests' `request`.
  */
 import { createHash } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFingerprint, callerKey } from "../../devkit/src/sandbox/accounts.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
@@ -79,12 +82,96 @@ describe("listAccounts and getAccount", () => {
     expect(secondAt).toBeGreaterThan(firstAt);
     expect(answer.body.accounts[secondAt]).toEqual({
       account: accountFingerprint("sk_list_second"),
+      label: null,
+      // The end of the key, never the whole of a key this long.
+      keyHint: "…cond",
+      lastCalledAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       companies: 2,
       cards: 0,
       // kyc_link.issued for the Swap company.
       events: 1,
       webhookEndpoints: 0,
     });
+    expect(answer.body.lastCaller).toBe(accountFingerprint("sk_list_second"));
+  });
+
+  it("lastCaller is the account whose own key called last; acting as one with X-Sandbox-Account does not count", async () => {
+    const older = clientFor(sandbox.url, "sk_last_older");
+    const newer = clientFor(sandbox.url, "sk_last_newer");
+    await older.get("/v1/companies");
+    await newer.get("/v1/companies");
+    const list = async () => (await request(sandbox.url, "GET", "/_sandbox/accounts")).body;
+    expect((await list()).lastCaller).toBe(accountFingerprint("sk_last_newer"));
+    await request(sandbox.url, "GET", "/v1/companies", {
+      headers: { "X-Sandbox-Account": accountFingerprint("sk_last_older") },
+    });
+    expect((await list()).lastCaller).toBe(accountFingerprint("sk_last_newer"));
+    await older.get("/v1/companies");
+    const after = await list();
+    expect(after.lastCaller).toBe(accountFingerprint("sk_last_older"));
+    const olderSummary = after.accounts.find(
+      (a: { account: string }) => a.account === accountFingerprint("sk_last_older"),
+    );
+    expect(olderSummary.lastCalledAt).not.toBeNull();
+  });
+
+  it("a key shorter than eight characters (no credential) is its own hint; longer ones show their last four", async () => {
+    await clientFor(sandbox.url, "ci").get("/v1/companies");
+    await clientFor(sandbox.url, "sk_live_like_9f3a").get("/v1/companies");
+    const { accounts } = (await request(sandbox.url, "GET", "/_sandbox/accounts")).body;
+    const hint = (key: string) =>
+      accounts.find((a: { account: string }) => a.account === accountFingerprint(key)).keyHint;
+    expect(hint("ci")).toBe("ci");
+    expect(hint("sk_live_like_9f3a")).toBe("…9f3a");
+  });
+
+  it("updateAccount sets the label an account is named by, and drops it with null; a bad label is a 422", async () => {
+    const key = "sk_labelled_account";
+    await clientFor(sandbox.url, key).get("/v1/companies");
+    const path = `/_sandbox/accounts/${accountFingerprint(key)}`;
+    const set = await request(sandbox.url, "PATCH", path, { body: { label: "Checkout team" } });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ account: accountFingerprint(key), label: "Checkout team", keyHint: "…ount" });
+    const listed = (await request(sandbox.url, "GET", "/_sandbox/accounts")).body.accounts;
+    expect(listed.find((a: { account: string }) => a.account === accountFingerprint(key)).label).toBe("Checkout team");
+    for (const label of ["", "x".repeat(61), "tab\there"])
+      expect((await request(sandbox.url, "PATCH", path, { body: { label } })).status).toBe(422);
+    expect((await request(sandbox.url, "PATCH", path, { body: { label: null } })).body.label).toBeNull();
+    const unknown = await request(sandbox.url, "PATCH", "/_sandbox/accounts/acct_000000000000", {
+      body: { label: "x" },
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it("getAccount lists a company's deposits, newest first, with their routes (the ledger does not hold them)", async () => {
+    const key = "sk_deposits";
+    const client = clientFor(sandbox.url, key);
+    const swap = await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
+    const companyId = swap.body.company.id;
+    const route = await client.post(`/_sandbox/companies/${companyId}/payment-routes`, { type: "onramp", force: true });
+    const routeId = route.body.paymentRoute.id;
+    const ids: string[] = [];
+    for (const amount of [10, 20, 30])
+      ids.push(
+        (await client.post(`/_sandbox/payment-routes/${routeId}/deposits`, { amount, force: true })).body.transaction
+          .id,
+      );
+    const answer = await request(sandbox.url, "GET", `/_sandbox/accounts/${accountFingerprint(key)}`);
+    const company = answer.body.companies.find((c: { company: { id: string } }) => c.company.id === companyId);
+    expect(
+      company.deposits.map((d: { routeId: string; transaction: { id: string; amount: number } }) => [
+        d.routeId,
+        d.transaction.id,
+        d.transaction.amount,
+      ]),
+    ).toEqual([
+      [routeId, ids[2], 30],
+      [routeId, ids[1], 20],
+      [routeId, ids[0], 10],
+    ]);
+    expect(company.ledger).toEqual([]);
+    // The demo company has none.
+    expect(answer.body.companies[0].deposits).toEqual([]);
   });
 
   it("getAccount gives each company's steps, cards, routes, wallets and newest ledger entries", async () => {
@@ -129,6 +216,34 @@ describe("listAccounts and getAccount", () => {
     expect(await read()).toBe("Creating");
     await request(sandbox.url, "POST", "/_sandbox/clock/advance", { body: { seconds: 60 } });
     expect(await read()).toBe("Active");
+  });
+
+  it("a label outlives a restart with a state file (it is kept with the account)", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "account-label-"));
+    const state = path.join(folder, "state.json");
+    const key = "sk_label_kept_7f2e";
+    const account = `/_sandbox/accounts/${accountFingerprint(key)}`;
+    try {
+      const first = await startSandbox({ port: 0, state, frozen: true });
+      await clientFor(first.url, key).get("/v1/companies");
+      expect((await request(first.url, "PATCH", account, { body: { label: "Kept team" } })).status).toBe(200);
+      await first.stop();
+      const second = await startSandbox({ port: 0, state, frozen: true });
+      try {
+        const listed = (await request(second.url, "GET", "/_sandbox/accounts")).body;
+        expect(listed.accounts.find((a: { account: string }) => a.account === accountFingerprint(key))).toMatchObject({
+          label: "Kept team",
+          keyHint: "…7f2e",
+          // No call since this start.
+          lastCalledAt: null,
+        });
+        expect(listed.lastCaller).toBeNull();
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it("getAccount of a fingerprint no account has answers 404; a malformed one 422", async () => {

@@ -1,12 +1,21 @@
 /**
  * The dashboard page's logic that needs no browser: which view a hash opens, where an event's delivery stands,
- * which logged calls a filter keeps, the fault a form asks for, the console's Scalar settings. The modules are
- * the page's own files, imported as they are served.
+ * which logged calls a filter keeps, the fault a form asks for, the words for faults, accounts and times
+ * (format.js, which the CLI shares). The modules are the page's own files, imported as they are served.
  */
 import { describe, expect, it } from "vitest";
-import { describeEffect, faultFromForm } from "../../devkit/src/dashboard/page/clock.js";
-import { outcomeOf } from "../../devkit/src/dashboard/page/events.js";
-import { matches } from "../../devkit/src/dashboard/page/requests.js";
+import {
+  accountName,
+  describeFault,
+  faultEffect,
+  faultFromForm,
+  faultReach,
+  formatUtc,
+  matches,
+  outcomeOf,
+  parseUtc,
+  receiverOutcomes,
+} from "../../devkit/src/dashboard/page/format.js";
 import { viewOf } from "../../devkit/src/dashboard/page/routes.js";
 
 describe("viewOf", () => {
@@ -42,9 +51,66 @@ describe("outcomeOf", () => {
     expect(outcomeOf({ deliveries: [attempt("a", 500)], nextAttempts: [next("a")] })).toBe("retrying");
     expect(outcomeOf({ deliveries: [attempt("a")], nextAttempts: [] })).toBe("failed");
     expect(outcomeOf({ deliveries: [attempt("a", 500), attempt("a", 204)], nextAttempts: [] })).toBe("delivered");
-    expect(outcomeOf({ deliveries: [attempt("a", 200), attempt("b", 503)], nextAttempts: [] })).toBe("failed");
+    expect(outcomeOf({ deliveries: [attempt("a", 503), attempt("b")], nextAttempts: [] })).toBe("failed");
     // One receiver done, another's first try still due.
     expect(outcomeOf({ deliveries: [attempt("a", 200)], nextAttempts: [next("b")] })).toBe("pending");
+  });
+  it("delivered to one receiver and failed for good at another is partial, not failed", () => {
+    expect(outcomeOf({ deliveries: [attempt("a", 200), attempt("b", 503)], nextAttempts: [] })).toBe("partial");
+    expect(outcomeOf({ deliveries: [attempt("a", 200), attempt("b", 503)], nextAttempts: [next("b")] })).toBe(
+      "retrying",
+    );
+  });
+  it("receiverOutcomes: each receiver by URL, its latest result, its attempts, what is still due", () => {
+    const urls = new Map([
+      ["a", "http://127.0.0.1:4242/a"],
+      ["b", "http://127.0.0.1:4242/b"],
+    ]);
+    const urlOf = (id: string) => urls.get(id) ?? `removed receiver ${id}`;
+    expect(
+      receiverOutcomes(
+        { deliveries: [attempt("a", 500), attempt("b", 200), attempt("a", 502)], nextAttempts: [next("a"), next("c")] },
+        urlOf,
+      ),
+    ).toEqual([
+      { endpointId: "a", url: "http://127.0.0.1:4242/a", outcome: "retrying", statusCode: 502, attempts: 2 },
+      { endpointId: "b", url: "http://127.0.0.1:4242/b", outcome: "delivered", statusCode: 200, attempts: 1 },
+      { endpointId: "c", url: "removed receiver c", outcome: "pending", attempts: 0 },
+    ]);
+    expect(receiverOutcomes({ deliveries: [attempt("a")], nextAttempts: [] }, urlOf)[0]).toMatchObject({
+      outcome: "failed",
+      error: "connect ECONNREFUSED",
+    });
+  });
+});
+
+describe("times, accounts and faults in words", () => {
+  it("formatUtc writes every time as 24-hour UTC; parseUtc reads that writing back", () => {
+    expect(formatUtc("2026-11-23T21:05:09.123Z")).toBe("2026-11-23 21:05:09 UTC");
+    expect(formatUtc(null)).toBe("–");
+    expect(formatUtc("soon")).toBe("soon");
+    expect(parseUtc("2026-11-23 21:05:09")).toBe("2026-11-23T21:05:09.000Z");
+    expect(parseUtc("2026-11-23 21:05")).toBe("2026-11-23T21:05:00.000Z");
+    expect(parseUtc(" 2026-11-23T21:05:09 UTC ")).toBe("2026-11-23T21:05:09.000Z");
+    expect(parseUtc(formatUtc("2030-01-02T03:04:05Z"))).toBe("2030-01-02T03:04:05.000Z");
+    for (const bad of ["11/23/2026, 9:05 PM", "2026-02-30 10:00", "2026-11-23 25:00", "", "2026-11-23"])
+      expect(parseUtc(bad)).toBeUndefined();
+  });
+  it("accountName: the label its partner set, else the end of its key, never the fingerprint alone", () => {
+    expect(accountName({ account: "acct_111111111111", label: "Checkout team", keyHint: "…f3a9" })).toBe(
+      "Checkout team",
+    );
+    expect(accountName({ account: "acct_111111111111", label: null, keyHint: "…f3a9" })).toBe("key …f3a9");
+  });
+  it("faults: the target, the effect and the reach in the words the CLI prints", () => {
+    expect(faultEffect({ status: 429, retryAfter: 60 })).toBe("status 429 (Retry-After 60)");
+    expect(faultEffect({ delayMs: 100, drop: true })).toBe("drop the connection, 100 ms late");
+    expect(faultEffect({ malformed: true })).toBe("malformed body");
+    expect(faultReach({ remaining: 1, probability: 0.5 })).toBe("1 call(s) left, chance 0.5");
+    expect(faultReach({})).toBe("");
+    expect(
+      describeFault({ id: "f1", scope: "account", method: "GET", path: "/v1/cards", drop: true, hits: 0 } as never),
+    ).toBe("fault f1 (account): GET /v1/cards → drop the connection; 0 hit(s)");
   });
 });
 
@@ -125,10 +191,5 @@ describe("faultFromForm", () => {
     expect(() => faultFromForm({ ...form, effect: "delay" })).toThrow(/needs the delay/);
     expect(() => faultFromForm({ ...form, probability: "2" })).toThrow(/Probability must be above 0/);
     expect(() => faultFromForm({ ...form, times: "1.5" })).toThrow(/Times must be a whole number/);
-  });
-  it("describeEffect says what a registered fault does", () => {
-    expect(describeEffect({ status: 429, retryAfter: 60 })).toBe("answers 429, Retry-After 60 s");
-    expect(describeEffect({ delayMs: 100, drop: true })).toBe("100 ms late, drops the connection");
-    expect(describeEffect({ malformed: true })).toBe("cuts the body short");
   });
 });

@@ -10,6 +10,7 @@ import {
   acceptsHtml,
   CONTENT_SECURITY_POLICY,
   DASHBOARD_PREFIX,
+  openapiFetchModulePath,
   pageDir,
   scalarBundlePath,
 } from "../../devkit/src/dashboard/index.ts";
@@ -74,17 +75,24 @@ describe(`the page's files under ${DASHBOARD_PREFIX}`, () => {
     expect(Buffer.from(await response.arrayBuffer())).toEqual(await readFile(path.join(pageDir, name)));
   });
 
-  it("every module the page imports is served (the page has no other source of code)", async () => {
+  it("every module the page imports, and those they import, is served (the page has no other source of code)", async () => {
     const names = new Set<string>();
-    for (const name of ["app.js", "accounts.js", "events.js", "requests.js", "clock.js", "console.js"]) {
-      const text = await readFile(path.join(pageDir, name), "utf8");
+    const queue = ["app.js", "accounts.js", "events.js", "requests.js", "clock.js", "console.js"];
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+      if (names.has(name)) continue;
       names.add(name);
-      for (const match of text.matchAll(/(?:from|import\()\s*"\.\/([\w-]+\.js)"/g)) names.add(match[1]!);
-    }
-    for (const name of names) {
       const response = await fetch(`${sandbox.url}${DASHBOARD_PREFIX}${name}`);
       expect(response.status, name).toBe(200);
+      expect(response.headers.get("content-type"), name).toBe("text/javascript; charset=utf-8");
+      const text = await response.text();
+      for (const match of text.matchAll(/(?:from|import\()\s*"\.\/([\w-]+\.js)"/g)) queue.push(match[1]!);
     }
+    // The control client's library among them: openapi-fetch's own ES module, as installed.
+    expect(names).toContain("openapi-fetch.js");
+    expect(names).toContain("format.js");
+    const served = await (await fetch(`${sandbox.url}${DASHBOARD_PREFIX}openapi-fetch.js`)).text();
+    expect(served).toBe(await readFile(openapiFetchModulePath(), "utf8"));
+    expect(served).toMatch(/export \{[^}]*createClient as default/);
   });
 
   it("Scalar's bundle and the two contracts are served for the console", async () => {

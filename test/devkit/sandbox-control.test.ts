@@ -5,12 +5,14 @@
  * The start options that load faults and scenarios run the start command itself, in-process.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type CliIO, runCommand } from "partner-api-devkit/cli";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partnerApiCli } from "../../devkit/src/cli/index.ts";
-import { parseDuration, triggerWorkflow } from "../../devkit/src/cli/sandbox-control.ts";
+import { parseDuration, triggerWorkflow } from "../../devkit/src/cli/sandbox-control/index.ts";
 import { findFreePort } from "../../devkit/src/prism.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { webhookEventTypes } from "../../src/webhooks/events.ts";
@@ -188,6 +190,46 @@ describe("logs", () => {
       .toBe(true);
     controller.abort();
     expect(await following).toBe(0);
+  });
+});
+
+describe("logs --follow against a broken stream", () => {
+  /** A server that answers the log empty and its stream with `stream`'s bytes, then holds the connection open. */
+  async function brokenSandbox(stream: string): Promise<{ url: string; close: () => Promise<void> }> {
+    const server = createServer((request, response) => {
+      if (request.url?.startsWith("/_sandbox/requests/stream")) {
+        response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
+        response.write(stream);
+        return;
+      }
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ requests: [], count: 0 }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      close: () => {
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  it("an event that is not JSON, or one that never ends, is the job's no (exit 1) naming it, not a crash", async () => {
+    for (const [stream, message] of [
+      ["event: request\nid: 1\ndata: {not json\n\n", /sent an event that is not JSON \(9 characters, id 1\)/],
+      [`event: request\ndata: ${"x".repeat(5 * 1024 * 1024)}`, /longer than 4194304 bytes without ending it/],
+    ] as const) {
+      const broken = await brokenSandbox(stream);
+      try {
+        const run = await runInProcess(partnerApiCli, ["sandbox", "logs", "--follow", "--url", broken.url]);
+        expect(run.code).toBe(1);
+        expect(run.stderr).toMatch(message);
+      } finally {
+        await broken.close();
+      }
+    }
   });
 });
 

@@ -14,6 +14,7 @@ import {
   MAX_REQUEST_STREAMS_PER_ACCOUNT,
   RequestLog,
 } from "../../devkit/src/sandbox/testmode/log.ts";
+import { readServerSentEvents } from "../../devkit/src/sse.ts";
 import { clientFor, request, seededCompany } from "./support.ts";
 
 let sandbox: Sandbox;
@@ -249,31 +250,13 @@ describe("bounds", () => {
   });
 });
 
-/** Reads server-sent events from a stream until `count` `request` events came; returns their data and ids. */
+/** The first `count` `request` events of a stream (the devkit's one server-sent-events reader), their data and ids. */
 async function readEvents(response: Response, count: number): Promise<{ id: number; data: Record<string, any> }[]> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   const events: { id: number; data: Record<string, any> }[] = [];
-  let buffer = "";
-  while (events.length < count) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let end = buffer.indexOf("\n\n");
-    while (end !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const fields = new Map(
-        block
-          .split("\n")
-          .filter((line) => !line.startsWith(":"))
-          .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 2)] as const),
-      );
-      if (fields.get("event") === "request")
-        events.push({ id: Number(fields.get("id")), data: JSON.parse(fields.get("data")!) });
-      end = buffer.indexOf("\n\n");
-    }
+  for await (const event of readServerSentEvents(response.body!)) {
+    if (event.event === "request") events.push({ id: Number(event.id), data: JSON.parse(event.data) });
+    if (events.length === count) break;
   }
-  await reader.cancel();
   return events;
 }
 

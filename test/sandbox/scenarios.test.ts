@@ -92,6 +92,37 @@ describe("the shipped scenarios", () => {
     expect(cards).toEqual([expect.objectContaining({ id: cardId, status: "Active", name: "Team travel" })]);
   });
 
+  it("onboard companies of their own names: no two scenarios (neither built on the other) share one", async () => {
+    const workflows = shippedWorkflows(sandboxRouter());
+    /** The workflows a workflow runs, itself included, through its steps' workflowIds. */
+    const runs = (id: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(id)) return seen;
+      seen.add(id);
+      for (const step of workflows.get(id)?.workflow.steps ?? [])
+        if (step.workflowId) runs(step.workflowId.split(".").at(-1)!, seen);
+      return seen;
+    };
+    const names = new Map<string, Set<string>>();
+    for (const name of SHIPPED) {
+      const client = clientFor(sandbox.url, `scenario-names-${name}`);
+      const seeded = new Set(
+        ((await client.get("/v1/companies")).body.companies as { name: string }[]).map((c) => c.name),
+      );
+      expect((await client.post("/_sandbox/scenarios", { name })).status).toBe(200);
+      const companies = (await client.get("/v1/companies")).body.companies as { name: string }[];
+      names.set(name, new Set(companies.map((c) => c.name).filter((n) => !seeded.has(n))));
+    }
+    const shared: string[] = [];
+    for (const first of SHIPPED)
+      for (const second of SHIPPED) {
+        if (first >= second || runs(first).has(second) || runs(second).has(first)) continue;
+        for (const company of names.get(first)!)
+          if (names.get(second)!.has(company)) shared.push(`${first} and ${second} both onboard ${company}`);
+      }
+    expect(shared).toEqual([]);
+    expect(new Set([...names.values()].flatMap((set) => [...set])).size).toBeGreaterThanOrEqual(5);
+  });
+
   it("give the same ids every run for the same seed and start time (started frozen), others for another seed", async () => {
     const idsOf = async (seed: number) => {
       const started = await startSandbox({

@@ -2,7 +2,7 @@
  * `partner-api sandbox` (and `npm run sandbox` in this repository): `start` (also run when no command is
  * named) serves the stateful sandbox on 127.0.0.1:4020 unless --host/--port (or SANDBOX_HOST/SANDBOX_PORT)
  * say otherwise, until Ctrl-C, and prints its URL, the control API's URL and what it holds; the other
- * commands drive a running sandbox (sandbox-control.ts).
+ * commands drive a running sandbox (sandbox-control/, one file a command).
  */
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
@@ -35,7 +35,7 @@ import {
   parsePositiveNumber,
   UsageError,
 } from "./runner.ts";
-import { sandboxControlCommands } from "./sandbox-control.ts";
+import { sandboxControlCommands } from "./sandbox-control/index.ts";
 
 /** The largest --speed: a day of sandbox time in under a second. */
 const MAX_SPEED = 1_000_000;

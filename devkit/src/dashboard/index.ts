@@ -4,7 +4,8 @@
  * HTTP, as any client would; this module only hands out files. API clients keep getting the API: `GET /`
  * without text/html, and every other path, fall through to the sandbox's router (404 problem and all).
  *
- * The files are the page's own (page/: plain ES modules, no build step) and Scalar's standalone API
+ * The files are the page's own (page/: plain ES modules, no build step), openapi-fetch's ES module (the page's
+ * control client is openapi-fetch over the control contract's generated types, checked in JSDoc) and Scalar's standalone API
  * reference for the console, read from @scalar/api-reference in this repository and from dist/dashboard/
  * in the built package; the contracts the console shows are the sandbox's own. Nothing loads from another
  * host: the page's Content-Security-Policy says so to the browser too.
@@ -32,6 +33,14 @@ export function scalarBundlePath(): string {
   // The package exports no subpath for its browser bundle: find it beside its main entry.
   const main = createRequire(import.meta.url).resolve("@scalar/api-reference");
   return path.join(path.dirname(main), "browser", "standalone.js");
+}
+
+/** openapi-fetch's browser module (ES, no imports of its own): the page's control client is built on it. */
+export function openapiFetchModulePath(): string {
+  if (!fromSource) return path.join(pageDir, "openapi-fetch.js");
+  // The package's `import` entry (dist/index.mjs), found from its CommonJS one beside it.
+  const main = createRequire(import.meta.url).resolve("openapi-fetch");
+  return path.join(path.dirname(main), "index.mjs");
 }
 
 /**
@@ -74,6 +83,7 @@ function assetTable(): Map<string, Asset> {
     assets.set(name, { file: path.join(pageDir, name), contentType: CONTENT_TYPES[path.extname(name)]! });
   }
   assets.set("scalar.js", { file: scalarBundlePath(), contentType: CONTENT_TYPES[".js"]! });
+  assets.set("openapi-fetch.js", { file: openapiFetchModulePath(), contentType: CONTENT_TYPES[".js"]! });
   assets.set("openapi.json", { file: contractJsonPath, contentType: CONTENT_TYPES[".json"]! });
   assets.set("sandbox.json", { file: sandboxContractJsonPath, contentType: CONTENT_TYPES[".json"]! });
   return assets;

@@ -13,6 +13,14 @@ import { accountFingerprint } from "./testmode/log.ts";
 export const SANDBOX_ACCOUNT_HEADER = "x-sandbox-account";
 export const FINGERPRINT = /^acct_[0-9a-f]{12}$/;
 
+/** Keys shorter than this are no credential (a test account's name, "ci"): their hint is the whole key. */
+const MIN_SECRET_LENGTH = 8;
+
+/** How people know an account's key without seeing it: `…` and its last four characters. */
+export function keyHint(apiKey: string): string {
+  return apiKey.length < MIN_SECRET_LENGTH ? apiKey : `…${apiKey.slice(-4)}`;
+}
+
 /** A header's first value; an empty one counts as absent. */
 export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];

@@ -4,15 +4,23 @@
  * steps and the buttons that move them (the control API's own operations), its cards (their status
  * updates live), payment routes with a deposit form, wallets and the newest ledger entries.
  */
-import { control, encode, enumOf } from "./api.js";
-import { announce, badge, every, formatTime, h, replaceKeepingFocus, showProblem, stopAll } from "./dom.js";
+import { as, client, enumOf, ok } from "./api.js";
+import { announce, badge, dataTable, every, formatTime, h, replaceKeepingFocus, showProblem, stopAll } from "./dom.js";
 
 /** How often the view reads the account again (a card turns Active on the clock, not on a click). */
 const REFRESH_MS = 1000;
 /** Marked once the first account is drawn. */
 const READY_MARK = "dashboard:ready";
-/** Ledger entries shown per company (the newest). */
+/** Ledger entries and deposits shown per company (the newest). */
 const LEDGER_ROWS = 10;
+/** Deposits listed under each route (the newest). */
+const ROUTE_DEPOSITS = 5;
+
+/**
+ * @typedef {import("./api.js").Schemas} Schemas
+ * @typedef {Schemas["AccountOverview"]} Overview
+ * @typedef {Schemas["AccountCompany"]} Entry
+ */
 
 /**
  * @param {HTMLElement} root
@@ -20,8 +28,10 @@ const LEDGER_ROWS = 10;
  */
 export function mount(root, context) {
   const body = h("div", { "aria-busy": "true" }, h("p", { class: "muted" }, "Reading the account…"));
-  root.append(body);
+  const labelBox = h("div", {});
+  root.append(labelBox, body);
   let seen = "";
+  let labelled = "";
   /** @type {string[]} */
   let kycStatuses = [];
   enumOf("KycStatus").then(
@@ -43,12 +53,19 @@ export function mount(root, context) {
       if (!context.accountsLoaded()) return;
       if (seen !== "none") {
         seen = "none";
+        labelled = "";
+        labelBox.replaceChildren();
         replaceKeepingFocus(body, noAccount());
       }
       body.removeAttribute("aria-busy");
       return;
     }
-    const overview = await control("GET", `/_sandbox/accounts/${encode(account)}`);
+    const overview = await ok(client.GET("/_sandbox/accounts/{account}", { params: { path: { account } } }));
+    // The name form is drawn once per account, so a redraw of the account never loses what is being typed.
+    if (labelled !== account) {
+      labelled = account;
+      labelBox.replaceChildren(labelForm(account));
+    }
     const text = JSON.stringify(overview);
     if (text === seen) return;
     seen = text;
@@ -74,14 +91,16 @@ export function mount(root, context) {
     }
   }
 
-  /** @param {any} overview */
+  /** @param {Overview} overview */
   function render(overview) {
-    const companies = /** @type {any[]} */ (overview.companies);
+    const companies = overview.companies;
     return [
       h(
         "p",
         { class: "muted" },
-        `${overview.account}: ${companies.length} compan${companies.length === 1 ? "y" : "ies"}. `,
+        `${context.nameOf(overview.account)} (`,
+        h("code", {}, overview.account),
+        `): ${companies.length} compan${companies.length === 1 ? "y" : "ies"}. `,
         "Buttons call the control API as this account; a partner API call with its key shows here within a second.",
       ),
       ...companies.map((entry) => companyCard(entry, overview.account)),
@@ -89,36 +108,74 @@ export function mount(root, context) {
   }
 
   /**
-   * @param {any} entry
+   * The form that names the account (its label, shown in the header's picker instead of its key's end).
+   * @param {string} account
+   */
+  function labelForm(account) {
+    const input = /** @type {HTMLInputElement} */ (
+      h("input", {
+        id: "account-label",
+        type: "text",
+        maxlength: "60",
+        placeholder: "e.g. Checkout team",
+        value: context.labelOf(account) ?? "",
+        dataset: { key: "account-label" },
+      })
+    );
+    return h(
+      "form",
+      {
+        class: "row",
+        "aria-label": "Name this account",
+        onsubmit: (/** @type {SubmitEvent} */ event) => {
+          event.preventDefault();
+          const label = input.value.trim() || null;
+          act(label ? `account named ${label}` : "account label removed", async () => {
+            await ok(client.PATCH("/_sandbox/accounts/{account}", { params: { path: { account } }, body: { label } }));
+            await context.refreshAccounts();
+          });
+        },
+      },
+      h("label", { for: "account-label" }, "Account name"),
+      input,
+      h("button", { type: "submit", dataset: { key: "account-label-save" } }, "Save name"),
+    );
+  }
+
+  /**
+   * @param {Entry} entry
    * @param {string} account
    */
   function companyCard(entry, account) {
     const company = entry.company;
-    const id = company.id;
+    const id = /** @type {string} */ (company.id);
     const name = company.name ?? id;
     const headingId = `company-${id}`;
-    const path = `/_sandbox/companies/${encode(id)}`;
+    const headers = as(account);
+    const companyPath = { params: { path: { companyId: id } }, headers };
     /**
+     * A button that runs a control call as the account.
      * @param {string} label
      * @param {string} key
      * @param {string} what
-     * @param {string} method
-     * @param {string} url
-     * @param {unknown} [payload] the body, or a function that gives it when the button is pressed
+     * @param {() => Promise<{ response: Response }>} send
      */
-    const button = (label, key, what, method, url, payload) =>
+    const button = (label, key, what, send) =>
       h(
         "button",
-        {
-          type: "button",
-          dataset: { key: `${id}:${key}` },
-          onclick: () =>
-            act(what, () =>
-              control(method, url, { account, body: typeof payload === "function" ? payload() : payload }),
-            ),
-        },
+        { type: "button", dataset: { key: `${id}:${key}` }, onclick: () => act(what, () => ok(send())) },
         label,
       );
+    /** @param {Schemas["SetOnboardingStatusRequest"]} body */
+    const onboarding = (body) => () =>
+      client.POST("/_sandbox/companies/{companyId}/onboarding-status", { ...companyPath, body });
+    /** @param {Schemas["SetKycStatusRequest"]} body */
+    const kyc = (body) => () => client.POST("/_sandbox/companies/{companyId}/kyc-status", { ...companyPath, body });
+    /** @param {Schemas["SetTermsAcceptedRequest"]} body */
+    const terms = (body) => () =>
+      client.POST("/_sandbox/companies/{companyId}/terms-acceptance", { ...companyPath, body });
+    /** @param {Schemas["SetKybResultRequest"]} body */
+    const kyb = (body) => () => client.POST("/_sandbox/companies/{companyId}/kyb-result", { ...companyPath, body });
 
     const swap = company.swap;
     const kycSelect = h(
@@ -136,36 +193,24 @@ export function mount(root, context) {
           "Set Active",
           "onboarding-active",
           `${name}: onboarding set to Active`,
-          "POST",
-          `${path}/onboarding-status`,
-          {
-            status: "Active",
-          },
+          onboarding({ status: "Active" }),
         ),
         button(
           "Set Pending",
           "onboarding-pending",
           `${name}: onboarding set to Pending`,
-          "POST",
-          `${path}/onboarding-status`,
-          {
-            status: "Pending",
-          },
+          onboarding({ status: "Pending" }),
         ),
       ),
       swap
         ? step(
             "Verification (KYC)",
             badge(
-              swap.kycStatus,
+              swap.kycStatus ?? "–",
               swap.kycStatus === "approved" ? "ok" : swap.kycStatus === "rejected" ? "bad" : "warn",
             ),
-            button("Approve KYC", "kyc-approve", `${name}: KYC approved`, "POST", `${path}/kyc-status`, {
-              kycStatus: "approved",
-            }),
-            button("Reject KYC", "kyc-reject", `${name}: KYC rejected`, "POST", `${path}/kyc-status`, {
-              kycStatus: "rejected",
-            }),
+            button("Approve KYC", "kyc-approve", `${name}: KYC approved`, kyc({ kycStatus: "approved" })),
+            button("Reject KYC", "kyc-reject", `${name}: KYC rejected`, kyc({ kycStatus: "rejected" })),
             kycStatuses.length > 0
               ? h(
                   "span",
@@ -178,10 +223,13 @@ export function mount(root, context) {
                       dataset: { key: `${id}:kyc-set` },
                       onclick: () =>
                         act(`${name}: KYC set to ${/** @type {HTMLSelectElement} */ (kycSelect).value}`, () =>
-                          control("POST", `${path}/kyc-status`, {
-                            account,
-                            body: { kycStatus: /** @type {HTMLSelectElement} */ (kycSelect).value },
-                          }),
+                          ok(
+                            kyc({
+                              kycStatus: /** @type {Schemas["KycStatus"]} */ (
+                                /** @type {HTMLSelectElement} */ (kycSelect).value
+                              ),
+                            })(),
+                          ),
                         ),
                     },
                     "Set KYC",
@@ -195,19 +243,8 @@ export function mount(root, context) {
             "Terms",
             badge(swap.tosAccepted ? "accepted" : "not accepted", swap.tosAccepted ? "ok" : "warn"),
             swap.tosAccepted
-              ? button(
-                  "Withdraw terms",
-                  "terms-withdraw",
-                  `${name}: terms not accepted`,
-                  "POST",
-                  `${path}/terms-acceptance`,
-                  {
-                    tosAccepted: false,
-                  },
-                )
-              : button("Accept terms", "terms-accept", `${name}: terms accepted`, "POST", `${path}/terms-acceptance`, {
-                  tosAccepted: true,
-                }),
+              ? button("Withdraw terms", "terms-withdraw", `${name}: terms not accepted`, terms({ tosAccepted: false }))
+              : button("Accept terms", "terms-accept", `${name}: terms accepted`, terms({ tosAccepted: true })),
           )
         : null,
       step(
@@ -216,12 +253,8 @@ export function mount(root, context) {
           entry.kybStatus ?? "not submitted",
           entry.kybStatus === "APPROVED" ? "ok" : entry.kybStatus ? "warn" : "",
         ),
-        button("Approve KYB", "kyb-approve", `${name}: KYB approved`, "POST", `${path}/kyb-result`, {
-          status: "APPROVED",
-        }),
-        button("Reject KYB", "kyb-reject", `${name}: KYB rejected`, "POST", `${path}/kyb-result`, {
-          status: "REJECTED",
-        }),
+        button("Approve KYB", "kyb-approve", `${name}: KYB approved`, kyb({ status: "APPROVED" })),
+        button("Reject KYB", "kyb-reject", `${name}: KYB rejected`, kyb({ status: "REJECTED" })),
       ),
     );
 
@@ -237,21 +270,37 @@ export function mount(root, context) {
       ),
       steps,
       cardsTable(entry.cards, name),
-      routesSection(entry.paymentRoutes, name, id, account, button),
+      routesSection(entry, name, id, account, button),
       walletsTable(entry.wallets, name),
-      ledgerTable(entry.ledger, name),
+      moneyTable(entry, name),
     );
   }
 
   /**
-   * @param {any[]} routes
+   * The company's payment routes, each with a deposit form and its newest deposits.
+   * @param {Entry} entry
    * @param {string} name
    * @param {string} id
    * @param {string} account
-   * @param {(label: string, key: string, what: string, method: string, url: string, payload?: unknown) => HTMLElement} button
+   * @param {(label: string, key: string, what: string, send: () => Promise<{ response: Response }>) => HTMLElement} button
    */
-  function routesSection(routes, name, id, account, button) {
-    const path = `/_sandbox/companies/${encode(id)}/payment-routes`;
+  function routesSection(entry, name, id, account, button) {
+    const routes = entry.paymentRoutes;
+    const headers = as(account);
+    /** @param {"onramp" | "offramp"} type */
+    const open = (type) => () =>
+      client.POST("/_sandbox/companies/{companyId}/payment-routes", {
+        params: { path: { companyId: id } },
+        headers,
+        body: { type, ...withForce(id) },
+      });
+    /** @type {Map<string, Schemas["RouteDeposit"][]>} */
+    const depositsByRoute = new Map();
+    for (const deposit of entry.deposits ?? []) {
+      const list = depositsByRoute.get(deposit.routeId) ?? [];
+      list.push(deposit);
+      depositsByRoute.set(deposit.routeId, list);
+    }
     return h(
       "div",
       {},
@@ -259,14 +308,8 @@ export function mount(root, context) {
         "div",
         { class: "row" },
         h("h3", {}, `Payment routes (${routes.length})`),
-        button("Open on-ramp route", "route-onramp", `${name}: on-ramp route opened`, "POST", path, () => ({
-          type: "onramp",
-          ...withForce(id),
-        })),
-        button("Open off-ramp route", "route-offramp", `${name}: off-ramp route opened`, "POST", path, () => ({
-          type: "offramp",
-          ...withForce(id),
-        })),
+        button("Open on-ramp route", "route-onramp", `${name}: on-ramp route opened`, open("onramp")),
+        button("Open off-ramp route", "route-offramp", `${name}: off-ramp route opened`, open("offramp")),
         h(
           "label",
           {},
@@ -284,65 +327,55 @@ export function mount(root, context) {
       ),
       routes.length === 0
         ? null
-        : h(
-            "table",
-            {},
-            h("caption", { class: "visually-hidden" }, `Payment routes of ${name}`),
-            h(
-              "thead",
-              {},
-              h(
-                "tr",
-                {},
-                ...["Route", "Type", "Status", "Currency", "Deposit address", "Deposit"].map((t) =>
-                  h("th", { scope: "col" }, t),
-                ),
-              ),
-            ),
-            h(
-              "tbody",
-              {},
-              ...routes.map((route) => {
-                const amount = h("input", {
-                  type: "number",
-                  min: "0.01",
-                  step: "0.01",
-                  value: "100",
-                  required: true,
-                  "aria-label": `Amount to deposit on route ${route.id}`,
-                  dataset: { key: `${route.id}:amount` },
-                  style: "width: 7rem",
-                });
-                const form = h(
-                  "form",
-                  {
-                    class: "row",
-                    onsubmit: (/** @type {SubmitEvent} */ event) => {
-                      event.preventDefault();
-                      const value = Number(/** @type {HTMLInputElement} */ (amount).value);
-                      act(`${name}: deposit of ${value} on route ${route.id}`, () =>
-                        control("POST", `/_sandbox/payment-routes/${encode(route.id)}/deposits`, {
-                          account,
+        : dataTable(
+            `Payment routes of ${name}`,
+            ["Route", "Type", "Status", "Currency", "Deposit address", "Deposits", "Deposit"],
+            routes.map((route) => {
+              const routeId = /** @type {string} */ (route.id);
+              const amount = h("input", {
+                type: "number",
+                min: "0.01",
+                step: "0.01",
+                value: "100",
+                required: true,
+                "aria-label": `Amount to deposit on route ${routeId}`,
+                dataset: { key: `${routeId}:amount` },
+                style: "width: 7rem",
+              });
+              const form = h(
+                "form",
+                {
+                  class: "row",
+                  onsubmit: (/** @type {SubmitEvent} */ event) => {
+                    event.preventDefault();
+                    const value = Number(/** @type {HTMLInputElement} */ (amount).value);
+                    act(`${name}: deposit of ${value} on route ${routeId}`, () =>
+                      ok(
+                        client.POST("/_sandbox/payment-routes/{routeId}/deposits", {
+                          params: { path: { routeId } },
+                          headers,
                           body: { amount: value, ...withForce(id) },
                         }),
-                      );
-                    },
+                      ),
+                    );
                   },
-                  amount,
-                  h("button", { type: "submit", dataset: { key: `${route.id}:deposit` } }, "Deposit"),
-                );
-                return h(
-                  "tr",
-                  {},
-                  h("td", {}, h("code", {}, route.id)),
-                  h("td", {}, route.type),
-                  h("td", {}, badge(route.status, route.status === "active" ? "ok" : "warn")),
-                  h("td", {}, route.currency ?? ""),
-                  h("td", {}, h("code", {}, route.depositAddress ?? "")),
-                  h("td", {}, form),
-                );
-              }),
-            ),
+                },
+                amount,
+                h("button", { type: "submit", dataset: { key: `${routeId}:deposit` } }, "Deposit"),
+              );
+              const deposits = depositsByRoute.get(routeId) ?? [];
+              return h(
+                "tr",
+                { dataset: { route: routeId } },
+                h("td", {}, h("code", {}, routeId)),
+                h("td", {}, route.type ?? ""),
+                h("td", {}, badge(route.status ?? "–", route.status === "active" ? "ok" : "warn")),
+                h("td", {}, route.currency ?? ""),
+                h("td", {}, h("code", {}, route.depositAddress ?? "")),
+                h("td", { dataset: { deposits: String(deposits.length) } }, routeDeposits(deposits)),
+                h("td", {}, form),
+              );
+            }),
           ),
     );
   }
@@ -390,36 +423,20 @@ function cardsTable(cards, name) {
     h("h3", {}, `Cards (${cards.length})`),
     cards.length === 0
       ? h("p", { class: "muted" }, "No cards yet (createCard with this account's key issues one).")
-      : h(
-          "table",
-          {},
-          h("caption", { class: "visually-hidden" }, `Cards of ${name}`),
-          h(
-            "thead",
-            {},
+      : dataTable(
+          `Cards of ${name}`,
+          ["Card", "Name", "Brand", "Last 4", "Holder", "Status", "Created"],
+          cards.map((card) =>
             h(
               "tr",
-              {},
-              ...["Card", "Name", "Brand", "Last 4", "Holder", "Status", "Created"].map((t) =>
-                h("th", { scope: "col" }, t),
-              ),
-            ),
-          ),
-          h(
-            "tbody",
-            {},
-            ...cards.map((card) =>
-              h(
-                "tr",
-                { dataset: { card: card.id } },
-                h("td", {}, h("code", {}, card.id)),
-                h("td", {}, card.name ?? ""),
-                h("td", {}, card.brand ?? ""),
-                h("td", {}, card.last4 ?? ""),
-                h("td", {}, card.cardholder?.name ?? ""),
-                h("td", {}, badge(card.status ?? "–", card.status === "Active" ? "ok" : "warn")),
-                h("td", {}, formatTime(card.createdAt)),
-              ),
+              { dataset: { card: card.id } },
+              h("td", {}, h("code", {}, card.id)),
+              h("td", {}, card.name ?? ""),
+              h("td", {}, card.brand ?? ""),
+              h("td", {}, card.last4 ?? ""),
+              h("td", {}, card.cardholder?.name ?? ""),
+              h("td", {}, badge(card.status ?? "–", card.status === "Active" ? "ok" : "warn")),
+              h("td", {}, formatTime(card.createdAt)),
             ),
           ),
         ),
@@ -435,27 +452,17 @@ function walletsTable(wallets, name) {
     "details",
     {},
     h("summary", {}, `Wallets (${wallets.length})`),
-    h(
-      "table",
-      {},
-      h("caption", { class: "visually-hidden" }, `Wallets of ${name}`),
-      h(
-        "thead",
-        {},
-        h("tr", {}, ...["Wallet", "Currency", "Default chain", "Chains"].map((t) => h("th", { scope: "col" }, t))),
-      ),
-      h(
-        "tbody",
-        {},
-        ...wallets.map((wallet) =>
-          h(
-            "tr",
-            {},
-            h("td", {}, h("code", {}, wallet.id)),
-            h("td", {}, wallet.currency),
-            h("td", {}, wallet.defaultChain),
-            h("td", {}, (wallet.chains ?? []).join(", ")),
-          ),
+    dataTable(
+      `Wallets of ${name}`,
+      ["Wallet", "Currency", "Default chain", "Chains"],
+      wallets.map((wallet) =>
+        h(
+          "tr",
+          {},
+          h("td", {}, h("code", {}, wallet.id)),
+          h("td", {}, wallet.currency),
+          h("td", {}, wallet.defaultChain),
+          h("td", {}, (wallet.chains ?? []).join(", ")),
         ),
       ),
     ),
@@ -463,39 +470,79 @@ function walletsTable(wallets, name) {
 }
 
 /**
- * @param {any[]} ledger
- * @param {string} name
+ * A route's deposits: how many, and the newest few with their amounts and times.
+ * @param {Schemas["RouteDeposit"][]} deposits newest first
  */
-function ledgerTable(ledger, name) {
-  const rows = ledger.slice(0, LEDGER_ROWS);
+function routeDeposits(deposits) {
+  if (deposits.length === 0) return h("span", { class: "muted" }, "none yet");
+  const count = deposits.length === 100 ? "100+" : String(deposits.length);
   return h(
     "details",
     {},
-    h("summary", {}, `Ledger (${ledger.length === 100 ? "100+" : ledger.length} entries, newest first)`),
+    h("summary", {}, `${count} deposit${deposits.length === 1 ? "" : "s"}`),
     h(
-      "table",
-      {},
-      h("caption", { class: "visually-hidden" }, `Ledger of ${name}`),
-      h(
-        "thead",
-        {},
-        h("tr", {}, ...["Time", "Type", "Direction", "Amount", "Description"].map((t) => h("th", { scope: "col" }, t))),
-      ),
-      h(
-        "tbody",
-        {},
-        ...rows.map((entry) =>
-          h(
-            "tr",
-            {},
-            h("td", {}, formatTime(entry.transaction?.createdAt)),
-            h("td", {}, entry.type ?? ""),
-            h("td", {}, entry.transaction?.direction ?? ""),
-            h("td", {}, `${entry.transaction?.amount ?? ""} ${entry.transaction?.currency ?? ""}`),
-            h("td", {}, entry.transaction?.description ?? ""),
-          ),
+      "ul",
+      { class: "plain" },
+      ...deposits
+        .slice(0, ROUTE_DEPOSITS)
+        .map((d) =>
+          h("li", {}, `${d.transaction.amount} ${d.transaction.currency} · ${formatTime(d.transaction.createdAt)}`),
         ),
-      ),
     ),
+  );
+}
+
+/**
+ * The company's money movements, newest first: the spending account's ledger and the deposits on its routes
+ * (a deposit is a transaction the ledger does not list), with the count of each.
+ * @param {Entry} entry
+ * @param {string} name
+ */
+function moneyTable(entry, name) {
+  const deposits = entry.deposits ?? [];
+  const rows = [
+    ...entry.ledger.map((e) => ({
+      at: e.transaction?.createdAt ?? "",
+      kind: `Ledger: ${e.type ?? ""}`,
+      direction: e.transaction?.direction ?? "",
+      amount: `${e.transaction?.amount ?? ""} ${e.transaction?.currency ?? ""}`,
+      description: e.transaction?.description ?? "",
+    })),
+    ...deposits.map((d) => ({
+      at: d.transaction.createdAt ?? "",
+      kind: "Deposit",
+      direction: d.transaction.type ?? "",
+      amount: `${d.transaction.amount ?? ""} ${d.transaction.currency ?? ""}`,
+      description: d.transaction.description ?? "",
+    })),
+  ].sort((a, b) => Date.parse(b.at) - Date.parse(a.at) || 0);
+  const counted = (/** @type {number} */ n) => (n === 100 ? "100+" : String(n));
+  return h(
+    "details",
+    { dataset: { money: "" } },
+    h(
+      "summary",
+      {},
+      `Ledger and deposits (${counted(entry.ledger.length)} ledger entr${entry.ledger.length === 1 ? "y" : "ies"}, ${counted(deposits.length)} deposit${deposits.length === 1 ? "" : "s"}, newest first)`,
+    ),
+    rows.length === 0
+      ? h("p", { class: "muted" }, "No money has moved yet.")
+      : dataTable(
+          `Ledger and deposits of ${name}`,
+          ["Time", "Kind", "Direction", "Amount", "Description"],
+          rows
+            .slice(0, LEDGER_ROWS)
+            .map((row) =>
+              h(
+                "tr",
+                {},
+                h("td", {}, formatTime(row.at)),
+                h("td", {}, row.kind),
+                h("td", {}, row.direction),
+                h("td", {}, row.amount),
+                h("td", {}, row.description),
+              ),
+            ),
+        ),
   );
 }

@@ -1,8 +1,23 @@
 // @ts-check
 /**
- * The control API as the page calls it: same origin, JSON in and out, an account chosen by its
- * fingerprint (`X-Sandbox-Account`, never a key). A problem answer becomes an Error with its detail.
+ * The control API as the page calls it: openapi-fetch (served beside the page as openapi-fetch.js, the same
+ * library the devkit's typed control client, sandbox/control-client.ts, is built on) over the control
+ * contract's generated types, so each call's path, parameters, body and answer are checked as the CLI's are.
+ * Same origin; an account is chosen by its fingerprint (`X-Sandbox-Account`, never a key). A problem answer
+ * becomes a ControlError with its detail.
  */
+import createClient from "./openapi-fetch.js";
+
+/**
+ * @typedef {import("../../../../generated/sandbox.js").paths} ControlPaths
+ * @typedef {import("../../../../generated/sandbox.js").components["schemas"]} Schemas
+ */
+
+/**
+ * The typed control client; `ok` turns its `{ data, error, response }` into the data or a ControlError.
+ * @type {import("openapi-fetch").Client<ControlPaths>}
+ */
+export const client = createClient({ baseUrl: location.origin });
 
 export class ControlError extends Error {
   /**
@@ -19,37 +34,28 @@ export class ControlError extends Error {
 }
 
 /**
- * @param {string} method
- * @param {string} path a /_sandbox/… path, with its query
- * @param {{ account?: string, body?: unknown }} [options]
- * @returns {Promise<any>}
+ * A control call's data, or a ControlError naming the call and the sandbox's detail.
+ * @template T
+ * @param {Promise<{ data?: T, error?: unknown, response: Response }>} result
+ * @returns {Promise<T>}
  */
-export async function control(method, path, options = {}) {
-  /** @type {Record<string, string>} */
-  const headers = { accept: "application/json" };
-  if (options.account) headers["x-sandbox-account"] = options.account;
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(path, {
-    method,
-    headers,
-    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-  });
-  const text = await response.text();
-  let body;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = text;
-  }
+export async function ok(result) {
+  const { data, error, response } = await result;
   if (!response.ok) {
-    const detail = body && typeof body === "object" && "detail" in body ? body.detail : text;
-    throw new ControlError(response.status, `${method} ${path.split("?")[0]}: ${response.status} ${detail}`, body);
+    const detail =
+      error && typeof error === "object" && "detail" in error ? String(error.detail) : JSON.stringify(error ?? "");
+    const path = new URL(response.url).pathname;
+    throw new ControlError(response.status, `${path}: ${response.status} ${detail}`, error);
   }
-  return body;
+  return /** @type {T} */ (data);
 }
 
-/** @param {string} segment */
-export const encode = (segment) => encodeURIComponent(segment);
+/**
+ * The headers that act as an account (none for the whole sandbox).
+ * @param {string | undefined} account its fingerprint
+ * @returns {Record<string, string>}
+ */
+export const as = (account) => (account ? { "x-sandbox-account": account } : {});
 
 /** @type {Promise<any> | undefined} */
 let partnerContract;

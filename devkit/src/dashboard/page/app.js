@@ -4,15 +4,19 @@
  * (#/accounts, #/events, #/requests, #/clock, #/console). Each view is its own module, loaded when first
  * opened, mounted into <main> and told when the chosen account or the clock changes.
  */
-import { control } from "./api.js";
+import { client, ok } from "./api.js";
 import { every, formatTime, h, showProblem } from "./dom.js";
+import { accountName } from "./format.js";
 import { viewOf } from "./routes.js";
 
 /**
- * @typedef {{ account: string, companies: number, cards: number, events: number, webhookEndpoints: number }} AccountSummary
- * @typedef {{ now: string, frozen?: boolean, speed?: number, status?: string, pendingTasks?: number, nextDueAt?: string | null }} Clock
+ * @typedef {import("./api.js").Schemas["SandboxAccount"]} AccountSummary
+ * @typedef {import("./api.js").Schemas["Clock"]} Clock
  * @typedef {object} Context
  * @property {() => string} account the chosen account's fingerprint ("" before any account has called)
+ * @property {(fingerprint: string | null | undefined) => string} nameOf how people know an account: its label or
+ *   the end of its key (the fingerprint only for one the page has not listed yet)
+ * @property {(fingerprint: string) => string | null} labelOf the label its partner set, if any
  * @property {() => boolean} accountsLoaded whether the list of accounts has been read once
  * @property {(listener: (account: string) => void) => () => void} onAccountChange
  * @property {() => Clock | undefined} clock the clock's last reading
@@ -36,7 +40,11 @@ const STORED_ACCOUNT = "partner-api-sandbox:account";
 const accountListeners = new Set();
 /** @type {Set<(clock: Clock) => void>} */
 const clockListeners = new Set();
-let chosenAccount = sessionStorage.getItem(STORED_ACCOUNT) ?? "";
+/** The account the user picked in this tab (kept over a reload); none until they pick one. */
+let pickedAccount = sessionStorage.getItem(STORED_ACCOUNT) ?? "";
+let chosenAccount = "";
+/** @type {Map<string, AccountSummary>} */
+let accountsByFingerprint = new Map();
 /** @type {Clock | undefined} */
 let lastClock;
 let accountsSeen = "";
@@ -50,15 +58,21 @@ const main = /** @type {HTMLElement} */ (document.getElementById("main"));
 function chooseAccount(account) {
   if (account === chosenAccount) return;
   chosenAccount = account;
-  sessionStorage.setItem(STORED_ACCOUNT, account);
   if (picker.value !== account) picker.value = account;
   for (const listener of accountListeners) listener(account);
 }
 
+/** @param {string | null | undefined} fingerprint */
+function nameOf(fingerprint) {
+  if (!fingerprint) return "no account";
+  const known = accountsByFingerprint.get(fingerprint);
+  return known ? accountName(known) : fingerprint;
+}
+
 async function refreshAccounts() {
-  /** @type {{ accounts: AccountSummary[] }} */
-  const { accounts } = await control("GET", "/_sandbox/accounts");
-  const seen = JSON.stringify(accounts);
+  const { accounts, lastCaller } = await ok(client.GET("/_sandbox/accounts"));
+  accountsByFingerprint = new Map(accounts.map((a) => [a.account, a]));
+  const seen = JSON.stringify(accounts.map((a) => [a.account, a.label, a.keyHint, a.companies, a.events]));
   if (seen !== accountsSeen) {
     accountsSeen = seen;
     picker.replaceChildren(
@@ -66,25 +80,32 @@ async function refreshAccounts() {
       ...accounts.map((a) =>
         h(
           "option",
-          { value: a.account },
-          `${a.account} · ${a.companies} compan${a.companies === 1 ? "y" : "ies"} · ${a.events} event${a.events === 1 ? "" : "s"}`,
+          { value: a.account, title: a.account },
+          `${accountName(a)} · ${a.companies} compan${a.companies === 1 ? "y" : "ies"} · ${a.events} event${a.events === 1 ? "" : "s"}`,
         ),
       ),
     );
   }
-  const known = accounts.some((a) => a.account === chosenAccount);
+  const known = (/** @type {string} */ account) => accountsByFingerprint.has(account);
   const first = !accountsLoaded;
   accountsLoaded = true;
-  // The first account to call is chosen until the user picks another.
-  if (!known) chooseAccount(accounts[0]?.account ?? "");
+  // The page opens on the account the user picked in this tab, else on the one that called last; it stays there
+  // until the user picks another (or that account goes, in a reset).
+  if (!known(chosenAccount))
+    chooseAccount(
+      known(pickedAccount)
+        ? pickedAccount
+        : lastCaller && known(lastCaller)
+          ? lastCaller
+          : (accounts[0]?.account ?? ""),
+    );
   else if (picker.value !== chosenAccount) picker.value = chosenAccount;
   // Views wait for the first list before saying no account has called.
   if (first && chosenAccount === "") for (const listener of accountListeners) listener("");
 }
 
 async function refreshClock() {
-  /** @type {Clock} */
-  const clock = await control("GET", "/_sandbox/clock");
+  const clock = await ok(client.GET("/_sandbox/clock"));
   lastClock = clock;
   const parts = [formatTime(clock.now)];
   if (clock.frozen) parts.push("frozen");
@@ -96,6 +117,8 @@ async function refreshClock() {
 /** @type {Context} */
 const context = {
   account: () => chosenAccount,
+  nameOf,
+  labelOf: (fingerprint) => accountsByFingerprint.get(fingerprint)?.label ?? null,
   accountsLoaded: () => accountsLoaded,
   onAccountChange(listener) {
     accountListeners.add(listener);
@@ -165,7 +188,11 @@ async function route(hash = location.hash) {
   }
 }
 
-picker.addEventListener("change", () => chooseAccount(picker.value));
+picker.addEventListener("change", () => {
+  pickedAccount = picker.value;
+  sessionStorage.setItem(STORED_ACCOUNT, pickedAccount);
+  chooseAccount(pickedAccount);
+});
 // "Skip to the view" moves the focus without touching the hash: `#main` is no view, and any hash the page does
 // not know is a place of Scalar's in the console.
 document.querySelector("a.skip")?.addEventListener("click", (event) => {

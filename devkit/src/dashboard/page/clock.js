@@ -4,8 +4,9 @@
  * resume; whether due work has all run) and the faults in force, with a form to add one and buttons to
  * remove them.
  */
-import { control, encode, partnerOperations } from "./api.js";
-import { announce, every, formatTime, h, replaceKeepingFocus, showProblem, stopAll } from "./dom.js";
+import { as, client, ok, partnerOperations } from "./api.js";
+import { announce, dataTable, every, formatTime, h, replaceKeepingFocus, showProblem, stopAll } from "./dom.js";
+import { faultEffect, faultFromForm, faultReach, faultTarget, formatUtc, parseUtc } from "./format.js";
 
 const FAULT_REFRESH_MS = 2000;
 
@@ -14,51 +15,6 @@ const STEPS = [
   { label: "+1 hour", seconds: 3600 },
   { label: "+1 day", seconds: 86400 },
 ];
-
-/**
- * A fault's effect in words.
- * @param {any} fault
- */
-export function describeEffect(fault) {
-  const parts = [];
-  if (fault.status !== undefined) parts.push(`answers ${fault.status}`);
-  if (fault.retryAfter !== undefined) parts.push(`Retry-After ${fault.retryAfter} s`);
-  if (fault.delayMs !== undefined) parts.push(`${fault.delayMs} ms late`);
-  if (fault.drop) parts.push("drops the connection");
-  if (fault.malformed) parts.push("cuts the body short");
-  return parts.join(", ");
-}
-
-/**
- * The fault a form asks for, as createFault takes it; an error names the field that is wrong.
- * @param {{ operationId: string, effect: string, status: string, retryAfter: string, delayMs: string, times: string, probability: string }} form
- */
-export function faultFromForm(form) {
-  /** @type {Record<string, unknown>} */
-  const fault = { operationId: form.operationId };
-  /** @param {string} text @param {string} name */
-  const integer = (text, name) => {
-    const value = Number(text);
-    if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number, got "${text}"`);
-    return value;
-  };
-  if (!form.operationId) throw new Error("choose the operation the fault strikes");
-  if (form.effect === "status") {
-    fault.status = integer(form.status, "Status");
-    if (form.retryAfter) fault.retryAfter = integer(form.retryAfter, "Retry-After");
-  } else if (form.effect === "drop") fault.drop = true;
-  else if (form.effect === "malformed") fault.malformed = true;
-  if (form.delayMs) fault.delayMs = integer(form.delayMs, "Delay");
-  else if (form.effect === "delay") throw new Error("a delay fault needs the delay in milliseconds");
-  if (form.times) fault.times = integer(form.times, "Times");
-  if (form.probability) {
-    const probability = Number(form.probability);
-    if (!(probability > 0 && probability <= 1))
-      throw new Error(`Probability must be above 0 and at most 1, got "${form.probability}"`);
-    fault.probability = probability;
-  }
-  return fault;
-}
 
 /**
  * @param {HTMLElement} root
@@ -91,7 +47,20 @@ export function mount(root, context) {
     }
   }
 
-  const toInput = /** @type {HTMLInputElement} */ (h("input", { id: "advance-to", type: "datetime-local", step: "1" }));
+  // Text, not datetime-local: the browser would show that in the reader's locale (a US 12-hour clock), beside
+  // the 24-hour UTC times everywhere else on the page.
+  const toInput = /** @type {HTMLInputElement} */ (
+    h("input", {
+      id: "advance-to",
+      type: "text",
+      inputmode: "numeric",
+      autocomplete: "off",
+      spellcheck: "false",
+      placeholder: "2026-11-23 09:00:00",
+      "aria-describedby": "advance-to-help",
+      size: "22",
+    })
+  );
   const info = h("div", {});
   const controls = h("div", {});
   clockBox.append(info, controls);
@@ -119,7 +88,7 @@ export function mount(root, context) {
         ...rows.flatMap(([term, value]) => [h("dt", {}, `${term}:`), h("dd", { dataset: { clock: term } }, value)]),
       ),
     );
-    if (!toInput.value) toInput.value = clock.now.slice(0, 19);
+    if (!toInput.value) toInput.value = formatUtc(clock.now).replace(" UTC", "");
     // The buttons are drawn again only when freezing changes, so the focus stays where it is.
     if (drawnFrozen === Boolean(clock.frozen)) return;
     drawnFrozen = Boolean(clock.frozen);
@@ -141,7 +110,7 @@ export function mount(root, context) {
             "aria-label": `Advance the clock ${step.label.slice(1)}`,
             onclick: () =>
               act(`clock advanced ${step.label.slice(1)}`, () =>
-                control("POST", "/_sandbox/clock/advance", { body: { seconds: step.seconds } }),
+                ok(client.POST("/_sandbox/clock/advance", { body: { seconds: step.seconds } })),
               ),
           },
           step.label,
@@ -153,18 +122,21 @@ export function mount(root, context) {
           class: "row",
           onsubmit: (/** @type {SubmitEvent} */ event) => {
             event.preventDefault();
-            const to = new Date(`${toInput.value}Z`);
-            if (Number.isNaN(to.getTime())) {
-              showProblem(new Error("Advance to: enter a date and time"));
+            const to = parseUtc(toInput.value);
+            if (to === undefined) {
+              showProblem(
+                new Error(`Advance to: "${toInput.value}" is no time; write it as 2026-11-23 09:00:00 (24-hour, UTC)`),
+              );
               return;
             }
-            act(`clock advanced to ${formatTime(to.toISOString())}`, () =>
-              control("POST", "/_sandbox/clock/advance", { body: { to: to.toISOString() } }),
+            act(`clock advanced to ${formatTime(to)}`, () =>
+              ok(client.POST("/_sandbox/clock/advance", { body: { to } })),
             );
           },
         },
         h("label", { for: "advance-to" }, "Advance to (UTC)"),
         toInput,
+        h("span", { id: "advance-to-help", class: "muted" }, "YYYY-MM-DD HH:MM:SS, 24-hour"),
         h("button", { type: "submit", dataset: { key: "advance-to" } }, "Advance"),
       ),
       frozen
@@ -173,7 +145,7 @@ export function mount(root, context) {
             {
               type: "button",
               dataset: { key: "resume" },
-              onclick: () => act("clock resumed", () => control("POST", "/_sandbox/clock/resume")),
+              onclick: () => act("clock resumed", () => ok(client.POST("/_sandbox/clock/resume"))),
             },
             "Resume",
           )
@@ -182,7 +154,7 @@ export function mount(root, context) {
             {
               type: "button",
               dataset: { key: "freeze" },
-              onclick: () => act("clock frozen", () => control("POST", "/_sandbox/clock/freeze")),
+              onclick: () => act("clock frozen", () => ok(client.POST("/_sandbox/clock/freeze"))),
             },
             "Freeze",
           ),
@@ -193,7 +165,7 @@ export function mount(root, context) {
           dataset: { key: "reset" },
           onclick: () => {
             if (confirm("Reset the sandbox? Every account goes back to its seeded state."))
-              act("sandbox reset", () => control("POST", "/_sandbox/reset"));
+              act("sandbox reset", () => ok(client.POST("/_sandbox/reset")));
           },
         },
         "Reset the sandbox…",
@@ -203,66 +175,50 @@ export function mount(root, context) {
 
   let seenFaults = "";
   async function refreshFaults() {
-    const { faults } = await control("GET", "/_sandbox/faults");
+    const { faults } = await ok(client.GET("/_sandbox/faults"));
     const text = JSON.stringify(faults);
     if (text === seenFaults) return;
     seenFaults = text;
     replaceKeepingFocus(faultsBox, drawFaults(faults));
   }
 
-  /** @param {any[]} faults */
+  /** @param {import("./api.js").Schemas["Fault"][]} faults */
   function drawFaults(faults) {
     if (faults.length === 0) return [h("p", { class: "muted" }, "None: every call runs as usual.")];
     return [
-      h(
-        "table",
-        {},
-        h("caption", { class: "visually-hidden" }, "Faults in force, oldest first"),
-        h(
-          "thead",
-          {},
+      dataTable(
+        "Faults in force, oldest first",
+        ["Fault", "For", "Strikes", "Effect", "Left", "Hits", ""],
+        faults.map((fault) =>
           h(
             "tr",
-            {},
-            ...["Fault", "For", "Strikes", "Effect", "Left", "Hits", ""].map((t) => h("th", { scope: "col" }, t)),
-          ),
-        ),
-        h(
-          "tbody",
-          {},
-          ...faults.map((fault) =>
+            { dataset: { fault: fault.id } },
+            h("td", {}, h("code", {}, fault.id)),
+            h("td", {}, fault.scope === "account" ? context.nameOf(fault.account) : "every account"),
+            h("td", {}, faultTarget(fault)),
+            h("td", {}, faultEffect(fault)),
+            h("td", {}, faultReach(fault) || "until removed"),
+            h("td", {}, String(fault.hits)),
             h(
-              "tr",
-              { dataset: { fault: fault.id } },
-              h("td", {}, h("code", {}, fault.id)),
-              h("td", {}, fault.scope === "account" ? h("code", {}, fault.account ?? "an account") : "every account"),
-              h("td", {}, fault.operationId ?? `${fault.method ?? "any method"} ${fault.path ?? ""}`),
-              h("td", {}, describeEffect(fault)),
+              "td",
+              {},
               h(
-                "td",
-                {},
-                fault.remaining !== undefined ? `${fault.remaining} call(s)` : "until removed",
-                fault.probability !== undefined ? ` at ${fault.probability * 100}%` : "",
-              ),
-              h("td", {}, String(fault.hits)),
-              h(
-                "td",
-                {},
-                h(
-                  "button",
-                  {
-                    type: "button",
-                    dataset: { key: `${fault.id}:remove` },
-                    "aria-label": `Remove fault ${fault.id}`,
-                    onclick: () =>
-                      act(`fault ${fault.id} removed`, () =>
-                        control("DELETE", `/_sandbox/faults/${encode(fault.id)}`, {
-                          account: fault.scope === "account" ? fault.account : undefined,
+                "button",
+                {
+                  type: "button",
+                  dataset: { key: `${fault.id}:remove` },
+                  "aria-label": `Remove fault ${fault.id}`,
+                  onclick: () =>
+                    act(`fault ${fault.id} removed`, () =>
+                      ok(
+                        client.DELETE("/_sandbox/faults/{faultId}", {
+                          params: { path: { faultId: fault.id } },
+                          headers: as(fault.scope === "account" ? (fault.account ?? undefined) : undefined),
                         }),
                       ),
-                  },
-                  "Remove",
-                ),
+                    ),
+                },
+                "Remove",
               ),
             ),
           ),
@@ -273,7 +229,7 @@ export function mount(root, context) {
         {
           type: "button",
           dataset: { key: "faults-clear" },
-          onclick: () => act("every fault removed", () => control("DELETE", "/_sandbox/faults")),
+          onclick: () => act("every fault removed", () => ok(client.DELETE("/_sandbox/faults"))),
         },
         "Remove every fault",
       ),
@@ -359,8 +315,8 @@ export function mount(root, context) {
       return;
     }
     const account = scope.value === "account" ? context.account() : undefined;
-    act(`fault added: ${operation.value} ${describeEffect(fault)}`, () =>
-      control("POST", "/_sandbox/faults", { account, body: fault }),
+    act(`fault added: ${operation.value} ${faultEffect(fault)}`, () =>
+      ok(client.POST("/_sandbox/faults", { headers: as(account), body: fault })),
     );
   });
   partnerOperations().then(

@@ -6,12 +6,33 @@
  * developer toolbar are off, so it loads nothing from another host. Beside it, the chosen account's latest
  * calls from the request log: status, and the rules a request or its answer broke.
  */
-import { control } from "./api.js";
+import { as, client, ok } from "./api.js";
 import { badge, formatClock, h, showProblem, statusTone } from "./dom.js";
 
 const SCALAR_SRC = "/_dashboard/scalar.js";
 /** Calls listed beside the console. */
 const RECENT = 8;
+/** Scalar's key fields carry a made-up token as their placeholder: one a reader could take for a key to use. */
+const KEY_LIKE = /^[A-Za-z0-9+/=_-]{20,}$/;
+/** What such a field says instead. */
+export const KEY_PLACEHOLDER = "Empty: sent as the chosen account";
+
+/**
+ * Gives every key-like placeholder under `root` plain words, now and whenever Scalar draws a field; returns the
+ * function that stops watching.
+ * @param {HTMLElement} root
+ */
+function plainKeyPlaceholders(root) {
+  const plain = () => {
+    for (const input of root.querySelectorAll("input[placeholder]"))
+      if (KEY_LIKE.test(/** @type {HTMLInputElement} */ (input).placeholder))
+        /** @type {HTMLInputElement} */ (input).placeholder = KEY_PLACEHOLDER;
+  };
+  const observer = new MutationObserver(plain);
+  observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ["placeholder"] });
+  plain();
+  return () => observer.disconnect();
+}
 
 /** @type {Promise<any> | undefined} */
 let scalarLoaded;
@@ -93,6 +114,7 @@ export function mount(root, context) {
     ),
   );
 
+  const stopPlaceholders = plainKeyPlaceholders(target);
   /** @type {any} */
   let app;
   let closed = false;
@@ -112,7 +134,9 @@ export function mount(root, context) {
   async function refreshRecent() {
     const account = context.account();
     if (!account) return;
-    const { requests } = await control("GET", `/_sandbox/requests?limit=${RECENT}&api=partner`, { account });
+    const { requests } = await ok(
+      client.GET("/_sandbox/requests", { params: { query: { limit: RECENT, api: "partner" } }, headers: as(account) }),
+    );
     const text = JSON.stringify(requests);
     if (text === seen) return;
     seen = text;
@@ -135,6 +159,7 @@ export function mount(root, context) {
 
   return () => {
     closed = true;
+    stopPlaceholders();
     stream.close();
     clearTimeout(pending);
     stopAccount();
@@ -142,10 +167,14 @@ export function mount(root, context) {
   };
 }
 
-/** @param {any} call */
+/** @param {import("./api.js").Schemas["SandboxRequest"]} call */
 function recentCall(call) {
+  // The logged answer's body is whatever the sandbox sent: a problem document for a refused request.
+  const problem = /** @type {{ detail?: string, validation?: { message: string }[] } | undefined} */ (
+    call.response?.body && typeof call.response.body === "object" ? call.response.body : undefined
+  );
   const broken = [
-    ...(call.response?.body?.validation ?? []).map((/** @type {any} */ issue) => `request: ${issue.message}`),
+    ...(problem?.validation ?? []).map((/** @type {any} */ issue) => `request: ${issue.message}`),
     ...(call.contract?.issues ?? []).map((/** @type {any} */ issue) => `answer: ${issue.message}`),
   ];
   return h(
@@ -158,7 +187,7 @@ function recentCall(call) {
       h("strong", {}, call.operationId ?? call.path),
       h("span", { class: "muted" }, formatClock(call.at)),
     ),
-    call.response?.body?.detail ? h("p", {}, call.response.body.detail) : null,
+    problem?.detail ? h("p", {}, problem.detail) : null,
     broken.length > 0
       ? h("ul", { "aria-label": "Rules broken" }, ...broken.map((text) => h("li", { class: "bad" }, text)))
       : null,

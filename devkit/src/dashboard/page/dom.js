@@ -3,6 +3,7 @@
  * Small DOM helpers for the dashboard: elements built from data (text nodes only, never HTML strings, so
  * nothing a request carried can become markup), formatting, announcements for screen readers.
  */
+import { formatUtc } from "./format.js";
 
 /**
  * @typedef {string | number | Node | null | undefined | false} Child
@@ -36,6 +37,28 @@ export function h(tag, attributes = {}, ...children) {
 }
 
 /**
+ * A table in its scroll box (a table wider than the screen scrolls sideways there, the page never does): its
+ * caption (for screen readers only unless `captionShown`), its column headings, its rows.
+ * @param {string} caption
+ * @param {string[]} headings
+ * @param {(Child | Child[])[]} rows
+ * @param {{ captionShown?: boolean, attributes?: Attributes }} [options]
+ */
+export function dataTable(caption, headings, rows, options = {}) {
+  return h(
+    "div",
+    { class: "scroll" },
+    h(
+      "table",
+      options.attributes ?? {},
+      h("caption", options.captionShown ? {} : { class: "visually-hidden" }, caption),
+      h("thead", {}, h("tr", {}, ...headings.map((heading) => h("th", { scope: "col" }, heading)))),
+      h("tbody", {}, ...rows),
+    ),
+  );
+}
+
+/**
  * @param {Element | DocumentFragment} parent
  * @param {(Child | Child[])[]} children
  */
@@ -64,29 +87,11 @@ export function replaceKeepingFocus(container, ...children) {
   }
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, {
-  year: "numeric",
-  month: "short",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hour12: false,
-  timeZone: "UTC",
-});
+/** A clock time as the page writes every time: 24-hour UTC, as the sandbox keeps it ("2026-11-23 09:00:00 UTC"). */
+export const formatTime = formatUtc;
 
 /**
- * A clock time as people read it, in UTC as the sandbox keeps it.
- * @param {string | null | undefined} iso
- */
-export function formatTime(iso) {
-  if (!iso) return "–";
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${timeFormat.format(date)} UTC`;
-}
-
-/**
- * The time of day only (for dense lists).
+ * The time of day only (for dense lists), 24-hour UTC with milliseconds.
  * @param {string | null | undefined} iso
  */
 export function formatClock(iso) {

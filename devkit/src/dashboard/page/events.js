@@ -4,10 +4,11 @@
  * delivery attempt (clock time, status or network error, duration), the attempts still due and a resend
  * button; filtered by type and outcome. The list is bounded: the newest matching events only.
  */
-import { control, encode, loadPartnerContract } from "./api.js";
+import { as, client, loadPartnerContract, ok } from "./api.js";
 import {
   announce,
   badge,
+  dataTable,
   every,
   formatDuration,
   formatTime,
@@ -18,38 +19,19 @@ import {
   statusTone,
   stopAll,
 } from "./dom.js";
+import { OUTCOMES, outcomeOf, receiverOutcomes } from "./format.js";
 
 const REFRESH_MS = 1500;
 /** Events drawn at most; the others are counted, not drawn. */
 const MAX_SHOWN = 200;
 
-/** @typedef {"delivered" | "retrying" | "failed" | "pending" | "unsent"} Outcome */
-
-/** @type {Record<Outcome, { label: string, tone: "ok" | "warn" | "bad" | "" }>} */
-const OUTCOMES = {
-  delivered: { label: "delivered", tone: "ok" },
-  retrying: { label: "failing, retry due", tone: "warn" },
-  failed: { label: "failed", tone: "bad" },
-  pending: { label: "first attempt due", tone: "warn" },
-  unsent: { label: "no receiver", tone: "" },
-};
-
 /**
- * Where an event's delivery stands: from each endpoint's latest attempt and what is still scheduled.
- * @param {any} event
- * @returns {Outcome}
+ * @typedef {import("./api.js").Schemas["SandboxEvent"]} SandboxEvent
+ * @typedef {(endpointId: string) => string} UrlOf
  */
-export function outcomeOf(event) {
-  const deliveries = /** @type {any[]} */ (event.deliveries ?? []);
-  const next = /** @type {any[]} */ (event.nextAttempts ?? []);
-  if (deliveries.length === 0) return next.length > 0 ? "pending" : "unsent";
-  /** @type {Map<string, any>} */
-  const latest = new Map();
-  for (const attempt of deliveries) latest.set(attempt.endpointId, attempt);
-  const failing = [...latest.values()].some((a) => !(a.statusCode >= 200 && a.statusCode < 300));
-  if (next.length > 0) return failing ? "retrying" : "pending";
-  return failing ? "failed" : "delivered";
-}
+
+/** @type {Record<import("./format.js").ReceiverOutcome["outcome"], "ok" | "warn" | "bad">} */
+const RECEIVER_TONES = { delivered: "ok", failed: "bad", retrying: "warn", pending: "warn" };
 
 /**
  * @param {HTMLElement} root
@@ -72,8 +54,13 @@ export function mount(root, context) {
   const count = h("p", { class: "muted", role: "status" });
   /** Ids of the events whose details are open, kept across redraws. */
   const open = new Set();
-  /** @type {any[]} */
+  /** @type {SandboxEvent[]} */
   let events = [];
+  /** Receiver URLs by id, from the account's receivers (attempts name receivers by URL). */
+  /** @type {Map<string, string>} */
+  let endpointUrls = new Map();
+  /** @type {UrlOf} */
+  const urlOf = (id) => endpointUrls.get(id) ?? `removed receiver ${id}`;
   let seenEvents = "";
   let seenEndpoints = "";
 
@@ -112,12 +99,15 @@ export function mount(root, context) {
       return;
     }
     const [eventList, endpointList] = await Promise.all([
-      control("GET", "/_sandbox/events", { account }),
-      control("GET", "/_sandbox/webhook-endpoints", { account }),
+      ok(client.GET("/_sandbox/events", { headers: as(account) })),
+      ok(client.GET("/_sandbox/webhook-endpoints", { headers: as(account) })),
     ]);
     const endpointText = JSON.stringify(endpointList);
     if (endpointText !== seenEndpoints) {
       seenEndpoints = endpointText;
+      endpointUrls = new Map(endpointList.webhookEndpoints.map((endpoint) => [endpoint.id, endpoint.url]));
+      // The events name receivers by URL: drawn again with the new names.
+      seenEvents = "";
       replaceKeepingFocus(endpoints, drawEndpoints(endpointList.webhookEndpoints, account));
     }
     const eventText = JSON.stringify(eventList);
@@ -141,10 +131,11 @@ export function mount(root, context) {
     replaceKeepingFocus(list, ...shown.map(drawEvent));
   }
 
-  /** @param {any} event */
+  /** @param {SandboxEvent} event */
   function drawEvent(event) {
     const outcome = OUTCOMES[outcomeOf(event)];
     const latest = event.deliveries?.[event.deliveries.length - 1];
+    const receivers = receiverOutcomes(event, urlOf);
     const details = h(
       "details",
       { class: "event", open: open.has(event.id), dataset: { event: event.id, type: event.type } },
@@ -157,10 +148,31 @@ export function mount(root, context) {
         latest ? h("span", { class: "muted" }, `${event.deliveries.length} attempt(s)`) : null,
         h("code", { class: "muted" }, event.id),
       ),
+      receivers.length === 0
+        ? null
+        : h(
+            "ul",
+            { class: "plain receivers", "aria-label": "Outcome at each receiver" },
+            ...receivers.map((receiver) =>
+              h(
+                "li",
+                { dataset: { receiver: receiver.url, outcome: receiver.outcome } },
+                h("code", {}, receiver.url),
+                " ",
+                badge(
+                  receiver.outcome === "pending"
+                    ? "attempt due"
+                    : `${receiver.statusCode ?? receiver.error ?? "no answer"}${receiver.outcome === "retrying" ? ", retry due" : ""}`,
+                  RECEIVER_TONES[receiver.outcome],
+                  `${receiver.url}: ${receiver.outcome}${receiver.statusCode !== undefined ? `, status ${receiver.statusCode}` : ""}`,
+                ),
+              ),
+            ),
+          ),
       h("h3", {}, "Payload"),
       h("pre", {}, pretty(event.payload)),
-      attemptsTable(event),
-      nextAttempts(event),
+      attemptsTable(event, urlOf),
+      nextAttempts(event, urlOf),
       h(
         "button",
         {
@@ -168,7 +180,12 @@ export function mount(root, context) {
           dataset: { key: `${event.id}:resend` },
           onclick: async () => {
             try {
-              await control("POST", `/_sandbox/events/${encode(event.id)}/resend`, { account: context.account() });
+              await ok(
+                client.POST("/_sandbox/events/{eventId}/resend", {
+                  params: { path: { eventId: event.id } },
+                  headers: as(context.account()),
+                }),
+              );
               announce(`${event.type} ${event.id} resent`);
               await refresh();
             } catch (error) {
@@ -187,7 +204,7 @@ export function mount(root, context) {
   }
 
   /**
-   * @param {any[]} list
+   * @param {import("./api.js").Schemas["WebhookEndpoint"][]} list
    * @param {string} account
    */
   function drawEndpoints(list, account) {
@@ -205,13 +222,15 @@ export function mount(root, context) {
         onsubmit: async (/** @type {SubmitEvent} */ event) => {
           event.preventDefault();
           try {
-            await control("POST", "/_sandbox/webhook-endpoints", {
-              account,
-              body: {
-                url: /** @type {HTMLInputElement} */ (url).value,
-                secret: /** @type {HTMLInputElement} */ (secret).value,
-              },
-            });
+            await ok(
+              client.POST("/_sandbox/webhook-endpoints", {
+                headers: as(account),
+                body: {
+                  url: /** @type {HTMLInputElement} */ (url).value,
+                  secret: /** @type {HTMLInputElement} */ (secret).value,
+                },
+              }),
+            );
             announce("webhook receiver added");
             await refresh();
           } catch (error) {
@@ -226,46 +245,41 @@ export function mount(root, context) {
     return [
       list.length === 0
         ? h("p", { class: "muted" }, "No receiver: events are recorded but not sent. Add one to see delivery attempts.")
-        : h(
-            "table",
-            {},
-            h("caption", { class: "visually-hidden" }, "Webhook receivers"),
-            h(
-              "thead",
-              {},
-              h("tr", {}, ...["Receiver", "URL", "Event types", ""].map((t) => h("th", { scope: "col" }, t))),
-            ),
-            h(
-              "tbody",
-              {},
-              ...list.map((endpoint) =>
+        : dataTable(
+            "Webhook receivers",
+            ["Receiver", "URL", "Event types", ""],
+            list.map((endpoint) =>
+              h(
+                "tr",
+                {},
+                h("td", {}, h("code", {}, endpoint.id)),
+                h("td", {}, endpoint.url),
+                h("td", {}, (endpoint.events ?? ["every type"]).join(", ")),
                 h(
-                  "tr",
+                  "td",
                   {},
-                  h("td", {}, h("code", {}, endpoint.id)),
-                  h("td", {}, endpoint.url),
-                  h("td", {}, (endpoint.events ?? ["every type"]).join(", ")),
                   h(
-                    "td",
-                    {},
-                    h(
-                      "button",
-                      {
-                        type: "button",
-                        "aria-label": `Remove receiver ${endpoint.url}`,
-                        dataset: { key: `${endpoint.id}:remove` },
-                        onclick: async () => {
-                          try {
-                            await control("DELETE", `/_sandbox/webhook-endpoints/${encode(endpoint.id)}`, { account });
-                            announce(`receiver ${endpoint.url} removed`);
-                            await refresh();
-                          } catch (error) {
-                            showProblem(error);
-                          }
-                        },
+                    "button",
+                    {
+                      type: "button",
+                      "aria-label": `Remove receiver ${endpoint.url}`,
+                      dataset: { key: `${endpoint.id}:remove` },
+                      onclick: async () => {
+                        try {
+                          await ok(
+                            client.DELETE("/_sandbox/webhook-endpoints/{endpointId}", {
+                              params: { path: { endpointId: endpoint.id } },
+                              headers: as(account),
+                            }),
+                          );
+                          announce(`receiver ${endpoint.url} removed`);
+                          await refresh();
+                        } catch (error) {
+                          showProblem(error);
+                        }
                       },
-                      "Remove",
-                    ),
+                    },
+                    "Remove",
                   ),
                 ),
               ),
@@ -285,56 +299,49 @@ export function mount(root, context) {
   );
 }
 
-/** @param {any} event */
-function attemptsTable(event) {
+/**
+ * @param {SandboxEvent} event
+ * @param {UrlOf} urlOf
+ */
+function attemptsTable(event, urlOf) {
   const deliveries = /** @type {any[]} */ (event.deliveries ?? []);
   if (deliveries.length === 0) return h("p", { class: "muted" }, "No delivery attempt yet.");
-  return h(
-    "table",
-    {},
-    h("caption", {}, "Delivery attempts"),
-    h(
-      "thead",
-      {},
+  return dataTable(
+    "Delivery attempts",
+    ["Attempt", "Clock time", "Receiver", "Result", "Duration"],
+    deliveries.map((attempt) =>
       h(
         "tr",
-        {},
-        ...["Attempt", "Clock time", "Receiver", "Result", "Duration"].map((t) => h("th", { scope: "col" }, t)),
-      ),
-    ),
-    h(
-      "tbody",
-      {},
-      ...deliveries.map((attempt) =>
+        { dataset: { attempt: attempt.attempt } },
+        h("td", {}, String(attempt.attempt)),
+        h("td", {}, formatTime(attempt.at)),
+        h("td", {}, h("code", { title: attempt.endpointId }, urlOf(attempt.endpointId))),
         h(
-          "tr",
-          { dataset: { attempt: attempt.attempt } },
-          h("td", {}, String(attempt.attempt)),
-          h("td", {}, formatTime(attempt.at)),
-          h("td", {}, h("code", {}, attempt.endpointId)),
-          h(
-            "td",
-            {},
-            attempt.statusCode !== undefined
-              ? badge(String(attempt.statusCode), statusTone(attempt.statusCode), `status ${attempt.statusCode}`)
-              : badge(attempt.error ?? "no answer", "bad"),
-          ),
-          h("td", {}, formatDuration(attempt.durationMs)),
+          "td",
+          {},
+          attempt.statusCode !== undefined
+            ? badge(String(attempt.statusCode), statusTone(attempt.statusCode), `status ${attempt.statusCode}`)
+            : badge(attempt.error ?? "no answer", "bad"),
         ),
+        h("td", {}, formatDuration(attempt.durationMs)),
       ),
     ),
+    { captionShown: true },
   );
 }
 
-/** @param {any} event */
-function nextAttempts(event) {
+/**
+ * @param {SandboxEvent} event
+ * @param {UrlOf} urlOf
+ */
+function nextAttempts(event, urlOf) {
   const next = /** @type {any[]} */ (event.nextAttempts ?? []);
   if (next.length === 0) return null;
   return h(
     "ul",
     { "aria-label": "Attempts still due" },
     ...next.map((n) =>
-      h("li", {}, `Attempt ${n.attempt} to `, h("code", {}, n.endpointId), ` due at ${formatTime(n.dueAt)}`),
+      h("li", {}, `Attempt ${n.attempt} to `, h("code", {}, urlOf(n.endpointId)), ` due at ${formatTime(n.dueAt)}`),
     ),
   );
 }

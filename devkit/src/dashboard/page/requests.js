@@ -5,7 +5,7 @@
  * and drawn a few times a second, newest first, new rows added at the top and the oldest dropped, so the
  * table never holds more than MAX_ROWS rows and a burst costs one redraw, not one per call.
  */
-import { control } from "./api.js";
+import { client, ok } from "./api.js";
 import {
   announce,
   badge,
@@ -17,6 +17,7 @@ import {
   showProblem,
   statusTone,
 } from "./dom.js";
+import { faultEffect, matches } from "./format.js";
 
 /** Calls kept in the page (the sandbox's own log holds 1,000 too). */
 export const MAX_KEPT = 1000;
@@ -29,49 +30,7 @@ const DRAW_MEASURE = "dashboard:draw";
 /** How often new calls are drawn, at most. */
 const DRAW_EVERY_MS = 250;
 
-/**
- * @typedef {{ id: number, at: string, account: string | null, api: string | null, operationId: string | null,
- *   method: string, path: string, query?: string, status: number | null, durationMs: number,
- *   request: { headers: Record<string, string>, body?: unknown, truncated?: boolean },
- *   response: { headers: Record<string, string>, body?: unknown, truncated?: boolean },
- *   fault: { id: string, status?: number, delayMs?: number, drop?: boolean, malformed?: boolean, retryAfter?: number } | null,
- *   contract: { valid: boolean, issues: { location?: unknown[], message: string }[] } | null, scenario?: string }} LoggedCall
- */
-
-/**
- * Whether a call passes the filters.
- * @param {LoggedCall} call
- * @param {{ account: string, text: string, status: string, faulted: boolean, mismatched: boolean }} filter
- */
-export function matches(call, filter) {
-  if (filter.account && call.account !== filter.account) return false;
-  if (filter.text) {
-    const text = filter.text.toLowerCase();
-    if (!(call.operationId ?? "").toLowerCase().includes(text) && !call.path.toLowerCase().includes(text)) return false;
-  }
-  if (filter.status) {
-    if (filter.status === "dropped") {
-      if (call.status !== null) return false;
-    } else if (call.status === null || String(call.status)[0] !== filter.status[0]) return false;
-  }
-  if (filter.faulted && !call.fault) return false;
-  if (filter.mismatched && call.contract?.valid !== false) return false;
-  return true;
-}
-
-/**
- * @param {LoggedCall["fault"]} fault
- */
-function describeFault(fault) {
-  if (!fault) return "";
-  const parts = [];
-  if (fault.status !== undefined) parts.push(String(fault.status));
-  if (fault.retryAfter !== undefined) parts.push(`Retry-After ${fault.retryAfter}`);
-  if (fault.delayMs !== undefined) parts.push(`+${fault.delayMs} ms`);
-  if (fault.drop) parts.push("dropped");
-  if (fault.malformed) parts.push("malformed body");
-  return parts.join(", ") || "fault";
-}
+/** @typedef {import("./api.js").Schemas["SandboxRequest"]} LoggedCall */
 
 /**
  * @param {HTMLElement} root
@@ -94,10 +53,18 @@ export function mount(root, context) {
     h(
       "select",
       { id: "log-scope" },
-      h("option", { value: "" }, "every account"),
       h("option", { value: "account" }, "the chosen account"),
+      h("option", { value: "" }, "every account"),
     )
   );
+  /** Names the chosen account in the scope menu, so the filter says whose calls it keeps. */
+  const nameScope = () => {
+    const chosen = context.account();
+    /** @type {HTMLOptionElement} */ (scope.options[0]).textContent = chosen
+      ? `the chosen account (${context.nameOf(chosen)})`
+      : "the chosen account (none yet)";
+  };
+  nameScope();
   const text = /** @type {HTMLInputElement} */ (
     h("input", { id: "log-text", type: "search", placeholder: "listCardBins or /v1/…" })
   );
@@ -162,7 +129,7 @@ export function mount(root, context) {
       clear,
     ),
     state,
-    h("div", { class: "split" }, h("div", {}, table), details),
+    h("div", { class: "split" }, h("div", { class: "scroll" }, table), details),
   );
 
   const filter = () => ({
@@ -196,7 +163,7 @@ export function mount(root, context) {
     tr.dataset.status = call.status === null ? "dropped" : String(call.status);
     if (call.id === selectedId) tr.className = "selected";
     /** @type {HTMLElement} */ (cells[0]).textContent = formatClock(call.at);
-    /** @type {HTMLElement} */ (cells[1]).textContent = call.account ?? "–";
+    /** @type {HTMLElement} */ (cells[1]).textContent = call.account ? context.nameOf(call.account) : "–";
     /** @type {HTMLElement} */ (cells[2]).textContent = call.method;
     const button = /** @type {HTMLElement} */ (cells[3]?.firstChild);
     button.title = call.path;
@@ -206,7 +173,7 @@ export function mount(root, context) {
     status.textContent = call.status === null ? "dropped" : String(call.status);
     status.classList.add(statusTone(call.status));
     /** @type {HTMLElement} */ (cells[5]).textContent = formatDuration(call.durationMs);
-    if (call.fault) cells[6]?.append(badge(describeFault(call.fault), "bad"));
+    if (call.fault) cells[6]?.append(badge(faultEffect(call.fault), "bad"));
     cells[7]?.append(
       call.contract === null
         ? "–"
@@ -240,12 +207,10 @@ export function mount(root, context) {
         "p",
         {},
         badge(call.status === null ? "dropped" : String(call.status), statusTone(call.status)),
-        ` ${call.operationId ?? "no operation"} · ${formatDuration(call.durationMs)} · ${call.account ?? "no key"}`,
+        ` ${call.operationId ?? "no operation"} · ${formatDuration(call.durationMs)} · ${call.account ? context.nameOf(call.account) : "no key"}`,
         call.scenario ? ` · scenario ${call.scenario}` : "",
       ),
-      call.fault
-        ? h("p", {}, "Fault applied: ", h("code", {}, call.fault.id), ` (${describeFault(call.fault)})`)
-        : null,
+      call.fault ? h("p", {}, "Fault applied: ", h("code", {}, call.fault.id), ` (${faultEffect(call.fault)})`) : null,
       call.contract
         ? h(
             "div",
@@ -358,8 +323,8 @@ export function mount(root, context) {
   stream.addEventListener("error", () => {
     state.textContent = "The live stream is down; the page reconnects by itself.";
   });
-  control("GET", `/_sandbox/requests?limit=${MAX_KEPT}`).then(
-    (/** @type {{ requests: LoggedCall[] }} */ { requests }) => {
+  ok(client.GET("/_sandbox/requests", { params: { query: { limit: MAX_KEPT } } })).then(
+    ({ requests }) => {
       kept = requests.slice(0, MAX_KEPT);
       lastId = kept[0]?.id ?? 0;
       loaded = true;
@@ -368,7 +333,7 @@ export function mount(root, context) {
       arrived = [];
       redraw();
     },
-    (error) => {
+    (/** @type {unknown} */ error) => {
       loaded = true;
       showProblem(error);
     },
@@ -386,7 +351,7 @@ export function mount(root, context) {
   });
   clear.addEventListener("click", async () => {
     try {
-      await control("DELETE", "/_sandbox/requests");
+      await ok(client.DELETE("/_sandbox/requests"));
       kept = [];
       arrived = [];
       redraw();
@@ -396,6 +361,7 @@ export function mount(root, context) {
     }
   });
   const stopAccount = context.onAccountChange(() => {
+    nameScope();
     if (scope.value === "account") redraw();
   });
 

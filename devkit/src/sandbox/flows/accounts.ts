@@ -6,11 +6,12 @@
  * everything one holds.
  */
 import type { components } from "../../../../generated/sandbox.js";
+import { keyHint } from "../accounts.ts";
 import { MAX_ACCOUNTS } from "../limits.ts";
 import { randomStateFor } from "../random.ts";
 import type { AccountRecord } from "../records.ts";
 import { accountFingerprint } from "../testmode/log.ts";
-import { defineFlow, type FlowEnv, SandboxProblem } from "./flow.ts";
+import { defineFlow, type FlowEnv, SandboxProblem, type TestModeAccess } from "./flow.ts";
 import { ledgerOf, recordLedgerEntry } from "./ledger.ts";
 import { addCompany } from "./onboarding.ts";
 import { addEndpoint } from "./webhooks.ts";
@@ -21,6 +22,8 @@ type Schemas = components["schemas"];
 const SEEDED_AT = Date.UTC(2026, 0, 1);
 /** Ledger entries `getAccount` gives per company (the newest), as the contract bounds them. */
 export const OVERVIEW_LEDGER_ENTRIES = 100;
+/** Deposits `getAccount` gives per company (the newest), as the contract bounds them. */
+export const OVERVIEW_DEPOSITS = 100;
 
 /** Puts a new account and what it holds; refuses one past MAX_ACCOUNTS. */
 export function seedAccount(env: FlowEnv, apiKey: string): void {
@@ -53,17 +56,34 @@ export function seedAccount(env: FlowEnv, apiKey: string): void {
   });
 }
 
-function summary(env: FlowEnv, account: AccountRecord): Schemas["SandboxAccount"] {
+function summary(env: FlowEnv, testMode: TestModeAccess, account: AccountRecord): Schemas["SandboxAccount"] {
   const { store } = env;
   let cards = 0;
   for (const company of store.list("companies", account.id)) cards += store.count("cards", account.id, company.id);
   return {
     account: accountFingerprint(account.id),
+    label: account.label ?? null,
+    keyHint: keyHint(account.id),
+    lastCalledAt: testMode.lastCalls.get(account.id) ?? null,
     companies: store.count("companies", account.id),
     cards,
     events: store.count("events", account.id),
     webhookEndpoints: store.count("endpoints", account.id),
   };
+}
+
+/**
+ * The deposits on a company's routes, newest first, at most OVERVIEW_DEPOSITS: its transactions made on a payment
+ * route, as getTransaction reads them.
+ */
+function depositsOf(env: FlowEnv, apiKey: string, companyId: string): Schemas["RouteDeposit"][] {
+  const deposits: Schemas["RouteDeposit"][] = [];
+  const transactions = env.store.list("transactions", apiKey, companyId);
+  for (let index = transactions.length - 1; index >= 0 && deposits.length < OVERVIEW_DEPOSITS; index--) {
+    const record = transactions[index]!;
+    if (record.routeId !== undefined) deposits.push({ routeId: record.routeId, transaction: record.transaction });
+  }
+  return deposits;
 }
 
 /** Everything an account holds, by fingerprint; undefined for no such account. */
@@ -81,6 +101,7 @@ function accountOverview(env: FlowEnv, fingerprint: string): Schemas["AccountOve
       paymentRoutes: store.list("routes", apiKey, record.id).map((route) => route.route),
       wallets: store.list("wallets", apiKey, record.id).map((wallet) => wallet.wallet),
       ledger: ledgerOf(env, apiKey, record.id).slice(-OVERVIEW_LEDGER_ENTRIES).reverse(),
+      deposits: depositsOf(env, apiKey, record.id),
     })),
   };
 }
@@ -90,7 +111,25 @@ export const accounts = defineFlow()({
   partner: {},
   control: {
     listAccounts(call) {
-      return { status: 200, body: { accounts: [...call.env.store.all("accounts")].map((a) => summary(call.env, a)) } };
+      const { env, testMode } = call;
+      let lastCaller: string | null = null;
+      // The calls are kept in the order they came: the last one of an account that exists is the last caller.
+      for (const apiKey of testMode.lastCalls.keys())
+        if (env.hasAccount(apiKey)) lastCaller = accountFingerprint(apiKey);
+      const accounts = [...env.store.all("accounts")].map((account) => summary(env, testMode, account));
+      return { status: 200, body: { accounts, lastCaller } };
+    },
+
+    updateAccount(call) {
+      const fingerprint = call.params.account;
+      const { env } = call;
+      const apiKey = env.apiKeyOf(fingerprint);
+      const account = apiKey === undefined ? undefined : env.store.get("accounts", apiKey, apiKey);
+      if (!account)
+        throw new SandboxProblem(404, "not-found", "Not found", `account ${fingerprint} has not called this sandbox`);
+      const { label: _old, ...rest } = account;
+      const updated = env.store.put("accounts", call.body.label === null ? rest : { ...rest, label: call.body.label });
+      return { status: 200, body: summary(env, call.testMode, updated) };
     },
 
     getAccount(call) {

@@ -6,9 +6,10 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { ContractRouter, Operation } from "../../contract/router.ts";
-import { callerFingerprint } from "../accounts.ts";
+import { callerFingerprint, headerValue } from "../accounts.ts";
 import type { SandboxEngine } from "../engine.ts";
 import type { TestModeAccess } from "../flows/flow.ts";
+import { MAX_ACCOUNTS, MAX_API_KEY_LENGTH } from "../limits.ts";
 import { appliedFault, type Fault, FaultBook, type FaultInput } from "./faults.ts";
 import { RequestLog } from "./log.ts";
 import { ScenarioRunner } from "./scenarios.ts";
@@ -81,11 +82,27 @@ export class TestMode implements TestModeAccess {
     return this.scenarioCalls.get(request);
   }
 
-  /** Faults back to those given at start, the log emptied (with `resetSandbox`). */
+  /**
+   * Each key's latest call made with it as X-API-Key (clock time, ISO), oldest call first: `listAccounts`'
+   * lastCalledAt and lastCaller, so the dashboard opens on the account that called last. In memory only; a
+   * reset empties it. Bounded: past 2 × MAX_ACCOUNTS keys, those of no account are dropped.
+   */
+  readonly lastCalls = new Map<string, string>();
+
+  noteCall(apiKey: string, atMs: number): void {
+    if (apiKey.length > MAX_API_KEY_LENGTH) return;
+    this.lastCalls.delete(apiKey);
+    this.lastCalls.set(apiKey, new Date(atMs).toISOString());
+    if (this.lastCalls.size > 2 * MAX_ACCOUNTS)
+      for (const key of this.lastCalls.keys()) if (!this.engine.hasAccount(key)) this.lastCalls.delete(key);
+  }
+
+  /** Faults back to those given at start, the log emptied, the last calls forgotten (with `resetSandbox`). */
   reset(): void {
     this.faults.clear();
     for (const fault of this.startFaults) this.faults.add(fault);
     this.log.clear();
+    this.lastCalls.clear();
   }
 }
 
@@ -107,6 +124,9 @@ export class Exchange {
     this.atMs = mode.engine.clock.now();
     this.scenario = mode.scenarioOf(request);
     this.account = callerFingerprint(request.headers);
+    // A call with the account's own key: the dashboard opens on the account that called last.
+    const apiKey = headerValue(request.headers, "x-api-key");
+    if (apiKey !== undefined) mode.noteCall(apiKey, this.atMs);
   }
 
   routed(operation: Operation): void {
