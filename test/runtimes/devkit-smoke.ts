@@ -116,6 +116,9 @@ export async function smokeDevkit(
         "devkit-verify-key",
         "--other-api-key",
         "devkit-other-key",
+        // A full run: read-only, a fresh account's payment routes cannot be read, and verify counts the
+        // operations it could not check as a failure (--min-coverage).
+        "--allow-writes",
       ],
       { cwd, timeoutMs: 120_000 },
     );
