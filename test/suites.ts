@@ -78,3 +78,22 @@ export const SLOW_TAG_DESCRIPTION =
 
 /** The contract tests: one Prism for the whole folder (vitest project `contract`, part of the whole set). */
 export const CONTRACT_TESTS = "test/contract/**/*.test.ts";
+
+/**
+ * The slow files that take longest, longest first, as measured in `bash .ci/run` on a fresh clone (2026-11-26:
+ * 176, 168, 151, 112, 77, 44, 44, 44, 42, 37, 26 s): vitest.config.ts starts them first, so the last minutes of
+ * the run are not one long file alone on one core.
+ */
+export const HEAVIEST_SLOW_FILES: readonly string[] = [
+  "test/docs/samples-run.test.ts",
+  "test/docs/browser.test.ts",
+  "test/devkit/installed.test.ts",
+  "test/bench/tiny.test.ts",
+  "test/consumer/package.test.ts",
+  "test/dashboard/browser.test.ts",
+  "test/devkit/lifecycle.test.ts",
+  "test/docs/preview.test.ts",
+  "test/docs/build.test.ts",
+  "test/conformance/hostile.test.ts",
+  "test/runtimes/node-only.test.ts",
+];

@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import vitestConfig from "../../vitest.config.ts";
-import { CONTRACT_TESTS, ISOLATED_TEST_FILES, SLOW_TEST_FILES } from "../suites.ts";
+import { CONTRACT_TESTS, HEAVIEST_SLOW_FILES, ISOLATED_TEST_FILES, SLOW_TEST_FILES } from "../suites.ts";
 
 const testFiles = readdirSync(path.join(repoRoot, "test"), { recursive: true, encoding: "utf8" })
   .filter((name) => /\.test(-d)?\.ts$/.test(name) && !name.split(path.sep).includes("fixtures"))
@@ -95,6 +95,17 @@ describe("the fast command and the whole set", () => {
     );
     expect(scripts["test:all"]).toBe("npm run --silent check && npm run --silent typecheck && vitest run");
     expect(read(".ci/run")).toMatch(/^npm run test:all$/m);
+  });
+});
+
+describe("the heaviest slow files, started first", () => {
+  it("are files of the slow project, each once, and the config's sequencer puts them first", () => {
+    expect(new Set(HEAVIEST_SLOW_FILES).size).toBe(HEAVIEST_SLOW_FILES.length);
+    for (const file of HEAVIEST_SLOW_FILES) {
+      expect(existsSync(path.join(repoRoot, file)), file).toBe(true);
+      expect(Object.keys(SLOW_TEST_FILES), file).toContain(file);
+    }
+    expect(vitestConfig.test?.sequence?.sequencer?.name).toBe("HeaviestFirst");
   });
 });
 
