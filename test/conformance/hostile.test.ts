@@ -245,6 +245,7 @@ describe("verify", { timeout: 120_000 }, () => {
       notExercised: [{ what: hostile, reason: hostile }],
       exercised: { share: 0, operations: 0, allowed: 1, minCoverage: 1 },
       couldNotCheck: true,
+      changes: [hostile],
     };
     for (const format of ["text", "json", "junit", "markdown"] as const) {
       const text = renderReport(report, format);

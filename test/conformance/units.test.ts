@@ -53,6 +53,7 @@ const report: VerifyReport = {
   notExercised: [{ what: "createCard", reason: "a write, and this run is read-only" }],
   exercised: { share: 2 / 3, operations: 2, allowed: 3, minCoverage: 0.5 },
   couldNotCheck: false,
+  changes: [],
 };
 
 describe("reports", () => {
@@ -100,6 +101,28 @@ describe("reports", () => {
       "| `response_schema_conformance` | listCards (GET /v1/cards) | 200 | must match pattern &lt;ULID&gt; &amp; more (at /cards/0/id, rule #/components/schemas/Ulid/pattern) |",
     );
     expect(md).toContain("<details><summary>Requests to reproduce them</summary>");
+  });
+
+  it("every format says what the run changed on the target (the shared clock, its receivers)", () => {
+    const changes = [
+      "moved the sandbox's clock 60 min 0 s forward (the workflows' advanceClock steps); the clock is shared by every account of the sandbox",
+      "registered 2 webhook receiver(s) through the sandbox's control API and removed them",
+    ];
+    const changed: VerifyReport = { ...report, changes };
+    const text = renderReport(changed, "text");
+    expect(text).toMatch(
+      /^CHANGES TO THE TARGET\n\n- moved the sandbox's clock 60 min 0 s forward .*\n- registered 2 webhook/m,
+    );
+    expect(JSON.parse(renderReport(changed, "json")).changes).toEqual(changes);
+    expect(renderReport(changed, "junit")).toContain(
+      `<testsuite name="changes to the target" tests="0">\n    <system-out>moved the sandbox&apos;s clock 60 min 0 s forward`,
+    );
+    expect(renderReport(changed, "markdown")).toContain(
+      "#### Changes to the target\n\n- moved the sandbox's clock 60 min 0 s",
+    );
+    // A run that changed nothing says nothing of it.
+    for (const format of ["text", "json", "junit", "markdown"] as const)
+      expect(renderReport(report, format)).not.toMatch(/changes to the target|"changes": \[\s*"/i);
   });
 });
 

@@ -4,11 +4,14 @@
  * the report formats; the same seed sends the same requests; bad input is named with exit 2.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../devkit/src/cli/verify.ts";
 import { CHECK_IDS } from "../../devkit/src/conformance/checks.ts";
+import { listen } from "../../devkit/src/conformance/http.ts";
+import { renderReport } from "../../devkit/src/conformance/report.ts";
 import { verify } from "../../devkit/src/conformance/verify.ts";
 import { findFreePort } from "../../devkit/src/prism.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
@@ -19,14 +22,42 @@ import { ALL_EVENTS } from "./support/fixtures.ts";
 const command = verifyCommand({ name: "partner-api verify" });
 let sandbox: Sandbox;
 let dir: string;
+/** Receives the deliveries of receivers the tests register beside verify's own: answered 204. */
+let sink: Server;
+let sinkUrl: string;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, seed: 5 });
   dir = mkdtempSync(path.join(tmpdir(), "partner-verify-"));
+  sink = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => response.writeHead(204).end());
+  });
+  sinkUrl = (await listen(sink)).url;
 });
 afterAll(async () => {
   await sandbox.stop();
+  await new Promise((resolve) => sink.close(resolve));
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** The checks that need webhooks, without the negative and isolation phases: a short run that registers receivers. */
+const checks = new Set(["webhook_signature", "webhook_delivered"]);
+
+async function endpointsOf(apiKey: string): Promise<string[]> {
+  const response = await fetch(`${sandbox.url}/_sandbox/webhook-endpoints`, { headers: { "X-API-Key": apiKey } });
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { webhookEndpoints: { id: string }[] };
+  return body.webhookEndpoints.map((endpoint) => endpoint.id);
+}
+
+async function registerEndpoint(apiKey: string): Promise<void> {
+  const response = await fetch(`${sandbox.url}/_sandbox/webhook-endpoints`, {
+    method: "POST",
+    headers: { "X-API-Key": apiKey, "Content-Type": "application/json" },
+    body: JSON.stringify({ url: `${sinkUrl}/hooks`, secret: "whsec_test" }),
+  });
+  expect(response.status).toBe(201);
+}
 
 describe("verify against the sandbox", () => {
   it("the full run (two accounts, writes, webhooks) conforms: exit 0, every operation and event type exercised", async () => {
@@ -46,7 +77,7 @@ describe("verify against the sandbox", () => {
     ]);
     expect(run.stderr).toMatch(/serves the sandbox's control API/);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toMatch(/conforms: 15 of 15 operations, \d+ requests, 7 webhook deliveries, 0 warning\(s\)/);
+    expect(run.stderr).toMatch(/conforms: 15 of 15 operations, \d+ requests, 13 webhook deliveries, 0 warning\(s\)/);
     const report = JSON.parse(readFileSync(output, "utf8"));
     expect(report.summary).toMatchObject({ operations: 15, failures: 0, warnings: 0 });
     expect(Object.keys(report.summary)).toEqual(
@@ -58,6 +89,44 @@ describe("verify against the sandbox", () => {
       { what: "max_response_time", reason: expect.stringMatching(/--max-response-time/) },
     ]);
     for (const type of ALL_EVENTS) expect(report.coverage[type], type).toBeGreaterThan(0);
+    // The stateful part is the contract's workflows, every one run (none skipped), and what the run changed is said.
+    expect(run.stderr).toMatch(/the contract's workflows \(openapi\/workflows\/\)/);
+    expect(report.changes).toEqual([
+      expect.stringMatching(/^moved the sandbox's clock 60 min 0 s forward .*shared by every account/),
+      "registered 2 webhook receiver(s) through the sandbox's control API and removed them",
+    ]);
+    for (const key of ["a", "b"]) expect(await endpointsOf(key), key).toEqual([]);
+  });
+
+  it("a run removes the receivers it registers: on an account one receiver short of the sandbox's 16, run after run passes", async () => {
+    const key = "crowded";
+    for (let index = 0; index < 15; index++) await registerEndpoint(key);
+    const before = await endpointsOf(key);
+    expect(before).toHaveLength(15);
+    for (const attempt of [1, 2]) {
+      const report = await verify({ baseUrl: sandbox.url, apiKey: key, allowWrites: true, checks, generated: 0 });
+      expect(report.failures, `run ${attempt}`).toEqual([]);
+      expect(
+        report.skipped.filter((skip) => skip.what.startsWith("webhooks")),
+        `run ${attempt}`,
+      ).toEqual([]);
+      expect(report.summary.deliveries, `run ${attempt}`).toBeGreaterThan(0);
+      expect(await endpointsOf(key), `run ${attempt}`).toEqual(before);
+    }
+  });
+
+  it("a refused registration shows the sandbox's own status and reason, in every report format", async () => {
+    const key = "full";
+    for (let index = 0; index < 16; index++) await registerEndpoint(key);
+    const report = await verify({ baseUrl: sandbox.url, apiKey: key, allowWrites: true, checks, generated: 0 });
+    const skip = report.skipped.find((item) => item.what === "webhooks");
+    expect(skip?.reason).toMatch(
+      /registering verify's receiver failed: .*422.*the most the sandbox keeps for one account \(16\)/,
+    );
+    for (const format of ["text", "json", "junit", "markdown"] as const)
+      expect(renderReport(report, format), format).toMatch(/the most the sandbox keeps for one account \(16\)/);
+    expect(report.changes).toEqual([expect.stringMatching(/^moved the sandbox's clock/)]);
+    expect(await endpointsOf(key)).toHaveLength(16);
   });
 
   it("a read-only run says which checks and operations it could not make, and why: could not check, exit 1", async () => {

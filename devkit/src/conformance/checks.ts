@@ -356,31 +356,6 @@ export function accountIsolation(exchange: Exchange): Finding[] {
   return findings;
 }
 
-export function ensureResourceAvailability(exchange: Exchange): Finding[] {
-  const { probe, answer } = exchange;
-  if (probe.kind !== "availability" || !answered(exchange) || answer.status >= 500) return [];
-  if (probe.sameAddress !== undefined) {
-    const address = (answer.json as { address?: { address?: unknown } } | undefined)?.address?.address;
-    if (answer.status !== 200)
-      return [{ message: `opening the same address again was answered ${answer.status}, not 200 (it exists)` }];
-    if (address !== probe.sameAddress)
-      return [
-        {
-          message: `opening the same address again returned ${JSON.stringify(address)}, not the existing ${probe.sameAddress}`,
-          jsonPath: "/address/address",
-        },
-      ];
-    return [];
-  }
-  if (probe.mustContain) {
-    if (!is2xx(answer.status))
-      return [{ message: `reading back ${probe.mustContain.what} was answered ${answer.status}` }];
-    if (!holdsString(answer.json, probe.mustContain.id))
-      return [{ message: `${probe.mustContain.what} ${probe.mustContain.id}, just created, is not in the answer` }];
-  }
-  return [];
-}
-
 // ---- Webhook deliveries ----
 
 export function webhookSignature(delivery: Delivery, context: CheckContext): Finding[] {
@@ -556,14 +531,13 @@ export const CHECKS: readonly Check[] = [
   {
     id: "ensure_resource_availability",
     level: "error",
-    target: "response",
+    target: "run",
     summary:
-      "what was just created can be read back: an onboarded company is listed, a created card is listed, an opened wallet address comes back (200, the same) when opened again",
-    judges: "reads after the writes of --allow-writes",
+      "what a workflow made or listed can be read back: a contract workflow's step whose success criterion compares its answer with an earlier step's output (the created card listed, the same wallet address again, a listed entry read by its id) meets it",
+    judges: "the read-back steps of the contract's workflows (openapi/workflows/) that verify runs",
     requires:
-      "the API description: list companies lists the account's companies, list cards the company's cards; opening an address again returns the existing one (200)",
-    leavesOpen: "the order of lists, and a card's status while it is created",
-    run: ensureResourceAvailability,
+      "the API description, as the workflows' success criteria state it: list cards lists the company's cards, opening an address again returns the existing one (200), get transaction reads a listed entry",
+    leavesOpen: "the order of lists beyond what a workflow's criteria state, and a card's status while it is created",
   },
   {
     id: "account_isolation",

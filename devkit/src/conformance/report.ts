@@ -126,6 +126,11 @@ function text(report: VerifyReport): string {
     for (const skip of report.skipped) lines.push(`- ${skip.what}: ${skip.reason}`);
     lines.push("");
   }
+  if (report.changes.length > 0) {
+    lines.push("CHANGES TO THE TARGET", "");
+    for (const change of report.changes) lines.push(`- ${change}`);
+    lines.push("");
+  }
   if (report.failures.some((failure) => failure.curl) || report.warnings.some((failure) => failure.curl))
     lines.push(`The curl lines read the keys from $${KEY_VARIABLES.main} and $${KEY_VARIABLES.other}.`, "");
   lines.push(
@@ -152,6 +157,7 @@ function json(report: VerifyReport): string {
       exercised: report.exercised,
       notExercised: report.notExercised,
       couldNotCheck: report.couldNotCheck,
+      changes: report.changes,
       ...(report.stopped !== undefined ? { stopped: report.stopped } : {}),
     },
     null,
@@ -248,6 +254,10 @@ function junit(report: VerifyReport): string {
       `  <testsuite name="the run" tests="1">\n    <testcase classname="the run" name="ran to its end"><failure message="${xml(report.stopped)}" type="error">${xml(report.stopped)}</failure></testcase>\n  </testsuite>`,
     );
   }
+  if (report.changes.length > 0)
+    suites.push(
+      `  <testsuite name="changes to the target" tests="0">\n    <system-out>${xml(report.changes.join("\n"))}</system-out>\n  </testsuite>`,
+    );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="partner-api verify ${xml(report.baseUrl)}" tests="${tests}" failures="${failures}" skipped="${skipped}" time="${(report.summary.durationMs / 1000).toFixed(3)}">\n${suites.join("\n")}\n</testsuites>\n`;
 }
 
@@ -320,6 +330,11 @@ function markdown(report: VerifyReport): string {
       );
     }
     lines.push("", "</details>", "");
+  }
+  if (report.changes.length > 0) {
+    lines.push("#### Changes to the target", "");
+    for (const change of report.changes) lines.push(`- ${cell(change)}`);
+    lines.push("");
   }
   if (report.skipped.length > 0) {
     lines.push(`<details><summary>Skipped (${report.skipped.length})</summary>`, "");

@@ -11,7 +11,8 @@ export type Level = "error" | "warning";
  * Why a request is sent, which decides what its answer must be: `positive` conforms to the contract (2xx
  * expected), `negative` breaks one part of it (4xx), `no-auth` has no valid X-API-Key (not 2xx), `missing-header`
  * lacks a required header (4xx), `wrong-method` uses a method the path does not declare (405), `isolation`
- * is the other account naming the first one's objects (403/404), `availability` reads back what was created.
+ * is the other account naming the first one's objects (403/404), `availability` is a workflow step reading back
+ * what an earlier step made or listed.
  */
 export type ProbeKind =
   | "positive"
@@ -42,10 +43,6 @@ export interface Probe {
   account: Account;
   /** Statuses a positive request may also get, and why (e.g. an id the API need not know). */
   alsoAccepted?: { statuses: number[]; reason: string };
-  /** Availability: an id the answer must hold. */
-  mustContain?: { id: string; what: string };
-  /** Availability: an address a repeated call must return again, with 200. */
-  sameAddress?: string;
   /** Isolation: the first account's object the request names (e.g. "company 01J…"); 403 or 404 expected. */
   foreignObject?: string;
   /** Isolation: the first account's ids, none of which a 2xx answer to the other account may hold. */

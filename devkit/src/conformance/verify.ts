@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { shippedDocuments } from "../arazzo/document.ts";
 import { formatDuration } from "../common/duration.ts";
+import { inert } from "../inert.ts";
 import { UsageError } from "../common/errors.ts";
 import { ContractRouter, type Operation } from "../contract/router.ts";
 import { contractJsonPath } from "../paths.ts";
@@ -35,11 +36,11 @@ import {
   type CheckContext,
   type DeliveryCheck,
   heldIds,
-  holdsString,
   namedIds,
   type ResponseCheck,
   toFailure,
 } from "./checks.ts";
+import { type ExpectedEvent, flowPhase } from "./flows.ts";
 import { curlLine, describeFetchError, fetchBounded, RunStopped, send } from "./http.ts";
 import {
   type Found,
@@ -141,6 +142,11 @@ export interface VerifyReport {
   couldNotCheck: boolean;
   /** Why the run stopped before its end (`--max-duration`, Ctrl-C); absent when it ran to the end. */
   stopped?: string;
+  /**
+   * What the run changed on the target beyond the data its requests made, and what it undid: the sandbox's shared
+   * clock moved by the workflows, verify's webhook receivers registered and removed.
+   */
+  changes: string[];
 }
 
 export const DEFAULT_MAX_REQUESTS = 2000;
@@ -150,16 +156,6 @@ export const DEFAULT_MAX_REQUESTS = 2000;
  */
 export const DEFAULT_MAX_DURATION_MS = 30 * 60_000;
 export const DEFAULT_WEBHOOK_WAIT_MS = 10_000;
-/** The sandbox clock is moved this far at the end, so timed work (a KYB review) and its webhooks happen. */
-const CLOCK_ADVANCE_SECONDS = 3600;
-
-/** Event types the API description says an action leads to. */
-interface ExpectedEvent {
-  type: string;
-  companyId: string;
-  after: string;
-}
-
 export function defaultChecks(): Set<string> {
   return new Set(CHECKS.filter((check) => check.id !== "max_response_time").map((check) => check.id));
 }
@@ -186,12 +182,19 @@ class Run {
   readonly otherCompanies: string[] = [];
   /** The first account's positive requests that were answered 2xx. */
   readonly accepted: { probe: Probe; parts: RequestParts; exchange: Exchange }[] = [];
+  /** Events the workflows that ran to their end promise (their x-webhooks): awaited at the receiver. */
   readonly expected: ExpectedEvent[] = [];
-  readonly onboarded: { id: string; swap: boolean }[] = [];
+  /** Companies the positive requests onboarded: the company-scope requests act for them first. */
+  readonly onboarded: string[] = [];
+  /** Seconds the run moved the sandbox's shared clock (the workflows' advanceClock steps). */
+  clockAdvancedSeconds = 0;
   receiver: WebhookReceiver | undefined;
   control: Control | undefined;
   /** The receivers registered through the control API, by account: removed at the end of the run. */
   readonly endpoints: { account: "main" | "other"; id: string }[] = [];
+  /** Receivers registered, and removed again, through the control API. */
+  registered = 0;
+  removed = 0;
   /** Aborted when the run must stop: its deadline, or the caller's signal. */
   readonly signal: AbortSignal;
   readonly responseChecks: ResponseCheck[];
@@ -233,6 +236,21 @@ class Run {
   get writes(): boolean {
     return this.options.allowWrites === true;
   }
+
+  get hasControl(): boolean {
+    return this.control !== undefined;
+  }
+
+  get receiving(): boolean {
+    return this.receiver !== undefined;
+  }
+
+  /** Path parameter value names (`cardHolderId`): a workflow's outputs of these names are kept as ids. */
+  get idNames(): ReadonlySet<string> {
+    this.pathNames ??= new Set(idNames(this.document));
+    return this.pathNames;
+  }
+  private pathNames: Set<string> | undefined;
 
   progress(message: string): void {
     this.options.onProgress?.(message);
@@ -386,36 +404,13 @@ async function positivePhase(run: Run, operation: Operation): Promise<void> {
     if (!exchange || exchange.answer.status < 200 || exchange.answer.status > 299) continue;
     run.accepted.push({ probe: exchange.probe, parts, exchange });
     if (operation.operationId === "onboardCompany") {
-      const company = (exchange.answer.json as { company?: { id?: unknown; swap?: unknown } } | undefined)?.company;
-      if (typeof company?.id === "string") {
-        const askedSwap = (
-          (parts.body as { products?: unknown } | undefined)?.products as unknown[] | undefined
-        )?.includes("Swap");
-        run.onboarded.push({
-          id: company.id,
-          swap: askedSwap === true || (company.swap !== null && company.swap !== undefined),
-        });
-        if (askedSwap)
-          run.expected.push({
-            type: "company.kyc_link.issued",
-            companyId: company.id,
-            after: "onboardCompany with Swap",
-          });
-      }
-    }
-    if (operation.operationId === "submitKybProfile" && run.control) {
-      const companyId = parts.headers["X-Company-Id"];
-      if (companyId && !run.expected.some((e) => e.type === "company.kyb_status_changed" && e.companyId === companyId))
-        run.expected.push({
-          type: "company.kyb_status_changed",
-          companyId,
-          after: "submitKybProfile and the review time",
-        });
+      const id = (exchange.answer.json as { company?: { id?: unknown } } | undefined)?.company?.id;
+      if (typeof id === "string") run.onboarded.push(id);
     }
   }
   if (run.sources.some((source) => source.operationId === operation.operationId && source.value === "companyId")) {
     // Companies this run made come first: writes then land in them, not in data that was there before.
-    const made = run.onboarded.map((company) => company.id);
+    const made = run.onboarded;
     const madeIds = new Set(made);
     const rest = run.mainCompanies.filter((id) => !madeIds.has(id));
     run.mainCompanies.length = 0;
@@ -472,176 +467,23 @@ async function detectControl(baseUrl: string, signal: AbortSignal): Promise<Cont
   }
 }
 
-/** Why a set-up call failed, in the target's own words (the problem document's detail when it sent one). */
-function setupFailure(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
- * With the sandbox's control API: what the partner API cannot list or make. A call that fails ends the set-up,
- * not the run: what arrived is judged, and the report says what could not be done next and why.
+ * Why a call to the control API failed, in the target's own words: the status, and the problem document's title and
+ * detail in full when it sent one (an ApiError's message cuts a body at 200 characters).
  */
-async function controlSetup(run: Run): Promise<void> {
-  try {
-    await controlSetupSteps(run);
-  } catch (error) {
-    if (run.signal.aborted) throw error;
-    run.skip(
-      "set-up through the sandbox's control API",
-      `${setupFailure(error)}; what needed it (card holders, wallets, routes, deposits, status changes) was not set up`,
-    );
+function setupFailure(error: unknown): string {
+  const { status, body, method, path } = error as { status?: unknown; body?: unknown; method?: unknown; path?: unknown };
+  if (typeof status === "number" && typeof method === "string" && typeof path === "string") {
+    const problem = body !== null && typeof body === "object" ? (body as { title?: unknown; detail?: unknown }) : {};
+    const words = [problem.title, problem.detail].filter((part): part is string => typeof part === "string");
+    const said = words.length > 0 ? words.join(": ") : typeof body === "string" && body !== "" ? body : "";
+    return inert(`${method} ${path} answered ${status}${said !== "" ? ` (${said.slice(0, 1000)})` : ""}`);
   }
-}
-
-async function controlSetupSteps(run: Run): Promise<void> {
-  const control = run.control!.as(run.options.apiKey);
-  // The control API's reads the workflows take values from (a company's card holders, its wallets), each asked
-  // for the first companies: what they answer is taken as the workflows say.
-  const controlRouter = sandboxRouter();
-  const reads = controlRouter.operations.filter(
-    (operation) =>
-      operation.api === "control" &&
-      operation.method === "GET" &&
-      run.sources.some((source) => source.operationId === operation.operationId) &&
-      operation.parameters.filter((parameter) => parameter.in === "path").length === 1,
-  );
-  for (const companyId of run.mainCompanies.slice(0, 5))
-    for (const operation of reads) {
-      const parameter = operation.parameters.find((candidate) => candidate.in === "path")!;
-      const { data } = await (control.GET as (path: string, init: unknown) => Promise<{ data?: unknown }>)(
-        operation.path,
-        { params: { path: { [parameter.name]: companyId } } },
-      );
-      run.main.takeFrom(run.sources, operation.operationId, data, companyId);
-    }
-  if (!run.writes) return;
-  const companyId = run.mainCompanies[0];
-  if (companyId === undefined) return;
-  // `force`: the sandbox opens routes and takes deposits only for a cleared company (KYC approved, terms
-  // accepted); verify needs a route to read whatever state the company is in, and checks the partner API, not
-  // the sandbox's rules (its own tests do).
-  for (const type of ["onramp", "offramp"] as const) {
-    const created = (
-      await control.POST("/_sandbox/companies/{companyId}/payment-routes", {
-        params: { path: { companyId } },
-        body: { type, force: true } as never,
-      })
-    ).data as { paymentRoute?: { id?: string } };
-    const routeId = created?.paymentRoute?.id;
-    if (!routeId) continue;
-    run.main.add({ name: "routeId", value: routeId, companyId, from: "the sandbox's control API", strong: true });
-    run.expected.push({ type: "payment_route.created", companyId, after: `opening an ${type} route (control API)` });
-    if (type !== "onramp") continue;
-    const deposit = (
-      await control.POST("/_sandbox/payment-routes/{routeId}/deposits", {
-        params: { path: { routeId } },
-        body: { amount: 100, force: true } as never,
-      })
-    ).data as { transaction?: { id?: string } };
-    if (deposit?.transaction?.id)
-      run.main.add({
-        name: "transactionId",
-        value: deposit.transaction.id,
-        from: "a deposit made with the sandbox's control API",
-        strong: true,
-      });
-    run.expected.push({ type: "payment_route.transaction.created", companyId, after: "a deposit (control API)" });
-  }
-  // Changes only the control API can make, each followed by the event the API description names for it.
-  const swapCompany = run.onboarded.find((company) => company.swap);
-  if (swapCompany) {
-    await control.POST("/_sandbox/companies/{companyId}/kyc-status", {
-      params: { path: { companyId: swapCompany.id } },
-      body: { kycStatus: "under_review" } as never,
-    });
-    run.expected.push({
-      type: "company.kyc_status_changed",
-      companyId: swapCompany.id,
-      after: "a KYC change (control API)",
-    });
-  }
-  const first = run.onboarded[0];
-  if (first) {
-    await control.POST("/_sandbox/companies/{companyId}/onboarding-status", {
-      params: { path: { companyId: first.id } },
-      body: { status: "Active" } as never,
-    });
-    run.expected.push({
-      type: "company.onboarding_status_changed",
-      companyId: first.id,
-      after: "an onboarding status change (control API)",
-    });
-  }
-}
-
-/** Reads back what the positive writes created. */
-async function availabilityPhase(run: Run, operations: Operation[]): Promise<void> {
-  if (!run.enabled.has("ensure_resource_availability")) return;
-  if (!run.writes) {
-    run.skip("ensure_resource_availability", "nothing was created: this run is read-only (--allow-writes)");
-    return;
-  }
-  const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
-  const listCompanies = byId.get("listCompanies");
-  const listCards = byId.get("listCards");
-  const openWalletAddress = byId.get("openWalletAddress");
-  for (const { parts, exchange } of run.accepted) {
-    const operationId = exchange.probe.operationId;
-    const json = exchange.answer.json as Record<string, { id?: unknown }> | undefined;
-    if (operationId === "onboardCompany" && listCompanies && typeof json?.company?.id === "string") {
-      const probe = toProbe(
-        run.context,
-        listCompanies,
-        emptyParts("reading back an onboarded company"),
-        "availability",
-        "main",
-      );
-      probe.mustContain = { id: json.company.id, what: "the onboarded company" };
-      await run.exchange(probe);
-    }
-    if (operationId === "createCard" && listCards && typeof json?.card?.id === "string") {
-      await readBackPaged(run, listCards, parts.headers["X-Company-Id"]!, json.card.id);
-    }
-    if (operationId === "openWalletAddress" && openWalletAddress) {
-      const address = (json as { address?: { address?: unknown } } | undefined)?.address?.address;
-      if (typeof address !== "string") continue;
-      const probe = toProbe(
-        run.context,
-        openWalletAddress,
-        { ...parts, label: "the same address opened again" },
-        "availability",
-        "main",
-      );
-      probe.sameAddress = address;
-      await run.exchange(probe);
-    }
-  }
+  return error instanceof Error ? error.message : String(error);
 }
 
 function emptyParts(label: string): RequestParts {
   return { path: {}, query: {}, headers: {}, uses: new Map(), label };
-}
-
-/** listCards page by page (100 a page, 10 pages at most) until the card is there; judged on the page that ends it. */
-async function readBackPaged(run: Run, listCards: Operation, companyId: string, cardId: string): Promise<void> {
-  for (let page = 1; page <= 10; page++) {
-    const parts = emptyParts(`reading back a created card (page ${page})`);
-    parts.headers["X-Company-Id"] = companyId;
-    parts.query = { page: String(page), limit: "100" };
-    const probe = toProbe(run.context, listCards, parts, "availability", "main");
-    probe.mustContain = { id: cardId, what: "the created card" };
-    const exchange = await run.exchange(probe, false);
-    if (!exchange) return;
-    const totalPages = (exchange.answer.json as { pagination?: { totalPages?: unknown } } | undefined)?.pagination
-      ?.totalPages;
-    const last = typeof totalPages !== "number" || page >= totalPages;
-    if (holdsString(exchange.answer.json, cardId) || last || exchange.answer.status !== 200) {
-      run.judge(exchange);
-      return;
-    }
-    // A page without the card: judged as an ordinary read.
-    run.judge({ ...exchange, probe: { ...probe, kind: "positive", label: parts.label } });
-  }
 }
 
 /** One broken part at a time, a missing header, no credentials: each refused. */
@@ -822,12 +664,20 @@ async function startWebhooks(run: Run): Promise<void> {
         const { data } = await run.control.as(apiKey).POST("/_sandbox/webhook-endpoints", {
           body: { url: `${run.receiver.url}/${account}`, secret: run.webhookSecrets.get(account)! } as never,
         });
-        const id = (data as { endpoint?: { id?: unknown } } | undefined)?.endpoint?.id;
-        if (typeof id === "string") run.endpoints.push({ account, id });
+        // The control contract answers the endpoint itself (WebhookEndpoint): its id is what the clean-up removes.
+        const id = (data as { id?: unknown } | undefined)?.id;
+        if (typeof id === "string") {
+          run.endpoints.push({ account, id });
+          run.registered++;
+        }
       }
     } catch (error) {
       if (run.signal.aborted) throw error;
       run.skip("webhooks", `registering verify's receiver failed: ${setupFailure(error)}`);
+      // No receiver is registered for all accounts: nothing is awaited, and what was registered is removed.
+      await run.receiver.close();
+      run.receiver = undefined;
+      await removeEndpoints(run);
       return;
     }
     run.progress(
@@ -855,6 +705,7 @@ async function removeEndpoints(run: Run): Promise<void> {
         .DELETE("/_sandbox/webhook-endpoints/{endpointId}", {
           params: { path: { endpointId: endpoint.id } },
         } as never);
+      run.removed++;
     } catch (error) {
       run.skip("clean-up", `the receiver ${endpoint.id} could not be removed: ${setupFailure(error)}`);
     }
@@ -863,19 +714,13 @@ async function removeEndpoints(run: Run): Promise<void> {
 async function finishWebhooks(run: Run): Promise<number> {
   const receiver = run.receiver;
   if (!receiver) return 0;
-  if (run.control)
-    try {
-      await run.control.as().POST("/_sandbox/clock/advance", { body: { seconds: CLOCK_ADVANCE_SECONDS } as never });
-      run.progress(
-        `  moved the sandbox's clock ${CLOCK_ADVANCE_SECONDS / 3600} hour forward (its clock is shared by every account), so timed work and its webhooks happen`,
-      );
-    } catch (error) {
-      if (run.signal.aborted) throw error;
-      run.skip("webhooks (timed work)", `moving the sandbox's clock failed: ${setupFailure(error)}`);
-    }
   const matches = (event: ExpectedEvent) => (delivery: Delivery) => {
     const json = delivery.json as { type?: unknown; payload?: { companyId?: unknown } } | undefined;
-    return delivery.account === "main" && json?.type === event.type && json.payload?.companyId === event.companyId;
+    return (
+      delivery.account === "main" &&
+      json?.type === event.type &&
+      (event.companyId === undefined || json.payload?.companyId === event.companyId)
+    );
   };
   const waitMs = run.options.webhookWaitMs ?? DEFAULT_WEBHOOK_WAIT_MS;
   if (run.expected.length > 0) {
@@ -932,7 +777,7 @@ async function finishWebhooks(run: Run): Promise<number> {
           { id: "webhook_delivered", level: "error" },
           { operationId: event.type, method: "POST", path: "(receiver)", status: null, label: event.after },
           {
-            message: `no ${event.type} for company ${event.companyId} arrived within ${waitMs / 1000} s of ${event.after}`,
+            message: `no ${event.type}${event.companyId !== undefined ? ` for company ${event.companyId}` : ""} arrived within ${waitMs / 1000} s of ${event.after} (its x-webhooks)`,
           },
         );
   return receiver.deliveries.length;
@@ -1007,6 +852,8 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
       // A stopped run reports what it did; anything else is the run's own error.
       if (!signal.aborted) throw error;
     }
+    // A stopped run still removes the receivers it registered, before the report says what it left behind.
+    if (run.endpoints.length > 0) await removeEndpoints(run);
     return report(run, operations, deliveries, performance.now() - started);
   } finally {
     clear();
@@ -1019,6 +866,12 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
 async function runPhases(run: Run, layers: Operation[][]): Promise<number> {
   const operations = layers.flat();
   await startWebhooks(run);
+  run.progress("• the contract's workflows (openapi/workflows/), every answer of every step judged");
+  await flowPhase(run);
+  if (run.clockAdvancedSeconds > 0)
+    run.progress(
+      `  the workflows moved the sandbox's clock ${formatDuration(run.clockAdvancedSeconds * 1000)} forward (its clock is shared by every account)`,
+    );
   run.progress("• positive requests: the contract's examples and generated values, ids chased along its links");
   for (const [index, layer] of layers.entries()) {
     for (const operation of layer) {
@@ -1032,11 +885,7 @@ async function runPhases(run: Run, layers: Operation[][]): Promise<number> {
           );
       }
     }
-    // The control API's set-up needs the companies, including those this run onboards: after what needs nothing.
-    if (run.control && index === 0) await controlSetup(run);
   }
-  run.progress(`• reading back what was created`);
-  await availabilityPhase(run, operations);
   run.progress(`• negative requests: one part broken, a header missing, no credentials`);
   for (const operation of operations) await negativePhase(run, operation);
   await wrongMethodPhase(run, operations);
@@ -1107,5 +956,22 @@ function report(run: Run, operations: Operation[], deliveries: number, durationM
     },
     couldNotCheck,
     ...(stopped !== undefined ? { stopped } : {}),
+    changes: changesMade(run),
   };
+}
+
+/** What the run changed on the target beyond its requests' own data, and what it undid, for every report format. */
+function changesMade(run: Run): string[] {
+  const changes: string[] = [];
+  if (run.clockAdvancedSeconds > 0)
+    changes.push(
+      `moved the sandbox's clock ${formatDuration(run.clockAdvancedSeconds * 1000)} forward (the workflows' advanceClock steps); the clock is shared by every account of the sandbox`,
+    );
+  if (run.registered > 0)
+    changes.push(
+      run.removed === run.registered
+        ? `registered ${run.registered} webhook receiver(s) through the sandbox's control API and removed them`
+        : `registered ${run.registered} webhook receiver(s) through the sandbox's control API; ${run.registered - run.removed} could not be removed (see the skips)`,
+    );
+  return changes;
 }

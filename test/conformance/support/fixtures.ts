@@ -324,23 +324,38 @@ export const FIXTURES: Record<VerifyCheckId, readonly Fixture[]> = {
   ],
   ensure_resource_availability: [
     {
-      name: "an onboarded company is missing from listCompanies",
+      name: "a created card is missing from listCards (the workflow card-issued reads it back)",
       fault: () => {
         const made = new Set<string>();
         return {
           response(request, response) {
-            if (request.method === "POST" && pathOf(request) === "/v1/companies" && response.status === 201)
-              made.add(JSON.parse(response.body).company.id);
-            if (get("/v1/companies")(request) && response.status === 200)
+            if (request.method === "POST" && pathOf(request) === "/v1/cards" && response.status === 201)
+              made.add(JSON.parse(response.body).card.id);
+            if (get("/v1/cards")(request) && response.status === 200)
               editJson(response, (body) => {
-                body.companies = body.companies.filter((company: { id: string }) => !made.has(company.id));
+                body.cards = body.cards.filter((card: { id: string }) => !made.has(card.id));
               });
           },
         };
       },
       options: WRITES,
-      fires: ["listCompanies"],
-      message: /the onboarded company \w{26}, just created, is not in the answer/,
+      fires: ["listCards"],
+      message: /\$response\.body#\/cards\/0\/id == \$steps\.createCard\.outputs\.cardId did not hold \(answered 200\)/,
+    },
+    {
+      name: "a wallet address opened again comes back different",
+      fault: () => ({
+        response(request, response) {
+          if (request.method === "POST" && /^\/v1\/wallets\/[^/]+\/addresses$/.test(pathOf(request)))
+            if (response.status === 200)
+              editJson(response, (body) => {
+                body.address.address = `${body.address.address.slice(0, -4)}beef`;
+              });
+        },
+      }),
+      options: WRITES,
+      fires: ["openWalletAddress"],
+      message: /\$response\.body#\/address\/address == \$steps\.openAddress\.outputs\.address did not hold/,
     },
   ],
   account_isolation: [

@@ -1,0 +1,325 @@
+/**
+ * verify's stateful phase: the contract's Arazzo workflows (openapi/workflows/), run through the devkit's runner
+ * (`runWorkflow`) with a fetch of verify's own, so every answer of every step is judged with every check the moment
+ * it arrives, before the workflow's success criteria decide whether it goes on. Nothing here says which operation
+ * comes first, what to create or what to read back: the workflows do.
+ *
+ * - Which workflows run: those of `partner-api.arazzo.yaml` against any target; those that call the sandbox's
+ *   control API only where the target serves it; with a read-only run, only workflows whose every call (nested
+ *   workflows included) is a read. Each one skipped is reported with why.
+ * - What arrives is judged first, always: a step's answer goes through the checks, then to the runner. An answer
+ *   that breaks the contract stops its workflow (its values would only make the next step fail for it), and a step
+ *   whose success criteria fail stops its workflow; either way the report says where it stopped, the target's own
+ *   status and reason, and that what came next was not checked.
+ * - Read-back (`ensure_resource_availability`): a step whose success criterion compares its answer with an earlier
+ *   step's output (`$response.body#/cards/0/id == $steps.createCard.outputs.cardId`) reads back what the workflow
+ *   made or listed; such a criterion failing is that check's failure, on the step's operation.
+ * - Webhooks (which Arazzo 1.0.1 cannot wait for): the events a workflow that ran to its end promises are its
+ *   `x-webhooks` (data beside the workflow, checked by `npm run lint` against the contract's webhooks), for the
+ *   company of its `companyId` output; verify's receiver waits for them (`webhook_delivered`).
+ * - Ids for the other phases: every value the contract's links and the workflows' bodies name is taken from the
+ *   answers (links.ts), and a workflow's outputs named as a path parameter (`cardHolderId`, `routeId`) are kept
+ *   for the company it acted for.
+ */
+
+import { type ArazzoWorkflow, shippedDocuments, shippedWorkflows } from "../arazzo/document.ts";
+import { ExpressionError } from "../arazzo/expressions.ts";
+import { runWorkflow, WorkflowError } from "../arazzo/index.ts";
+import type { ContractRouter, Operation } from "../contract/router.ts";
+import { sandboxRouter } from "../sandbox/contracts.ts";
+import type { CaseContext, RequestParts } from "./cases.ts";
+import { curlLine, describeFetchError, fetchBounded } from "./http.ts";
+import type { Found, FoundValues, ValueSource } from "./links.ts";
+import type { Exchange, Failure, Finding, Probe } from "./types.ts";
+
+/** An event a workflow that ran to its end promises (its `x-webhooks`), for the company it acted for. */
+export interface ExpectedEvent {
+  type: string;
+  /** The company of the workflow's `companyId` output; undefined when it has none (any company then). */
+  companyId: string | undefined;
+  /** What leads to it, for messages: "workflow onboard-swap-company". */
+  after: string;
+}
+
+/** What the flow phase needs of verify's run. */
+export interface FlowHost {
+  readonly router: ContractRouter;
+  readonly context: CaseContext;
+  readonly sources: readonly ValueSource[];
+  readonly main: FoundValues;
+  readonly enabled: ReadonlySet<string>;
+  readonly signal: AbortSignal;
+  readonly writes: boolean;
+  readonly hasControl: boolean;
+  /** Whether a receiver waits for deliveries (expected events are awaited only then). */
+  readonly receiving: boolean;
+  /** Path parameter value names (`cardHolderId`): the outputs kept as ids. */
+  readonly idNames: ReadonlySet<string>;
+  readonly accepted: { probe: Probe; parts: RequestParts; exchange: Exchange }[];
+  readonly expected: ExpectedEvent[];
+  /** Seconds the run moved the sandbox's shared clock (the workflows' advanceClock steps). */
+  clockAdvancedSeconds: number;
+  exchange(probe: Probe): Promise<Exchange | undefined>;
+  record(
+    check: { id: string; level: "error" | "warning" },
+    base: Omit<Failure, "check" | "level" | "message">,
+    finding: Finding,
+  ): void;
+  skip(what: string, reason: string): void;
+  progress(message: string): void;
+}
+
+/** The operation a step names: `createCard`, or `$sourceDescriptions.partner.createCard`. */
+function bareId(reference: string): string {
+  return reference.slice(reference.lastIndexOf(".") + 1);
+}
+
+/** What a workflow's calls need, nested workflows included: a write, the control API. */
+function needs(
+  workflow: ArazzoWorkflow,
+  byId: ReadonlyMap<string, { workflow: ArazzoWorkflow }>,
+  operations: ReadonlyMap<string, Operation>,
+  depth = 0,
+): { writes: boolean; control: boolean } {
+  const found = { writes: false, control: false };
+  if (depth > 8) return found;
+  for (const step of workflow.steps) {
+    if (typeof step.operationId === "string") {
+      const operation = operations.get(bareId(step.operationId));
+      if (!operation) continue;
+      if (operation.method !== "GET") found.writes = true;
+      if (operation.api === "control") found.control = true;
+    } else if (typeof step.workflowId === "string") {
+      const nested = byId.get(bareId(step.workflowId));
+      if (!nested) continue;
+      const inner = needs(nested.workflow, byId, operations, depth + 1);
+      found.writes ||= inner.writes;
+      found.control ||= inner.control;
+    }
+  }
+  return found;
+}
+
+/** Path parameter values of a URL's path, by the operation's template (`/v1/cards/{cardId}`). */
+function pathValues(template: string, pathname: string): Record<string, string> {
+  const names: string[] = [];
+  const pattern = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const name = /^\{([^}]+)\}$/.exec(part)?.[1];
+      if (name === undefined) return part.replace(/[.*+?^$()|[\]\\]/g, "\\$&");
+      names.push(name);
+      return "([^/]+)";
+    })
+    .join("");
+  const match = new RegExp(`^${pattern}$`).exec(pathname);
+  const values: Record<string, string> = {};
+  names.forEach((name, index) => {
+    const value = match?.[index + 1];
+    if (value !== undefined) values[name] = decodeURIComponent(value);
+  });
+  return values;
+}
+
+function headerRecord(headers: RequestInit["headers"]): Record<string, string> {
+  return Object.fromEntries(new Headers(headers ?? {}));
+}
+
+/** The request a step sent, as the parts verify's other phases replay (isolation): no key, its ids vouched for. */
+function stepParts(
+  operation: Operation,
+  url: URL,
+  headers: Record<string, string>,
+  body: string | undefined,
+  label: string,
+): RequestParts {
+  const path = pathValues(operation.path, url.pathname);
+  const parts: RequestParts = {
+    path,
+    query: Object.fromEntries(url.searchParams),
+    headers: {},
+    uses: new Map<string, Found>(),
+    label,
+  };
+  const companyId = headers["x-company-id"];
+  if (companyId !== undefined) {
+    parts.headers["X-Company-Id"] = companyId;
+    parts.uses.set("companyId", { name: "companyId", value: companyId, from: label, strong: true });
+  }
+  for (const [name, value] of Object.entries(path))
+    parts.uses.set(name, { name, value, ...(companyId !== undefined ? { companyId } : {}), from: label, strong: true });
+  if (body !== undefined) {
+    try {
+      parts.body = JSON.parse(body);
+    } catch {
+      parts.rawBody = body;
+    }
+    if (headers["content-type"] !== undefined) parts.contentType = headers["content-type"];
+  }
+  return parts;
+}
+
+/** An answer handed back to the runner, as the Response it reads. */
+function asResponse(exchange: Exchange): Response {
+  const { answer } = exchange;
+  const headers = new Headers();
+  const source = answer.headers as Headers;
+  if (typeof source.forEach === "function")
+    source.forEach((value, name) => {
+      headers.set(name, value);
+    });
+  const empty = answer.text === "" || answer.status === 204 || answer.status === 205 || answer.status === 304;
+  return new Response(empty ? null : answer.text, { status: answer.status, headers });
+}
+
+/**
+ * Runs the contract's workflows against the target, judging every partner API answer as it arrives; says for each
+ * workflow skipped or stopped why.
+ */
+export async function flowPhase(host: FlowHost): Promise<void> {
+  const controlRouter = sandboxRouter();
+  const operations = new Map(controlRouter.operations.map((operation) => [operation.operationId, operation]));
+  const partnerOperations = new Map(
+    host.router.operations.filter((operation) => operation.api === "partner").map((op) => [op.operationId, op]),
+  );
+  const byId = shippedWorkflows(controlRouter);
+  const documents = [...shippedDocuments(controlRouter).values()];
+  /** Whether a step reads back what an earlier one made or listed: a criterion compares with its outputs. */
+  const readsBack = (workflowId: string, stepId: string) =>
+    (byId.get(workflowId)?.workflow.steps.find((step) => step.stepId === stepId)?.successCriteria ?? []).some(
+      (criterion) => criterion.condition.includes("$steps."),
+    );
+  /** The probe each step sent last, by workflow and step: a failed read-back's curl line. */
+  const lastProbe = new Map<string, Probe>();
+
+  const fetchJudged = async (
+    url: string,
+    init: RequestInit,
+    call: { workflowId: string; stepId: string; operationId: string; api: string },
+  ): Promise<Response> => {
+    const label = `workflow ${call.workflowId}, step ${call.stepId}`;
+    const headers = headerRecord(init.headers);
+    const body = typeof init.body === "string" ? init.body : undefined;
+    const operation = partnerOperations.get(call.operationId);
+    if (call.api !== "partner" || !operation) {
+      // The sandbox's control API: it stands in for what the partner API cannot do; not the partner contract's to
+      // judge. Its answers' ids are taken as the workflows say.
+      const { response, text } = await fetchBounded(
+        url,
+        { method: init.method ?? "GET", headers, ...(body !== undefined ? { body } : {}), redirect: "manual" },
+        { signal: host.signal },
+      );
+      if (text === undefined) throw new Error(`its answer is over the size verify reads`);
+      if (response.ok) {
+        try {
+          const json = JSON.parse(text);
+          const path = pathValues(operations.get(call.operationId)?.path ?? "", new URL(url).pathname);
+          host.main.takeFrom(host.sources, call.operationId, json, path.companyId);
+          if (call.operationId === "advanceClock") {
+            const seconds = (body !== undefined ? (JSON.parse(body) as { seconds?: unknown }) : {}).seconds;
+            if (typeof seconds === "number") host.clockAdvancedSeconds += seconds;
+          }
+        } catch {
+          // Not JSON: nothing to take (the workflow's criteria say whether that is a problem).
+        }
+      }
+      return new Response(text === "" || response.status === 204 ? null : text, {
+        status: response.status,
+        headers: response.headers,
+      });
+    }
+    const parsed = new URL(url);
+    const probe: Probe = {
+      operation,
+      operationId: operation.operationId,
+      method: init.method ?? operation.method,
+      path: operation.path,
+      url,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      kind: readsBack(call.workflowId, call.stepId) ? "availability" : "positive",
+      label,
+      account: "main",
+    };
+    lastProbe.set(`${call.workflowId}\u0000${call.stepId}`, probe);
+    const exchange = await host.exchange(probe);
+    if (!exchange) throw new Error(host.signal.aborted ? "the run was stopped" : "--max-requests reached: not sent");
+    const { answer } = exchange;
+    if (answer.error !== undefined) throw new Error(`no answer: ${answer.error}`);
+    if (answer.status >= 200 && answer.status < 300 && answer.json !== undefined) {
+      // Values are taken only from an answer that conforms: one that breaks the contract is that operation's
+      // failure (judged above), and its values would only make the next step fail for it.
+      if (host.router.validateResponse(operation, answer.status, answer.json).length > 0)
+        throw new Error(
+          `its answer (${answer.status}) breaks the contract (reported under ${operation.operationId}), so the workflow does not go on with its values`,
+        );
+      const companyId = headers["x-company-id"];
+      host.main.takeFrom(host.sources, operation.operationId, answer.json, companyId);
+      host.accepted.push({ probe, parts: stepParts(operation, parsed, headers, body, label), exchange });
+    }
+    return asResponse(exchange);
+  };
+
+  for (const { file, document } of documents)
+    for (const workflow of document.workflows) {
+      if (host.signal.aborted) return;
+      const what = `workflow ${workflow.workflowId} (${file})`;
+      const need = needs(workflow, byId, operations);
+      if (need.control && !host.hasControl) {
+        host.skip(what, "needs the sandbox's control API, which the target does not serve");
+        continue;
+      }
+      if (need.writes && !host.writes) {
+        host.skip(what, "makes changes, and this run is read-only: pass --allow-writes to run it");
+        continue;
+      }
+      try {
+        await runWorkflow({
+          workflowId: workflow.workflowId,
+          baseUrl: host.context.baseUrl,
+          inputs: { apiKey: host.context.keys.main },
+          fetch: fetchJudged,
+          signal: host.signal,
+          onWorkflowEnd: (ended) => {
+            const companyId = typeof ended.outputs.companyId === "string" ? ended.outputs.companyId : undefined;
+            for (const [name, value] of Object.entries(ended.outputs))
+              if (host.idNames.has(name) && typeof value === "string")
+                host.main.add({
+                  name,
+                  value,
+                  ...(companyId !== undefined ? { companyId } : {}),
+                  from: `workflow ${ended.workflowId}`,
+                  strong: true,
+                });
+            if (!host.receiving) return;
+            for (const type of byId.get(ended.workflowId)?.workflow["x-webhooks"] ?? [])
+              host.expected.push({ type, companyId, after: `workflow ${ended.workflowId}` });
+          },
+        });
+      } catch (error) {
+        if (host.signal.aborted) throw error;
+        if (!(error instanceof WorkflowError) && !(error instanceof ExpressionError)) throw error;
+        const failed = error instanceof WorkflowError ? error.failedStep : undefined;
+        const readBack = failed?.criteria.filter((criterion) => criterion.includes("$steps.")) ?? [];
+        const operation = failed ? partnerOperations.get(failed.operationId) : undefined;
+        if (failed && operation && readBack.length > 0 && host.enabled.has("ensure_resource_availability")) {
+          const probe = lastProbe.get(`${failed.workflowId}\u0000${failed.stepId}`);
+          host.record(
+            { id: "ensure_resource_availability", level: "error" },
+            {
+              operationId: operation.operationId,
+              method: operation.method,
+              path: operation.path,
+              status: failed.status,
+              label: `workflow ${failed.workflowId}, step ${failed.stepId}`,
+              ...(probe ? { curl: curlLine(probe) } : {}),
+            },
+            {
+              message: `${readBack.join(" and ")} did not hold (answered ${failed.status}): what an earlier step of the workflow made or listed cannot be read back`,
+            },
+          );
+        }
+        host.skip(what, `stopped: ${describeFetchError(error)}; what it would have done next was not checked`);
+      }
+    }
+}
