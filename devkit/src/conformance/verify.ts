@@ -12,9 +12,9 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { shippedDocuments } from "../arazzo/document.ts";
 import { formatDuration } from "../common/duration.ts";
-import { inert } from "../inert.ts";
 import { UsageError } from "../common/errors.ts";
 import { ContractRouter, type Operation } from "../contract/router.ts";
+import { inert } from "../inert.ts";
 import { contractJsonPath } from "../paths.ts";
 import { sandboxRouter } from "../sandbox/contracts.ts";
 import { controlClient, type SandboxControl } from "../sandbox/control-client.ts";
@@ -472,7 +472,12 @@ async function detectControl(baseUrl: string, signal: AbortSignal): Promise<Cont
  * detail in full when it sent one (an ApiError's message cuts a body at 200 characters).
  */
 function setupFailure(error: unknown): string {
-  const { status, body, method, path } = error as { status?: unknown; body?: unknown; method?: unknown; path?: unknown };
+  const { status, body, method, path } = error as {
+    status?: unknown;
+    body?: unknown;
+    method?: unknown;
+    path?: unknown;
+  };
   if (typeof status === "number" && typeof method === "string" && typeof path === "string") {
     const problem = body !== null && typeof body === "object" ? (body as { title?: unknown; detail?: unknown }) : {};
     const words = [problem.title, problem.detail].filter((part): part is string => typeof part === "string");
