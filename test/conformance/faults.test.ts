@@ -95,6 +95,13 @@ describe("what keeps to the contract passes; what cannot be checked does not", (
     expect(report.couldNotCheck).toBe(true);
     expect(report.notExercised.map((skip) => skip.what)).toContain("listCards");
     expect(report.notExercised.find((skip) => skip.what === "listCards")!.reason).toMatch(/no company to act for/);
+    // The workflow that lists companies stops there, after its answer was judged, and says why.
+    expect(report.skipped).toContainEqual({
+      what: "workflow ledger-entry-as-transaction (partner-api.arazzo.yaml)",
+      reason: expect.stringMatching(
+        /^stopped: workflow ledger-entry-as-transaction, step firstCompany: GET .*\/v1\/companies failed: its answer \(200\) breaks the contract \(reported under listCompanies\).*what it would have done next was not checked$/,
+      ),
+    });
   });
 
   it("an account with nothing reachable (no company listed, onboarding refused) could not be checked: exit 1", async () => {
@@ -119,6 +126,13 @@ describe("what keeps to the contract passes; what cannot be checked does not", (
     expect(report.failures).toEqual([]);
     expect(report.couldNotCheck).toBe(true);
     expect(passed(report)).toBe(false);
+    // Each workflow that onboards stops at that step, with the status and the target's own words.
+    expect(report.skipped).toContainEqual({
+      what: "workflow onboard-company (partner-api.arazzo.yaml)",
+      reason: expect.stringMatching(
+        /^stopped: workflow onboard-company, step onboard failed: \$statusCode == 201 — it answered 409: .*onboarding is closed for this account.*what it would have done next was not checked$/,
+      ),
+    });
     expect(report.exercised.operations).toBeLessThanOrEqual(2);
     expect(describeVerdict(report, false)).toMatch(
       /^could not check: .*listCards.* never got a request that should succeed/,

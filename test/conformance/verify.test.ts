@@ -77,7 +77,7 @@ describe("verify against the sandbox", () => {
     ]);
     expect(run.stderr).toMatch(/serves the sandbox's control API/);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toMatch(/conforms: 15 of 15 operations, \d+ requests, 13 webhook deliveries, 0 warning\(s\)/);
+    expect(run.stderr).toMatch(/conforms: 15 of 15 operations, \d+ requests, \d+ webhook deliveries, 0 warning\(s\)/);
     const report = JSON.parse(readFileSync(output, "utf8"));
     expect(report.summary).toMatchObject({ operations: 15, failures: 0, warnings: 0 });
     expect(Object.keys(report.summary)).toEqual(

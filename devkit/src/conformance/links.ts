@@ -5,8 +5,8 @@
  * yields which parameter's value, and for which company; each workflow step that fills a request body field from
  * an earlier step's output (`createCard`'s `bin` from `listCardBins`) says the same of a body field. A link names
  * the first item of a list (`/cards/0/id`): verify takes every item, each an object of the account. Values the
- * partner API cannot give (card holders, wallets, payment routes) come from the sandbox's control API when the
- * target serves it, or from `--id`. The order operations run in follows the links too (linkOrder).
+ * partner API cannot give (card holders, wallets, payment routes) come from the workflows that reach the sandbox's
+ * control API when the target serves it (flows.ts), or from `--id`. The order operations run in follows the links too (linkOrder).
  */
 import type { ArazzoDocument, ArazzoStep, ArazzoWorkflow } from "../arazzo/document.ts";
 import { lookup } from "../contract/refs.ts";

@@ -1,12 +1,13 @@
 /**
- * `verify`: checks a running implementation of the partner API against the contract. It discovers ids from
- * the answers (links.ts), sends each operation's positive and negative requests (cases.ts), judges every
- * answer with the checks (checks.ts), sends the first account's requests again with the other account's key,
- * reads back what it created, and checks every webhook delivery each account's receiver gets. When the target
- * serves the sandbox's control API it uses it, through the typed control client (sandbox/control-client.ts), to
- * set up what the partner API cannot; a set-up call that fails ends the set-up, not the run. Coverage is part of
- * the verdict: an operation the options allow that never got a request that should succeed makes the run fail
- * ("could not check"), unless --min-coverage lowers the bar.
+ * `verify`: checks a running implementation of the partner API against the contract. It runs the contract's
+ * Arazzo workflows (flows.ts: every step's answer judged as it arrives; read-backs and the webhooks to await come
+ * from the workflows), then sends each operation's positive and negative requests (cases.ts) with ids chased along
+ * the contract's links and the workflows' values (links.ts), judges every answer with the checks (checks.ts),
+ * sends the first account's requests again with the other account's key, and checks every webhook delivery each
+ * account's receiver gets. When the target serves the sandbox's control API, the workflows that need it run too,
+ * and verify registers its receivers through it (removed again at the end, a stopped run included). Coverage is
+ * part of the verdict: an operation the options allow that never got a request that should succeed makes the run
+ * fail ("could not check"), unless --min-coverage lowers the bar.
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -834,7 +835,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     run = new Run(options, router, document, enabled, secrets, signal, valueSources(document, partnerOperations));
     run.control = control;
     run.progress(
-      `verify ${options.baseUrl}: ${control ? "serves the sandbox's control API (used for set-up)" : "no sandbox control API"}; ${options.allowWrites ? "writes allowed" : "read-only"}; seed ${run.context.seed}`,
+      `verify ${options.baseUrl}: ${control ? "serves the sandbox's control API (its workflows run too)" : "no sandbox control API"}; ${options.allowWrites ? "writes allowed" : "read-only"}; seed ${run.context.seed}`,
     );
     if (options.companyId !== undefined) {
       run.main.add({ name: "companyId", value: options.companyId, from: "--company-id", strong: true });
