@@ -45,7 +45,7 @@ describe.skipIf(process.env[NESTED_ENV])("every benchmark at tiny size", () => {
     );
     // client GET and POST, each bare and like for like; webhooks at 3 sizes × 1 and 2 secrets;
     // sandbox GET, two start-ups, memory; sandbox-overhead: each of 16 operations ÷ bare node:http; diff: the gate and its load; size: the createPartnerClient budget;
-    // dashboard: page load and frames at 500 requests/s; verify: the full run under 30 s; proxy: its overhead;
+    // dashboard: page load and frames at 500 requests/s; verify: the full run under 10 s; proxy: its overhead;
     // persistence: POST growth, GET p99 while writing, restart; deliveries: a silent receiver's cost to others
     expect(targets).toEqual({
       client: 4,
