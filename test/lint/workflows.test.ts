@@ -3,7 +3,7 @@
  * devkit's checks against both contracts are quiet on the repository's workflows, and each of the devkit's checks
  * fires on a workflow that breaks it: an operation its source does not have, an expression naming a step, output,
  * input or workflow that does not exist, a value read before the call, an arazzo source that is no shipped file,
- * an x-webhooks entry that is no webhook. Each tool's finding names the file and line.
+ * an x-webhooks entry that is no webhook, x-webhooks without a companyId output. Each tool's finding names the file and line.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -114,6 +114,9 @@ describe("the devkit's checks fire", () => {
       expect.stringMatching(
         /^sandbox\.arazzo\.yaml: workflow kyb-reviewed: x-webhooks: "company\.kyb\.approved" is not a webhook of the partner API/,
       ),
+    ]);
+    expect(issuesAfter((d) => delete workflowOf(d, "kyb-reviewed").outputs.companyId)).toEqual([
+      "sandbox.arazzo.yaml: workflow kyb-reviewed: x-webhooks: a workflow that lists events must have a companyId output, the company they are for (verify awaits each event for it)",
     ]);
   });
 });

@@ -147,7 +147,18 @@ export function checkWorkflowDocuments(
     }
   }
   const catalogue: Catalogue = { router, documents };
-  for (const { file, document } of documents.values())
+  for (const { file, document } of documents.values()) {
     for (const issue of resolveArazzo(document, file, catalogue).issues) issues.push({ file, ...issue });
+    // A convention of the repository's files, not a condition for running one: verify awaits each event a workflow
+    // lists for the company it acted for, which its `companyId` output names.
+    for (const workflow of document.workflows)
+      if ((workflow["x-webhooks"] ?? []).length > 0 && !Object.hasOwn(workflow.outputs ?? {}, "companyId"))
+        issues.push({
+          file,
+          at: `workflow ${workflow.workflowId}`,
+          message:
+            "x-webhooks: a workflow that lists events must have a companyId output, the company they are for (verify awaits each event for it)",
+        });
+  }
   return issues;
 }
