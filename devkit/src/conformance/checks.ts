@@ -31,6 +31,7 @@ export const VERIFY_CHECK_IDS = [
   "unsupported_method",
   "max_response_time",
   "ensure_resource_availability",
+  "workflow_success_criteria",
   "account_isolation",
   "webhook_signature",
   "webhook_content_type",
@@ -538,6 +539,18 @@ export const CHECKS: readonly Check[] = [
     requires:
       "the API description, as the workflows' success criteria state it: list cards lists the company's cards, opening an address again returns the existing one (200), get transaction reads a listed entry",
     leavesOpen: "the order of lists beyond what a workflow's criteria state, and a card's status while it is created",
+  },
+  {
+    id: "workflow_success_criteria",
+    level: "error",
+    target: "run",
+    summary:
+      "a contract workflow's step of the partner API meets its success criteria on the answer's values (a new Swap company's verification `not_started`, a new card `Creating`)",
+    judges:
+      "the partner API steps of the contract's workflows that verify runs; criteria on the status are left to the status checks, and those comparing with an earlier step to ensure_resource_availability",
+    requires: "the API description, as the workflows' success criteria state it (they state nothing else)",
+    leavesOpen:
+      "the control API's steps (the sandbox's own answers, not the partner API's), and any value no criterion names",
   },
   {
     id: "account_isolation",

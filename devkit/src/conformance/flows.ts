@@ -300,24 +300,33 @@ export async function flowPhase(host: FlowHost): Promise<void> {
         if (host.signal.aborted) throw error;
         if (!(error instanceof WorkflowError) && !(error instanceof ExpressionError)) throw error;
         const failed = error instanceof WorkflowError ? error.failedStep : undefined;
-        const readBack = failed?.criteria.filter((criterion) => criterion.includes("$steps.")) ?? [];
         const operation = failed ? partnerOperations.get(failed.operationId) : undefined;
-        if (failed && operation && readBack.length > 0 && host.enabled.has("ensure_resource_availability")) {
+        if (failed && operation) {
           const probe = lastProbe.get(`${failed.workflowId}\u0000${failed.stepId}`);
-          host.record(
-            { id: "ensure_resource_availability", level: "error" },
-            {
-              operationId: operation.operationId,
-              method: operation.method,
-              path: operation.path,
-              status: failed.status,
-              label: `workflow ${failed.workflowId}, step ${failed.stepId}`,
-              ...(probe ? { curl: curlLine(probe) } : {}),
-            },
-            {
-              message: `${readBack.join(" and ")} did not hold (answered ${failed.status}): what an earlier step of the workflow made or listed cannot be read back`,
-            },
+          const base = {
+            operationId: operation.operationId,
+            method: operation.method,
+            path: operation.path,
+            status: failed.status,
+            label: `workflow ${failed.workflowId}, step ${failed.stepId}`,
+            ...(probe ? { curl: curlLine(probe) } : {}),
+          };
+          // A step's failed criteria, by what judges them: the status is the status checks' (positive_data_acceptance
+          // has judged the answer already), a comparison with an earlier step is a read-back, the rest the values
+          // the API description states.
+          const readBack = failed.criteria.filter((criterion) => criterion.includes("$steps."));
+          const statusFailed = failed.criteria.some((criterion) => criterion.includes("$statusCode"));
+          const values = failed.criteria.filter(
+            (criterion) => !criterion.includes("$steps.") && !criterion.includes("$statusCode"),
           );
+          if (readBack.length > 0 && host.enabled.has("ensure_resource_availability"))
+            host.record({ id: "ensure_resource_availability", level: "error" }, base, {
+              message: `${readBack.join(" and ")} did not hold (answered ${failed.status}): what an earlier step of the workflow made or listed cannot be read back`,
+            });
+          if (!statusFailed && values.length > 0 && host.enabled.has("workflow_success_criteria"))
+            host.record({ id: "workflow_success_criteria", level: "error" }, base, {
+              message: `${values.join(" and ")} did not hold (answered ${failed.status}): the workflow's success criteria state what the API description says of this answer`,
+            });
         }
         host.skip(what, `stopped: ${describeFetchError(error)}; what it would have done next was not checked`);
       }

@@ -358,6 +358,36 @@ export const FIXTURES: Record<VerifyCheckId, readonly Fixture[]> = {
       message: /\$response\.body#\/address\/address == \$steps\.openAddress\.outputs\.address did not hold/,
     },
   ],
+  workflow_success_criteria: [
+    {
+      name: "a new Swap company's verification answered as already approved (onboard-swap-company: not_started)",
+      fault: () => ({
+        response(request, response) {
+          if (request.method === "POST" && pathOf(request) === "/v1/companies" && response.status === 201)
+            editJson(response, (body) => {
+              if (body.company?.swap) body.company.swap.kycStatus = "approved";
+            });
+        },
+      }),
+      options: WRITES,
+      fires: ["onboardCompany"],
+      message: /^\$response\.body#\/company\/swap\/kycStatus == 'not_started' did not hold \(answered 201\)/,
+    },
+    {
+      name: "a new card answered Active while it is issued (card-issued: Creating)",
+      fault: () => ({
+        response(request, response) {
+          if (request.method === "POST" && pathOf(request) === "/v1/cards" && response.status === 201)
+            editJson(response, (body) => {
+              body.card.status = "Active";
+            });
+        },
+      }),
+      options: WRITES,
+      fires: ["createCard"],
+      message: /card\/status == 'Creating' did not hold/,
+    },
+  ],
   account_isolation: [
     {
       name: "every key served as one account",
