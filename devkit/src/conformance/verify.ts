@@ -40,6 +40,7 @@ import {
   type ResponseCheck,
   toFailure,
 } from "./checks.ts";
+import { coveragePhase, PHASE_IDS, type PhaseId } from "./coverage.ts";
 import { curlLine, describeFetchError, fetchBounded, RunStopped, send } from "./http.ts";
 import {
   type Found,
@@ -103,6 +104,10 @@ export interface VerifyOptions {
    * a request that should succeed, from 0 to 1; below it the run fails ("could not check"). Default 1.
    */
   minCoverage?: number;
+  /** The phases to run (coverage.ts's PHASES); every one when omitted. `coverage` builds on `examples`. */
+  phases?: ReadonlySet<PhaseId>;
+  /** The coverage phase's requests per operation at most. Default DEFAULT_COVERAGE_PER_OPERATION. */
+  coveragePerOperation?: number;
 }
 
 export interface VerifyReport {
@@ -141,6 +146,8 @@ export interface VerifyReport {
   couldNotCheck: boolean;
   /** Why the run stopped before its end (`--max-duration`, Ctrl-C); absent when it ran to the end. */
   stopped?: string;
+  /** The phases that ran (examples, coverage). */
+  phases?: PhaseId[];
 }
 
 export const DEFAULT_MAX_REQUESTS = 2000;
@@ -1040,6 +1047,8 @@ async function runPhases(run: Run, layers: Operation[][]): Promise<number> {
   run.progress(`• negative requests: one part broken, a header missing, no credentials`);
   for (const operation of operations) await negativePhase(run, operation);
   await wrongMethodPhase(run, operations);
+  if (run.options.phases?.has("coverage") ?? true)
+    await coveragePhase(run, operations, run.options.coveragePerOperation);
   run.progress(`• account isolation`);
   await isolationPhase(run, operations);
   if (run.receiver) run.progress(`• webhooks`);
@@ -1107,5 +1116,6 @@ function report(run: Run, operations: Operation[], deliveries: number, durationM
     },
     couldNotCheck,
     ...(stopped !== undefined ? { stopped } : {}),
+    phases: PHASE_IDS.filter((phase) => options.phases?.has(phase) ?? true),
   };
 }
