@@ -7,8 +7,7 @@
  * answering. Each test starts processes (slow: test/suites.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -16,6 +15,7 @@ import { findFreePort } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { alive } from "../helpers/process.ts";
+import { projectWithBin as sharedProjectWithBin } from "../helpers/project-bin.ts";
 
 const MAIN = path.join(repoRoot, "devkit", "src", "cli", "main.ts");
 /** How long a stopped server may take to stop answering: the parent is checked every 0.5 s. */
@@ -93,16 +93,10 @@ async function stopsAnswering(url: string, started: Started): Promise<void> {
   }
 }
 
-/** A project folder whose node_modules/.bin/partner-api runs the devkit's CLI from source (the bin, unbuilt). */
+/** A project folder whose node_modules/.bin/partner-api runs the devkit's CLI from source, removed after the test. */
 function projectWithBin(): string {
-  const folder = mkdtempSync(path.join(tmpdir(), "partner-api-lifecycle-"));
+  const folder = sharedProjectWithBin();
   folders.push(folder);
-  mkdirSync(path.join(folder, "node_modules", ".bin"), { recursive: true });
-  const bin = path.join(folder, "node_modules", ".bin", "partner-api");
-  const quoted = [process.execPath, ...TSX_NODE_ARGS, MAIN].map((arg) => `'${arg}'`).join(" ");
-  writeFileSync(bin, `#!/bin/sh\nexec ${quoted} "$@"\n`);
-  chmodSync(bin, 0o755);
-  writeFileSync(path.join(folder, "package.json"), JSON.stringify({ name: "partner-project", private: true }));
   return folder;
 }
 

@@ -115,7 +115,7 @@ export const TRUNCATED_CARD_HOLDER: Fixture = {
       }
     },
   }),
-  options: WRITES,
+  options: { ...WRITES, phases: new Set(["examples", "coverage"]) },
   fires: ["createCard"],
   message: /coverage: body cardHolderId: a string of 27, over maxLength 26\) was answered 201, not 4xx/,
 };
