@@ -5,13 +5,12 @@
  * the contract, and leaves no proxy answering. Each case starts npx, npm and node (slow: test/suites.ts); a
  * failing command, a stop and a command that cannot start are proxy.test.ts's, in-process.
  */
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { projectWithBin } from "../helpers/project-bin.ts";
+import { answers, projectWithBin, runCiStep } from "../helpers/partner-project.ts";
 import { type Faulty, pathOf, startFaulty } from "./support/faulty.ts";
 
 const PLACEHOLDER = "https://<your staging address>";
@@ -58,21 +57,12 @@ afterAll(async () => {
 /** The recipe as a CI step runs it, with `upstream` for the staging address. */
 async function runRecipe(upstream: string, env: Record<string, string> = {}) {
   rmSync(path.join(project, "violations.jsonl"), { force: true });
-  const child = spawn(
-    "bash",
-    ["--noprofile", "--norc", "-eo", "pipefail", "-c", recipe.replace(PLACEHOLDER, upstream)],
-    {
-      cwd: project,
-      env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    },
-  );
-  groups.push(child.pid!);
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk));
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const { code, output } = await runCiStep(recipe.replace(PLACEHOLDER, upstream), project, (pid) => groups.push(pid), {
+    ...process.env,
+    FORCE_COLOR: "0",
+    NO_COLOR: "1",
+    ...env,
+  });
   const file = path.join(project, "violations.jsonl");
   const violations = existsSync(file)
     ? readFileSync(file, "utf8")
@@ -82,15 +72,6 @@ async function runRecipe(upstream: string, env: Record<string, string> = {}) {
     : undefined;
   const proxyUrl = /Proxy on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
   return { code, output, violations, proxyUrl };
-}
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    await fetch(url, { signal: AbortSignal.timeout(1_000) }).then((response) => response.arrayBuffer());
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe("the guide's proxy recipe for CI, as written", () => {

@@ -14,8 +14,8 @@ import { parse } from "yaml";
 import { findFreePort } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { answers, runCiStep, projectWithBin as sharedProjectWithBin } from "../helpers/partner-project.ts";
 import { alive } from "../helpers/process.ts";
-import { projectWithBin as sharedProjectWithBin } from "../helpers/project-bin.ts";
 
 const MAIN = path.join(repoRoot, "devkit", "src", "cli", "main.ts");
 /** How long a stopped server may take to stop answering: the parent is checked every 0.5 s. */
@@ -70,16 +70,6 @@ async function serve(command: string, args: string[], options: { cwd?: string; p
     if (child.exitCode !== null || performance.now() > deadline)
       throw new Error(`${command} ${args.join(" ")} printed no address:\n${text}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** Whether anything answers HTTP there. */
-async function answers(url: string): Promise<boolean> {
-  try {
-    await fetch(url, { signal: AbortSignal.timeout(1_000) }).then((response) => response.arrayBuffer());
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -198,23 +188,8 @@ describe("the guide's CI recipe", () => {
     const url = `http://127.0.0.1:${port}`;
     const project = projectWithBin();
     // As GitHub Actions runs a `run:` step: bash, stopping at the first failing command.
-    const step = async (script: string) => {
-      const child = spawn(
-        "bash",
-        ["--noprofile", "--norc", "-eo", "pipefail", "-c", script.replaceAll("4020", String(port))],
-        {
-          cwd: project,
-          stdio: ["ignore", "pipe", "pipe"],
-          detached: true,
-        },
-      );
-      groups.push(child.pid!);
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => (output += chunk));
-      child.stderr.on("data", (chunk: Buffer) => (output += chunk));
-      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-      return { code, output };
-    };
+    const step = (script: string) =>
+      runCiStep(script.replaceAll("4020", String(port)), project, (pid) => groups.push(pid));
     const started = await step(start!.run!);
     expect(started.code, started.output).toBe(0);
     expect(await answers(`${url}/_sandbox/clock`)).toBe(true);

@@ -322,16 +322,15 @@ export function invalidParameterText(schema: Schema): string | undefined {
   return undefined;
 }
 
+/** A copy of a request's parts to change one thing in, under a new label. */
+export function copyParts(valid: RequestParts, label: string): RequestParts {
+  return { ...valid, path: { ...valid.path }, query: { ...valid.query }, headers: { ...valid.headers }, label };
+}
+
 /** Requests with exactly one part broken, from a valid request's parts. */
 export function negativeParts(context: CaseContext, operation: Operation, valid: RequestParts): RequestParts[] {
   const out: RequestParts[] = [];
-  const copy = (label: string): RequestParts => ({
-    ...valid,
-    path: { ...valid.path },
-    query: { ...valid.query },
-    headers: { ...valid.headers },
-    label,
-  });
+  const copy = (label: string) => copyParts(valid, label);
   for (const parameter of operation.parameters) {
     const schema = lookup(context.document, local(parameter.pointer)) as Schema;
     const resolved = schema.$ref ? (lookup(context.document, schema.$ref) as Schema) : schema;

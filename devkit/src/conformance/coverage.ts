@@ -12,6 +12,7 @@ import {
   bodyValues,
   type CaseContext,
   chooseValues,
+  copyParts,
   isWrite,
   knownObjects,
   linkedValue,
@@ -94,13 +95,7 @@ export function coverageCases(
   want: { positive: boolean; negative: boolean } = { positive: true, negative: true },
 ): CoverageCase[] {
   const cases: CoverageCase[] = [];
-  const copy = (label: string): RequestParts => ({
-    ...valid,
-    path: { ...valid.path },
-    query: { ...valid.query },
-    headers: { ...valid.headers },
-    label,
-  });
+  const copy = (label: string) => copyParts(valid, label);
   for (const parameter of operation.parameters) {
     if (parameter.in !== "query" && parameter.in !== "header") continue;
     // A header an answer feeds (X-Company-Id) names an object: its negative cases are the negative phase's.
