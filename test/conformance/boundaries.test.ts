@@ -168,6 +168,36 @@ describe("boundary values of a schema", () => {
     expect(other.map((boundary) => boundary.scenario)).toEqual(first.map((boundary) => boundary.scenario));
   });
 
+  it("what it cannot build it leaves out, never crashes nor mislabels: self-reference, lookarounds, huge lengths", () => {
+    const document = {
+      components: {
+        schemas: {
+          Node: {
+            type: "object",
+            required: ["name"],
+            properties: {
+              name: { type: "string", maxLength: 4 },
+              children: { type: "array", items: { $ref: "#/components/schemas/Node" } },
+            },
+          },
+          Loop: { allOf: [{ $ref: "#/components/schemas/Loop" }, { type: "string", minLength: 2 }] },
+        },
+      },
+    };
+    const tree = schemaBoundaries(document, { $ref: "#/components/schemas/Node" }, { seed: 1 });
+    expect(tree.some((boundary) => boundary.at === "/name" && boundary.scenario === "string_above_max_length")).toBe(
+      true,
+    );
+    expect(tree.some((boundary) => boundary.at.startsWith("/children/0/"))).toBe(true);
+    expect(schemaBoundaries(document, { $ref: "#/components/schemas/Loop" }, { seed: 1 }).length).toBeGreaterThan(0);
+    // fast-check cannot generate from a lookahead: no matching value, the other boundaries still there.
+    const lookahead = judged({ type: "string", pattern: "^(?=.*[0-9])[a-z0-9]{4}$" });
+    expect(scenarios(lookahead, false)).toEqual(expect.arrayContaining(["invalid_pattern", "incorrect_type"]));
+    // Past MAX_BOUNDARY_STRING no string is built: only the wrong type is left.
+    expect(scenarios(judged({ type: "string", minLength: 10_000 }), false)).toEqual(["incorrect_type"]);
+    expect(scenarios(judged({ type: "string", minLength: 10_000 }), true)).toEqual([]);
+  });
+
   it("picks every scenario once before any twice, and never more than the limit", () => {
     const list = judged({ type: "string", enum: ["a", "b", "c", "d"] });
     const picked = pickBoundaries(list, 3);

@@ -101,16 +101,17 @@ function typesOf(schema: Schema): string[] {
 }
 
 /** The schema with its $refs followed and its allOf parts (not if/then) merged into one. */
-function resolve(document: unknown, raw: Schema): Schema {
+function resolve(document: unknown, raw: Schema, depth = 0): Schema {
   const schema = followRefs<Schema>(document, raw);
   const parts = ((schema.allOf ?? []) as Schema[]).filter((part) => !(part.if && part.then));
-  if (parts.length === 0) return schema;
+  // An allOf that refers to itself is merged this deep and no deeper.
+  if (parts.length === 0 || depth > MAX_DEPTH) return schema;
   const merged: Schema = {
     ...schema,
     allOf: ((schema.allOf ?? []) as Schema[]).filter((part) => part.if && part.then),
   };
   for (const part of parts) {
-    const resolved = resolve(document, part);
+    const resolved = resolve(document, part, depth + 1);
     for (const [key, value] of Object.entries(resolved)) {
       if (key === "properties") merged.properties = { ...(merged.properties ?? {}), ...(value as object) };
       else if (key === "required")
@@ -143,12 +144,23 @@ class Generator {
     return fc.sample(arbitrary, { seed: (this.seed + this.draws * 7919) % 2 ** 31, numRuns: count });
   }
 
+  /** Strings matching a pattern (200, seeded); none when the pattern is one fast-check cannot generate from. */
+  private matching(source: string): string[] {
+    const pattern = regExpOf(source);
+    if (pattern === undefined) return [];
+    try {
+      return this.sample(fc.stringMatching(pattern), 200);
+    } catch {
+      // A feature stringMatching does not support (lookarounds, back-references): no value rather than a crash.
+      return [];
+    }
+  }
+
   /** A string the schema's pattern and format accept, of exactly `length` characters; undefined when none is found. */
   stringOfLength(schema: Schema, length: number): string | undefined {
     if (length < 0 || length > MAX_BOUNDARY_STRING) return undefined;
     if (typeof schema.pattern === "string") {
-      const pattern = new RegExp(schema.pattern, "u");
-      return this.sample(fc.stringMatching(pattern), 200).find((value) => [...value].length === length);
+      return this.matching(schema.pattern).find((value) => [...value].length === length);
     }
     const format = typeof schema.format === "string" ? FORMAT_VALUES[schema.format] : undefined;
     if (format) return [...format.valid].length === length ? format.valid : undefined;
@@ -160,8 +172,7 @@ class Generator {
     const min = typeof schema.minLength === "number" ? schema.minLength : 0;
     const max = typeof schema.maxLength === "number" ? schema.maxLength : Number.POSITIVE_INFINITY;
     if (typeof schema.pattern === "string") {
-      const pattern = new RegExp(schema.pattern, "u");
-      return this.sample(fc.stringMatching(pattern), 200).find((value) => {
+      return this.matching(schema.pattern).find((value) => {
         const length = [...value].length;
         return length >= min && length <= max;
       });
@@ -173,6 +184,7 @@ class Generator {
 
   /** A value the schema accepts, built from its first positive boundary; undefined when there is none. */
   validValue(raw: Schema, depth: number): unknown {
+    if (depth > 2 * MAX_DEPTH) return null;
     const schema = resolve(this.document, raw);
     if (schema.const !== undefined) return schema.const;
     if (Array.isArray(schema.enum)) return schema.enum[0];
@@ -235,6 +247,8 @@ class Generator {
 
   /** The boundaries of a schema, with `at` relative to the value. */
   boundaries(raw: Schema, depth: number, base?: unknown, fixed?: ReadonlySet<string>): Boundary[] {
+    // A schema that refers to itself (through oneOf, items…) ends here.
+    if (depth > 2 * MAX_DEPTH) return [];
     const schema = resolve(this.document, raw);
     const out: Boundary[] = [];
     const push = (positive: boolean, scenario: Scenario, value: unknown, description: string, at = "") => {
@@ -305,7 +319,12 @@ class Generator {
     // found, the example's text): a server that truncates or pads what it gets accepts exactly these.
     const from = typeof base === "string" && fitsString(schema, base) ? base : valid;
     if (min !== undefined && min > 0) {
-      const shorter = from === undefined ? "" : [...from].slice(0, min - 1).join("");
+      const shorter =
+        from !== undefined && [...from].length >= min - 1
+          ? [...from].slice(0, min - 1).join("")
+          : min - 1 <= MAX_BOUNDARY_STRING
+            ? "a".repeat(min - 1)
+            : undefined;
       push(false, "string_below_min_length", shorter, `a string of ${min - 1}, under minLength ${min}`);
     }
     if (max !== undefined && max + 1 <= MAX_BOUNDARY_STRING) {
@@ -317,10 +336,10 @@ class Generator {
       push(false, "string_above_max_length", longer, `a string of ${max + 1}, over maxLength ${max}`);
     }
     if (typeof schema.pattern === "string") {
-      const pattern = new RegExp(schema.pattern, "u");
+      const pattern = regExpOf(schema.pattern);
       const length = Math.max(min ?? 1, Math.min(max ?? 12, 12));
       const invalid = ["!".repeat(length), "-".repeat(length), " ".repeat(length), "!"].find(
-        (candidate) => !pattern.test(candidate),
+        (candidate) => pattern !== undefined && !pattern.test(candidate),
       );
       push(false, "invalid_pattern", invalid, `a string not matching ${schema.pattern}`);
     }
@@ -433,7 +452,18 @@ function fitsString(schema: Schema, value: string): boolean {
   const length = [...value].length;
   if (typeof schema.minLength === "number" && length < schema.minLength) return false;
   if (typeof schema.maxLength === "number" && length > schema.maxLength) return false;
-  return typeof schema.pattern !== "string" || new RegExp(schema.pattern, "u").test(value);
+  return typeof schema.pattern !== "string" || regExpOf(schema.pattern)?.test(value) === true;
+}
+
+/** A schema's pattern as a RegExp (unicode, as Ajv reads it, else without the flag); undefined when neither compiles. */
+function regExpOf(source: string): RegExp | undefined {
+  for (const flags of ["u", ""])
+    try {
+      return new RegExp(source, flags);
+    } catch {
+      // the next reading
+    }
+  return undefined;
 }
 
 function describeValid(schema: Schema): string {
