@@ -48,7 +48,8 @@ export const benchCommand = defineCommand({
 Options:
   --quick          fewer rounds (indicative figures, a few minutes)
   --size <size>    tiny (proves each benchmark runs), quick, or full (default: the figures of record)
-  --only <names>   run only these benchmarks (repeatable): ${names.join(", ")}
+  --only <names>   run only these benchmarks (repeatable): ${names.join(", ")}; their sections of the
+                   file are replaced, every other benchmark's kept
   --out <file>     write the results there instead of bench/RESULTS.md
 
 Exit codes: 0 every benchmark ran, 1 one of them failed (the others still run), 2 bad input, 3 a bug.`,
@@ -92,7 +93,8 @@ Exit codes: 0 every benchmark ran, 1 one of them failed (the others still run), 
     }
     const failed = summary.outcomes.filter((o) => o.error || (o.result?.errors?.length ?? 0) > 0).length;
     const missed = summary.outcomes.flatMap((o) => o.result?.ratios ?? []).filter((r) => targetMet(r) === false).length;
-    const what = `wrote ${rel(outFile)}: ${summary.outcomes.length - failed} of ${summary.outcomes.length} benchmarks ran, ${missed} target(s) missed`;
+    const kept = summary.kept?.length ? `, ${summary.kept.length} other benchmark(s) kept from the file` : "";
+    const what = `wrote ${rel(outFile)}: ${summary.outcomes.length - failed} of ${summary.outcomes.length} benchmarks ran, ${missed} target(s) missed${kept}`;
     if (failed > 0) throw new JobFailure(what);
     return what;
   },

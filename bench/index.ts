@@ -1,7 +1,7 @@
 /**
  * Every benchmark of `npm run bench`, and the run that measures them and writes bench/RESULTS.md.
  */
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { clientBenchmark } from "./client.ts";
 import { type Benchmark, createContext } from "./context.ts";
@@ -14,7 +14,7 @@ import { mockBenchmark } from "./mock.ts";
 import { persistenceBenchmark } from "./persistence.ts";
 import { pipelineBenchmark } from "./pipeline.ts";
 import { proxyBenchmark } from "./proxy.ts";
-import { type BenchOutcome, type RunSummary, renderResults, scrubPaths } from "./results.ts";
+import { type BenchOutcome, keptSections, type RunSummary, renderResults, scrubPaths } from "./results.ts";
 import { sandboxBenchmark } from "./sandbox.ts";
 import { sandboxOverheadBenchmark } from "./sandbox-overhead.ts";
 import { sizeBenchmark } from "./size.ts";
@@ -86,7 +86,19 @@ export async function runBenchmarks(options: BenchOptions): Promise<RunSummary> 
     totalMs: performance.now() - started,
     outcomes,
   };
-  if (options.outFile)
-    await writeFile(options.outFile, scrubPaths(renderResults(summary), options.repoRoot, os.tmpdir(), os.homedir()));
+  if (options.outFile) {
+    // A run of some benchmarks replaces their sections of the file and keeps every other benchmark's.
+    const previous = options.only
+      ? await readFile(options.outFile, "utf8").catch((error: NodeJS.ErrnoException) => {
+          if (error.code === "ENOENT") return undefined;
+          throw error;
+        })
+      : undefined;
+    const names = BENCHMARKS.map((benchmark) => benchmark.name);
+    if (previous !== undefined)
+      summary.kept = [...keptSections(previous).keys()].filter((name) => !chosen.some((b) => b.name === name));
+    const text = renderResults(summary, { ...(previous !== undefined ? { previous } : {}), names });
+    await writeFile(options.outFile, scrubPaths(text, options.repoRoot, os.tmpdir(), os.homedir()));
+  }
   return summary;
 }

@@ -37,7 +37,11 @@ export function readTestTimings(results: string): TestTimings {
   const fast = rowValue(results, FAST_COMMAND_LABEL);
   const whole = rowValue(results, WHOLE_SET_LABEL);
   if (fast !== undefined && whole !== undefined) {
-    const date = /^\| Date \| (\d{4}-\d{2}-\d{2})/m.exec(results)?.[1];
+    // The day the section holding them says it was measured (a run with --only keeps sections of earlier runs),
+    // else the Machine table's.
+    const section = results.split(/\n## /).find((part) => rowValue(part, FAST_COMMAND_LABEL) !== undefined) ?? "";
+    const date =
+      /^Measured on (\d{4}-\d{2}-\d{2})/m.exec(section)?.[1] ?? /^\| Date \| (\d{4}-\d{2}-\d{2})/m.exec(results)?.[1];
     if (!date) throw new Error("bench/RESULTS.md: no Date row in its Machine table");
     return { source: "bench run", date, fastMs: fast, wholeMs: whole };
   }

@@ -23,6 +23,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/conformance/faults.test.ts": "runs verify against a broken implementation per check fixture (about 30 runs)",
   "test/conformance/hostile.test.ts":
     "runs verify and the proxy as processes eight times against hostile servers and clients, hundreds of megabytes each",
+  "test/conformance/proxy-recipe.test.ts":
+    "runs the guide's proxy recipe as written twice (bash, npx, the proxy, npm test as processes)",
   "test/conformance/verify-prism.slow.test.ts": "starts Prism and runs verify against it",
   "test/conformance/verify.test.ts":
     "runs verify against the sandbox several times, npm run verify and proxy as processes",

@@ -3,7 +3,7 @@
  * writer) on its own; test/bench/tiny.test.ts (a slow suite) runs each benchmark once at tiny size so it cannot rot.
  */
 import { createHmac } from "node:crypto";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -175,12 +175,54 @@ describe("npm run bench (bench/cli.ts)", () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "partner-bench-cli-"));
     scratch.push(dir);
     const outFile = path.join(dir, "out.md");
+    // The file holds another benchmark's results (and an older webhooks section): --only keeps the one, replaces the other.
+    const earlier: RunSummary = {
+      machine: { ...machineInfo(new Date("2025-01-02T03:04:05Z")), cpuModel: "Earlier CPU", cores: 2 },
+      size: "full",
+      totalMs: 1000,
+      outcomes: [
+        {
+          name: "client",
+          title: "Client per-call cost",
+          ms: 5,
+          result: {
+            name: "client",
+            title: "Client per-call cost",
+            method: "Kept method.",
+            figures: [{ label: "kept figure", value: 7, unit: "calls/s" }],
+            ratios: [{ label: "kept ratio", value: 1.25, target: 1 }],
+            notes: [],
+          },
+        },
+        {
+          name: "webhooks",
+          title: "Webhook signing",
+          ms: 5,
+          result: {
+            name: "webhooks",
+            title: "Webhook signing",
+            method: "Old method.",
+            figures: [],
+            ratios: [],
+            notes: [],
+          },
+        },
+      ],
+    };
+    writeFileSync(outFile, renderResults(earlier));
     const run = await runInProcess(benchCommand, ["--size", "tiny", "--only", "webhooks", "--out", outFile]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain("bench: size tiny, only webhooks");
     expect(run.stdout).toMatch(/^✓ webhooks \(\d[^)]*\)\n {4}ours ÷ bare, 256 B, 1 secret \d+\.\d\dx/);
-    expect(run.stderr).toMatch(/wrote .*out\.md: 1 of 1 benchmarks ran, \d+ target\(s\) missed in \d/);
-    expect(readFileSync(outFile, "utf8")).toContain("(`webhooks`");
+    expect(run.stderr).toMatch(
+      /wrote .*out\.md: 1 of 1 benchmarks ran, \d+ target\(s\) missed, 1 other benchmark\(s\) kept from the file in \d/,
+    );
+    const written = readFileSync(outFile, "utf8");
+    expect(written).toContain("(`webhooks`");
+    expect(written).not.toContain("Old method.");
+    expect(written).toContain("Kept method.");
+    expect(written).toContain("| Client per-call cost | kept ratio | 1.25x | ≥ 1.00x | yes |");
+    expect(written.indexOf("(`client`")).toBeLessThan(written.indexOf("(`webhooks`"));
   });
 
   // A process that loads every benchmark's modules (Chromium's driver, esbuild): 40 s was seen at load 13.
@@ -253,6 +295,58 @@ describe("RESULTS.md writer", () => {
       "sh -c redocly bundle -o /scratch/partner-bench-scratch-Ab12/x.yaml in /scratch/partner-bench-Zz9 (cwd /srv/repo/sub, /srv/repository, /home/u/.npm/x)";
     expect(scrubPaths(text, "/srv/repo", "/scratch", "/home/u")).toBe(
       "sh -c redocly bundle -o <tmp>/x.yaml in <tmp> (cwd ./sub, /srv/repository, ~/.npm/x)",
+    );
+  });
+
+  it("with a file from before, replaces the sections of the benchmarks run and keeps the others", () => {
+    const mock = { name: "mock", title: "Mock server" };
+    const before = renderResults({
+      ...summary,
+      outcomes: [
+        summary.outcomes[0]!,
+        {
+          ...mock,
+          ms: 20,
+          result: {
+            ...mock,
+            method: "Mock method.",
+            figures: [{ label: "mock figure", value: 3, unit: "requests/s" }],
+            ratios: [{ label: "mock ratio", value: 0.7, target: 0.6 }],
+            notes: ["Mock note."],
+          },
+        },
+      ],
+    });
+    const client = summary.outcomes[0]!;
+    const again: RunSummary = {
+      ...summary,
+      machine: { ...summary.machine, date: "2025-02-03T00:00:00.000Z" },
+      size: "quick",
+      only: ["client"],
+      outcomes: [{ ...client, result: { ...client.result!, ratios: [{ label: "new ratio", value: 2, target: 1 }] } }],
+    };
+    const text = renderResults(again, { previous: before, names: ["client", "mock", "diff"] });
+    // The client's section and Targets rows are this run's; the mock's are the file's, as they were.
+    expect(text).toContain("| Client per-call cost | new ratio | 2.00x | ≥ 1.00x | yes |");
+    expect(text).not.toContain("met ratio");
+    expect(text).toContain("| Mock server | mock ratio | 0.70x | ≥ 0.60x | yes |");
+    expect(text).toContain(
+      "Mock method.\n\n| Measured | Median | Unit |\n|---|---:|---|\n| mock figure | 3 | requests/s |",
+    );
+    expect(text).toContain("- Mock note.");
+    // Each section says when it was measured; the header, which sections are kept and why this is no record.
+    expect(text).toContain("Measured on 2025-02-03T00:00:00.000Z, size quick, load average at start");
+    expect(text).toContain("Measured on 2025-01-02T03:04:05.000Z, size full, load average at start");
+    expect(text).toContain("1 section(s) are kept from earlier runs (mock)");
+    expect(text).toContain("**Not the figures of record** (not measured at full size: client; never measured: diff)");
+    expect(text.indexOf("(`client`")).toBeLessThan(text.indexOf("(`mock`"));
+    // Written again with the same run, the file is the same: nothing is kept twice or lost.
+    expect(renderResults(again, { previous: text, names: ["client", "mock", "diff"] })).toBe(text);
+    // A file written before sections said when they were measured: the kept one gets its date from the file's head.
+    const older = before.replace(/\nMeasured on [^\n]*\n/g, "\n");
+    expect(older).not.toContain("Measured on");
+    expect(renderResults(again, { previous: older, names: ["client", "mock"] })).toContain(
+      "## Mock server (`mock`, 20 ms)\n\nMeasured on 2025-01-02T03:04:05.000Z, size full, load average at start",
     );
   });
 

@@ -61,6 +61,11 @@ describe("the README's test times", () => {
     );
   });
 
+  it("take the day the pipeline's section was measured, when a later run with --only kept it", () => {
+    const kept = `| Date | 2026-12-09T10:00:00.000Z |\n\n## Pipeline (\`pipeline\`, 17 min)\n\nMeasured on 2026-12-01T10:00:00.000Z, size full, load average at start 1.00, 1.00, 1.00.\n\n| ${FAST_COMMAND_LABEL} | 31,400 | ms |\n| ${WHOLE_SET_LABEL} | 655,000 | ms |\n\n## Size (\`size\`, 1 min)\n\nMeasured on 2026-12-09T10:00:00.000Z, size full, load average at start 1.00, 1.00, 1.00.\n`;
+    expect(readTestTimings(kept).date).toBe("2026-12-01");
+  });
+
   it("say what is missing when RESULTS.md times neither command", () => {
     expect(() => readTestTimings("# Benchmark results\n")).toThrow(/times neither test command/);
     expect(() => readTestTimings(byHand.replace("took 166,829 ms wall", "ran"))).toThrow(

@@ -10,7 +10,7 @@ import { describeVerdict, passed } from "../../devkit/src/conformance/report.ts"
 import { type VerifyOptions, type VerifyReport, verify } from "../../devkit/src/conformance/verify.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { type Fault, pathOf, startFaulty } from "./support/faulty.ts";
-import { FIXTURES, GOOD } from "./support/fixtures.ts";
+import { FIXTURES, GOOD, TRUNCATED_CARD_HOLDER } from "./support/fixtures.ts";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -57,7 +57,9 @@ describe("every check of verify is proven to fire", () => {
   const cases = VERIFY_CHECK_IDS.flatMap((id) => FIXTURES[id].map((fixture) => [id, fixture.name, fixture] as const));
   it.each(cases)("%s: %s", async (id, _name, fixture) => {
     const checks = new Set<string>([id, ...(fixture.also ?? [])]);
-    const report = await verifyThrough(fixture.fault, { ...fixture.options, checks });
+    // The examples phase alone unless the fixture asks for coverage: each fixture proves its check, and the
+    // coverage phase is proven by its own fixture (and kept quiet on the good implementations below).
+    const report = await verifyThrough(fixture.fault, { phases: new Set(["examples"]), ...fixture.options, checks });
     const level = CHECKS.find((check) => check.id === id)!.level;
     const found = (level === "error" ? report.failures : report.warnings).filter((failure) => failure.check === id);
     expect(found.length, JSON.stringify(report.skipped)).toBeGreaterThan(0);
@@ -76,6 +78,17 @@ describe("what keeps to the contract passes; what cannot be checked does not", (
     expect(report.warnings).toEqual([]);
     expect(report.couldNotCheck, JSON.stringify(report.notExercised)).toBe(false);
     expect(passed(report)).toBe(true);
+  });
+
+  it("the coverage phase is what catches an id cut to its length: without it (--phases examples) the run passes", async () => {
+    const report = await verifyThrough(TRUNCATED_CARD_HOLDER.fault, {
+      ...TRUNCATED_CARD_HOLDER.options,
+      checks: new Set(["negative_data_rejection"]),
+      phases: new Set(["examples"]),
+    });
+    expect(report.phases).toEqual(["examples"]);
+    expect(report.failures).toEqual([]);
+    expect(Object.values(report.matrix).reduce((sum, row) => sum + (row.negative ?? 0), 0)).toBeGreaterThan(20);
   });
 
   it("a broken list is judged, not a set-up failure: the rest of the run goes on and says what it could not do", async () => {

@@ -366,13 +366,17 @@ describe("the proxy", { timeout: 120_000 }, () => {
   });
 
   it("an upstream that cuts its answer short, and one that never answers: one SIGTERM ends it with its summary and code", async () => {
+    let reachedUpstream: () => void = () => {};
+    const hangingArrived = new Promise<void>((resolve) => {
+      reachedUpstream = resolve;
+    });
     const upstream = await serve((request, response) => {
       request.resume();
       if (request.url?.startsWith("/v1/companies")) {
         response.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
         response.write('{"companies":[');
         setTimeout(() => response.socket?.destroy(), 50);
-      }
+      } else reachedUpstream();
       // Anything else: never answered.
     });
     const { proxy, url, report } = await startProxy(upstream);
@@ -384,7 +388,8 @@ describe("the proxy", { timeout: 120_000 }, () => {
       (error: Error) => error,
     );
     await proxy.waitFor(/ℹ GET \/v1\/companies: the upstream closed the connection before the end of its answer/);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The hanging request is in flight once the upstream has it (a fixed sleep lost that race on a loaded machine).
+    await hangingArrived;
     const code = await stopsOnOneSignal(proxy);
     expect(code).toBe(1);
     expect(proxy.output()).toMatch(/FAILED: 2 request\(s\) forwarded .*2 cut short or unanswered\), 1 violation/);

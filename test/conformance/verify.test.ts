@@ -79,12 +79,16 @@ describe("verify against the sandbox", () => {
     expect(run.stderr).toMatch(/serves the sandbox's control API/);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/conforms: 15 of 15 operations, \d+ requests, \d+ webhook deliveries, 0 warning\(s\)/);
+    expect(run.stderr).toMatch(
+      /• coverage: boundary values from the schemas \(at most 24 requests an operation, seed 1\)/,
+    );
     const report = JSON.parse(readFileSync(output, "utf8"));
     expect(report.summary).toMatchObject({ operations: 15, failures: 0, warnings: 0 });
     expect(Object.keys(report.summary)).toEqual(
       expect.arrayContaining(["operations", "requests", "failures", "skipped", "durationMs"]),
     );
     expect(report.failures).toEqual([]);
+    expect(report.phases).toEqual(["examples", "coverage"]);
     // Only max_response_time (off without --max-response-time) is left out.
     expect(report.skipped).toEqual([
       { what: "max_response_time", reason: expect.stringMatching(/--max-response-time/) },
@@ -146,8 +150,14 @@ describe("verify against the sandbox", () => {
       "read-only",
       "--min-coverage",
       "70",
+      "--phases",
+      "examples",
     ]);
     expect(lowered.code, lowered.stderr).toBe(0);
+    // The report says which phases ran.
+    expect(run.stdout).toMatch(/\(seed 1, phases examples, coverage[,)]/);
+    expect(lowered.stdout).toMatch(/\(seed 1, phases examples[,)]/);
+    expect(lowered.stderr).not.toMatch(/• coverage/);
     expect(run.stdout).toMatch(/SKIPPED/);
     expect(run.stdout).toMatch(/- createCard: a write, and this run is read-only: pass --allow-writes to send it/);
     expect(run.stdout).toMatch(/- account_isolation: needs --other-api-key/);
@@ -271,6 +281,13 @@ describe("verify's input", () => {
     expect(run.code).toBe(0);
     for (const id of CHECK_IDS) expect(run.stdout).toMatch(new RegExp(`^${id} +(error|warning) `, "m"));
     expect(run.stdout).toMatch(/Generic statuses, .*: 400 .*429 \(too many requests\)/);
+    expect(run.stdout).toMatch(
+      /^Phases \(--phases; all by default; coverage builds on the objects examples finds\):$/m,
+    );
+    expect(run.stdout).toMatch(/^examples +the contract's examples/m);
+    expect(run.stdout).toMatch(
+      /^coverage +boundary values from the schemas: lengths at and past minLength\/maxLength/m,
+    );
   });
 
   it.each([
@@ -292,6 +309,14 @@ describe("verify's input", () => {
     [
       ["--base-url", "http://127.0.0.1:4999", "--api-key", "k", "--checks", "max_response_time"],
       /needs --max-response-time/,
+    ],
+    [
+      ["--base-url", "http://127.0.0.1:4999", "--api-key", "k", "--phases", "examples,fuzzing"],
+      /--phases: unknown phase "fuzzing"; known: examples, coverage/,
+    ],
+    [
+      ["--base-url", "http://127.0.0.1:4999", "--api-key", "k", "--phases", "coverage"],
+      /--phases: coverage needs examples too .*: --phases examples,coverage/,
     ],
     [
       ["--base-url", "http://127.0.0.1:4999", "--api-key", "k", "--format", "html"],
@@ -316,14 +341,11 @@ describe("verify's input", () => {
     expect(run.stderr).toMatch(message);
   });
 
-  it("npm run verify and npm run proxy exit with the runner's codes as processes", () => {
+  // The proxy's exit codes as a process: proxy-recipe.test.ts (0 and 1, through npx); --list-checks: in-process above.
+  it("npm run verify exits with the runner's codes as a process", () => {
     const unreachable = runScript("verify.ts", ["--base-url", "http://127.0.0.1:4999", "--api-key", "k"]);
     expect(unreachable.status).toBe(2);
     expect(unreachable.stderr).toMatch(/--base-url http:\/\/127\.0\.0\.1:4999: cannot reach it/);
-    expect(runScript("verify.ts", ["--list-checks"]).status).toBe(0);
-    const proxy = runScript("proxy.ts", ["--upstream", "nope"]);
-    expect(proxy.status).toBe(2);
-    expect(proxy.stderr).toMatch(/--upstream must be an http: or https: URL, got "nope"/);
   });
 
   it("an unreachable --base-url is bad input (exit 2), named", async () => {

@@ -7,14 +7,14 @@
  * answering. Each test starts processes (slow: test/suites.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { findFreePort } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { answers, runCiStep, projectWithBin as sharedProjectWithBin } from "../helpers/partner-project.ts";
 import { alive } from "../helpers/process.ts";
 
 const MAIN = path.join(repoRoot, "devkit", "src", "cli", "main.ts");
@@ -73,16 +73,6 @@ async function serve(command: string, args: string[], options: { cwd?: string; p
   }
 }
 
-/** Whether anything answers HTTP there. */
-async function answers(url: string): Promise<boolean> {
-  try {
-    await fetch(url, { signal: AbortSignal.timeout(1_000) }).then((response) => response.arrayBuffer());
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Waits until nothing answers at `url`; fails naming what the server printed when something still does. */
 async function stopsAnswering(url: string, started: Started): Promise<void> {
   const deadline = performance.now() + STOPS_WITHIN_MS;
@@ -93,16 +83,10 @@ async function stopsAnswering(url: string, started: Started): Promise<void> {
   }
 }
 
-/** A project folder whose node_modules/.bin/partner-api runs the devkit's CLI from source (the bin, unbuilt). */
+/** A project folder whose node_modules/.bin/partner-api runs the devkit's CLI from source, removed after the test. */
 function projectWithBin(): string {
-  const folder = mkdtempSync(path.join(tmpdir(), "partner-api-lifecycle-"));
+  const folder = sharedProjectWithBin();
   folders.push(folder);
-  mkdirSync(path.join(folder, "node_modules", ".bin"), { recursive: true });
-  const bin = path.join(folder, "node_modules", ".bin", "partner-api");
-  const quoted = [process.execPath, ...TSX_NODE_ARGS, MAIN].map((arg) => `'${arg}'`).join(" ");
-  writeFileSync(bin, `#!/bin/sh\nexec ${quoted} "$@"\n`);
-  chmodSync(bin, 0o755);
-  writeFileSync(path.join(folder, "package.json"), JSON.stringify({ name: "partner-project", private: true }));
   return folder;
 }
 
@@ -204,23 +188,8 @@ describe("the guide's CI recipe", () => {
     const url = `http://127.0.0.1:${port}`;
     const project = projectWithBin();
     // As GitHub Actions runs a `run:` step: bash, stopping at the first failing command.
-    const step = async (script: string) => {
-      const child = spawn(
-        "bash",
-        ["--noprofile", "--norc", "-eo", "pipefail", "-c", script.replaceAll("4020", String(port))],
-        {
-          cwd: project,
-          stdio: ["ignore", "pipe", "pipe"],
-          detached: true,
-        },
-      );
-      groups.push(child.pid!);
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => (output += chunk));
-      child.stderr.on("data", (chunk: Buffer) => (output += chunk));
-      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-      return { code, output };
-    };
+    const step = (script: string) =>
+      runCiStep(script.replaceAll("4020", String(port)), project, (pid) => groups.push(pid));
     const started = await step(start!.run!);
     expect(started.code, started.output).toBe(0);
     expect(await answers(`${url}/_sandbox/clock`)).toBe(true);

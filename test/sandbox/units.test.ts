@@ -15,6 +15,7 @@ import {
   type Task,
 } from "../../devkit/src/sandbox/flows/index.ts";
 import { sandboxRouter } from "../../devkit/src/sandbox/index.ts";
+import { longStrings } from "../../devkit/src/sandbox/limits.ts";
 import {
   type RandomHolder,
   randomPartPlus,
@@ -132,6 +133,32 @@ describe("ULIDs", () => {
     }
     expect(randomPartPlus("0000000000000000", 33)).toBe("0000000000000011");
     expect(randomPartPlus("ZZZZZZZZZZZZZZZZ", 1)).toBeUndefined();
+  });
+});
+
+describe("longStrings", () => {
+  it("names every string and property name over the limit by its path, in order, and nothing else", () => {
+    const body = JSON.parse(
+      '{"a":"xxxxxx","b":[{"c":"ok"},{"d":"yyyyyyy"}],"eeeeeeeee":1,"f":{"g":["zzzzzz","no"]},"h":null,"i":7}',
+    );
+    const issues = longStrings(body, 5);
+    expect(issues.map((issue) => issue.location)).toEqual([
+      ["body", "a"],
+      ["body", "b", "1", "d"],
+      ["body"],
+      ["body", "f", "g", "0"],
+    ]);
+    expect(issues[1]!.message).toBe(
+      "body/b/1/d is 7 characters long; the sandbox takes at most 5 characters in a string",
+    );
+    expect(issues[2]!.message).toContain("body has a property name 9 characters long");
+    expect(longStrings(body, 9)).toEqual([]);
+    expect(longStrings("abc", 2, ["query", "q"])).toEqual([
+      {
+        location: ["query", "q"],
+        message: "query/q is 3 characters long; the sandbox takes at most 2 characters in a string",
+      },
+    ]);
   });
 });
 

@@ -3,9 +3,12 @@
  * implementation of the partner API. Each violation is printed as it happens and appended to --report (one
  * JSON object per line, the fields of verify's failures, secrets redacted, the file readable by its owner
  * only); the first Ctrl-C or SIGTERM cuts the exchanges still in flight, prints a summary and, with
- * --fail-on-violation, exits 1 when there was any, within STOP_LIMIT_MS. The work is
- * devkit/src/conformance/proxy.ts.
+ * --fail-on-violation, exits 1 when there was any, within STOP_LIMIT_MS. Given a command (`-- npm test`), it runs
+ * it with PARTNER_API_BASE_URL pointing at the proxy and stops when the command ends: the one way to keep
+ * --fail-on-violation's exit code in a script, since a background job ignores SIGINT there and `kill` reaches
+ * npx, not the proxy (docs/design/verify-coverage.md). The work is devkit/src/conformance/proxy.ts.
  */
+import { spawn } from "node:child_process";
 import { constants, readFileSync } from "node:fs";
 import { access, type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
@@ -14,12 +17,78 @@ import { DEFAULT_UPSTREAM_TIMEOUT_MS, startProxy } from "../conformance/proxy.ts
 import type { Failure } from "../conformance/types.ts";
 import { inert, inertJson } from "../inert.ts";
 import { contractJsonPath } from "../paths.ts";
-import { untilStopped } from "./lifecycle.ts";
-import { defineCommand, describeValue, JobFailure, parseHost, parseInteger, UsageError } from "./runner.ts";
+import { untilStopped, watchParent } from "./lifecycle.ts";
+import { type CliIO, defineCommand, describeValue, JobFailure, parseHost, parseInteger, UsageError } from "./runner.ts";
 
 export const DEFAULT_PROXY_PORT = 4030;
 /** The longest a stop may wait for the exchanges it cut to be judged and the report written: then it exits anyway. */
 export const STOP_LIMIT_MS = 4_000;
+
+/** How long a command asked to stop (SIGTERM) may take before it is killed (SIGKILL). */
+export const COMMAND_STOP_MS = 10_000;
+/** The variable the command reads the proxy's address from (the client's and the guide's). */
+export const BASE_URL_VARIABLE = "PARTNER_API_BASE_URL";
+
+/** How a command run behind the proxy ended. */
+interface CommandEnd {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A command line for a message: its words, quoted where they hold spaces, cut at 80 characters. */
+function describeCommand(command: readonly string[]): string {
+  const text = command.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word))).join(" ");
+  return inert(text.length > 80 ? `${text.slice(0, 79)}…` : text);
+}
+
+/**
+ * Runs `command` (no shell: its words as given) with PARTNER_API_BASE_URL set to the proxy, its output on this
+ * process's; resolves when it ends. When this process is stopped (Ctrl-C, SIGTERM, the end of its parent) the
+ * command gets SIGTERM, and SIGKILL COMMAND_STOP_MS later. A command that cannot be started is bad input.
+ */
+function runCommandBehind(
+  command: readonly string[],
+  baseUrl: string,
+  signal: AbortSignal,
+  io: CliIO,
+  exitWithParent: boolean,
+): Promise<CommandEnd> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0]!, command.slice(1), {
+      stdio: "inherit",
+      env: { ...process.env, [BASE_URL_VARIABLE]: baseUrl },
+    });
+    let killer: NodeJS.Timeout | undefined;
+    let unwatch: () => void = () => {};
+    const stop = (why: string) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      io.err(`${why}: stopping ${describeCommand(command)} (SIGTERM)…`);
+      child.kill("SIGTERM");
+      killer = setTimeout(() => child.kill("SIGKILL"), COMMAND_STOP_MS);
+    };
+    const onAbort = () => stop("stopped");
+    const done = () => {
+      clearTimeout(killer);
+      unwatch();
+      signal.removeEventListener("abort", onAbort);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    if (exitWithParent) unwatch = watchParent(() => stop("the process that started this one is gone"));
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      done();
+      reject(
+        new UsageError(
+          `the command ${describeCommand(command)} could not be started (${error.code ?? error.message}): give a program on the PATH after --, e.g. -- npm test`,
+        ),
+      );
+    });
+    child.once("exit", (code, exitSignal) => {
+      done();
+      resolve({ code, signal: exitSignal });
+    });
+  });
+}
 
 /** Resolves when `work` does, or after `ms`, whichever is first (true when the work finished). */
 function within(ms: number, work: Promise<unknown>): Promise<boolean> {
@@ -64,10 +133,15 @@ export function proxyCommand({ name }: ProxyCommandOptions) {
     summary:
       "forwards requests to an implementation unchanged and reports every answer (and request) that breaks the contract",
     usage: `Usage: ${name} --upstream <url> [--port ${DEFAULT_PROXY_PORT}] [--host <host>] [--report <file.jsonl>]
-       [--fail-on-violation] [--max-response-time <ms>] [--upstream-timeout <duration>]
+       [--fail-on-violation] [--max-response-time <ms>] [--upstream-timeout <duration>] [-- <command> [args…]]
 
 Point your integration tests at the proxy instead of the implementation. Both directions are validated
 against the contract with verify's checks (${name.replace(/proxy$/, "verify")} --list-checks); what passes through is not changed.
+
+With a command after --, the proxy runs it with ${BASE_URL_VARIABLE} set to the proxy's address (on a free
+port unless --port is given), stops when it ends, and exits 1 when the command failed or, with
+--fail-on-violation, when an answer broke the contract; 0 otherwise. In CI:
+  ${name} --upstream https://staging.example --report violations.jsonl --fail-on-violation -- npm test
 
 Options:
   --upstream <url>           the implementation to forward to (the staging sandbox, the local sandbox, the service)
@@ -84,7 +158,7 @@ Options:
 Bodies stream through; each is validated when it is at most 1 MiB (a larger one passes unvalidated, with a
 note). Ctrl-C (or SIGTERM, or the end of the process that started it) cuts what is still in flight and prints
 the summary within ${STOP_LIMIT_MS / 1000 + 1} s. Exit codes: 0 stopped (or no violation), 1 violations with
---fail-on-violation, or it could not listen, 2 bad option.`,
+--fail-on-violation, a failed command, or it could not listen, 2 bad option or a command that cannot start.`,
     options: {
       upstream: { type: "string" },
       port: { type: "string" },
@@ -96,10 +170,12 @@ the summary within ${STOP_LIMIT_MS / 1000 + 1} s. Exit codes: 0 stopped (or no v
       "no-exit-with-parent": { type: "boolean" },
     },
     quiet: true,
-    async run({ values, io, signal }) {
+    positionals: { max: Number.POSITIVE_INFINITY },
+    async run({ values, positionals: command, io, signal }) {
       const started = performance.now();
       const upstream = parseUpstream(values.upstream);
-      const port = parseInteger(values.port, "--port", 0, 65_535) ?? DEFAULT_PROXY_PORT;
+      // With a command, a free port: the command is told where the proxy is.
+      const port = parseInteger(values.port, "--port", 0, 65_535) ?? (command.length > 0 ? 0 : DEFAULT_PROXY_PORT);
       const host = parseHost(values.host, "--host") ?? "127.0.0.1";
       const maxResponseTimeMs = parseInteger(values["max-response-time"], "--max-response-time", 1, 600_000);
       let upstreamTimeoutMs = DEFAULT_UPSTREAM_TIMEOUT_MS;
@@ -152,10 +228,25 @@ the summary within ${STOP_LIMIT_MS / 1000 + 1} s. Exit codes: 0 stopped (or no v
           );
         throw error;
       });
-      io.out(
-        `Proxy on ${proxy.url} → ${upstream}, validating against the contract (started in ${formatDuration(performance.now() - started)})${reportFile ? `; violations appended to ${values.report}` : ""}. Ctrl-C stops it.`,
-      );
-      await untilStopped(signal, io, !values["no-exit-with-parent"]);
+      const line = `Proxy on ${proxy.url} → ${upstream}, validating against the contract (started in ${formatDuration(performance.now() - started)})${reportFile ? `; violations appended to ${values.report}` : ""}.`;
+      let ended: CommandEnd | undefined;
+      if (command.length > 0) {
+        // The command's own output is on stdout: the proxy's lines go to stderr.
+        io.err(`${line} Running ${describeCommand(command)} with ${BASE_URL_VARIABLE}=${proxy.url}.`);
+        ended = await runCommandBehind(command, proxy.url, signal, io, !values["no-exit-with-parent"]).catch(
+          async (error: unknown) => {
+            await within(
+              STOP_LIMIT_MS,
+              proxy.close().then(() => writes),
+            );
+            await within(500, report?.close() ?? Promise.resolve());
+            throw error;
+          },
+        );
+      } else {
+        io.out(`${line} Ctrl-C stops it.`);
+        await untilStopped(signal, io, !values["no-exit-with-parent"]);
+      }
       // The exchanges in flight are cut and settled at once; their judgments and the report's last lines get a
       // bounded time, so one signal always ends the proxy with its summary and its exit code.
       const stopped = await within(
@@ -168,8 +259,16 @@ the summary within ${STOP_LIMIT_MS / 1000 + 1} s. Exit codes: 0 stopped (or no v
       const byCheck = proxy.counts;
       const { requests, unmatched, unvalidated, cut } = proxy.stats;
       const summary = `${requests} request(s) forwarded (${unmatched} not in the contract${unvalidated > 0 ? `, ${unvalidated} with a body passed on unvalidated` : ""}${cut > 0 ? `, ${cut} cut short or unanswered` : ""}), ${errors} violation(s), ${warnings} warning(s)${byCheck.size > 0 ? `: ${[...byCheck].map(([id, count]) => `${id} ${count}`).join(", ")}` : ""}${stopped ? "" : ` (stopped before every exchange was judged, after ${formatDuration(STOP_LIMIT_MS)})`}`;
-      if (errors > 0 && values["fail-on-violation"]) throw new JobFailure(summary);
-      io.err(`✓ proxy stopped: ${summary}`);
+      const failed =
+        ended !== undefined && ended.code !== 0
+          ? `${describeCommand(command)} failed (${ended.code !== null ? `exit ${ended.code}` : `signal ${ended.signal}`})`
+          : undefined;
+      const violated = errors > 0 && values["fail-on-violation"];
+      if (failed !== undefined || violated)
+        throw new JobFailure(
+          failed !== undefined ? `${failed}; proxy: ${summary}` : `${summary} (--fail-on-violation)`,
+        );
+      io.err(`✓ proxy stopped: ${summary}${ended ? ` (${describeCommand(command)} passed)` : ""}`);
       return undefined;
     },
   });

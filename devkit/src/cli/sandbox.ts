@@ -10,6 +10,7 @@ import path from "node:path";
 import { formatDuration } from "../common/duration.ts";
 import { checkedAllowedHosts } from "../sandbox/boundary.ts";
 import { CLOCK_RANGE_TEXT, inClockRange } from "../sandbox/clock.ts";
+import { startSandboxWith } from "../sandbox/compose.ts";
 import {
   DEFAULT_SANDBOX_HOST,
   DEFAULT_SANDBOX_PORT,
@@ -18,10 +19,9 @@ import {
   type Sandbox,
   type SandboxOptions,
   SandboxStateError,
-  startSandbox,
   WorkflowError,
 } from "../sandbox/index.ts";
-import { readStateFile } from "../sandbox/store/load.ts";
+import type { LoadedState } from "../sandbox/store/load.ts";
 import { DataFileError, readDataFile } from "../sandbox/testmode/data-file.ts";
 import { untilStopped } from "./lifecycle.ts";
 import {
@@ -123,15 +123,17 @@ Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
       let seed = options.seed ?? 1;
       if (options.state !== undefined) {
         await checkStateFolder(options.state);
-        const saved = await readStateFile(options.state, options.state).catch((error: Error) => {
-          throw error instanceof SandboxStateError ? new UsageError(error.message) : error;
-        });
-        if (saved && options.seed === undefined) seed = saved.seed;
-        held = saved ? describeHoldings(saved, options.state) : `nothing yet (new state file ${options.state})`;
       }
       let sandbox: Sandbox;
       try {
-        sandbox = await startSandbox(options);
+        // What the state file holds is told as the sandbox reads it (once: a large state takes a while to read).
+        sandbox = await startSandboxWith(options, {
+          onLoaded: (saved) => {
+            if (options.state === undefined) return;
+            if (saved && options.seed === undefined) seed = saved.seed;
+            held = saved ? describeHoldings(saved, options.state) : `nothing yet (new state file ${options.state})`;
+          },
+        });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "EADDRINUSE" || code === "EADDRNOTAVAIL" || code === "EACCES") {
@@ -281,8 +283,8 @@ async function checkStateFolder(file: string): Promise<void> {
   }
 }
 
-function describeHoldings(state: Awaited<ReturnType<typeof readStateFile>> & object, file: string): string {
-  const count = (table: keyof typeof state.records) => [...(state.records[table] ?? [])].length;
+function describeHoldings(state: LoadedState, file: string): string {
+  const count = (table: keyof typeof state.records) => state.records[table].length;
   const companies = count("companies");
   return `${count("accounts")} account(s), ${companies} compan${companies === 1 ? "y" : "ies"}, ${count("events")} event(s) from ${file} (seed ${state.seed}, clock ${state.clock})`;
 }

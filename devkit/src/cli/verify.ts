@@ -8,6 +8,7 @@ import { access, chmod, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { formatDuration, parseDuration } from "../common/duration.ts";
 import { CHECK_IDS, CHECKS, GENERIC_STATUSES } from "../conformance/checks.ts";
+import { PHASE_IDS, PHASES, type PhaseId } from "../conformance/coverage.ts";
 import { KEY_VARIABLES, RunStopped } from "../conformance/http.ts";
 import { describeVerdict, passed, REPORT_FORMATS, type ReportFormat, renderReport } from "../conformance/report.ts";
 import {
@@ -63,7 +64,9 @@ export function listChecks(): string {
       `${check.id.padEnd(width)}  ${check.level.padEnd(7)}  ${check.summary}\n${indent}judges: ${check.judges}\n${indent}requires: ${check.requires}\n${indent}left open: ${check.leavesOpen}`,
   );
   const generic = [...GENERIC_STATUSES].map(([status, why]) => `${status} (${why})`).join(", ");
-  return `${lines.join("\n")}\n\nerror fails the run (exit 1); warning is reported only. max_response_time is on only with --max-response-time.\nGeneric statuses, allowed on any operation since the API description leaves them open: ${generic}.\n`;
+  const phaseWidth = Math.max(...PHASES.map((phase) => phase.id.length));
+  const phases = PHASES.map((phase) => `${phase.id.padEnd(phaseWidth)}  ${phase.summary}`).join("\n");
+  return `${lines.join("\n")}\n\nerror fails the run (exit 1); warning is reported only. max_response_time is on only with --max-response-time.\nGeneric statuses, allowed on any operation since the API description leaves them open: ${generic}.\n\nPhases (--phases; all by default; coverage builds on the objects examples finds):\n${phases}\n`;
 }
 
 function parseList(value: string | undefined, option: string): string[] | undefined {
@@ -79,6 +82,27 @@ function parseList(value: string | undefined, option: string): string[] | undefi
     );
   if (ids.length === 0) throw new UsageError(`${option} needs at least one check id (--list-checks)`);
   return ids;
+}
+
+/** --phases: known names only; coverage varies requests on the objects the examples phase finds, so it needs it. */
+export function parsePhases(value: string | undefined): Set<PhaseId> | undefined {
+  if (value === undefined) return undefined;
+  const names = value
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !(PHASE_IDS as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new UsageError(
+      `--phases: unknown phase ${unknown.map(describeValue).join(", ")}; known: ${PHASE_IDS.join(", ")} (--list-checks)`,
+    );
+  if (names.length === 0) throw new UsageError(`--phases needs at least one of ${PHASE_IDS.join(", ")}`);
+  const phases = new Set(names as PhaseId[]);
+  if (!phases.has("examples"))
+    throw new UsageError(
+      "--phases: coverage needs examples too (it varies requests on the objects the examples phase finds): --phases examples,coverage",
+    );
+  return phases;
 }
 
 function parseBaseUrl(value: string | undefined, name: string): string {
@@ -134,14 +158,15 @@ export function verifyCommand({ name }: VerifyCommandOptions) {
     summary:
       "checks a running implementation of the partner API against the contract (responses, rules, auth, isolation, webhooks)",
     usage: `Usage: ${name} --base-url <url> --api-key <key> [--other-api-key <key>] [--company-id <id>]
-       [--allow-writes] [--max-response-time <ms>] [--checks a,b] [--exclude-checks a,b] [--seed <n>]
+       [--allow-writes] [--max-response-time <ms>] [--checks a,b] [--exclude-checks a,b] [--phases a,b] [--seed <n>]
        [--max-requests <n>] [--max-duration <duration>] [--min-coverage <0-100>] [--webhook-secret <s>]
        [--format text|json|junit|markdown] [--output <file>]
        ${name} --list-checks
 
 Sends every operation of the contract its examples and seeded generated requests, ids chased from earlier
 answers (what cannot be reached is reported as skipped, with the reason), then requests with one part
-broken, without credentials and without X-Company-Id; judges every answer with the checks (--list-checks).
+broken, without credentials and without X-Company-Id, then the coverage phase's boundary values (lengths, bounds,
+enum edges, formats, required fields, types); judges every answer with the checks (--list-checks).
 When the target serves the sandbox's control API it uses it to set up what the partner API cannot.
 
 Options:
@@ -154,6 +179,7 @@ Options:
   --max-response-time <ms>   fail any answer slower than this
   --checks <a,b>             judge with these checks only
   --exclude-checks <a,b>     do not judge with these
+  --phases <a,b>             the phases to run: ${PHASE_IDS.join(", ")} (default all; --list-checks says what each sends)
   --seed <n>                 the same seed sends the same requests (default 1)
   --max-requests <n>         send at most n requests (default ${DEFAULT_MAX_REQUESTS})
   --max-duration <duration>  stop the run after this long (90s, 30m, 1h; default ${formatDuration(DEFAULT_MAX_DURATION_MS)}):
@@ -184,6 +210,7 @@ input (an unreachable --base-url, a refused --api-key, a bad option), 3 a bug of
       "max-response-time": { type: "string" },
       checks: { type: "string" },
       "exclude-checks": { type: "string" },
+      phases: { type: "string" },
       seed: { type: "string" },
       "max-requests": { type: "string" },
       "max-duration": { type: "string" },
@@ -242,6 +269,7 @@ input (an unreachable --base-url, a refused --api-key, a bad option), 3 a bug of
       if (otherSecret.value !== undefined && other.value === undefined)
         throw new UsageError(`${otherSecret.name} is the other account's: it needs --other-api-key`);
       const minCoverage = parseInteger(values["min-coverage"], "--min-coverage", 0, 100) ?? 100;
+      const phases = parsePhases(values.phases);
       const output = values.output === undefined ? undefined : await checkOutput(values.output);
       const webhookHost = parseHost(values["webhook-host"], "--webhook-host");
       const webhookPort = parseInteger(values["webhook-port"], "--webhook-port", 0, 65_535);
@@ -254,6 +282,7 @@ input (an unreachable --base-url, a refused --api-key, a bad option), 3 a bug of
         allowWrites: values["allow-writes"] === true,
         ...(maxResponseTimeMs !== undefined ? { maxResponseTimeMs } : {}),
         checks,
+        ...(phases !== undefined ? { phases } : {}),
         seed: parseInteger(values.seed, "--seed", 0, 2 ** 31 - 1) ?? 1,
         maxRequests: parseInteger(values["max-requests"], "--max-requests", 1, 100_000) ?? DEFAULT_MAX_REQUESTS,
         maxDurationMs,

@@ -68,12 +68,12 @@ export function bodyValues(sources: readonly ValueSource[], operation: Operation
 }
 
 /** The value a path or header parameter takes (its valueName), or undefined for one no value feeds. */
-function linkedValue(parameter: Parameter): string | undefined {
+export function linkedValue(parameter: Parameter): string | undefined {
   return parameter.in === "path" || parameter.in === "header" ? valueName(parameter) : undefined;
 }
 
 /** The local pointer (`#/components/…`) of a router pointer (`https://…/partner.json#/components/…`). */
-function local(pointer: string): string {
+export function local(pointer: string): string {
   return pointer.slice(pointer.indexOf("#"));
 }
 
@@ -88,7 +88,7 @@ function hashOf(text: string): number {
   return hash >>> 0;
 }
 
-function seedFor(context: CaseContext, operation: Operation, purpose: string): number {
+export function seedFor(context: CaseContext, operation: Operation, purpose: string): number {
   return (context.seed + hashOf(`${operation.operationId}:${purpose}`)) % 2 ** 31;
 }
 
@@ -103,7 +103,7 @@ function parameterExample(context: CaseContext, parameter: Parameter): unknown {
   return holder.example;
 }
 
-function parameterSchema(context: CaseContext, parameter: Parameter): Schema {
+export function parameterSchema(context: CaseContext, parameter: Parameter): Schema {
   return nodeAt(context, parameter.pointer) as Schema;
 }
 
@@ -322,16 +322,15 @@ export function invalidParameterText(schema: Schema): string | undefined {
   return undefined;
 }
 
+/** A copy of a request's parts to change one thing in, under a new label. */
+export function copyParts(valid: RequestParts, label: string): RequestParts {
+  return { ...valid, path: { ...valid.path }, query: { ...valid.query }, headers: { ...valid.headers }, label };
+}
+
 /** Requests with exactly one part broken, from a valid request's parts. */
 export function negativeParts(context: CaseContext, operation: Operation, valid: RequestParts): RequestParts[] {
   const out: RequestParts[] = [];
-  const copy = (label: string): RequestParts => ({
-    ...valid,
-    path: { ...valid.path },
-    query: { ...valid.query },
-    headers: { ...valid.headers },
-    label,
-  });
+  const copy = (label: string) => copyParts(valid, label);
   for (const parameter of operation.parameters) {
     const schema = lookup(context.document, local(parameter.pointer)) as Schema;
     const resolved = schema.$ref ? (lookup(context.document, schema.$ref) as Schema) : schema;

@@ -134,7 +134,7 @@ function text(report: VerifyReport): string {
   if (report.failures.some((failure) => failure.curl) || report.warnings.some((failure) => failure.curl))
     lines.push(`The curl lines read the keys from $${KEY_VARIABLES.main} and $${KEY_VARIABLES.other}.`, "");
   lines.push(
-    `${report.baseUrl}: ${verdict(report)} (seed ${report.seed}${report.sandboxControl ? ", set up through the sandbox's control API" : ""})`,
+    `${report.baseUrl}: ${verdict(report)} (seed ${report.seed}${report.phases ? `, phases ${report.phases.join(", ")}` : ""}${report.sandboxControl ? ", set up through the sandbox's control API" : ""})`,
   );
   // Every line made inert: a message quoting an answer stays on its line and moves no cursor.
   return `${lines.map(inert).join("\n")}\n`;
@@ -152,6 +152,7 @@ function json(report: VerifyReport): string {
       warnings: report.warnings.map(strip),
       skipped: report.skipped,
       checks: report.checks,
+      ...(report.phases !== undefined ? { phases: report.phases } : {}),
       coverage: report.coverage,
       matrix: report.matrix,
       exercised: report.exercised,

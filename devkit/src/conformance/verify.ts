@@ -41,6 +41,7 @@ import {
   type ResponseCheck,
   toFailure,
 } from "./checks.ts";
+import { coveragePhase, PHASE_IDS, type PhaseId } from "./coverage.ts";
 import { type ExpectedEvent, flowPhase } from "./flows.ts";
 import { curlLine, describeFetchError, fetchBounded, RunStopped, send } from "./http.ts";
 import {
@@ -105,6 +106,10 @@ export interface VerifyOptions {
    * a request that should succeed, from 0 to 1; below it the run fails ("could not check"). Default 1.
    */
   minCoverage?: number;
+  /** The phases to run (coverage.ts's PHASES); every one when omitted. `coverage` builds on `examples`. */
+  phases?: ReadonlySet<PhaseId>;
+  /** The coverage phase's requests per operation at most. Default DEFAULT_COVERAGE_PER_OPERATION. */
+  coveragePerOperation?: number;
 }
 
 export interface VerifyReport {
@@ -148,6 +153,8 @@ export interface VerifyReport {
    * clock moved by the workflows, verify's webhook receivers registered and removed.
    */
   changes: string[];
+  /** The phases that ran (examples, coverage). */
+  phases?: PhaseId[];
 }
 
 export const DEFAULT_MAX_REQUESTS = 2000;
@@ -895,6 +902,8 @@ async function runPhases(run: Run, layers: Operation[][]): Promise<number> {
   run.progress(`• negative requests: one part broken, a header missing, no credentials`);
   for (const operation of operations) await negativePhase(run, operation);
   await wrongMethodPhase(run, operations);
+  if (run.options.phases?.has("coverage") ?? true)
+    await coveragePhase(run, operations, run.options.coveragePerOperation);
   run.progress(`• account isolation`);
   await isolationPhase(run, operations);
   if (run.receiver) run.progress(`• webhooks`);
@@ -963,6 +972,7 @@ function report(run: Run, operations: Operation[], deliveries: number, durationM
     couldNotCheck,
     ...(stopped !== undefined ? { stopped } : {}),
     changes: changesMade(run),
+    phases: PHASE_IDS.filter((phase) => options.phases?.has(phase) ?? true),
   };
 }
 

@@ -96,10 +96,20 @@ export function createBoundary(listenHost: string, allowedHosts: readonly string
     response.end(body);
   };
 
+  /** Host header values found allowed (a client sends the same one on every call); bounded, started afresh when full. */
+  const allowedHeaders = new Set<string>();
+  const headerAllowed = (host: string) => {
+    if (allowedHeaders.has(host)) return true;
+    if (!hostAllowed(hostNameOf(host))) return false;
+    if (allowedHeaders.size >= 64) allowedHeaders.clear();
+    allowedHeaders.add(host);
+    return true;
+  };
+
   return {
     refuse(request, response) {
       const host = request.headers.host;
-      if (host !== undefined && !hostAllowed(hostNameOf(host))) {
+      if (host !== undefined && !headerAllowed(host)) {
         const name = JSON.stringify(inert(hostNameOf(host).slice(0, 100)));
         problem(
           response,

@@ -20,7 +20,7 @@ import { checkedOptions, type SandboxOptions } from "./options.ts";
 import { createRequestListener } from "./server.ts";
 import { removeStrayTemporaries } from "./store/files.ts";
 import { openJournalStore, type StoreContext } from "./store/journal-store.ts";
-import { loadStateFiles, SandboxStateError } from "./store/load.ts";
+import { type LoadedState, loadStateFiles, SandboxStateError } from "./store/load.ts";
 import { MemoryStore, type Store } from "./store/tables.ts";
 import { TestMode } from "./testmode/index.ts";
 import { type PreparedScenario, type ScenarioRun, ScenarioRunner } from "./testmode/scenarios.ts";
@@ -60,6 +60,8 @@ export interface Sandbox {
 export interface SandboxParts {
   /** The store of a state file (default: the journal store, openJournalStore). */
   storeFor?: (context: StoreContext) => Store | Promise<Store>;
+  /** Told what the state file held once it is read, before the sandbox listens (undefined: no file yet). */
+  onLoaded?: (loaded: LoadedState | undefined) => void;
 }
 
 /** `startSandbox`, with the parts a caller hands in. */
@@ -76,6 +78,7 @@ export async function startSandboxWith(options: SandboxOptions, parts: SandboxPa
       throw new SandboxStateError(
         `sandbox state file ${shownAs} was written with seed ${loaded.seed}, not ${settings.seed}; it was left untouched (drop --seed or pass --seed ${loaded.seed})`,
       );
+    parts.onLoaded?.(loaded);
     if (loaded) startMs = Date.parse(loaded.clock);
     // The clock is made below; lines are stamped with its reading once it is.
     let reading = () => new Date(startMs).toISOString();

@@ -50,24 +50,34 @@ export function nestsDeeperThan(text: string, max: number): boolean {
  */
 export function longStrings(value: unknown, max: number, location: string[] = ["body"]): Issue[] {
   const issues: Issue[] = [];
-  const visit = (node: unknown, at: string[]) => {
-    if (typeof node === "string") {
-      if (node.length > max) issues.push(tooLong(at, node.length, max));
-    } else if (Array.isArray(node)) {
-      for (const [index, item] of node.entries()) visit(item, [...at, String(index)]);
-    } else if (node !== null && typeof node === "object") {
-      for (const [key, item] of Object.entries(node)) {
-        if (key.length > max)
-          issues.push({
-            location: at,
-            message: `${at.join("/")} has a property name ${key.length} characters long; the sandbox takes at most ${max} characters in a string`,
-          });
-        else visit(item, [...at, key]);
+  visitStrings(value, max, [...location], issues);
+  return issues;
+}
+
+/** One node of longStrings' walk; `at` is the path to it, pushed and popped (copied only into an issue). */
+function visitStrings(node: unknown, max: number, at: string[], issues: Issue[]): void {
+  if (typeof node === "string") {
+    if (node.length > max) issues.push(tooLong([...at], node.length, max));
+  } else if (Array.isArray(node)) {
+    for (let index = 0; index < node.length; index++) {
+      at.push(String(index));
+      visitStrings(node[index], max, at, issues);
+      at.pop();
+    }
+  } else if (node !== null && typeof node === "object") {
+    for (const key of Object.keys(node)) {
+      if (key.length > max)
+        issues.push({
+          location: [...at],
+          message: `${at.join("/")} has a property name ${key.length} characters long; the sandbox takes at most ${max} characters in a string`,
+        });
+      else {
+        at.push(key);
+        visitStrings((node as Record<string, unknown>)[key], max, at, issues);
+        at.pop();
       }
     }
-  };
-  visit(value, location);
-  return issues;
+  }
 }
 
 function tooLong(at: string[], length: number, max: number): Issue {

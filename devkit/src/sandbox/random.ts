@@ -37,14 +37,23 @@ export interface RandomHolder {
   lastId?: string;
 }
 
+/** The last time ulidTime wrote, and what it wrote (a frozen clock, or a busy millisecond, asks again and again). */
+let lastTime = { ms: Number.NaN, text: "" };
+
 /** The 10 characters of a ULID that hold its time: milliseconds since the epoch, 48 bits of Crockford base32. */
 export function ulidTime(ms: number): string {
+  if (ms === lastTime.ms) return lastTime.text;
   if (!Number.isSafeInteger(Math.floor(ms)) || ms < 0 || ms >= 2 ** 48)
     throw new RangeError(`a ULID holds times from 1970 to 10889, not ${ms}`);
-  const codes = new Array<number>(10);
-  for (let i = 9, t = Math.floor(ms); i >= 0; i--, t = Math.floor(t / 32)) codes[i] = CROCKFORD.charCodeAt(t % 32);
-  return String.fromCharCode(...codes);
+  let text = "";
+  for (let i = 9, t = Math.floor(ms); i >= 0; i--, t = Math.floor(t / 32)) text = CROCKFORD[t % 32] + text;
+  lastTime = { ms, text };
+  return text;
 }
+
+/** Each Crockford character's value by its character code (-1: not one). */
+const CROCKFORD_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < CROCKFORD.length; i++) CROCKFORD_VALUE[CROCKFORD.charCodeAt(i)] = i;
 
 /**
  * The 16 Crockford characters of a ULID's random part plus `step`, added digit by digit from the last (no BigInt:
@@ -54,7 +63,8 @@ export function randomPartPlus(part: string, step: number): string | undefined {
   const codes = new Array<number>(16);
   let carry = step;
   for (let i = 15; i >= 0; i--) {
-    const sum = CROCKFORD.indexOf(part[i]!) + carry;
+    const code = part.charCodeAt(i);
+    const sum = (code < 128 ? CROCKFORD_VALUE[code]! : -1) + carry;
     codes[i] = CROCKFORD.charCodeAt(sum % 32);
     carry = Math.floor(sum / 32);
   }
@@ -124,14 +134,16 @@ export class SeededRandom {
    */
   ulid(): string {
     let time = ulidTime(this.now());
-    let random = this.codes(CROCKFORD, 16);
+    let random: string;
     const last = this.holder.lastId;
     if (last !== undefined && last.slice(0, 10) >= time) {
+      // The 16 characters are drawn all the same (the generator moves as it always has), and not written out.
+      for (let i = 0; i < 16; i++) this.step();
       time = last.slice(0, 10);
       const next = randomPartPlus(last.slice(10), this.step() + 1);
       if (next === undefined) throw new RangeError(`no ULID is left after ${last} in its millisecond`);
       random = next;
-    }
+    } else random = this.codes(CROCKFORD, 16);
     const id = time + random;
     this.holder.lastId = id;
     this.drawn();

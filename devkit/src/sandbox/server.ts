@@ -230,7 +230,8 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       const raw = hasBody(request) ? await readBody(request) : EMPTY_BODY;
       exchange.received(raw);
       // A fault answers for the call (or drops it) before anything else, as a failing service would.
-      const struck = await exchange.strike(response);
+      const striking = exchange.strike(response);
+      const struck = striking === undefined ? undefined : await striking;
       if (struck === UNANSWERED) return;
       if (struck) {
         const problem = problemReply(new SandboxProblem(struck.status, "fault", "Fault", struck.detail));

@@ -93,6 +93,32 @@ const relayEdited = (change: (event: Record<string, any>) => void) =>
   });
 
 const WRITES = { allowWrites: true } as const;
+
+/**
+ * A server that cuts a card holder id to its 26 characters and creates the card: only the coverage phase's "one
+ * character past maxLength", made from the real id, reaches it (the negative phase's broken ids are random text).
+ */
+export const TRUNCATED_CARD_HOLDER: Fixture = {
+  name: "a card holder id one character too long, cut to 26 and accepted (the coverage phase)",
+  fault: () => ({
+    request(request) {
+      if (request.method !== "POST" || pathOf(request) !== "/v1/cards") return;
+      let body: { cardHolderId?: unknown };
+      try {
+        body = JSON.parse(request.body);
+      } catch {
+        return;
+      }
+      if (typeof body?.cardHolderId === "string" && body.cardHolderId.length > 26) {
+        body.cardHolderId = body.cardHolderId.slice(0, 26);
+        request.body = JSON.stringify(body);
+      }
+    },
+  }),
+  options: { ...WRITES, phases: new Set(["examples", "coverage"]) },
+  fires: ["createCard"],
+  message: /coverage: body cardHolderId: a string of 27, over maxLength 26\) was answered 201, not 4xx/,
+};
 const TWO = (options: Partial<VerifyOptions> = {}) => ({ ...options, otherApiKey: "" }) as Partial<VerifyOptions>;
 
 /** The company ids each key's listCompanies gave, for faults that act for a company the request left out. */
@@ -249,6 +275,7 @@ export const FIXTURES: Record<VerifyCheckId, readonly Fixture[]> = {
       fires: ["updateCardSpendSettings"],
       message: /card \w{26}.* exists/,
     },
+    TRUNCATED_CARD_HOLDER,
   ],
   missing_required_header: [
     {

@@ -58,13 +58,14 @@ export function seedAccount(env: FlowEnv, apiKey: string): void {
 
 function summary(env: FlowEnv, testMode: TestModeAccess, account: AccountRecord): Schemas["SandboxAccount"] {
   const { store } = env;
+  const lastCalledAt = testMode.lastCalls.get(account.id);
   let cards = 0;
   for (const company of store.list("companies", account.id)) cards += store.count("cards", account.id, company.id);
   return {
     account: accountFingerprint(account.id),
     label: account.label ?? null,
     keyHint: keyHint(account.id),
-    lastCalledAt: testMode.lastCalls.get(account.id) ?? null,
+    lastCalledAt: lastCalledAt === undefined ? null : new Date(lastCalledAt).toISOString(),
     companies: store.count("companies", account.id),
     cards,
     events: store.count("events", account.id),

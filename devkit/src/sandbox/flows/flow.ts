@@ -285,8 +285,8 @@ export interface TestModeAccess {
   readonly log: RequestLog;
   readonly scenarios: ScenarioRunner;
   readonly router: ContractRouter;
-  /** Each key's latest call with it as X-API-Key (ISO clock time), oldest call first. */
-  readonly lastCalls: ReadonlyMap<string, string>;
+  /** Each key's latest call with it as X-API-Key (clock time in milliseconds), oldest call first. */
+  readonly lastCalls: ReadonlyMap<string, number>;
   /** Faults back to those given at start, the log emptied. */
   reset(): void;
 }

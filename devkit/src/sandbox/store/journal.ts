@@ -132,49 +132,91 @@ export class ChangeSet implements ChangeRecorder {
 }
 
 /**
- * Records being read back: each table's in the order first put, built from a snapshot's lists and then the
- * journal's lines applied in order (replay).
+ * Records being read back: each table's in the order first put, a snapshot's lists with the journal's lines
+ * applied in order (replay), as if each table were one map from key to record (an insert deletes and sets, an
+ * update sets in place, or last when the record is not there).
+ *
+ * Only the records the lines touch are looked up by key: the snapshot's lists (100,000 records and more) are not
+ * indexed, and a table no line touches is given back as the snapshot listed it (a store's `put` keeps a record
+ * listed twice, as a fuzzy snapshot may, in its first place with its last value, as the map would).
  */
 export class RecordSet {
-  private tables = new Map<TableName, Map<string, Row>>();
+  private base: LoadedRecords;
+  private ops: JournalOp[] = [];
 
   /** A snapshot's (or a migration's) records, in their order. */
   constructor(records: LoadedRecords = {}) {
-    for (const name of TABLE_NAMES) for (const record of records[name] ?? []) this.put(name, record as Row);
-  }
-
-  private table(name: TableName): Map<string, Row> {
-    let table = this.tables.get(name);
-    if (!table) {
-      table = new Map();
-      this.tables.set(name, table);
-    }
-    return table;
-  }
-
-  /** Sets a record: last when `last` (an insert), else in place (last when it is not there). */
-  put(table: TableName, record: Row, last = false): void {
-    const key = keyOf(table, record.account, record.id);
-    const records = this.table(table);
-    if (last) records.delete(key);
-    records.set(key, record);
-  }
-
-  delete(table: TableName, account: string, id: string): void {
-    this.tables.get(table)?.delete(keyOf(table, account, id));
+    this.base = records;
   }
 
   apply(line: { reset?: boolean | undefined; ops: readonly JournalOp[] }): void {
-    if (line.reset) this.tables = new Map();
-    for (const op of line.ops) {
-      if (op[0] === "delete") this.delete(op[1], op[2], op[3]);
-      else this.put(op[1], op[2], op[0] === "insert");
+    if (line.reset) {
+      this.base = {};
+      this.ops = [];
     }
+    for (const op of line.ops) this.ops.push(op);
   }
 
   get records(): LoadedRecords {
-    return Object.fromEntries(TABLE_NAMES.map((name) => [name, [...(this.tables.get(name)?.values() ?? [])]])) as {
-      [T in TableName]: Records[T][];
-    };
+    const byTable = new Map<TableName, JournalOp[]>();
+    for (const op of this.ops) {
+      const list = byTable.get(op[1]);
+      if (list) list.push(op);
+      else byTable.set(op[1], [op]);
+    }
+    return Object.fromEntries(
+      TABLE_NAMES.map((name) => [name, replayed(this.base[name] ?? [], byTable.get(name) ?? [])]),
+    ) as { [T in TableName]: Records[T][] };
   }
+}
+
+/** A record as replay holds it: its last value, and whether it is still in the place the snapshot gave it. */
+interface Replayed {
+  record: Row;
+  inPlace: boolean;
+}
+
+/** One table's snapshot records with its ops applied (RecordSet). */
+function replayed(base: Iterable<Row>, ops: readonly JournalOp[]): Row[] {
+  if (ops.length === 0) return Array.isArray(base) ? base : [...base];
+  const touchedIds = new Set<string>();
+  for (const op of ops) touchedIds.add(op[0] === "delete" ? op[3] : op[2].id);
+  // The touched records the snapshot holds, in their first place with their last value.
+  const state = new Map<string, Replayed>();
+  for (const record of base)
+    if (touchedIds.has(record.id)) {
+      const key = recordKey(record.account, record.id);
+      const held = state.get(key);
+      if (held) held.record = record;
+      else state.set(key, { record, inPlace: true });
+    }
+  for (const op of ops) {
+    if (op[0] === "delete") {
+      state.delete(recordKey(op[2], op[3]));
+      continue;
+    }
+    const key = recordKey(op[2].account, op[2].id);
+    const held = state.get(key);
+    if (op[0] === "update" && held) held.record = op[2];
+    else {
+      state.delete(key);
+      state.set(key, { record: op[2], inPlace: false });
+    }
+  }
+  const records: Row[] = [];
+  const placed = new Set<string>();
+  for (const record of base) {
+    if (!touchedIds.has(record.id)) {
+      records.push(record);
+      continue;
+    }
+    const key = recordKey(record.account, record.id);
+    const held = state.get(key);
+    if (held?.inPlace && !placed.has(key)) {
+      placed.add(key);
+      records.push(held.record);
+    }
+  }
+  for (const held of state.values()) if (!held.inPlace) records.push(held.record);
+  return records;
 }

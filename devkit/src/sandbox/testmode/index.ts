@@ -83,16 +83,23 @@ export class TestMode implements TestModeAccess {
   }
 
   /**
-   * Each key's latest call made with it as X-API-Key (clock time, ISO), oldest call first: `listAccounts`'
-   * lastCalledAt and lastCaller, so the dashboard opens on the account that called last. In memory only; a
-   * reset empties it. Bounded: past 2 × MAX_ACCOUNTS keys, those of no account are dropped.
+   * Each key's latest call made with it as X-API-Key (clock time, milliseconds), oldest call first:
+   * `listAccounts`' lastCalledAt and lastCaller, so the dashboard opens on the account that called last. In memory
+   * only; a reset empties it. Bounded: past 2 × MAX_ACCOUNTS keys, those of no account are dropped.
    */
-  readonly lastCalls = new Map<string, string>();
+  readonly lastCalls = new Map<string, number>();
+  /** The key of the latest call: a call with it again only moves its time (it is last already). */
+  private lastKey: string | undefined;
 
   noteCall(apiKey: string, atMs: number): void {
     if (apiKey.length > MAX_API_KEY_LENGTH) return;
+    if (apiKey === this.lastKey && this.lastCalls.has(apiKey)) {
+      this.lastCalls.set(apiKey, atMs);
+      return;
+    }
+    this.lastKey = apiKey;
     this.lastCalls.delete(apiKey);
-    this.lastCalls.set(apiKey, new Date(atMs).toISOString());
+    this.lastCalls.set(apiKey, atMs);
     if (this.lastCalls.size > 2 * MAX_ACCOUNTS)
       for (const key of this.lastCalls.keys()) if (!this.engine.hasAccount(key)) this.lastCalls.delete(key);
   }
@@ -140,12 +147,18 @@ export class Exchange {
 
   /**
    * Applies the fault that strikes this call, if one does: waits its delay, then answers for it (`FaultAnswer`),
-   * drops the connection (`UNANSWERED`), or lets the call run (a delay alone, or a body to cut short).
+   * drops the connection (`UNANSWERED`), or lets the call run (a delay alone, or a body to cut short). Undefined,
+   * not a promise, when no fault strikes: most calls go on without waiting a turn.
    */
-  async strike(response: ServerResponse): Promise<FaultAnswer | typeof UNANSWERED | undefined> {
+  strike(response: ServerResponse): Promise<FaultAnswer | typeof UNANSWERED | undefined> | undefined {
     if (!this.operation || this.scenario !== undefined) return undefined;
     const fault = this.mode.faults.strike(this.operation, this.account ?? undefined);
     if (!fault) return undefined;
+    return this.apply(fault, response);
+  }
+
+  private async apply(fault: Fault, response: ServerResponse): Promise<FaultAnswer | typeof UNANSWERED | undefined> {
+    if (!this.operation) return undefined;
     this.fault = fault;
     if (fault.delayMs) await pause(fault.delayMs, response);
     if (response.destroyed || fault.drop) {
