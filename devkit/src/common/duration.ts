@@ -1,12 +1,7 @@
 /**
-<<<<<<<< HEAD:devkit/src/duration.ts
  * How every CLI and report writes and reads a duration: the commands (cli/) and the libraries they run (conformance/,
  * the sandbox's control commands) alike, so neither imports the other for it. Progress steps and exit codes live
  * in the one runner, cli/runner.ts (`step`, `runCommand`).
-========
- * How every CLI and report writes a duration (the CLI runner's steps, `verify`'s reports). Progress steps and
- * exit codes live in the one runner, cli/runner.ts (`step`, `runCommand`).
->>>>>>>> store:devkit/src/common/duration.ts
  */
 
 export function formatDuration(ms: number): string {
