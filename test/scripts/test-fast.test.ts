@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import {
+  BACKGROUND_NICE,
   exitCodeOf,
   FAST_STEPS,
   fastSteps,
@@ -38,6 +39,7 @@ describe("npm test's steps", () => {
     expect(steps[1]!.command).toBe(scripts.typecheck);
     expect(steps[2]!.command).toBe(`${scripts["test:fast-vitest"]} test/client/ -t 'it'\\''s a name'`);
     expect(steps.map((step) => step.live)).toEqual([false, false, true]);
+    expect(steps.map((step) => step.nice)).toEqual([BACKGROUND_NICE, BACKGROUND_NICE, 0]);
   });
 
   it("name a script package.json lacks", () => {
@@ -61,9 +63,15 @@ describe("running the steps side by side", () => {
       `node -e "const fs=require('fs');fs.writeFileSync('${mine}','');const t=Date.now();(function w(){if(fs.existsSync('${theirs}')){console.log('saw ${theirs}');console.error('err of ${mine}');process.exit(${code})}if(Date.now()-t>60000)process.exit(9);setTimeout(w,20)})()"`;
     const results = await runSteps(
       [
-        { name: "a", command: waitFor("a", "b", 0), live: false },
-        { name: "b", command: waitFor("b", "a", 2), live: false },
-        { name: "c", command: "exit 1", live: false },
+        { name: "a", command: waitFor("a", "b", 0), live: false, nice: 0 },
+        { name: "b", command: waitFor("b", "a", 2), live: false, nice: 0 },
+        // Its niceness (this process's plus 7, at most 19) reaches the command the shell starts: node prints its own.
+        {
+          name: "c",
+          command: `node -e "console.log(require('os').getPriority());process.exit(1)"`,
+          live: false,
+          nice: 7,
+        },
       ],
       { cwd: dir },
     );
@@ -75,6 +83,7 @@ describe("running the steps side by side", () => {
     // stdout and stderr come through two pipes: both are kept, in the order they arrived.
     expect(results[0]!.output.split("\n").sort()).toEqual(["", "err of a", "saw b"]);
     expect(results[1]!.output.split("\n").sort()).toEqual(["", "err of b", "saw a"]);
+    expect(results[2]!.output).toBe(`${Math.min(19, os.getPriority() + 7)}\n`);
     expect(exitCodeOf(results)).toBe(1);
     const text = report(results, 5000);
     expect(text).toMatch(/^── npm run a ──\n(saw b\nerr of a|err of a\nsaw b)\n/);
