@@ -13,7 +13,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { repoRoot } from "./lib/paths.ts";
 
@@ -26,7 +25,7 @@ export interface Step {
   /** Whether the step writes to the terminal as it runs (vitest), or its output is held until the end. */
   live: boolean;
   /**
-   * Added to this process's niceness for the step (capped at 19; higher yields sooner), as it starts. Biome and tsc get 10:
+   * Added to this process's niceness for the step (`nice -n`: higher yields sooner, 19 at most). Biome and tsc get 10:
    * they fill the time vitest's workers leave idle rather than slow them (vitest has the tests that wait on timers).
    */
   nice: number;
@@ -76,7 +75,8 @@ export function fastSteps(scripts: Readonly<Record<string, string>>, vitestArgs:
 }
 
 /**
- * Runs the steps at the same time, each through `sh -c` with node_modules/.bin first on PATH (as npm runs a script),
+ * Runs the steps at the same time, each through `sh -c` (under `nice -n` when it has a niceness) with
+ * node_modules/.bin first on PATH (as npm runs a script),
  * in `cwd`. Resolves when all have ended, in the steps' order. `started` gets each child (to stop them on a signal).
  */
 export function runSteps(
@@ -91,19 +91,16 @@ export function runSteps(
         new Promise<StepResult>((resolve) => {
           const begun = performance.now();
           const chunks: Buffer[] = [];
-          const child = spawn("sh", ["-c", step.command], {
+          // `nice -n` adds to this process's niceness before the shell starts, so every process of the step has it.
+          const [command, args] =
+            step.nice === 0
+              ? ["sh", ["-c", step.command]]
+              : ["nice", ["-n", String(step.nice), "sh", "-c", step.command]];
+          const child = spawn(command, args, {
             cwd: options.cwd,
             env,
             stdio: step.live ? "inherit" : ["ignore", "pipe", "pipe"],
           });
-          // Before the shell starts its command: what it starts inherits the niceness.
-          if (step.nice !== 0 && child.pid !== undefined) {
-            try {
-              os.setPriority(child.pid, Math.min(19, os.getPriority() + step.nice));
-            } catch {
-              // A system that refuses it runs the step at the usual priority: slower to share, never wrong.
-            }
-          }
           options.started?.(child);
           child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk));
           child.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk));
