@@ -1,7 +1,8 @@
 /**
- * Which tests are slow. `npm test` (the everyday command) runs the vitest project `fast`: every test file but these
- * and the contract tests (test/contract/, which start Prism), and in them every test but those tagged `slow` (a
- * test that runs a CLI as a process, in a file that is otherwise fast). `npm run test:all` (CI, `.ci/run`) runs
+ * Which tests are slow. `npm test` (the everyday command; scripts/test-fast.ts runs it beside Biome and tsc) runs
+ * the vitest project `fast`: every test file but these and the contract tests (test/contract/, which start Prism),
+ * and in them every test but those tagged `slow` (a test that runs a CLI as a process, or other work of seconds of
+ * CPU, in a file that is otherwise fast). `npm run test:all` (CI, `.ci/run`) runs
  * everything: the projects `fast`, `slow` (these files) and `contract`, tagged tests included.
  *
  * The rule (docs/api-team.md, "The fast command and the whole set"): a file is slow when it

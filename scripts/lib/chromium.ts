@@ -3,7 +3,7 @@
  * The background-networking flags keep Chromium from calling out on a machine with no network.
  */
 import { existsSync } from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { underCI } from "./runtimes.ts";
 
 /** Where Chromium is: `CHROMIUM_PATH`, else Debian's `/usr/bin/chromium`. */
@@ -32,7 +32,12 @@ export const CHROMIUM_FLAGS = [
   "--disable-sync",
 ];
 
-/** Launches headless Chromium with the shared flags. */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Launches headless Chromium with the shared flags. Playwright is loaded here, on the first launch: the fast tests
+ * import this file for `hasChromium` and the flags (through the runtimes' targets and the benchmarks' list), and
+ * loading playwright-core costs each vitest worker about a second of CPU.
+ */
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import("playwright-core");
   return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS });
 }

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { FAST_STEPS } from "../../scripts/test-fast.ts";
 import vitestConfig from "../../vitest.config.ts";
 import { CONTRACT_TESTS, HEAVIEST_SLOW_FILES, ISOLATED_TEST_FILES, SLOW_TEST_FILES } from "../suites.ts";
 
@@ -90,9 +91,10 @@ describe("the fast command and the whole set", () => {
 
   it("npm test is Biome, tsc and the fast set but its slow-tagged tests; npm run test:all is Biome, tsc and everything", () => {
     const { scripts } = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
-    expect(scripts.test).toBe(
-      "npm run --silent check && npm run --silent typecheck && vitest run --project fast --project fast-isolated --tags-filter '!slow'",
-    );
+    // npm test runs these three scripts side by side (scripts/test-fast.ts, FAST_STEPS).
+    expect(scripts.test).toBe("tsx --conditions=partner-api-source scripts/test-fast.ts");
+    expect(FAST_STEPS).toEqual(["check", "typecheck", "test:fast-vitest"]);
+    expect(scripts["test:fast-vitest"]).toBe("vitest run --project fast --project fast-isolated --tags-filter '!slow'");
     expect(scripts["test:all"]).toBe("npm run --silent check && npm run --silent typecheck && vitest run");
     expect(read(".ci/run")).toMatch(/^npm run test:all$/m);
   });
