@@ -10,27 +10,10 @@ import { requestExamples } from "../generated/examples.ts";
 import { startReceiver } from "../scripts/lib/receiver.ts";
 import type { Benchmark } from "./context.ts";
 import type { Figure, Ratio } from "./results.ts";
+import { sandboxCall as call } from "./sandbox.ts";
 
 /** A company with Swap, whose onboarding fires an event: the contract's own onboarding example, renamed. */
 const ONBOARD = { ...requestExamples.onboardCompany.cardOnlyCompany, name: "Bench Silent Inc.", products: ["Swap"] };
-
-// biome-ignore lint/suspicious/noExplicitAny: the sandbox's answers, read field by field as the contract shapes them
-type Json = Record<string, any>;
-
-/** One call to the sandbox; the JSON answer. */
-async function call(base: string, apiKey: string, method: string, path: string, body?: unknown, companyId?: string) {
-  const response = await fetch(base + path, {
-    method,
-    headers: {
-      "X-API-Key": apiKey,
-      ...(companyId ? { "X-Company-Id": companyId } : {}),
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return (text === "" ? {} : JSON.parse(text)) as Json;
-}
 
 /** Account "silent" with `events` delivery series due now to the receiver; account "punctual" with a new card. */
 async function setUp(base: string, receiverUrl: string, events: number) {

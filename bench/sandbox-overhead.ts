@@ -13,28 +13,12 @@ import type { Benchmark } from "./context.ts";
 import { median, percentile, roundOrder } from "./harness.ts";
 import { load, type MockOperation, recordAnswers, startBareServer, type Target } from "./mock.ts";
 import type { Figure, Ratio } from "./results.ts";
-import { type StartedSandbox, startSandboxCommand } from "./sandbox.ts";
+import { sandboxCall as call, type StartedSandbox, startSandboxCommand } from "./sandbox.ts";
 
 /** The issue's target: each operation's requests/s at least this share of the bare server's. */
 export const TARGET_SHARE_OF_BARE = 0.6;
 /** Cards in the company whose cards are listed (the issue measured listCards with 50). */
 const LISTED_CARDS = 50;
-
-/** One call to the sandbox while setting up; the JSON answer. */
-async function call(url: string, apiKey: string, method: string, target: string, body?: unknown, companyId?: string) {
-  const response = await fetch(url + target, {
-    method,
-    headers: {
-      "X-API-Key": apiKey,
-      ...(companyId ? { "X-Company-Id": companyId } : {}),
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`sandbox-overhead: ${method} ${target} answered ${response.status}: ${text}`);
-  return text === "" ? undefined : JSON.parse(text);
-}
 
 /**
  * Every partner operation the sandbox serves, each with ids the sandbox knows. Each operation that changes

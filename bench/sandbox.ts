@@ -36,6 +36,34 @@ export interface StartedSandbox {
 }
 
 /**
+ * One call to a sandbox while a benchmark sets up (as the account `apiKey`, for `companyId` when given): the JSON
+ * answer, undefined for an empty one. Throws naming the call and the sandbox's answer when it is not a 2xx: a
+ * set-up that went wrong must not be measured.
+ */
+export async function sandboxCall(
+  base: string,
+  apiKey: string,
+  method: string,
+  target: string,
+  body?: unknown,
+  companyId?: string,
+  // biome-ignore lint/suspicious/noExplicitAny: the answers are read by each benchmark as it knows them.
+): Promise<any> {
+  const response = await fetch(base + target, {
+    method,
+    headers: {
+      "X-API-Key": apiKey,
+      ...(companyId ? { "X-Company-Id": companyId } : {}),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${target} answered ${response.status}: ${text.slice(0, 500)}`);
+  return text === "" ? undefined : JSON.parse(text);
+}
+
+/**
  * The sandbox in its own process, timed from spawning it to its first answer. `npm run sandbox` is node with
  * tsx's loader on scripts/sandbox.ts (`node --conditions=partner-api-source --import tsx scripts/sandbox.ts`);
  * `npx partner-api sandbox` is node on the built dist/cli.js. `--print-address` has it print its address alone.
