@@ -27,7 +27,7 @@ import { ExpressionError } from "../arazzo/expressions.ts";
 import { runWorkflow, WorkflowError } from "../arazzo/index.ts";
 import type { ContractRouter, Operation } from "../contract/router.ts";
 import { sandboxRouter } from "../sandbox/contracts.ts";
-import type { CaseContext, RequestParts } from "./cases.ts";
+import { type CaseContext, isWrite, type RequestParts } from "./cases.ts";
 import { curlLine, describeFetchError, fetchBounded } from "./http.ts";
 import type { Found, FoundValues, ValueSource } from "./links.ts";
 import type { Exchange, Failure, Finding, Probe } from "./types.ts";
@@ -87,7 +87,7 @@ function needs(
     if (typeof step.operationId === "string") {
       const operation = operations.get(bareId(step.operationId));
       if (!operation) continue;
-      if (operation.method !== "GET") found.writes = true;
+      if (isWrite(operation)) found.writes = true;
       if (operation.api === "control") found.control = true;
     } else if (typeof step.workflowId === "string") {
       const nested = byId.get(bareId(step.workflowId));
@@ -100,25 +100,10 @@ function needs(
   return found;
 }
 
-/** Path parameter values of a URL's path, by the operation's template (`/v1/cards/{cardId}`). */
-function pathValues(template: string, pathname: string): Record<string, string> {
-  const names: string[] = [];
-  const pattern = template
-    .split(/(\{[^}]+\})/)
-    .map((part) => {
-      const name = /^\{([^}]+)\}$/.exec(part)?.[1];
-      if (name === undefined) return part.replace(/[.*+?^$()|[\]\\]/g, "\\$&");
-      names.push(name);
-      return "([^/]+)";
-    })
-    .join("");
-  const match = new RegExp(`^${pattern}$`).exec(pathname);
-  const values: Record<string, string> = {};
-  names.forEach((name, index) => {
-    const value = match?.[index + 1];
-    if (value !== undefined) values[name] = decodeURIComponent(value);
-  });
-  return values;
+/** The path parameters of a URL a step called, as the router that knows its operation reads them; none off its paths. */
+function pathParamsOf(router: ContractRouter, method: string, url: URL): Record<string, string> {
+  const match = router.match(method, url.pathname);
+  return match.kind === "operation" ? match.pathParams : {};
 }
 
 function headerRecord(headers: RequestInit["headers"]): Record<string, string> {
@@ -127,13 +112,12 @@ function headerRecord(headers: RequestInit["headers"]): Record<string, string> {
 
 /** The request a step sent, as the parts verify's other phases replay (isolation): no key, its ids vouched for. */
 function stepParts(
-  operation: Operation,
+  path: Record<string, string>,
   url: URL,
   headers: Record<string, string>,
   body: string | undefined,
   label: string,
 ): RequestParts {
-  const path = pathValues(operation.path, url.pathname);
   const parts: RequestParts = {
     path,
     query: Object.fromEntries(url.searchParams),
@@ -213,7 +197,7 @@ export async function flowPhase(host: FlowHost): Promise<void> {
       if (response.ok) {
         try {
           const json = JSON.parse(text);
-          const path = pathValues(operations.get(call.operationId)?.path ?? "", new URL(url).pathname);
+          const path = pathParamsOf(controlRouter, init.method ?? "GET", new URL(url));
           host.main.takeFrom(host.sources, call.operationId, json, path.companyId);
           if (call.operationId === "advanceClock") {
             const seconds = (body !== undefined ? (JSON.parse(body) as { seconds?: unknown }) : {}).seconds;
@@ -255,7 +239,11 @@ export async function flowPhase(host: FlowHost): Promise<void> {
         );
       const companyId = headers["x-company-id"];
       host.main.takeFrom(host.sources, operation.operationId, answer.json, companyId);
-      host.accepted.push({ probe, parts: stepParts(operation, parsed, headers, body, label), exchange });
+      host.accepted.push({
+        probe,
+        parts: stepParts(pathParamsOf(host.router, probe.method, parsed), parsed, headers, body, label),
+        exchange,
+      });
     }
     return asResponse(exchange);
   };
