@@ -4,13 +4,15 @@
  * latency as the state grows, a GET's p99 while writes run, and a restart on a large state.
  */
 import { readFileSync } from "node:fs";
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startSandbox } from "../devkit/src/sandbox/index.ts";
-import type { CardRecord } from "../devkit/src/sandbox/records.ts";
+import { type CardRecord, TABLE_NAMES } from "../devkit/src/sandbox/records.ts";
 import { journalGenerations } from "../devkit/src/sandbox/store/files.ts";
+import { loadStateFiles, type RecordLists, STATE_FORMAT } from "../devkit/src/sandbox/store/load.ts";
+import { tableText } from "../devkit/src/sandbox/store/snapshot.ts";
 import { type SandboxProcess, startSandboxProcess } from "../scripts/lib/sandbox-process.ts";
 import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
@@ -29,8 +31,11 @@ const DESIGNS = [
   { name: "journal", legacy: false },
 ] as const;
 
-/** A snapshot as the state file holds it: its head and every table's records. */
-type Snapshot = { tables: Record<string, unknown[]> } & Record<string, unknown>;
+/** A snapshot's head and every table's records (written in the state file's format by writeState). */
+interface Snapshot {
+  head: { format: string; version: number; seed: number; clock: string; nextTaskId: number };
+  records: RecordLists;
+}
 
 interface Running {
   url: string;
@@ -134,9 +139,21 @@ async function seededState(dir: string): Promise<{ state: Snapshot; card: CardRe
   cardHolderId = ((await holders.json()) as { cardHolders: { id: string }[] }).cardHolders[0]!.id;
   await postCard(sandbox.url);
   await sandbox.stop();
-  const state = JSON.parse(await readFile(file, "utf8")) as Snapshot;
-  const card = state.tables.cards![0] as CardRecord;
-  return { state: { ...state, tables: { ...state.tables, tasks: [], cards: [] } }, card };
+  const loaded = loadStateFiles(file, "seed.json")!;
+  const card = loaded.records.cards[0]!;
+  return {
+    state: {
+      head: {
+        format: STATE_FORMAT,
+        version: loaded.version,
+        seed: loaded.seed,
+        clock: loaded.clock,
+        nextTaskId: loaded.nextTaskId,
+      },
+      records: { ...loaded.records, tasks: [], cards: [] },
+    },
+    card,
+  };
 }
 
 /** A state file of either design holding `count` cards (Active, in the seeded company). */
@@ -147,7 +164,9 @@ async function writeState(file: string, base: Snapshot, card: CardRecord, count:
   });
   // Both designs read the same snapshot format: the whole-file store rewrites it whole on each change, the journal
   // appends to the journal it names.
-  await writeFile(file, JSON.stringify({ ...base, journal: 1, tables: { ...base.tables, cards } }));
+  const records: RecordLists = { ...base.records, cards };
+  const tables = TABLE_NAMES.map((name) => `${JSON.stringify(name)}:${tableText(name, records[name])}`);
+  await writeFile(file, `${JSON.stringify({ ...base.head, journal: 1 }).slice(0, -1)},"tables":{${tables.join(",")}}}`);
 }
 
 export const persistenceBenchmark: Benchmark = {
