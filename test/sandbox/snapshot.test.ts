@@ -45,6 +45,13 @@ describe("a snapshot table in runs", () => {
     }
   });
 
+  it("keeps a field named __proto__ as a field", () => {
+    const held = JSON.parse('{"id":"C1","account":"k","companyId":"O","card":{"id":"C1"},"__proto__":{"x":1}}');
+    const back = decodeTable("cards", JSON.parse(tableText("cards", [held])))[0] as unknown as Record<string, unknown>;
+    expect(Object.hasOwn(back, "__proto__")).toBe(true);
+    expect(back).toEqual(held);
+  });
+
   it("leaves a record's id out only where its inner object holds the same", () => {
     const same = tableText("cards", [record("cards", "k", "C1", "O")]);
     const other = tableText("cards", [record("cards", "k", "C1", "O", true)]);

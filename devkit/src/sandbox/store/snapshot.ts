@@ -48,7 +48,8 @@ function ownerOf(table: TableName, record: Row): string | undefined {
 
 /** A record as a run holds it: without its account, its owner field, and its id where its inner object says it. */
 function encodeRecord(table: TableName, record: Row): string {
-  const rest: Record<string, unknown> = {};
+  // Null-prototype: a key `__proto__` read from a file is an own field, written back as one.
+  const rest: Record<string, unknown> = Object.create(null);
   const ownerField = OWNER_FIELD[table];
   const dropId = table === "accounts" ? record.id === record.account : innerId(table, record as never) === record.id;
   for (const key in record) {
