@@ -91,7 +91,7 @@ export async function startSandboxCommand(
  * and its peer dependency the client as plain JavaScript in the node_modules/ beside it (one esbuild bundle of the
  * client's source, found through the source condition), as a partner's project has both installed.
  */
-async function buildPublishedCli(repoRoot: string): Promise<string> {
+export async function buildPublishedCli(repoRoot: string): Promise<string> {
   const root = path.join(repoRoot, ".tmp", "bench-devkit");
   await rm(root, { recursive: true, force: true });
   await mkdir(path.join(root, "dist"), { recursive: true });

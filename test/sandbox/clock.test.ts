@@ -136,6 +136,15 @@ describe("the clock's range: 1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999
     expect(fast.iso()).toBe(END);
   });
 
+  it("a clock frozen at start reads its start time, however long after it was made", () => {
+    let real = 0;
+    const clock = new SandboxClock(Date.UTC(2030, 5, 1), 1, () => real);
+    real = 3.5;
+    clock.freezeAtStart();
+    real = 1_000;
+    expect(clock.iso()).toBe("2030-06-01T00:00:00.000Z");
+  });
+
   it("a startTime outside it is refused, naming the option and the range", async () => {
     for (const startTime of ["1969-12-31T23:59:59Z", "+010000-01-01T00:00:00Z", new Date(8.64e15)])
       await expect(startSandbox({ port: 0, startTime })).rejects.toThrow(

@@ -20,7 +20,7 @@ import {
   type JournalStoreOptions,
   openJournalStore,
 } from "../../devkit/src/sandbox/store/journal-store.ts";
-import { loadStateFiles } from "../../devkit/src/sandbox/store/load.ts";
+import { loadStateFiles, STATE_VERSION } from "../../devkit/src/sandbox/store/load.ts";
 import { startReceiver } from "../../scripts/lib/receiver.ts";
 import { seededRandom } from "../helpers/random.ts";
 import { clientFor, KYB_PROFILE_BODY, ONBOARD_BODY, request } from "./support.ts";
@@ -495,7 +495,10 @@ describe("the files at start", () => {
       expect((await clientFor(sandbox.url, apiKey).get("/v1/companies")).body.companies).toHaveLength(
         account.companies.length,
       );
-    expect(JSON.parse(await readFile(file, "utf8"))).toMatchObject({ version: 3, journal: expect.any(Number) });
+    expect(JSON.parse(await readFile(file, "utf8"))).toMatchObject({
+      version: STATE_VERSION,
+      journal: expect.any(Number),
+    });
     await sandbox.stop();
   });
 });

@@ -179,9 +179,29 @@ describe("a state file with prototype-named accounts", () => {
     const text = JSON.stringify({ ...emptyStateFile(1, "2030-01-01T00:00:00.000Z"), tables: { accounts: [5] } });
     await writeFile(file, text);
     await expect(startSandbox({ port: 0, state: file })).rejects.toThrow(
-      /sandbox state file .*broken\.json is corrupt \(its table "accounts" is not a list of records\); it was left untouched/,
+      /sandbox state file .*broken\.json is corrupt \(its table "accounts" holds a run that is not an account and records\); it was left untouched/,
     );
     expect(await readFile(file, "utf8")).toBe(text);
+    // A run of records whose record is not one.
+    const inRun = JSON.stringify({
+      ...emptyStateFile(1, "2030-01-01T00:00:00.000Z"),
+      tables: { cards: [{ account: "k", owner: "C1", records: [{ card: { id: 7 } }] }] },
+    });
+    await writeFile(file, inRun);
+    await expect(startSandbox({ port: 0, state: file })).rejects.toThrow(
+      /broken\.json is corrupt \(a record of "cards" has no id\); it was left untouched/,
+    );
+    // The same in a file of format version 3 (each table a list of whole records).
+    const v3 = JSON.stringify({
+      ...emptyStateFile(1, "2030-01-01T00:00:00.000Z"),
+      version: 3,
+      tables: { accounts: [5] },
+    });
+    await writeFile(file, v3);
+    await expect(startSandbox({ port: 0, state: file })).rejects.toThrow(
+      /broken\.json is corrupt \(its table "accounts" is not a list of records\); it was left untouched/,
+    );
+    expect(await readFile(file, "utf8")).toBe(v3);
     // The same in a file of format version 2 (accounts by key), read by the migration.
     const older = JSON.stringify({
       format: "partner-api-sandbox-state",

@@ -189,7 +189,7 @@ describe("webhook subscriptions", () => {
       await clientFor(first.url, "old-endpoint").post("/_sandbox/webhook-endpoints", { url: hook.url, secret: "s" });
       await first.stop();
       const saved = JSON.parse(await readFile(state, "utf8"));
-      for (const endpoint of saved.tables.endpoints) delete endpoint.endpoint.events;
+      for (const run of saved.tables.endpoints) for (const endpoint of run.records) delete endpoint.endpoint.events;
       await writeFile(state, JSON.stringify(saved));
       const second = await startSandbox({ port: 0, state });
       try {

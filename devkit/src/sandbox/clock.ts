@@ -47,6 +47,14 @@ export class SandboxClock {
     this.frozenAt ??= this.now();
   }
 
+  /**
+   * Freezes a clock that has not been moved at its start reading, whatever real time has passed since it was made
+   * (a process descheduled between the two would otherwise start a frozen sandbox a millisecond late).
+   */
+  freezeAtStart(): void {
+    this.frozenAt ??= Math.min(this.startMs, CLOCK_RANGE.max);
+  }
+
   /** Follows real time again from the reading it was frozen at. */
   resume(): void {
     if (this.frozenAt === undefined) return;

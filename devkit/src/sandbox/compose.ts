@@ -94,7 +94,7 @@ export async function startSandboxWith(options: SandboxOptions, parts: SandboxPa
 
 async function serve(settings: ReturnType<typeof checkedOptions>, store: Store, clock: SandboxClock): Promise<Sandbox> {
   // Start scenarios run at the start reading itself (so a fixed startTime and seed give the same ids every run).
-  if (settings.frozen || settings.scenarios.length > 0) clock.freeze();
+  if (settings.frozen || settings.scenarios.length > 0) clock.freezeAtStart();
   const router = sandboxRouter();
   // A scenario's file is read (and checked) before the sandbox listens, so a bad one stops nothing running.
   // Preparing reads and checks against the contracts only: the runner that runs them is the test mode's, below.

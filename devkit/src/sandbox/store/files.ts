@@ -227,14 +227,15 @@ class SnapshotSink {
 
 /**
  * Writes a snapshot atomically (temporary file, fsync, rename, fsync of the folder): `head` as it is now, then
- * each table's records as the slices find them (`tables` gives live iterators: a record put meanwhile may or may
- * not be caught, and the journal after the snapshot sets it again). Resolves with its size in bytes; `abandon`
- * returning true (a journal write failed meanwhile) leaves the old snapshot in place and resolves with -1.
+ * each table as the JSON text fragments its walk gives (snapshot.ts `encodeTable` over a live iterator: a record
+ * put meanwhile may or may not be caught, and the journal after the snapshot sets it again), giving way to
+ * requests between fragments. Resolves with its size in bytes; `abandon` returning true (a journal write failed
+ * meanwhile) leaves the old snapshot in place and resolves with -1.
  */
 export async function writeSnapshot(
   file: string,
   head: Record<string, unknown>,
-  tables: Record<string, () => Iterable<unknown>>,
+  tables: Record<string, () => Iterable<string>>,
   abandon: () => boolean = () => false,
 ): Promise<number> {
   const temporary = temporaryFile(file);
@@ -244,16 +245,13 @@ export async function writeSnapshot(
     const sink = new SnapshotSink(handle);
     sink.push(`${JSON.stringify(head).slice(0, -1)},"tables":{`);
     let firstTable = true;
-    for (const [name, records] of Object.entries(tables)) {
-      sink.push(`${firstTable ? "" : ","}${JSON.stringify(name)}:[`);
+    for (const [name, fragments] of Object.entries(tables)) {
+      sink.push(`${firstTable ? "" : ","}${JSON.stringify(name)}:`);
       firstTable = false;
-      let first = true;
-      for (const record of records()) {
-        sink.push(`${first ? "" : ","}${JSON.stringify(record)}`);
-        first = false;
+      for (const fragment of fragments()) {
+        sink.push(fragment);
         await sink.pace();
       }
-      sink.push("]");
     }
     sink.push("}}");
     await sink.drain();

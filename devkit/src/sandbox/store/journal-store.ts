@@ -20,6 +20,7 @@ import {
 } from "./files.ts";
 import { ChangeSet, type JournalLine } from "./journal.ts";
 import { type LoadedState, loadStateFiles, STATE_FORMAT, STATE_VERSION } from "./load.ts";
+import { encodeTable } from "./snapshot.ts";
 import { MemoryStore } from "./tables.ts";
 
 /** A change could not be made durable: it was rolled back in memory (the records are as the files hold them). */
@@ -228,7 +229,7 @@ export class JournalStore extends MemoryStore {
         journal: generation,
       };
       const iterators = this.tableIterators();
-      const tables = Object.fromEntries(TABLE_NAMES.map((name) => [name, iterators[name]]));
+      const tables = Object.fromEntries(TABLE_NAMES.map((name) => [name, () => encodeTable(name, iterators[name]())]));
       const size = await writeSnapshot(file, head, tables, () => this.failures !== failures).catch((error: unknown) => {
         this.unsnapshotted = true;
         throw error;

@@ -1,6 +1,7 @@
 /**
- * Reading a state file and the journals after it, in any format the sandbox has written: version 3 (records in
- * tables, a journal of puts and deletes), and versions 1 and 2 (one nested state; version 2 with a journal of
+ * Reading a state file and the journals after it, in any format the sandbox has written: version 4 (records in
+ * tables, each table in runs of one account and owner: snapshot.ts), version 3 (each table a list of whole
+ * records; both with a journal of puts and deletes), and versions 1 and 2 (one nested state; version 2 with a journal of
  * changes by path), which migrate.ts makes into records. A corrupt file, one of a newer format, or a corrupt
  * journal line before the last is refused naming it, and the files are left as they are.
  */
@@ -19,11 +20,12 @@ import {
 import { journalFile, journalGenerations, readJournal } from "./files.ts";
 import { isRow, type JournalLine, journalLineProblem, RecordSet } from "./journal.ts";
 import { type NestedState, type PathLine, pathLineProblem, recordsOf, replayPaths } from "./migrate.ts";
+import { decodeTable } from "./snapshot.ts";
 import type { LoadedRecords } from "./tables.ts";
 
 export const STATE_FORMAT = "partner-api-sandbox-state";
 /** Bumped when a state file written by this version could not be read by an older one. */
-export const STATE_VERSION = 3;
+export const STATE_VERSION = 4;
 
 export class SandboxStateError extends Error {
   override readonly name = "SandboxStateError";
@@ -128,12 +130,18 @@ export function loadStateFiles(file: string, shownAs: string): LoadedState | und
       if (!tables || typeof tables !== "object") throw new TypeError(`"tables" is not an object`);
       for (const name of Object.keys(tables))
         if (!(TABLE_NAMES as string[]).includes(name)) throw new TypeError(`it holds a table "${name.slice(0, 40)}"`);
+      const lists: LoadedRecords = {};
       for (const name of TABLE_NAMES) {
+        if (version >= 4) {
+          (lists as Record<TableName, Row[]>)[name] = decodeTable(name, tables[name] ?? []);
+          continue;
+        }
         const list = tables[name] ?? [];
         if (!Array.isArray(list) || !list.every(isRow))
           throw new TypeError(`its table "${name}" is not a list of records`);
+        (lists as Record<TableName, Row[]>)[name] = list;
       }
-      const set = new RecordSet(tables as LoadedRecords);
+      const set = new RecordSet(lists);
       const lines = journal<JournalLine>(journalLineProblem);
       for (const line of lines.lines) {
         set.apply(line);
