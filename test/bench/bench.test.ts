@@ -417,7 +417,7 @@ describe("benchmark fixtures", () => {
     expect(processMemoryMiB(-1)).toBeUndefined();
   });
 
-  // Copies the repository and runs git in the copy (seconds): npm run test:all runs it.
+  // Copies the whole repository, its git history included (seconds of file copying): npm run test:all runs it.
   it("the sandbox is a copy with history, node_modules linked, and no build output or scratch", {
     tags: ["slow"],
   }, async () => {

@@ -17,16 +17,11 @@ import { runInProcess, runScript } from "../helpers/run.ts";
 const bundle = () => JSON.parse(readFileSync(bundleJsonPath, "utf8")) as Record<string, any>;
 
 describe("generated files", () => {
-  // Regenerates every file with openapi-typescript in process (3 s at load 5): npm run test:all runs it, and the
-  // bundle's staleness check (test/contract-source/bundle.test.ts) stays in npm test.
-  test("`npm run generate -- --check` passes: nothing generated is stale", {
-    tags: ["slow"],
-    timeout: 60_000,
-  }, async () => {
+  test("`npm run generate -- --check` passes: nothing generated is stale", async () => {
     const run = await runInProcess(generateCommand, ["--check"]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/generated files are up to date in \d/);
-  });
+  }, 60_000);
 
   test("`npm run generate` exits 2 on an unknown option, naming it", { tags: ["slow"] }, () => {
     const run = runScript("generate.ts", ["--chek"]);
