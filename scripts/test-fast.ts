@@ -1,8 +1,10 @@
 /**
- * `npm test`, the fast command: Biome (`npm run check`), tsc (`npm run typecheck`) and the fast vitest projects
- * (`npm run test:fast-vitest`) started at the same time rather than one after the other. tsc is one thread and
- * Biome a few seconds, while vitest's workers wait on sockets and timers part of their time: run side by side they
- * fill the cores the sequence left idle (figures: docs/design/test-suites.md).
+ * `npm test`, the fast command: Biome (`npm run check`), the type check with TypeScript 7's native compiler
+ * (`npm run typecheck:fast`) and the fast vitest projects (`npm run test:fast-vitest`) started at the same time
+ * rather than one after the other. The type check is one thread and Biome a few seconds, while vitest's workers
+ * wait on sockets and timers part of their time: run side by side they fill the cores the sequence left idle
+ * (figures: docs/design/test-suites.md). `npm run test:all` (CI) type-checks with tsc 5.9 (`npm run typecheck`),
+ * the compiler that builds the package.
  *
  * vitest keeps the terminal (its live progress); Biome's and tsc's output is held and printed, each under its name,
  * when vitest is done, then one line per step with its exit code and time. Arguments are vitest's
@@ -47,13 +49,13 @@ export interface StepResult {
 export const BACKGROUND_NICE = 10;
 
 /** The npm scripts `npm test` runs side by side, in the order their results are reported. */
-export const FAST_STEPS = ["check", "typecheck", "test:fast-vitest"] as const;
+export const FAST_STEPS = ["check", "typecheck:fast", "test:fast-vitest"] as const;
 
 const USAGE = `Usage: npm test [-- <vitest arguments>]
 
-Runs at the same time: Biome (npm run check), tsc --noEmit (npm run typecheck, incremental) and the fast vitest
-projects without the tests tagged slow (npm run test:fast-vitest). Arguments go to vitest. The whole set, what
-CI runs: npm run test:all.
+Runs at the same time: Biome (npm run check), TypeScript 7's tsc --noEmit (npm run typecheck:fast, incremental)
+and the fast vitest projects without the tests tagged slow (npm run test:fast-vitest). Arguments go to vitest.
+The whole set, what CI runs, with tsc 5.9 (npm run typecheck): npm run test:all.
 
 Exit codes: 0 every step passed, 1 a step said no (lint, type or test failures: each named with its own exit
 code), 3 a step could not start or was killed by a signal.`;

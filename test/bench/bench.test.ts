@@ -122,7 +122,8 @@ describe("compareAlternating", () => {
 });
 
 describe("command timing", () => {
-  it("times commands in alternating rounds", async () => {
+  // Starts node four times (test/suites.ts's rule: processes again and again): npm run test:all runs it.
+  it("times commands in alternating rounds", { tags: ["slow"] }, async () => {
     const seen: string[] = [];
     const result = await compareCommands(
       {
@@ -416,7 +417,10 @@ describe("benchmark fixtures", () => {
     expect(processMemoryMiB(-1)).toBeUndefined();
   });
 
-  it("the sandbox is a copy with history, node_modules linked, and no build output or scratch", async () => {
+  // Copies the whole repository, its git history included (seconds of file copying): npm run test:all runs it.
+  it("the sandbox is a copy with history, node_modules linked, and no build output or scratch", {
+    tags: ["slow"],
+  }, async () => {
     const dir = await makeSandbox(repoRoot);
     scratch.push(dir);
     expect(existsSync(path.join(dir, "openapi", "openapi.yaml"))).toBe(true);

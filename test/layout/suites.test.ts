@@ -3,7 +3,7 @@
  * whose code shows one of the slow kinds of work must be listed there. And no test asserts how long something took:
  * speed is measured in bench/, where a loaded machine shows up as a figure, not as a red test.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
@@ -93,10 +93,49 @@ describe("the fast command and the whole set", () => {
     const { scripts } = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
     // npm test runs these three scripts side by side (scripts/test-fast.ts, FAST_STEPS).
     expect(scripts.test).toBe("tsx --conditions=partner-api-source scripts/test-fast.ts");
-    expect(FAST_STEPS).toEqual(["check", "typecheck", "test:fast-vitest"]);
-    expect(scripts["test:fast-vitest"]).toBe("vitest run --project fast --project fast-isolated --tags-filter '!slow'");
+    expect(FAST_STEPS).toEqual(["check", "typecheck:fast", "test:fast-vitest"]);
+    // On a re-run, vitest reads the modules it transformed before from node_modules/.experimental-vitest-cache
+    // (keyed by each file's content, the config and the lockfile) instead of transforming them again.
+    expect(scripts["test:fast-vitest"]).toBe(
+      "vitest run --project fast --project fast-isolated --tags-filter '!slow' --experimental.fsModuleCache",
+    );
     expect(scripts["test:all"]).toBe("npm run --silent check && npm run --silent typecheck && vitest run");
     expect(read(".ci/run")).toMatch(/^npm run test:all$/m);
+  });
+});
+
+describe("the two compilers", () => {
+  const manifest = JSON.parse(read("package.json")) as {
+    scripts: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  const installed = (dir: string) =>
+    (JSON.parse(read(`node_modules/${dir}/package.json`)) as { name: string; version: string }).version;
+
+  it("npm test checks types with TypeScript 7, pinned as the runtime matrix pins it; npm run typecheck (test:all) with tsc 5.9", () => {
+    const matrix = (JSON.parse(read("runtimes/package.json")) as { dependencies: Record<string, string> }).dependencies;
+    expect(manifest.devDependencies.typescript).toMatch(/^5\.9\.\d+$/);
+    expect(manifest.devDependencies.typescript7).toBe(`npm:typescript@${matrix.typescript}`);
+    expect(installed("typescript7")).toBe(matrix.typescript);
+    expect(installed("typescript")).toBe(manifest.devDependencies.typescript);
+    // Both over the same program: the one tsconfig, nothing emitted, each with an incremental cache of its own.
+    const typecheck = manifest.scripts.typecheck!.split(" ");
+    const fast = manifest.scripts["typecheck:fast"]!.split(" ");
+    expect(typecheck.slice(0, 4)).toEqual(["tsc", "--noEmit", "-p", "tsconfig.json"]);
+    expect(fast.slice(0, 5)).toEqual(["node", "node_modules/typescript7/bin/tsc", "--noEmit", "-p", "tsconfig.json"]);
+    const cache = (args: string[]) => args[args.indexOf("--tsBuildInfoFile") + 1];
+    expect(cache(fast)).toMatch(/^node_modules\/\.cache\//);
+    expect(cache(fast)).not.toBe(cache(typecheck));
+  });
+
+  it("`tsc` on npm's PATH is 5.9's: both packages name their binary tsc, and npm links the first by name", () => {
+    // A clean `npm ci` links node_modules/typescript's (sorted before typescript7, and npm never links over a link
+    // it made in the same run); an `npm install` that adds or updates only typescript7 can link TypeScript 7's
+    // instead, and `npm run typecheck` would then check with the wrong compiler: `npm ci` puts it right.
+    const linked = realpathSync(path.join(repoRoot, "node_modules", ".bin", "tsc"));
+    expect(linked, "node_modules/.bin/tsc is not TypeScript 5.9's: run npm ci").toBe(
+      realpathSync(path.join(repoRoot, "node_modules", "typescript", "bin", "tsc")),
+    );
   });
 });
 

@@ -29,21 +29,21 @@ const result = (name: string, code: number | null, extra: Partial<StepResult> = 
 });
 
 describe("npm test's steps", () => {
-  it("are package.json's check, typecheck and test:fast-vitest, the arguments going to vitest only, quoted", async () => {
+  it("are package.json's check, typecheck:fast and test:fast-vitest, the arguments going to vitest only, quoted", async () => {
     const { scripts } = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as {
       scripts: Record<string, string>;
     };
     const steps = fastSteps(scripts, ["test/client/", "-t", "it's a name"]);
     expect(steps.map((step) => step.name)).toEqual([...FAST_STEPS]);
     expect(steps[0]!.command).toBe(scripts.check);
-    expect(steps[1]!.command).toBe(scripts.typecheck);
+    expect(steps[1]!.command).toBe(scripts["typecheck:fast"]);
     expect(steps[2]!.command).toBe(`${scripts["test:fast-vitest"]} test/client/ -t 'it'\\''s a name'`);
     expect(steps.map((step) => step.live)).toEqual([false, false, true]);
     expect(steps.map((step) => step.nice)).toEqual([BACKGROUND_NICE, BACKGROUND_NICE, 0]);
   });
 
   it("name a script package.json lacks", () => {
-    expect(() => fastSteps({ check: "biome check ." }, [])).toThrow('package.json has no script "typecheck"');
+    expect(() => fastSteps({ check: "biome check ." }, [])).toThrow('package.json has no script "typecheck:fast"');
   });
 
   it("quote for sh: plain words as they are, anything else in single quotes", () => {
