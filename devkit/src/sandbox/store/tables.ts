@@ -167,50 +167,6 @@ class Table {
     return true;
   }
 
-  /**
-   * Puts records read back, in their order, into a table that holds none yet: what `put` does for each, in one
-   * pass. Records of one account and owner follow each other (a snapshot's runs), so their account's part and
-   * owner's list are looked up once per run; a record whose id was put already is handed to `put` (replaced in
-   * place, or moved to its new owner), as it would be one by one.
-   */
-  fill(records: Iterable<Row>): void {
-    let account: string | undefined;
-    let part: AccountPart | undefined;
-    let owner: string | undefined;
-    let list: OwnerList | undefined;
-    for (const record of records) {
-      if (record.account !== account || part === undefined) {
-        account = record.account;
-        part = this.accounts.get(account);
-        if (!part) {
-          part = { slots: new Map(), owners: new Map() };
-          this.accounts.set(account, part);
-        }
-        list = undefined;
-      }
-      if (part.slots.has(record.id)) {
-        this.put(record);
-        // put may have made or dropped the account's part and owner's list: looked up again at the next record.
-        account = undefined;
-        list = undefined;
-        continue;
-      }
-      const recordOwner = this.ownerOf(record);
-      if (list === undefined || recordOwner !== owner) {
-        owner = recordOwner;
-        list = part.owners.get(owner);
-        if (!list) {
-          list = { byId: new Map(), array: undefined, at: undefined };
-          part.owners.set(owner, list);
-        }
-      }
-      const slot = { record };
-      part.slots.set(record.id, slot);
-      this.order.add(slot);
-      list.byId.set(record.id, record);
-    }
-  }
-
   delete(account: string, id: string): boolean {
     const part = this.accounts.get(account);
     const slot = part?.slots.get(id);
@@ -246,11 +202,6 @@ export function deepFreeze<T>(value: T): T {
   // for…in: no array of keys made per object (records are plain objects, arrays and null-prototype maps).
   for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
   return Object.freeze(value);
-}
-
-/** Each record deep-frozen as it is taken. */
-function* frozen(records: Iterable<Row>): Generator<Row> {
-  for (const record of records) yield deepFreeze(record);
 }
 
 /** The records in memory: the store a sandbox without a state file has, and what the persistent stores build on. */
@@ -344,7 +295,8 @@ export class MemoryStore implements Store {
    */
   protected load(records: LoadedRecords, nextTaskId: number, reloaded: boolean): void {
     const tables = newTables();
-    for (const name of TABLE_NAMES) tables[name].fill(frozen((records[name] ?? []) as Iterable<Row>));
+    for (const name of TABLE_NAMES)
+      for (const record of records[name] ?? []) tables[name].put(deepFreeze(record) as Row);
     this.tables = tables;
     this.taskCounter = nextTaskId;
     this.epochCount++;
