@@ -96,7 +96,7 @@ describe("the memory store", () => {
   });
 
   it.each([1, 2, 3, 4])(
-    "records read back (load) make the tables putting them one by one would: order, owners, lookups, frozen (seed %i)",
+    "records read back (load) make the same tables as putting them one by one: order, owners, lookups, frozen (seed %i)",
     (seed) => {
       const random = seededRandom(seed);
       // Runs of one account and owner, interleaved with others, and ids taken again (in place, or moving owner).
