@@ -95,6 +95,50 @@ describe("the memory store", () => {
     expect(store.nextTaskId).toBe(2);
   });
 
+  it.each([1, 2, 3, 4])(
+    "records read back (load) make the same tables as putting them one by one: order, owners, lookups, frozen (seed %i)",
+    (seed) => {
+      const random = seededRandom(seed);
+      // Runs of one account and owner, interleaved with others, and ids taken again (in place, or moving owner).
+      const records: CardHolderRecord[] = [];
+      for (let step = 0; step < 400; step++) {
+        const account = random.pick(["a", "b", "__proto__"]);
+        const owner = random.pick(["C1", "C2", "__proto__"]);
+        for (let run = random.int(4); run >= 0; run--)
+          records.push({ ...holder(account, owner, `H${random.int(60)}`), cardHolder: { id: "x", name: `v${step}` } });
+      }
+      class Loaded extends MemoryStore {
+        constructor() {
+          super(1);
+          this.load({ cardHolders: records.map((record) => structuredClone(record)) }, 7, false);
+        }
+      }
+      const loaded = new Loaded();
+      const putOneByOne = new MemoryStore(1);
+      for (const record of records) putOneByOne.put("cardHolders", structuredClone(record));
+      expect([...loaded.all("cardHolders")]).toEqual([...putOneByOne.all("cardHolders")]);
+      expect(loaded.size("cardHolders")).toBe(putOneByOne.size("cardHolders"));
+      expect(loaded.nextTaskId).toBe(7);
+      for (const account of ["a", "b", "__proto__", "none"]) {
+        for (const owner of ["C1", "C2", "__proto__"]) {
+          expect(loaded.list("cardHolders", account, owner)).toEqual(putOneByOne.list("cardHolders", account, owner));
+          expect(loaded.count("cardHolders", account, owner)).toBe(putOneByOne.count("cardHolders", account, owner));
+        }
+        for (let id = 0; id < 60; id++)
+          expect(loaded.get("cardHolders", account, `H${id}`)).toEqual(
+            putOneByOne.get("cardHolders", account, `H${id}`),
+          );
+      }
+      for (let id = 0; id < 60; id++)
+        expect(loaded.accountOf("cardHolders", `H${id}`)).toBe(putOneByOne.accountOf("cardHolders", `H${id}`));
+      for (const record of loaded.all("cardHolders")) expect(Object.isFrozen(record.cardHolder)).toBe(true);
+      // Filled tables go on as put ones do.
+      loaded.put("cardHolders", holder("a", "C1", "new"));
+      putOneByOne.put("cardHolders", holder("a", "C1", "new"));
+      expect(loaded.list("cardHolders", "a", "C1")).toEqual(putOneByOne.list("cardHolders", "a", "C1"));
+    },
+  );
+
   it("record keys cannot be confused, whatever an account or an id holds", () => {
     expect(recordKey("a", "bc")).not.toBe(recordKey("ab", "c"));
     expect(recordKey("a\u00001", "x")).not.toBe(recordKey("a", "\u00001x"));
