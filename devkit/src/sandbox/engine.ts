@@ -86,6 +86,8 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
   /** The clock's reading held for the synchronous part of one call or task (hold), so its ids and times agree. */
   private heldAt: number | undefined;
   private readonly parts: EngineParts<T>;
+  /** The last reading `now()` formatted, and its text. */
+  private isoOf = { ms: Number.NaN, text: "" };
 
   constructor(
     readonly store: Store,
@@ -141,7 +143,10 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
 
   /** The clock's reading as an ISO time (while seeded data is made: the fixed time it carries). */
   now(): string {
-    return new Date(this.datedAt ?? this.reading()).toISOString();
+    const ms = this.datedAt ?? this.reading();
+    // A call asks for the same reading several times (each record it makes is dated): formatted once per millisecond.
+    if (ms !== this.isoOf.ms) this.isoOf = { ms, text: new Date(ms).toISOString() };
+    return this.isoOf.text;
   }
 
   dated<R>(at: number, job: () => R): R {
