@@ -19,8 +19,14 @@ process.stdin.setEncoding("utf8");
 process.stdin.on("data", (chunk: string) => (input += chunk));
 process.stdin.on("end", () => {
   const recordings = JSON.parse(input) as RecordedResponse[];
+  // Everything an answer needs is made here, once: per request the server only looks it up and writes it (its
+  // headers with their length in one object, not spread afresh on each call, which costs V8 microseconds).
   const byKey = new Map(
-    recordings.map((r) => [`${r.method} ${r.url} ${r.requestBody}`, { ...r, bytes: Buffer.from(r.body, "utf8") }]),
+    recordings.map((r) => {
+      const bytes = Buffer.from(r.body, "utf8");
+      const headers = { ...r.headers, "content-length": bytes.byteLength };
+      return [`${r.method} ${r.url} ${r.requestBody}`, { status: r.status, headers, bytes }];
+    }),
   );
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -31,7 +37,7 @@ process.stdin.on("end", () => {
         response.writeHead(404).end();
         return;
       }
-      response.writeHead(recorded.status, { ...recorded.headers, "content-length": recorded.bytes.byteLength });
+      response.writeHead(recorded.status, recorded.headers);
       response.end(recorded.bytes);
     });
   });

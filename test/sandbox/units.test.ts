@@ -25,6 +25,7 @@ import {
 } from "../../devkit/src/sandbox/random.ts";
 import { readStateFile, STATE_FORMAT } from "../../devkit/src/sandbox/store/load.ts";
 import { MemoryStore } from "../../devkit/src/sandbox/store/tables.ts";
+import { memoryEngine } from "./support.ts";
 
 describe("SandboxClock", () => {
   it("follows real time times the speed, plus what was advanced; never goes back", () => {
@@ -200,6 +201,49 @@ describe("SandboxEngine", () => {
     // Without the hold the two readings drift apart: the test above can fail.
     const loose = Array.from({ length: 50 }, make);
     expect(loose.some(({ id, at }) => id.slice(0, 10) !== ulidTime(Date.parse(at)))).toBe(true);
+  });
+
+  it("dates each record with the reading it is made at: held, dated (seeded data) or the clock's own, never an earlier one's", () => {
+    let real = 0;
+    const start = Date.parse("2030-01-01T00:00:00Z");
+    const clock = new SandboxClock(start, 1, () => real);
+    const engine = new SandboxEngine<Task>(new MemoryStore(1), clock, settings, engineParts);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    expect(engine.now()).toBe(iso(start));
+    real += 1.5;
+    expect(engine.now()).toBe(iso(start + 1));
+    expect(engine.dated(Date.UTC(2029, 5, 1), () => engine.now())).toBe(iso(Date.UTC(2029, 5, 1)));
+    // After the dated job, the clock's reading again, not the dated one formatted last.
+    expect(engine.now()).toBe(iso(start + 1));
+    const heldAt = engine.hold(() => {
+      real += 5;
+      return engine.now();
+    });
+    expect(heldAt).toBe(iso(start + 1));
+    expect(engine.now()).toBe(iso(start + 6));
+  });
+
+  it("gives each new wallet no address of another: opening one on a wallet leaves the others' empty", async () => {
+    const engine = memoryEngine();
+    const handle = (operation: string, params: object, body: unknown) =>
+      engine.hold(() =>
+        (PARTNER_HANDLERS as unknown as Record<string, (call: unknown) => { status: number; body: never }>)[operation]!(
+          { env: engine, params, body, apiKey: "k" },
+        ),
+      );
+    const companies = [1, 2].map(
+      () =>
+        (handle("onboardCompany", {}, { name: "Acme", countryCode: "US" }).body as { company: { id: string } }).company
+          .id,
+    );
+    const wallets = companies.map((id) => engine.store.list("wallets", "k", id)[0]!);
+    expect(wallets[0]!.addresses).toEqual({});
+    const opened = handle("openWalletAddress", { "X-Company-Id": companies[0], walletId: wallets[0]!.id }, {});
+    expect(opened.status).toBe(201);
+    expect(Object.keys(engine.store.get("wallets", "k", wallets[0]!.id)!.addresses)).toHaveLength(1);
+    expect(engine.store.get("wallets", "k", wallets[1]!.id)!.addresses).toEqual({});
+    // A record's parts are frozen: a change in place is a TypeError, never a change the store misses.
+    expect(() => (wallets[1]!.wallet.chains as string[]).push("ETH")).toThrow(TypeError);
   });
 
   it("keeps an account's generator with the account: every draw is put, and two generators of it never repeat an id", () => {

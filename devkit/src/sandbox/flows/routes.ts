@@ -4,6 +4,7 @@
  */
 import type { components } from "../../../../generated/sandbox.js";
 import { type CompanyRecord, dataMap, type WalletRecord } from "../records.ts";
+import { deepFreeze } from "../store/tables.ts";
 import {
   accountOf,
   actingCompany,
@@ -20,10 +21,16 @@ type Chain = components["schemas"]["Chain"];
 type WalletCurrency = components["schemas"]["WalletCurrency"];
 
 /** Chains a wallet of each currency takes, the first being its default (the source shows no list). */
-export const WALLET_CHAINS = {
+export const WALLET_CHAINS = deepFreeze({
   USDC: ["ETH", "SOL", "ARB", "OP", "MATIC", "AVAX", "BNB"],
   USDT: ["TRX", "ETH", "BNB", "SOL", "TON", "AVAX", "ARB", "OP", "MATIC"],
-} as const satisfies Record<WalletCurrency, readonly Chain[]>;
+} as const satisfies Record<WalletCurrency, readonly Chain[]>);
+
+/**
+ * The addresses of a wallet that has none yet: one frozen empty map every new wallet shares (opening an address
+ * puts the wallet with a map of its own), so a wallet made costs no map of its own until it has an address.
+ */
+const NO_ADDRESSES: WalletRecord["addresses"] = deepFreeze(dataMap());
 
 /** An ISO 8601 UTC time with microseconds, as the source gives transaction times. */
 export function microsecondIso(ms: number): string {
@@ -31,14 +38,15 @@ export function microsecondIso(ms: number): string {
 }
 
 export function addWallet(env: FlowEnv, company: CompanyRecord, currency: WalletCurrency): WalletRecord {
-  const chains = [...WALLET_CHAINS[currency]];
+  // Frozen, so every wallet of the currency holds the one list.
+  const chains = WALLET_CHAINS[currency] as readonly Chain[] as Chain[];
   const id = env.random(company.account).ulid();
   return env.store.put("wallets", {
     id,
     account: company.account,
     companyId: company.id,
     wallet: { id, currency, defaultChain: chains[0]!, chains, createdAt: env.now() },
-    addresses: dataMap(),
+    addresses: NO_ADDRESSES,
   });
 }
 

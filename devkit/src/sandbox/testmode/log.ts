@@ -76,22 +76,29 @@ export interface RequestFilter {
 }
 
 /**
- * A body as the log keeps it: `sent`, the body as it came or went (a request's bytes, an answer's text; at most
- * LOGGED_BODY_BYTES), read when rendered;
+ * A body as the log keeps it: one of at most LOGGED_BODY_BYTES as it came or went (a request's bytes, an answer's
+ * text), itself, read when rendered (its media type from the call's headers then): no wrapper per call;
  * `redacted`, the JSON text of a larger body already redacted (`cut` when only its start is kept); `omitted`,
  * the size and type of a larger body that is neither JSON nor a form.
  */
-type KeptBody =
-  | { kind: "sent"; text: Buffer | string; bytes: number; contentType: string }
-  | { kind: "redacted"; text: Buffer; cut: boolean }
-  | { kind: "omitted"; omitted: OmittedBody };
+type KeptBody = Buffer | string | LargeBody;
+type LargeBody = { kind: "redacted"; text: Buffer; cut: boolean } | { kind: "omitted"; omitted: OmittedBody };
 
-function keep(text: Buffer | string | undefined, contentType: string): KeptBody | undefined {
-  if (text === undefined || text.length === 0) return undefined;
-  const bytes = typeof text === "string" ? Buffer.byteLength(text) : text.length;
-  // Kept as it is, not copied: an answer's text is its own (one cut short by a malformed fault comes as bytes of
-  // its own, Exchange.answer), a request's bytes are the ones read.
-  if (bytes <= LOGGED_BODY_BYTES) return { kind: "sent", text, bytes, contentType };
+/** What a kept body holds, in bytes: a body as sent its own size (`sent`), a larger one what was kept of it. */
+function keptSize(body: KeptBody | undefined, sent: number): number {
+  if (body === undefined) return 0;
+  if (isSent(body)) return sent;
+  return body.kind === "omitted" ? 64 : body.text.length;
+}
+
+/** A body's size in bytes (0: none). */
+function sizeOf(text: Buffer | string | undefined): number {
+  if (text === undefined) return 0;
+  return typeof text === "string" ? Buffer.byteLength(text) : text.length;
+}
+
+/** A body larger than LOGGED_BODY_BYTES, read at once: redacted, its start kept, or its size and type. */
+function keepLarge(text: Buffer | string, contentType: string): LargeBody {
   const read = readRedacted(text.toString(), contentType);
   if ("omitted" in read) return { kind: "omitted", omitted: read.omitted };
   const json = JSON.stringify(read.parsed);
@@ -101,19 +108,22 @@ function keep(text: Buffer | string | undefined, contentType: string): KeptBody 
     : { kind: "redacted", text: Buffer.from(json.slice(0, LOGGED_BODY_BYTES)), cut: true };
 }
 
-function keptSize(body: KeptBody | undefined): number {
-  if (!body) return 0;
-  return body.kind === "omitted" ? 64 : body.kind === "sent" ? body.bytes : body.text.length;
+function isSent(body: KeptBody): body is Buffer | string {
+  return typeof body === "string" || Buffer.isBuffer(body);
 }
 
 /** The body as `LoggedMessage` shows it: parsed and redacted, its redacted start when cut, or its size and type. */
-function shown(body: KeptBody | undefined): { body?: unknown; truncated?: true; omitted?: OmittedBody } {
-  if (!body) return {};
+function shown(
+  body: KeptBody | undefined,
+  contentType: string | string[] | number | undefined,
+): { body?: unknown; truncated?: true; omitted?: OmittedBody } {
+  if (body === undefined) return {};
+  if (isSent(body)) {
+    const read = readRedacted(body.toString(), headerText(contentType));
+    return "omitted" in read ? { omitted: read.omitted } : { body: read.parsed };
+  }
   if (body.kind === "omitted") return { omitted: body.omitted };
-  if (body.kind === "redacted")
-    return body.cut ? { body: body.text.toString(), truncated: true } : { body: JSON.parse(body.text.toString()) };
-  const read = readRedacted(body.text.toString(), body.contentType);
-  return "omitted" in read ? { omitted: read.omitted } : { body: read.parsed };
+  return body.cut ? { body: body.text.toString(), truncated: true } : { body: JSON.parse(body.text.toString()) };
 }
 
 class Entry {
@@ -134,13 +144,30 @@ class Entry {
     const responseText = call.responseText;
     if (responseText !== undefined && responseText.length > LOGGED_BODY_BYTES)
       this.check = contractCheck(router, call, responseText.toString());
-    this.requestBody = keep(call.requestBody, headerText(call.requestHeaders["content-type"]));
-    this.responseBody = keep(responseText, headerText(call.responseHeaders["content-type"]));
-    // The entry keeps its own copies: the call's whole bodies are let go.
+    // Kept as they are, not copied: an answer's text is its own (one cut short by a malformed fault comes as bytes
+    // of its own, Exchange.answer), a request's bytes are the ones read. A larger body is read at once.
+    const requestBytes = sizeOf(call.requestBody);
+    const responseBytes = sizeOf(responseText);
+    this.requestBody =
+      requestBytes === 0
+        ? undefined
+        : requestBytes <= LOGGED_BODY_BYTES
+          ? call.requestBody
+          : keepLarge(call.requestBody!, headerText(call.requestHeaders["content-type"]));
+    this.responseBody =
+      responseBytes === 0
+        ? undefined
+        : responseBytes <= LOGGED_BODY_BYTES
+          ? responseText
+          : keepLarge(responseText!, headerText(call.responseHeaders["content-type"]));
+    // The entry keeps its own: the call's whole bodies are let go.
     call.requestBody = undefined;
     call.responseText = undefined;
     this.bytes =
-      1024 + keptSize(this.requestBody) + keptSize(this.responseBody) + (call.path.length + call.query.length);
+      1024 +
+      keptSize(this.requestBody, requestBytes) +
+      keptSize(this.responseBody, responseBytes) +
+      (call.path.length + call.query.length);
   }
 
   matches(filter: RequestFilter): boolean {
@@ -157,7 +184,7 @@ class Entry {
   /** The entry in its contract shape, built each time it is read (what it holds is not kept twice). */
   render(router: ContractRouter): SandboxRequest {
     const { call } = this;
-    const answer = this.responseBody?.kind === "sent" ? this.responseBody.text.toString() : "";
+    const answer = this.responseBody !== undefined && isSent(this.responseBody) ? this.responseBody.toString() : "";
     this.check ??= contractCheck(router, call, answer);
     return {
       id: this.id,
@@ -171,8 +198,14 @@ class Entry {
       status: call.status,
       durationMs: Math.round(call.durationMs * 1000) / 1000,
       ...(call.scenario !== undefined ? { scenario: call.scenario } : {}),
-      request: { headers: redactHeaders(call.requestHeaders), ...shown(this.requestBody) },
-      response: { headers: redactHeaders(call.responseHeaders), ...shown(this.responseBody) },
+      request: {
+        headers: redactHeaders(call.requestHeaders),
+        ...shown(this.requestBody, call.requestHeaders["content-type"]),
+      },
+      response: {
+        headers: redactHeaders(call.responseHeaders),
+        ...shown(this.responseBody, call.responseHeaders["content-type"]),
+      },
       fault: call.fault,
       contract: this.check,
     };
