@@ -12,7 +12,7 @@ import { startSandbox } from "../devkit/src/sandbox/index.ts";
 import { type CardRecord, TABLE_NAMES } from "../devkit/src/sandbox/records.ts";
 import { journalGenerations } from "../devkit/src/sandbox/store/files.ts";
 import { loadStateFiles, type RecordLists, STATE_FORMAT } from "../devkit/src/sandbox/store/load.ts";
-import { tableText } from "../devkit/src/sandbox/store/snapshot.ts";
+import { encodeTable, snapshotText } from "../devkit/src/sandbox/store/snapshot.ts";
 import { type SandboxProcess, startSandboxProcess } from "../scripts/lib/sandbox-process.ts";
 import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
@@ -167,8 +167,8 @@ async function writeState(file: string, base: Snapshot, card: CardRecord, count:
   // Both designs read the same snapshot format: the whole-file store rewrites it whole on each change, the journal
   // appends to the journal it names.
   const records: RecordLists = { ...base.records, cards };
-  const tables = TABLE_NAMES.map((name) => `${JSON.stringify(name)}:${tableText(name, records[name])}`);
-  await writeFile(file, `${JSON.stringify({ ...base.head, journal: 1 }).slice(0, -1)},"tables":{${tables.join(",")}}}`);
+  const tables = TABLE_NAMES.map((name) => [name, encodeTable(name, records[name])] as const);
+  await writeFile(file, snapshotText({ ...base.head, journal: 1 }, tables));
 }
 
 export const persistenceBenchmark: Benchmark = {

@@ -10,7 +10,7 @@ import { TABLE_NAMES } from "../devkit/src/sandbox/records.ts";
 import { putInPlace, STATE_FILE_MODE, temporaryFile } from "../devkit/src/sandbox/store/files.ts";
 import type { StoreContext } from "../devkit/src/sandbox/store/journal-store.ts";
 import { STATE_FORMAT, STATE_VERSION } from "../devkit/src/sandbox/store/load.ts";
-import { tableText } from "../devkit/src/sandbox/store/snapshot.ts";
+import { encodeTable, snapshotText } from "../devkit/src/sandbox/store/snapshot.ts";
 import { MemoryStore } from "../devkit/src/sandbox/store/tables.ts";
 
 export class WholeFileStore extends MemoryStore {
@@ -25,9 +25,9 @@ export class WholeFileStore extends MemoryStore {
   /** The whole state as one JSON text: the snapshot format, naming a journal that is never written. */
   private text(): string {
     const iterators = this.tableIterators();
-    const tables = TABLE_NAMES.map((name) => `${JSON.stringify(name)}:${tableText(name, iterators[name]())}`);
+    const tables = TABLE_NAMES.map((name) => [name, encodeTable(name, iterators[name]())] as const);
     const head = { format: STATE_FORMAT, version: STATE_VERSION, seed: this.seed, clock: this.context.clock() };
-    return `${JSON.stringify({ ...head, nextTaskId: this.nextTaskId, journal: 1 }).slice(0, -1)},"tables":{${tables.join(",")}}}`;
+    return snapshotText({ ...head, nextTaskId: this.nextTaskId, journal: 1 }, tables);
   }
 
   private async write(): Promise<void> {

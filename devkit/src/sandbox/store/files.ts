@@ -16,7 +16,9 @@ import {
 } from "node:fs";
 import { type FileHandle, open, rename, unlink } from "node:fs/promises";
 import path from "node:path";
+import type { TableName } from "../records.ts";
 import { JOURNAL_FORMAT } from "./journal.ts";
+import { snapshotFragments } from "./snapshot.ts";
 
 /** Every state file is created readable by its owner only: it holds API keys and webhook signing secrets. */
 export const STATE_FILE_MODE = 0o600;
@@ -235,7 +237,7 @@ class SnapshotSink {
 export async function writeSnapshot(
   file: string,
   head: Record<string, unknown>,
-  tables: Record<string, () => Iterable<string>>,
+  tables: Iterable<readonly [TableName, Iterable<string>]>,
   abandon: () => boolean = () => false,
 ): Promise<number> {
   const temporary = temporaryFile(file);
@@ -243,17 +245,10 @@ export async function writeSnapshot(
   let size = 0;
   try {
     const sink = new SnapshotSink(handle);
-    sink.push(`${JSON.stringify(head).slice(0, -1)},"tables":{`);
-    let firstTable = true;
-    for (const [name, fragments] of Object.entries(tables)) {
-      sink.push(`${firstTable ? "" : ","}${JSON.stringify(name)}:`);
-      firstTable = false;
-      for (const fragment of fragments()) {
-        sink.push(fragment);
-        await sink.pace();
-      }
+    for (const fragment of snapshotFragments(head, tables)) {
+      sink.push(fragment);
+      await sink.pace();
     }
-    sink.push("}}");
     await sink.drain();
     size = sink.written;
     await handle.sync();

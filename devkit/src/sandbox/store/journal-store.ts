@@ -229,7 +229,9 @@ export class JournalStore extends MemoryStore {
         journal: generation,
       };
       const iterators = this.tableIterators();
-      const tables = Object.fromEntries(TABLE_NAMES.map((name) => [name, () => encodeTable(name, iterators[name]())]));
+      const tables = TABLE_NAMES.map(
+        (name) => [name, { [Symbol.iterator]: () => encodeTable(name, iterators[name]()) }] as const,
+      );
       const size = await writeSnapshot(file, head, tables, () => this.failures !== failures).catch((error: unknown) => {
         this.unsnapshotted = true;
         throw error;

@@ -20,7 +20,7 @@ import {
 import { journalFile, journalGenerations, readJournal } from "./files.ts";
 import { isRow, type JournalLine, journalLineProblem, RecordSet } from "./journal.ts";
 import { type NestedState, type PathLine, pathLineProblem, recordsOf, replayPaths } from "./migrate.ts";
-import { decodeTable } from "./snapshot.ts";
+import { decodeTable, readSnapshotLines } from "./snapshot.ts";
 import type { LoadedRecords } from "./tables.ts";
 
 export const STATE_FORMAT = "partner-api-sandbox-state";
@@ -66,21 +66,30 @@ export interface LoadedState {
  * line cut short by a `kill -9` is left out.
  */
 export function loadStateFiles(file: string, shownAs: string): LoadedState | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new SandboxStateError(`sandbox state file ${shownAs} cannot be read: ${(error as Error).message}`);
-  }
   const refuse = refusal(shownAs);
   let parsed: unknown;
+  let size: number;
   try {
-    // Text that is all ASCII (as a state file usually is) is the same read as Latin-1, which is a copy: decoding
-    // tens of megabytes as UTF-8 costs more.
-    parsed = JSON.parse(bytes.toString(isAscii(bytes) ? "latin1" : "utf8"));
+    // A snapshot this version wrote is read a line at a time (snapshot.ts); anything else is parsed whole.
+    const lines = readSnapshotLines(file);
+    if (lines) {
+      parsed = lines.value;
+      size = lines.bytes;
+    } else {
+      const bytes = readFileSync(file);
+      size = bytes.length;
+      try {
+        // Text that is all ASCII (as a state file usually is) is the same read as Latin-1, which is a copy:
+        // decoding tens of megabytes as UTF-8 costs more.
+        parsed = JSON.parse(bytes.toString(isAscii(bytes) ? "latin1" : "utf8"));
+      } catch (error) {
+        throw refuse(`is corrupt (not JSON: ${(error as Error).message})`);
+      }
+    }
   } catch (error) {
-    throw refuse(`is corrupt (not JSON: ${(error as Error).message})`);
+    if (error instanceof SandboxStateError) throw error;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new SandboxStateError(`sandbox state file ${shownAs} cannot be read: ${(error as Error).message}`);
   }
   const head = parsed as Record<string, unknown> | null;
   if (!head || typeof head !== "object" || head.format !== STATE_FORMAT)
@@ -179,7 +188,7 @@ export function loadStateFiles(file: string, shownAs: string): LoadedState | und
     generation,
     journalBytes: read.bytes,
     journalLines: read.lines.length,
-    snapshotBytes: bytes.length,
+    snapshotBytes: size,
   };
 }
 
