@@ -10,6 +10,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { ContractRouter, Issue, Operation, QueryValues } from "../contract/router.ts";
 import { callerKey } from "./accounts.ts";
+import { answerText } from "./answer-text.ts";
 import type { SandboxEngine } from "./engine.ts";
 import { type AnyReply, type Call, SandboxProblem } from "./flows/flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS, type Task } from "./flows/index.ts";
@@ -138,7 +139,7 @@ function send(
         ? "application/problem+json"
         : "application/json";
     headers = headersFor(cors, contentType);
-    text = JSON.stringify(reply.body);
+    text = answerText(reply.body);
   }
   if (reply.headers) headers = { ...headers, ...reply.headers };
   if (exchange) text = exchange.answer(reply.status, headers, text);
