@@ -121,7 +121,13 @@ describe("the two compilers", () => {
     // Both over the same program: the one tsconfig, nothing emitted, each with an incremental cache of its own.
     const typecheck = manifest.scripts.typecheck!.split(" ");
     const fast = manifest.scripts["typecheck:fast"]!.split(" ");
-    expect(typecheck.slice(0, 5)).toEqual(["node", "node_modules/typescript/bin/tsc", "--noEmit", "-p", "tsconfig.json"]);
+    expect(typecheck.slice(0, 5)).toEqual([
+      "node",
+      "node_modules/typescript/bin/tsc",
+      "--noEmit",
+      "-p",
+      "tsconfig.json",
+    ]);
     expect(fast.slice(0, 5)).toEqual(["node", "node_modules/typescript7/bin/tsc", "--noEmit", "-p", "tsconfig.json"]);
     const cache = (args: string[]) => args[args.indexOf("--tsBuildInfoFile") + 1];
     expect(cache(fast)).toMatch(/^node_modules\/\.cache\//);
