@@ -148,6 +148,12 @@ describe("a snapshot read a line at a time (readSnapshotLines)", () => {
       ["\n,{", "\n{"],
       ['"tables":{\n"', '"tables":{\n,"'],
       ['"records":[\n{', '"records":[\n,{'],
+      // Nothing before the comma: `{}` closed alone is JSON, the line in the file is not.
+      ['{"account":"alpha","records":[', '{,"records":['],
+      [
+        '{"format":"partner-api-sandbox-state","version":4,"seed":7,"clock":"2030-01-01T00:00:00Z","journal":2,"tables"',
+        '{ ,"tables"',
+      ],
     ]) {
       expect(text.includes(from!), from).toBe(true);
       expect(readSnapshotLines(fileOf(text.replace(from!, to!))), from).toBeUndefined();

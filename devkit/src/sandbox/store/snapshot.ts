@@ -183,6 +183,20 @@ function parseObject(text: string): Record<string, unknown> | undefined {
     : undefined;
 }
 
+/**
+ * The fields of an object whose text goes on past the line (`{"account":"k","records":[`): the line up to `suffix`
+ * (`,"records":[`) closed and parsed. Undefined unless the line ends so, at least one field comes before the comma
+ * (`{,"records":[` is not JSON, though `{}` is), and the suffix's key is not among them.
+ */
+function objectBefore(line: string, suffix: string): Record<string, unknown> | undefined {
+  if (!line.endsWith(suffix)) return undefined;
+  const fields = line.slice(0, -suffix.length);
+  if (/\{\s*$/.test(fields)) return undefined;
+  const value = parseObject(`${fields}}`);
+  const key = suffix.slice(2, suffix.indexOf('"', 2));
+  return value && !Object.hasOwn(value, key) ? value : undefined;
+}
+
 /** The layout snapshotFragments writes, followed a line at a time; a line it does not expect ends the reading. */
 class LayoutReader {
   private state: "head" | "tables" | "runs" | "records" | "end" = "head";
@@ -201,9 +215,8 @@ class LayoutReader {
   line(line: string): boolean {
     switch (this.state) {
       case "head": {
-        if (!line.endsWith(TABLES_OPEN)) return false;
-        this.value = parseObject(`${line.slice(0, -TABLES_OPEN.length)}}`);
-        if (!this.value || Object.hasOwn(this.value, "tables")) return false;
+        this.value = objectBefore(line, TABLES_OPEN);
+        if (!this.value) return false;
         this.value.tables = this.tables;
         this.state = "tables";
         this.first = true;
@@ -231,9 +244,8 @@ class LayoutReader {
           return true;
         }
         const body = this.unlisted(line);
-        if (body === undefined || !body.endsWith(RECORDS_OPEN)) return false;
-        const run = parseObject(`${body.slice(0, -RECORDS_OPEN.length)}}`);
-        if (!run || Object.hasOwn(run, "records")) return false;
+        const run = body === undefined ? undefined : objectBefore(body, RECORDS_OPEN);
+        if (!run) return false;
         this.records = [];
         run.records = this.records;
         this.runs.push(run);
