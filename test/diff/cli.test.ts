@@ -46,10 +46,12 @@ describe("the gate on files", () => {
       "--format",
       "json",
     ]);
-    const changes = JSON.parse(run.stdout) as { id: string; usedBy: string[] }[];
+    const changes = JSON.parse(run.stdout) as { id: string; level: string; usedBy: string[] }[];
     const removed = changes.find((change) => change.id === "response-optional-field-removed");
     expect(removed?.usedBy).toEqual(expect.arrayContaining(["GET /widgets/{widgetId}", "webhook widget.created POST"]));
-    expect(run.code).toBe(0);
+    // Partners read every documented response field (none is marked required): removing one fails the gate.
+    expect(removed?.level).toBe("error");
+    expect(run.code).toBe(1);
   });
 
   it("passes an optional field, with a Markdown changelog line", async () => {
