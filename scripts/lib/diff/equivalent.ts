@@ -57,7 +57,7 @@ function narrowed(constraint: Json, declared: string[]): string[] | undefined {
   return undefined;
 }
 
-function rewriteApplied(subschema: Json, object: JsonObject): void {
+function rewriteApplied(subschema: Json | undefined, object: JsonObject): void {
   if (!isObject(subschema)) return;
   liftNot(subschema);
   const own = subschema.properties;
