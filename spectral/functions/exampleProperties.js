@@ -25,7 +25,7 @@ function conjunction(document, schema, found = { parts: [], choices: [] }, seen 
   return found;
 }
 
-const escape = (name) => name.replace(/~/g, "~0").replace(/\//g, "~1");
+const pointerToken = (name) => name.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /** The properties of `value` (an example, at `at`) that no schema of `parts` declares: [pointer, name] each. */
 function undeclared(document, parts, choices, value, at, depth) {
@@ -77,11 +77,11 @@ function undeclared(document, parts, choices, value, at, depth) {
       }
     }
     if (!declared && !open) {
-      problems.push([`${at}/${escape(name)}`, name]);
+      problems.push([`${at}/${pointerToken(name)}`, name]);
       continue;
     }
     for (const child of schemas)
-      problems.push(...undeclaredIn(document, child, entry, `${at}/${escape(name)}`, depth + 1));
+      problems.push(...undeclaredIn(document, child, entry, `${at}/${pointerToken(name)}`, depth + 1));
   }
   return problems;
 }
@@ -178,9 +178,9 @@ export default function exampleProperties(document) {
     if (schema.example !== undefined)
       check(document, schema, schema.example, "", report([...at, "example"], "the example"));
     if (Array.isArray(schema.examples))
-      schema.examples.forEach((value, index) =>
-        check(document, schema, value, "", report([...at, "examples", index], `example ${index + 1}`)),
-      );
+      schema.examples.forEach((value, index) => {
+        check(document, schema, value, "", report([...at, "examples", index], `example ${index + 1}`));
+      });
   }
   return results;
 }

@@ -17,6 +17,7 @@ import {
   renameOperation,
   renameWord,
 } from "../../scripts/rehearse.ts";
+import { listOperations } from "../contract/support/contract.ts";
 import { runInProcess } from "../helpers/run.ts";
 
 const ids = operationIds(JSON.parse(readFileSync(bundleJsonPath, "utf8")));
@@ -25,9 +26,10 @@ const cardHolderRead = ids.find((id) => /^getCardHolder/.test(id))!;
 const taken = ids.find((id) => id !== cardHolderRead)!;
 
 describe("the rename", () => {
-  it("reads the contract's 15 operationIds", () => {
-    expect(ids).toHaveLength(15);
-    expect(new Set(ids).size).toBe(15);
+  it("reads every operationId of the contract, each once", () => {
+    const bundle = JSON.parse(readFileSync(bundleJsonPath, "utf8"));
+    expect(ids).toHaveLength(listOperations(bundle).length);
+    expect(new Set(ids).size).toBe(ids.length);
     expect(cardHolderRead).toBeDefined();
   });
 
