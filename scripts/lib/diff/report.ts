@@ -190,15 +190,24 @@ export function formatJson(report: DiffReport): string {
   return `${JSON.stringify(list)}\n`;
 }
 
-/** GitHub Actions workflow commands: `::error`, `::warning`, `::notice`, one per change. */
-export function formatGithub(report: DiffReport): string {
+/**
+ * GitHub Actions workflow commands: `::error`, `::warning`, `::notice`, one per change; with `sources` (the head is
+ * the working tree), each carries the split file and line of the change (`file=openapi/…yaml,line=12`), so it lands
+ * on the YAML in the pull request's diff.
+ */
+export function formatGithub(
+  report: DiffReport,
+  sources?: (location: string) => { file: string; line: number } | undefined,
+): string {
   const escapeData = (text: string) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
   const escapeProperty = (text: string) => escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
   const command: Record<Level, string> = { error: "error", warning: "warning", info: "notice" };
   const lines = report.changes.map((change) => {
     const level = change.acknowledged ? "notice" : command[change.level];
     const title = escapeProperty(`${change.check}${change.acknowledged ? " (acknowledged)" : ""}`);
-    return `::${level} title=${title}::${escapeData(`${change.location}: ${change.message}`)}`;
+    const source = sources?.(change.location);
+    const at = source ? `file=${escapeProperty(source.file)},line=${source.line},` : "";
+    return `::${level} ${at}title=${title}::${escapeData(`${change.location}: ${change.message}`)}`;
   });
   return lines.length > 0 ? `${lines.join("\n")}\n` : "";
 }
