@@ -3,7 +3,6 @@
  * so a change merged into the target meanwhile is not the branch's; an informational line says what is unreleased
  * since the last release; `--format github` annotations carry the split file and line of each change.
  */
-import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -12,6 +11,7 @@ import { unreleasedLine } from "../../scripts/diff.ts";
 import { diffContracts } from "../../scripts/lib/diff/report.ts";
 import { sourceLines } from "../../scripts/lib/diff/source-lines.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { gitIn } from "../helpers/git.ts";
 import { runScript } from "../helpers/run.ts";
 
 const TRANSACTION = "openapi/components/schemas/transactions/Transaction.yaml";
@@ -64,14 +64,7 @@ describe("the unreleased line", () => {
 
 describe("--merge-base: a pull request's own change", () => {
   let repo: string;
-  const git = (...args: string[]) => {
-    const result = spawnSync("git", ["-c", "user.email=test@example.invalid", "-c", "user.name=test", ...args], {
-      cwd: repo,
-      encoding: "utf8",
-    });
-    if (result.status !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`);
-    return result.stdout;
-  };
+  const git = (...args: string[]) => gitIn(repo, ...args);
   const edit = (file: string, from: RegExp, to: string) => {
     const full = path.join(repo, file);
     const text = readFileSync(full, "utf8");
