@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unreleasedLine } from "../../scripts/diff.ts";
-import { diffContracts } from "../../scripts/lib/diff/report.ts";
+import { diffContracts, markdownHeading } from "../../scripts/lib/diff/report.ts";
 import { sourceLines } from "../../scripts/lib/diff/source-lines.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { gitIn } from "../helpers/git.ts";
@@ -42,6 +42,16 @@ describe("sourceLines: a printed location → the split file and line", () => {
   it("what it cannot place is left unplaced, never guessed", () => {
     expect(lines("#/components/schemas/NoSuchSchema .x")).toBeUndefined();
     expect(lines("DELETE /v1/nowhere")).toBeUndefined();
+  });
+});
+
+describe("the markdown report's header", () => {
+  it("names both versions, or says the head is not released yet when it carries the base's number", () => {
+    const summary = (version: string) => ({ label: "x", version, operations: 1, webhooks: 0 });
+    expect(markdownHeading({ base: summary("0.1.0"), head: summary("0.2.0") })).toBe("## API changes: 0.1.0 → 0.2.0");
+    expect(markdownHeading({ base: summary("0.1.0"), head: summary("0.1.0") })).toBe(
+      "## API changes since 0.1.0 (unreleased)",
+    );
   });
 });
 

@@ -154,9 +154,19 @@ const MARKDOWN_SECTIONS: { title: string; pick: (change: Change, failOn: Level) 
   },
 ];
 
-/** A changelog section; `heading` replaces the default `## API changes: <base> → <head>`. */
+/**
+ * `## API changes: <base> → <head>` when the versions differ; the same version on both sides is a working tree not
+ * released yet: `## API changes since <base> (unreleased)`.
+ */
+export function markdownHeading(report: Pick<DiffReport, "base" | "head">): string {
+  return report.base.version === report.head.version
+    ? `## API changes since ${report.base.version} (unreleased)`
+    : `## API changes: ${report.base.version} → ${report.head.version}`;
+}
+
+/** A changelog section; `heading` replaces the default (`markdownHeading`). */
 export function formatMarkdown(report: DiffReport, heading?: string): string {
-  const lines = [heading ?? `## API changes: ${report.base.version} → ${report.head.version}`, ""];
+  const lines = [heading ?? markdownHeading(report), ""];
   if (report.changes.length === 0) lines.push("No changes to the API contract.", "");
   for (const section of MARKDOWN_SECTIONS) {
     const group = report.changes.filter((change) => section.pick(change, report.failOn));
