@@ -111,26 +111,22 @@ export function partnerSentence(
         ? `${Subject}, deprecated earlier, is no longer sent`
         : `${Subject}, deprecated earlier, is no longer accepted`;
     case "field-added-optional":
+    case "parameter-added-optional":
       return reads ? `${Subject} is new: answers may carry it` : `${Subject} is new: you may send it`;
     case "field-added-required":
+    case "parameter-added-required":
       return reads ? `${Subject} is new and always present` : `${Subject} is new and must be sent`;
     case "field-became-required":
+    case "parameter-became-required":
       return reads ? `${Subject} is now always present` : `${Subject} must now be sent`;
     case "field-became-optional":
+    case "parameter-became-optional":
       return reads ? `${Subject} may now be absent` : `${Subject} need no longer be sent`;
     case "ignored-field-changed":
     case "mutability-changed":
       return `${Subject} changes where it is used (sent or read), without changing what you send or read`;
     case "required-field-no-longer-write-only":
       return `${Subject} is now in every answer`;
-    case "parameter-added-optional":
-      return reads ? `${Subject} is new: answers may carry it` : `${Subject} is new: you may send it`;
-    case "parameter-added-required":
-      return reads ? `${Subject} is new and always present` : `${Subject} is new and must be sent`;
-    case "parameter-became-required":
-      return reads ? `${Subject} is now always present` : `${Subject} must now be sent`;
-    case "parameter-became-optional":
-      return reads ? `${Subject} may now be absent` : `${Subject} need no longer be sent`;
     case "parameter-removed":
     case "parameter-removed-before-sunset":
       return reads ? `${Subject} is no longer sent` : `${Subject} is no longer accepted`;
