@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { readStateFile } from "../../devkit/src/sandbox/store/load.ts";
+import { readStateFile } from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { clientFor, emptyStateFile, ONBOARD_BODY, request, seededCompany } from "./support.ts";
 
 /** Every member name of Object.prototype (`__proto__` among them). */
@@ -159,7 +159,7 @@ describe("a state file with prototype-named accounts", () => {
       await second.stop();
     }
     // The snapshot and its journal, read back as a restart reads them.
-    const saved = (await readStateFile(file, "state"))!;
+    const saved = readStateFile(file, "state")!;
     expect(saved.records.accounts.map((account) => account.id).sort()).toEqual([
       "__proto__",
       "constructor",

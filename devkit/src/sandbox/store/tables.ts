@@ -1,7 +1,7 @@
 /**
  * The store: the sandbox's records in tables (records.ts), read by id or by owner, changed only by `put` and
  * `delete`. What is put is frozen, so a record changed in place is a TypeError where it happens, never a change
- * the state file misses: every change goes through here, and a persistent store (journal-store.ts) writes what
+ * the state file misses: every change goes through here, and a persistent store (sqlite-store.ts) writes what
  * was put. One commit per call makes the changes durable before the call is answered.
  *
  * A record is kept under its account and id, so an id is looked up within the account that asks (one account
@@ -17,6 +17,8 @@ export interface Store {
   readonly nextTaskId: number;
   /** Counts up at every reset and every reload: what a cache built from the records was built against. */
   readonly epoch: number;
+  /** Counts the commits refused and undone: a change made before one and committed after it was undone with it. */
+  readonly undone: number;
   /** One of the account's records, by id. */
   get<T extends TableName>(table: T, account: string, id: string): Records[T] | undefined;
   /** The account's records under one owner (the account itself by default), in the order first put. */
@@ -85,7 +87,7 @@ interface AccountPart {
 }
 
 class Table {
-  /** Every record's slot, in the order first put (a snapshot writes them in this order). */
+  /** Every record's slot, in the order first put (a state file keeps them in this order). */
   private readonly order = new Set<Slot>();
   /** Each account's records by id, and its owners' lists. */
   private readonly accounts = new Map<string, AccountPart>();
@@ -210,7 +212,7 @@ export class MemoryStore implements Store {
   private taskCounter: number;
   private epochCount = 0;
   private readonly reloadListeners: (() => void)[] = [];
-  /** Told of every change (a persistent store's journal). */
+  /** Told of every change (a persistent store's change set). */
   protected recorder: ChangeRecorder | undefined;
 
   constructor(
@@ -226,6 +228,10 @@ export class MemoryStore implements Store {
 
   get epoch(): number {
     return this.epochCount;
+  }
+
+  get undone(): number {
+    return 0;
   }
 
   get<T extends TableName>(table: T, account: string, id: string): Records[T] | undefined {
@@ -290,7 +296,7 @@ export class MemoryStore implements Store {
   }
 
   /**
-   * Puts records read back (a snapshot and its journal) in place of those in memory, without telling the
+   * Puts records read back (from a state file) in place of those in memory, without telling the
    * recorder: they are what the files hold already.
    */
   protected load(records: LoadedRecords, nextTaskId: number, reloaded: boolean): void {
@@ -302,17 +308,9 @@ export class MemoryStore implements Store {
     this.epochCount++;
     if (reloaded) for (const listener of this.reloadListeners) listener();
   }
-
-  /** The records of every table, for a snapshot: live iterators, so a snapshot taken in slices is fuzzy. */
-  protected tableIterators(): { [T in TableName]: () => IterableIterator<Row> } {
-    const tables = this.tables;
-    return Object.fromEntries(TABLE_NAMES.map((name) => [name, () => tables[name].all()])) as {
-      [T in TableName]: () => IterableIterator<Row>;
-    };
-  }
 }
 
-/** Records as a snapshot or a migration gives them: each table's in the order they were first put. */
+/** Records as a state file or a migration gives them: each table's in the order they were first put. */
 export type LoadedRecords = { [T in TableName]?: Iterable<Records[T]> };
 
 function newTables(): { [T in TableName]: Table } {
