@@ -4,12 +4,16 @@
  * and left as it was; a second sandbox on a file one has open is refused naming the file and the process.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { DatabaseSync } from "node:sqlite";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { APPLICATION_ID, readStateFile, SCHEMA_VERSION } from "../../devkit/src/sandbox/store/sqlite-store.ts";
+import {
+  APPLICATION_ID,
+  readStateFile,
+  SCHEMA_VERSION,
+  openDatabase,
+} from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { type SandboxProcess, startSandboxProcess } from "../../scripts/lib/sandbox-process.ts";
 import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
@@ -87,7 +91,11 @@ describe("state files that are refused", () => {
   it.each([
     ["corrupt JSON", '{"format":"partner-api-sandbox-state","version":4,"accou', "is corrupt"],
     ["another program's JSON", '{"hello": "world"}', "is not a sandbox state file"],
-    ["an earlier format", '{"format":"partner-api-sandbox-state","version":3,"tables":{}}', "migrates format version 4 only"],
+    [
+      "an earlier format",
+      '{"format":"partner-api-sandbox-state","version":3,"tables":{}}',
+      "migrates format version 4 only",
+    ],
   ])("%s: startSandbox throws naming the file, and the file is untouched", async (_, content, why) => {
     const state = path.join(folder, `refused-${why.replace(/\W/g, "")}-${content.length}.json`);
     await writeFile(state, content);
@@ -105,11 +113,13 @@ describe("state files that are refused", () => {
     ["another program's database", 0, 0, "not a sandbox state"],
   ])("%s (an SQLite database) is refused naming the file, and left as it was", async (_, application, version, why) => {
     const state = path.join(folder, `refused-db-${version}.db`);
-    const db = new DatabaseSync(state);
+    const db = openDatabase(state);
     db.exec(`CREATE TABLE notes (text TEXT); PRAGMA application_id = ${application}; PRAGMA user_version = ${version}`);
     db.close();
     const before = await readFile(state);
-    await expect(startSandbox({ port: 0, state })).rejects.toThrow(new RegExp(`${path.basename(state)}.*${why.replace(/\(/g, "\\(")}`));
+    await expect(startSandbox({ port: 0, state })).rejects.toThrow(
+      new RegExp(`${path.basename(state)}.*${why.replace(/\(/g, "\\(")}`),
+    );
     expect((await readFile(state)).equals(before)).toBe(true);
   });
 

@@ -4,7 +4,6 @@
  * with a transaction per commit; a failed commit is undone and answered 503, and the next one works.
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { DatabaseSync } from "node:sqlite";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
@@ -17,6 +16,7 @@ import {
   readStateFile,
   type SqliteStore,
   type SqliteStoreOptions,
+  openDatabase,
 } from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { startReceiver } from "../../scripts/lib/receiver.ts";
 import { seededRandom } from "../helpers/random.ts";
@@ -333,7 +333,8 @@ describe("the database against memory", () => {
     const load = new Worker("for (;;) {}", { eval: true });
     const started = performance.now();
     try {
-      for (let run = 0; run < 20; run++) await randomRun({ store: {}, seed: 1000 + run, steps: 60, checkpointEvery: 30 });
+      for (let run = 0; run < 20; run++)
+        await randomRun({ store: {}, seed: 1000 + run, steps: 60, checkpointEvery: 30 });
     } finally {
       await load.terminate();
     }
@@ -373,7 +374,7 @@ describe("a commit that fails", () => {
     const holder = (await client.get(`/_sandbox/companies/${companyId}/card-holders`)).body.cardHolders[0].id;
     const card = { cardHolderId: holder, name: "Card", category: "Other", bin: "45671234" };
     // Another connection (as the sqlite3 command would be) makes SQLite refuse every new card, as a full disk would.
-    const other = new DatabaseSync(file);
+    const other = openDatabase(file);
     other.exec("CREATE TRIGGER refuse BEFORE INSERT ON cards BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
     const failed = await client.post("/v1/cards", card, { companyId });
     expect(failed.status).toBe(503);

@@ -239,9 +239,9 @@ function replay(base: LoadedRecords, changes: readonly Change[]): RecordLists {
     if (list) list.push(change);
     else byTable.set(change[1], [change]);
   }
-  return Object.fromEntries(
-    TABLE_NAMES.map((name) => [name, replayed(base[name] ?? [], byTable.get(name) ?? [])]),
-  ) as { [T in TableName]: Records[T][] };
+  return Object.fromEntries(TABLE_NAMES.map((name) => [name, replayed(base[name] ?? [], byTable.get(name) ?? [])])) as {
+    [T in TableName]: Records[T][];
+  };
 }
 
 function replayed(base: Iterable<Row>, changes: readonly Change[]): Row[] {

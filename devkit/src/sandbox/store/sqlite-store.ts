@@ -11,7 +11,17 @@
  * format version 4 state file (the JSON snapshot and journals of the release before) is migrated once, at the
  * first start on it, and kept beside the database.
  */
-import { closeSync, copyFileSync, fsyncSync, openSync, readFileSync, readSync, realpathSync, renameSync, rmSync } from "node:fs";
+import {
+  closeSync,
+  copyFileSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import { CLOCK_RANGE_TEXT, inClockRange } from "../clock.ts";
@@ -70,12 +80,12 @@ export interface SqliteStoreOptions {
 }
 
 /** The parts of `node:sqlite` used here (typed here: the devkit builds against Node 20's types too). */
-interface Statement {
+export interface Statement {
   run(...values: (string | number | null)[]): { changes: number | bigint };
   get(...values: (string | number | null)[]): Record<string, unknown> | undefined;
   all(...values: (string | number | null)[]): Record<string, unknown>[];
 }
-interface Database {
+export interface Database {
   exec(sql: string): void;
   prepare(sql: string): Statement;
   close(): void;
@@ -97,6 +107,11 @@ function sqliteModule(shownAs: string): SqliteModule {
       `--state ${shownAs} needs node:sqlite (Node 22.13 or later), which this runtime (${process.release?.name ?? "unknown"} ${process.version}) lacks; run the sandbox on Node 24, or without --state (the state then lives in memory)`,
     );
   return module;
+}
+
+/** A connection to an SQLite file (`node:sqlite`'s DatabaseSync): for tests and tools that look at a state file. */
+export function openDatabase(file: string, options: { readOnly?: boolean } = {}): Database {
+  return new (sqliteModule(file).DatabaseSync)(file, options);
 }
 
 /** The state files this process has open (by real path): a second open is refused as another process's is. */
@@ -178,9 +193,7 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
       configure(db, options.synchronous ?? "FULL");
       held = claim(db, file, shownAs, refuse, context.seed);
       const read = readState(db, refuse);
-      const loaded = read
-        ? { ...read.state, ...(migratedFrom ? { migratedFrom } : {}) }
-        : undefined;
+      const loaded = read ? { ...read.state, ...(migratedFrom ? { migratedFrom } : {}) } : undefined;
       return new SqliteStore(db, context, held, loaded, read?.records, options);
     } catch (error) {
       if (held !== undefined) release(db, held);
@@ -196,7 +209,8 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
   }
 
   override commit(): Promise<void> {
-    if (this.closed) return Promise.reject(new StateNotSavedError(`the sandbox state file ${this.context.shownAs} is closed`));
+    if (this.closed)
+      return Promise.reject(new StateNotSavedError(`the sandbox state file ${this.context.shownAs} is closed`));
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       if (!this.groupCommit) this.writeWaiting();
@@ -304,7 +318,9 @@ export function readStateFile(
   const kind = fileKind(file);
   if (kind === "missing") return undefined;
   if (kind === "other")
-    throw refusal(shownAs)("is not a sandbox state file (neither an SQLite database nor a state file of format version 4)");
+    throw refusal(shownAs)(
+      "is not a sandbox state file (neither an SQLite database nor a state file of format version 4)",
+    );
   if (kind === "format4") {
     const old = readFormat4(file, shownAs);
     const records = checkRecords(old.records);
@@ -486,7 +502,10 @@ function readState(
   refuse: (why: string) => SandboxStateError,
 ): { state: Omit<LoadedState, "migratedFrom">; records: RecordLists } | undefined {
   const settings = new Map(
-    db.prepare("SELECT key, value FROM sandbox").all().map((row) => [row.key as string, row.value]),
+    db
+      .prepare("SELECT key, value FROM sandbox")
+      .all()
+      .map((row) => [row.key as string, row.value]),
   );
   const seed = settings.get("seed");
   const clock = settings.get("clock");
@@ -535,7 +554,9 @@ function migrateFormat4(sqlite: SqliteModule, context: StoreContext, options: Sq
     throw refusal(shownAs)(`is corrupt (${(error as Error).message})`);
   }
   if (!inClockRange(Date.parse(old.clock)))
-    throw refusal(shownAs)(`is corrupt (its clock ${old.clock} is outside the sandbox clock's range, ${CLOCK_RANGE_TEXT})`);
+    throw refusal(shownAs)(
+      `is corrupt (its clock ${old.clock} is outside the sandbox clock's range, ${CLOCK_RANGE_TEXT})`,
+    );
   const temporary = `${file}.migrating`;
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${temporary}${suffix}`, { force: true });
   chmodNew(temporary);

@@ -2,7 +2,15 @@
  * What the stores share about a state file: the refusal that names it, what a sandbox starting on it is told it
  * holds, and the check every record read from disk passes before the sandbox serves it.
  */
-import { dataMap, type Records, type Row, TABLE_NAMES, type TableName, type TaskRecord, type WalletRecord } from "../records.ts";
+import {
+  dataMap,
+  type Records,
+  type Row,
+  TABLE_NAMES,
+  type TableName,
+  type TaskRecord,
+  type WalletRecord,
+} from "../records.ts";
 import type { LoadedRecords } from "./tables.ts";
 
 export class SandboxStateError extends Error {
