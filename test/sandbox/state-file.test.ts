@@ -10,7 +10,7 @@ import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandboxWith } from "../../devkit/src/sandbox/compose.ts";
 import { type SandboxOptions, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { TABLE_NAMES } from "../../devkit/src/sandbox/records.ts";
+import { type Row, TABLE_NAMES } from "../../devkit/src/sandbox/records.ts";
 import {
   openSqliteStore,
   readStateFile,
@@ -29,15 +29,29 @@ beforeAll(async () => {
 afterAll(() => rm(folder, { recursive: true, force: true }));
 
 const START = "2030-01-01T00:00:00.000Z";
-/** The state as the file holds it: every table's records in their order, the clock and the task counter. */
-function onDisk(file: string) {
-  const { records, clock, nextTaskId, seed } = readStateFile(file, path.basename(file))!;
-  return { records, clock, nextTaskId, seed };
+/**
+ * Each table's records account by account (accounts by name), each account's in their order: the order the
+ * store keeps (the file's order across accounts is the order records were first put, whatever their account).
+ */
+function byAccount(tables: Record<string, readonly Row[]>) {
+  return Object.fromEntries(
+    Object.entries(tables).map(([table, records]) => {
+      const accounts = new Map<string, Row[]>();
+      for (const record of records) accounts.set(record.account, [...(accounts.get(record.account) ?? []), record]);
+      return [table, [...accounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))];
+    }),
+  );
 }
 
-/** Every table's records as the store holds them in memory, in their order. */
+/** The state as the file holds it: every table's records, the clock and the task counter. */
+function onDisk(file: string) {
+  const { records, clock, nextTaskId, seed } = readStateFile(file, path.basename(file))!;
+  return { records: byAccount(records), clock, nextTaskId, seed };
+}
+
+/** Every table's records as the store holds them in memory. */
 function inMemory(store: SqliteStore) {
-  return Object.fromEntries(TABLE_NAMES.map((table) => [table, [...store.all(table)]]));
+  return byAccount(Object.fromEntries(TABLE_NAMES.map((table) => [table, [...store.all(table)]])));
 }
 
 /** The store of the sandbox `stored` started last. */
@@ -356,7 +370,7 @@ describe("a delivery attempt's outcome", () => {
         if (tries > 400) throw new Error("the sandbox did not settle");
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
-      const deliveries = onDisk(file).records.deliveries;
+      const deliveries = readStateFile(file, "outcome.db")!.records.deliveries;
       expect(deliveries.map((record) => record.delivery.statusCode)).toEqual([200]);
     } finally {
       await sandbox.stop();
@@ -380,14 +394,14 @@ describe("a commit that fails", () => {
     expect(failed.status).toBe(503);
     expect(failed.body.detail).toMatch(/not saved.*failing\.db.*refused by the test/);
     expect((await client.get("/v1/cards", { companyId })).body.cards).toEqual([]);
-    expect(onDisk(file).records.cards).toEqual([]);
+    expect(readStateFile(file, "failing.db")!.records.cards).toEqual([]);
     other.exec("DROP TRIGGER refuse");
     other.close();
     const saved = await client.post("/v1/cards", card, { companyId });
     expect(saved.status).toBe(201);
     const listed = (await client.get("/v1/cards", { companyId })).body.cards.map((c: { id: string }) => c.id);
     expect(listed).toEqual([saved.body.card.id]);
-    expect(onDisk(file).records.cards.map((c) => c.id)).toEqual(listed);
+    expect(readStateFile(file, "failing.db")!.records.cards.map((c) => c.id)).toEqual(listed);
     await sandbox.stop();
     const again = await startSandbox({ port: 0, state: file });
     expect(

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CardHolderRecord, CompanyRecord, Records, TableName } from "../../devkit/src/sandbox/records.ts";
+import type { CardHolderRecord, CompanyRecord, Row, TableName } from "../../devkit/src/sandbox/records.ts";
 import { openSqliteStore, readStateFile, type SqliteStore } from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { deepFreeze, MemoryStore, recordKey } from "../../devkit/src/sandbox/store/tables.ts";
 import { seededRandom } from "../helpers/random.ts";
@@ -34,13 +34,18 @@ async function sqliteStore(name: string): Promise<SqliteStore> {
   return openSqliteStore({ file, shownAs: name, seed: 1, clock: () => "2030-01-01T00:00:00.000Z" });
 }
 
-/** The tables tested here, their records in order: in memory, and as the database holds them. */
+/** The tables tested here, each account's records in their order: in memory, and as the database holds them. */
 function held(store: SqliteStore) {
-  return Object.fromEntries(TESTED.map((name) => [name, [...store.all(name)]]));
+  return Object.fromEntries(TESTED.map((name) => [name, byAccount([...store.all(name)])]));
 }
 function inFile(name: string) {
   const { records } = readStateFile(path.join(folder, `${name}.db`), name)!;
-  return Object.fromEntries(TESTED.map((table) => [table, records[table]]));
+  return Object.fromEntries(TESTED.map((table) => [table, byAccount(records[table])]));
+}
+function byAccount(records: readonly Row[]) {
+  const accounts = new Map<string, Row[]>();
+  for (const record of records) accounts.set(record.account, [...(accounts.get(record.account) ?? []), record]);
+  return [...accounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 describe("the memory store", () => {

@@ -29,7 +29,7 @@ export interface Format4State {
 
 /** Whether the text a file starts with is a state file of the JSON formats (any version). */
 export function looksLikeFormat4(start: Buffer): boolean {
-  return start.toString("latin1").trimStart().startsWith(`{"format":"${FORMAT_4}"`);
+  return /^\s*\{\s*"format"\s*:\s*"partner-api-sandbox-state"/.test(start.toString("latin1"));
 }
 
 /** Reads a format 4 state file and its journals; refuses any other version, or a corrupt file, by name. */

@@ -29,6 +29,7 @@ import { type Records, type Row, TABLE_NAMES, type TableName, OWNERS } from "../
 import { ChangeSet } from "./changes.ts";
 import { looksLikeFormat4, readFormat4 } from "./format4.ts";
 import {
+  checkRecord,
   checkRecords,
   type LoadedState,
   type RecordLists,
@@ -36,7 +37,7 @@ import {
   SandboxStateError,
   StateFileInUseError,
 } from "./state-file.ts";
-import { type LoadedRecords, MemoryStore, type Store } from "./tables.ts";
+import { MemoryStore, type Store, type TableSource } from "./tables.ts";
 
 /** The schema's version, in `PRAGMA user_version`: a newer one is refused, an older one migrated. */
 export const SCHEMA_VERSION = 1;
@@ -67,9 +68,10 @@ export interface PersistentStore extends Store {
 }
 
 /**
- * `PRAGMA synchronous`: FULL (the default) syncs the write-ahead log at every commit, so a commit answered
- * survives a power cut; NORMAL syncs it only at checkpoints, so a power cut may lose the last commits (never
- * corrupt the file). docs/design/sandbox-store.md has what each costs.
+ * `PRAGMA synchronous`: NORMAL (the default) syncs the write-ahead log only at checkpoints, so a power cut may
+ * lose the last commits (never corrupt the file; a process crash loses nothing committed); FULL syncs it at every
+ * commit, on the event loop (node:sqlite is synchronous), so every request waits for the disk. The persistence
+ * benchmark measures both: docs/design/sandbox-store.md.
  */
 export type Synchronous = "FULL" | "NORMAL";
 
@@ -136,19 +138,27 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
   private rollbacks = 0;
   private closed = false;
   private readonly groupCommit: boolean;
+  private readonly db: Database;
+  private readonly context: StoreContext;
+  /** The real path this process's claim is kept under. */
+  private readonly held: string;
+  readonly loaded: LoadedState | undefined;
 
   private constructor(
-    private readonly db: Database,
-    private readonly context: StoreContext,
-    private readonly held: string,
-    readonly loaded: LoadedState | undefined,
-    records: RecordLists | undefined,
+    db: Database,
+    context: StoreContext,
+    held: string,
+    loaded: LoadedState | undefined,
     options: SqliteStoreOptions,
   ) {
     super(loaded?.seed ?? context.seed);
+    this.db = db;
+    this.context = context;
+    this.held = held;
+    this.loaded = loaded;
     this.recorder = this.changes;
     this.groupCommit = options.groupCommit ?? true;
-    if (loaded && records) this.load(records, loaded.nextTaskId, false);
+    if (loaded) this.attach(sourceOf(db, context.shownAs), EAGER, loaded.nextTaskId, false);
     // A new state's seed is this start's (a database made by a start that never committed has another's).
     else db.prepare("UPDATE sandbox SET value = ? WHERE key = 'seed'").run(this.seed);
     this.written = { clock: loaded?.clock ?? "", nextTaskId: this.nextTaskId };
@@ -190,11 +200,11 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
       db.exec("PRAGMA busy_timeout = 2000");
       // Checked before anything is written: a database that is not a sandbox state is left as it was.
       checkSchema(db, refuse);
-      configure(db, options.synchronous ?? "FULL");
+      configure(db, options.synchronous ?? "NORMAL");
       held = claim(db, file, shownAs, refuse, context.seed);
-      const read = readState(db, refuse);
-      const loaded = read ? { ...read.state, ...(migratedFrom ? { migratedFrom } : {}) } : undefined;
-      return new SqliteStore(db, context, held, loaded, read?.records, options);
+      const read = readSettings(db, refuse);
+      const loaded = read ? { ...read, ...(migratedFrom ? { migratedFrom } : {}) } : undefined;
+      return new SqliteStore(db, context, held, loaded, options);
     } catch (error) {
       if (held !== undefined) release(db, held);
       db.close();
@@ -300,9 +310,9 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
   private reload(): void {
     this.changes.clear();
     try {
-      const read = readState(this.db, refusal(this.context.shownAs));
-      if (read) this.load(read.records, read.state.nextTaskId, true);
-      this.written = { clock: read?.state.clock ?? "", nextTaskId: this.nextTaskId };
+      const read = readSettings(this.db, refusal(this.context.shownAs));
+      this.attach(sourceOf(this.db, this.context.shownAs), EAGER, read?.nextTaskId ?? 1, true);
+      this.written = { clock: read?.clock ?? "", nextTaskId: this.nextTaskId };
     } catch {
       // Unreadable now: memory keeps what it holds, and the next commit is compared with nothing written.
       this.written = { clock: "", nextTaskId: -1 };
@@ -330,7 +340,7 @@ export function readStateFile(
   const db = new (sqliteModule(shownAs).DatabaseSync)(file, { readOnly: true });
   try {
     db.exec("PRAGMA busy_timeout = 2000");
-    const read = readState(db, refusal(shownAs));
+    const read = readState(db, shownAs);
     return read && { ...read.state, records: read.records };
   } finally {
     db.close();
@@ -496,11 +506,34 @@ function processStart(pid: number): string | undefined {
   }
 }
 
-/** The counters and every table's records, in the order first put; undefined for a database with no commit yet. */
-function readState(
+/** The tables read whole at start (the engine schedules every task, and counts and names every account). */
+const EAGER: readonly TableName[] = ["accounts", "tasks"];
+
+/** Each table's records, read from the database an account at a time (or whole), checked. */
+function sourceOf(db: Database, shownAs: string): (table: TableName) => TableSource {
+  const refuse = refusal(shownAs);
+  return (table) => {
+    const byAccount = db.prepare(`SELECT record FROM ${table} WHERE account = ? ORDER BY seq`);
+    const every = db.prepare(`SELECT record FROM ${table} ORDER BY seq`);
+    const parsed = (rows: Record<string, unknown>[]) =>
+      rows.map((row) => {
+        try {
+          return checkRecord(table, JSON.parse(row.record as string)) as Row;
+        } catch (error) {
+          throw refuse(
+            `is corrupt (${error instanceof SyntaxError ? `a record of "${table}" is not JSON` : (error as Error).message})`,
+          );
+        }
+      });
+    return { account: (account) => parsed(byAccount.all(account)), every: () => parsed(every.all()) };
+  };
+}
+
+/** The counters and how many records each table holds; undefined for a database with no commit yet. */
+function readSettings(
   db: Database,
   refuse: (why: string) => SandboxStateError,
-): { state: Omit<LoadedState, "migratedFrom">; records: RecordLists } | undefined {
+): Omit<LoadedState, "migratedFrom"> | undefined {
   const settings = new Map(
     db
       .prepare("SELECT key, value FROM sandbox")
@@ -516,26 +549,22 @@ function readState(
   if (Date.parse(clock) === 0) return undefined;
   if (!inClockRange(Date.parse(clock)))
     throw refuse(`is corrupt (its clock ${clock} is outside the sandbox clock's range, ${CLOCK_RANGE_TEXT})`);
-  const loaded: LoadedRecords = {};
-  try {
-    for (const name of TABLE_NAMES) {
-      // One JSON text per table, parsed at once: faster than a row object and a parse per record.
-      const text = db
-        .prepare(`SELECT '[' || coalesce(group_concat(record, ',' ORDER BY seq), '') || ']' AS records FROM ${name}`)
-        .get()?.records as string;
-      (loaded as Record<TableName, Row[]>)[name] = JSON.parse(text);
-    }
-  } catch (error) {
-    throw refuse(`is corrupt (a record is not JSON: ${(error as Error).message})`);
-  }
-  let records: RecordLists;
-  try {
-    records = checkRecords(loaded);
-  } catch (error) {
-    throw refuse(`is corrupt (${(error as Error).message})`);
-  }
-  const counts = Object.fromEntries(TABLE_NAMES.map((name) => [name, records[name].length])) as LoadedState["counts"];
-  return { state: { seed, clock, nextTaskId, counts }, records };
+  const counts = Object.fromEntries(
+    TABLE_NAMES.map((name) => [name, Number(db.prepare(`SELECT count(*) AS n FROM ${name}`).get()?.n)]),
+  ) as LoadedState["counts"];
+  return { seed, clock, nextTaskId, counts };
+}
+
+/** The counters and every table's records, in the order first put; undefined for a database with no commit yet. */
+function readState(
+  db: Database,
+  shownAs: string,
+): { state: Omit<LoadedState, "migratedFrom">; records: RecordLists } | undefined {
+  const state = readSettings(db, refusal(shownAs));
+  if (!state) return undefined;
+  const source = sourceOf(db, shownAs);
+  const records = Object.fromEntries(TABLE_NAMES.map((name) => [name, [...source(name).every()]])) as RecordLists;
+  return { state, records };
 }
 
 /**
@@ -562,7 +591,7 @@ function migrateFormat4(sqlite: SqliteModule, context: StoreContext, options: Sq
   chmodNew(temporary);
   const db = new sqlite.DatabaseSync(temporary);
   try {
-    configure(db, options.synchronous ?? "FULL");
+    configure(db, options.synchronous ?? "NORMAL");
     db.exec("BEGIN IMMEDIATE");
     createSchema(db, old.seed, old.clock, old.nextTaskId);
     for (const name of TABLE_NAMES) {

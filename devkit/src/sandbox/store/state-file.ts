@@ -53,22 +53,26 @@ export function isRow(value: unknown): value is Row {
 }
 
 /**
- * Checks what every record must hold for the sandbox to serve it, and makes maps keyed by request data (a
- * wallet's addresses by chain) null-prototype ones; throws a TypeError naming the first that is not right.
+ * Checks what a record must hold for the sandbox to serve it, and makes maps keyed by request data (a wallet's
+ * addresses by chain) null-prototype ones; throws a TypeError naming what is not right.
  */
-export function checkRecords(records: LoadedRecords): RecordLists {
-  const lists = Object.fromEntries(TABLE_NAMES.map((name) => [name, [...(records[name] ?? [])]])) as RecordLists;
-  for (const name of TABLE_NAMES)
-    for (const record of lists[name] as Row[])
-      if (!isRow(record)) throw new TypeError(`a record of "${name}" has no id or account`);
-  for (const record of lists.tasks as TaskRecord[]) {
-    const task = record.task as Partial<TaskRecord["task"]> | undefined;
+export function checkRecord<T extends TableName>(table: T, record: unknown): Records[T] {
+  if (!isRow(record)) throw new TypeError(`a record of "${table}" has no id or account`);
+  if (table === "tasks") {
+    const task = (record as TaskRecord).task as Partial<TaskRecord["task"]> | undefined;
     if (!task || typeof task.id !== "number" || typeof task.dueAt !== "number" || typeof task.kind !== "string")
       throw new TypeError(`the task ${JSON.stringify(record.id).slice(0, 40)} is not a task`);
   }
-  lists.wallets = (lists.wallets as WalletRecord[]).map((record) => ({
-    ...record,
-    addresses: dataMap(Object.entries(record.addresses ?? {})),
-  }));
-  return lists;
+  if (table === "wallets") {
+    const wallet = record as WalletRecord;
+    return { ...wallet, addresses: dataMap(Object.entries(wallet.addresses ?? {})) } as Records[T];
+  }
+  return record as Records[T];
+}
+
+/** checkRecord for every record of every table. */
+export function checkRecords(records: LoadedRecords): RecordLists {
+  return Object.fromEntries(
+    TABLE_NAMES.map((name) => [name, [...(records[name] ?? [])].map((record) => checkRecord(name, record))]),
+  ) as RecordLists;
 }

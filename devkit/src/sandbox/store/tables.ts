@@ -25,7 +25,7 @@ export interface Store {
   list<T extends TableName>(table: T, account: string, owner?: string): readonly Records[T][];
   /** How many records are under one owner (the account by default). */
   count(table: TableName, account: string, owner?: string): number;
-  /** Every record of a table, account by account, each in the order first put. */
+  /** Every record of a table, account by account (in the order each was first put), each in the order first put. */
   all<T extends TableName>(table: T): IterableIterator<Records[T]>;
   /** How many records the table holds, in every account. */
   size(table: TableName): number;
@@ -86,25 +86,60 @@ interface AccountPart {
   readonly owners: Map<string, OwnerList>;
 }
 
+/**
+ * Where a table's records are read from when they are not in memory yet (a state file): one account's, or every
+ * account's, each in the order first put, checked and ready to freeze.
+ */
+export interface TableSource {
+  account(account: string): Iterable<Row>;
+  every(): Iterable<Row>;
+}
+
 class Table {
-  /** Every record's slot, in the order first put (a state file keeps them in this order). */
+  /** Every record's slot (its size is the table's). */
   private readonly order = new Set<Slot>();
   /** Each account's records by id, and its owners' lists. */
   private readonly accounts = new Map<string, AccountPart>();
   /** Id → the accounts holding it, built on the first cross-account lookup and kept from then on. */
   private byIdAcross: Map<string, string[]> | undefined;
+  /** The accounts read from the source so far (each is read on its first use). */
+  private readonly read = new Set<string>();
+  /** Every account is in memory: the source is read no more. */
+  private complete: boolean;
 
-  constructor(private readonly ownerOf: (record: Row) => string) {}
+  constructor(
+    private readonly ownerOf: (record: Row) => string,
+    private readonly source?: TableSource,
+  ) {
+    this.complete = source === undefined;
+  }
+
+  /** The account's records, read from the source on its first use. */
+  private ensure(account: string): void {
+    if (this.complete || this.read.has(account)) return;
+    this.read.add(account);
+    for (const record of this.source!.account(account)) this.put(deepFreeze(record));
+  }
+
+  /** Every account's records in memory (the accounts read already keep what memory holds). */
+  ensureAll(): void {
+    if (this.complete) return;
+    this.complete = true;
+    for (const record of this.source!.every()) if (!this.read.has(record.account)) this.put(deepFreeze(record));
+  }
 
   get size(): number {
+    this.ensureAll();
     return this.order.size;
   }
 
   get(account: string, id: string): Row | undefined {
+    this.ensure(account);
     return this.accounts.get(account)?.slots.get(id)?.record;
   }
 
   list(account: string, owner: string): readonly Row[] {
+    this.ensure(account);
     const list = this.accounts.get(account)?.owners.get(owner);
     if (!list) return EMPTY;
     if (!list.array) {
@@ -115,11 +150,13 @@ class Table {
   }
 
   count(account: string, owner: string): number {
+    this.ensure(account);
     return this.accounts.get(account)?.owners.get(owner)?.byId.size ?? 0;
   }
 
   accountOf(id: string): string | undefined {
     if (!this.byIdAcross) {
+      this.ensureAll();
       this.byIdAcross = new Map();
       for (const { record } of this.order) this.across(record.id, record.account);
     }
@@ -134,6 +171,7 @@ class Table {
 
   /** Puts the record; true when it was not there before (it goes last), false when it replaced one in place. */
   put(record: Row): boolean {
+    this.ensure(record.account);
     const owner = this.ownerOf(record);
     let part = this.accounts.get(record.account);
     let slot = part?.slots.get(record.id);
@@ -170,6 +208,7 @@ class Table {
   }
 
   delete(account: string, id: string): boolean {
+    this.ensure(account);
     const part = this.accounts.get(account);
     const slot = part?.slots.get(id);
     if (!part || !slot) return false;
@@ -191,8 +230,10 @@ class Table {
     return true;
   }
 
+  /** Account by account (in the order each was first put), each account's records in the order first put. */
   *all(): IterableIterator<Row> {
-    for (const slot of this.order) yield slot.record;
+    this.ensureAll();
+    for (const part of this.accounts.values()) for (const slot of part.slots.values()) yield slot.record;
   }
 }
 
@@ -308,13 +349,32 @@ export class MemoryStore implements Store {
     this.epochCount++;
     if (reloaded) for (const listener of this.reloadListeners) listener();
   }
+
+  /**
+   * Reads records from a state file in place of those in memory, without telling the recorder: each table's
+   * `eager` ones now, the others an account at a time on its first use (a large state starts without reading
+   * what no call asks for yet).
+   */
+  protected attach(
+    source: (table: TableName) => TableSource,
+    eager: readonly TableName[],
+    nextTaskId: number,
+    reloaded: boolean,
+  ): void {
+    const tables = newTables(source);
+    for (const name of eager) tables[name].ensureAll();
+    this.tables = tables;
+    this.taskCounter = nextTaskId;
+    this.epochCount++;
+    if (reloaded) for (const listener of this.reloadListeners) listener();
+  }
 }
 
 /** Records as a state file or a migration gives them: each table's in the order they were first put. */
 export type LoadedRecords = { [T in TableName]?: Iterable<Records[T]> };
 
-function newTables(): { [T in TableName]: Table } {
-  return Object.fromEntries(TABLE_NAMES.map((name) => [name, new Table(OWNERS[name] as (record: Row) => string)])) as {
-    [T in TableName]: Table;
-  };
+function newTables(source?: (table: TableName) => TableSource): { [T in TableName]: Table } {
+  return Object.fromEntries(
+    TABLE_NAMES.map((name) => [name, new Table(OWNERS[name] as (record: Row) => string, source?.(name))]),
+  ) as { [T in TableName]: Table };
 }
