@@ -208,8 +208,8 @@ describe("a state file with prototype-named accounts", () => {
     await clientFor(sandbox.url, "k").get("/v1/companies");
     await sandbox.stop();
     for (const [record, why] of [
-      ["{not json", 'a record of "accounts" is not JSON'],
-      ["5", 'a record of "accounts" has no id or account'],
+      ["{not json", 'a record of "accounts" is not JSON'] as const,
+      ["5", 'a record of "accounts" has no id or account'] as const,
     ]) {
       const connection = openDatabase(db);
       connection.prepare("UPDATE accounts SET record = ?").run(record);

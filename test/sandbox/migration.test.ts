@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { TABLE_NAMES } from "../../devkit/src/sandbox/records.ts";
 import { readFormat4 } from "../../devkit/src/sandbox/store/format4.ts";
-import { readStateFile, SCHEMA_VERSION, openDatabase } from "../../devkit/src/sandbox/store/sqlite-store.ts";
+import { openDatabase, readStateFile, SCHEMA_VERSION } from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { call, readAll } from "./fixtures/read-all.ts";
 
 const fixture = path.resolve("test/sandbox/fixtures/state-v4");

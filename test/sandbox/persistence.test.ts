@@ -10,9 +10,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox } from "../../devkit/src/sandbox/index.ts";
 import {
   APPLICATION_ID,
+  openDatabase,
   readStateFile,
   SCHEMA_VERSION,
-  openDatabase,
 } from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { type SandboxProcess, startSandboxProcess } from "../../scripts/lib/sandbox-process.ts";
 import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";

@@ -12,11 +12,11 @@ import { startSandboxWith } from "../../devkit/src/sandbox/compose.ts";
 import { type SandboxOptions, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { type Row, TABLE_NAMES } from "../../devkit/src/sandbox/records.ts";
 import {
+  openDatabase,
   openSqliteStore,
   readStateFile,
   type SqliteStore,
   type SqliteStoreOptions,
-  openDatabase,
 } from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { startReceiver } from "../../scripts/lib/receiver.ts";
 import { seededRandom } from "../helpers/random.ts";

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { type Records, type Row, TABLE_NAMES, type TableName } from "../records.ts";
 import type { Change } from "./changes.ts";
-import { isRow, type RecordLists, refusal, SandboxStateError } from "./state-file.ts";
+import { isRow, type RecordLists, refusal, type SandboxStateError } from "./state-file.ts";
 import { type LoadedRecords, recordKey } from "./tables.ts";
 
 export const FORMAT_4 = "partner-api-sandbox-state";

@@ -25,7 +25,7 @@ import {
 import { hostname } from "node:os";
 import path from "node:path";
 import { CLOCK_RANGE_TEXT, inClockRange } from "../clock.ts";
-import { type Records, type Row, TABLE_NAMES, type TableName, OWNERS } from "../records.ts";
+import { OWNERS, type Records, type Row, TABLE_NAMES, type TableName } from "../records.ts";
 import { ChangeSet } from "./changes.ts";
 import { looksLikeFormat4, readFormat4 } from "./format4.ts";
 import {
