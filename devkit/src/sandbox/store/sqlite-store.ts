@@ -131,7 +131,8 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
   private waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
   private scheduled = false;
   private readonly statements: { [T in TableName]: TableStatements };
-  private readonly setting: Statement;
+  private readonly setClock: Statement;
+  private readonly setNextTaskId: Statement;
   private readonly begin: Statement;
   private readonly end: Statement;
   private written: { clock: string; nextTaskId: number };
@@ -160,7 +161,7 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
     this.groupCommit = options.groupCommit ?? true;
     if (loaded) this.attach(sourceOf(db, context.shownAs), EAGER, loaded.nextTaskId, false);
     // A new state's seed is this start's (a database made by a start that never committed has another's).
-    else db.prepare("UPDATE sandbox SET value = ? WHERE key = 'seed'").run(this.seed);
+    else db.prepare("UPDATE sandbox SET seed = ?").run(this.seed);
     this.written = { clock: loaded?.clock ?? "", nextTaskId: this.nextTaskId };
     this.statements = Object.fromEntries(
       TABLE_NAMES.map((name) => [
@@ -173,7 +174,8 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
         },
       ]),
     ) as { [T in TableName]: TableStatements };
-    this.setting = db.prepare("UPDATE sandbox SET value = ? WHERE key = ?");
+    this.setClock = db.prepare("UPDATE sandbox SET clock = ?");
+    this.setNextTaskId = db.prepare("UPDATE sandbox SET next_task_id = ?");
     this.begin = db.prepare("BEGIN IMMEDIATE");
     this.end = db.prepare("COMMIT");
   }
@@ -188,6 +190,8 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
     if (kind === "other")
       throw refuse("is not a sandbox state file (neither an SQLite database nor a state file of format version 4)");
     if (kind === "format4") migratedFrom = migrateFormat4(sqlite, context, options);
+    // A new state file is its owner's only; the log files SQLite makes beside it take its mode.
+    if (kind === "missing") chmodNew(file);
     let db: Database;
     try {
       db = new sqlite.DatabaseSync(file);
@@ -196,7 +200,6 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
     }
     let held: string | undefined;
     try {
-      if (kind === "missing") chmodNew(file);
       db.exec("PRAGMA busy_timeout = 2000");
       // Checked before anything is written: a database that is not a sandbox state is left as it was.
       checkSchema(db, refuse);
@@ -292,8 +295,8 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
         statements.delete.run(record.account, record.id);
         statements.insert.run(record.account, record.id, owner, text);
       }
-      if (clock !== this.written.clock) this.setting.run(clock, "clock");
-      if (nextTaskId !== this.written.nextTaskId) this.setting.run(nextTaskId, "nextTaskId");
+      if (clock !== this.written.clock) this.setClock.run(clock);
+      if (nextTaskId !== this.written.nextTaskId) this.setNextTaskId.run(nextTaskId);
       this.end.run();
     } catch (error) {
       try {
@@ -411,14 +414,13 @@ function createSchema(db: Database, seed: number, clock: string, nextTaskId: num
     db.exec(
       `CREATE TABLE ${name} (seq INTEGER PRIMARY KEY, account TEXT NOT NULL, id TEXT NOT NULL, owner TEXT NOT NULL, record TEXT NOT NULL, UNIQUE (account, id)) STRICT`,
     );
-  db.exec("CREATE TABLE sandbox (key TEXT PRIMARY KEY, value ANY NOT NULL) STRICT");
+  db.exec(
+    "CREATE TABLE sandbox (only INTEGER PRIMARY KEY CHECK (only = 1), seed INTEGER NOT NULL, clock TEXT NOT NULL, next_task_id INTEGER NOT NULL) STRICT",
+  );
   db.exec(
     "CREATE TABLE holder (only INTEGER PRIMARY KEY CHECK (only = 1), pid INTEGER NOT NULL, host TEXT NOT NULL, since TEXT NOT NULL, process_start TEXT) STRICT",
   );
-  const set = db.prepare("INSERT INTO sandbox (key, value) VALUES (?, ?)");
-  set.run("seed", seed);
-  set.run("clock", clock);
-  set.run("nextTaskId", nextTaskId);
+  db.prepare("INSERT INTO sandbox (only, seed, clock, next_task_id) VALUES (1, ?, ?, ?)").run(seed, clock, nextTaskId);
   db.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
   db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 }
@@ -534,15 +536,8 @@ function readSettings(
   db: Database,
   refuse: (why: string) => SandboxStateError,
 ): Omit<LoadedState, "migratedFrom"> | undefined {
-  const settings = new Map(
-    db
-      .prepare("SELECT key, value FROM sandbox")
-      .all()
-      .map((row) => [row.key as string, row.value]),
-  );
-  const seed = settings.get("seed");
-  const clock = settings.get("clock");
-  const nextTaskId = settings.get("nextTaskId");
+  const row = db.prepare("SELECT seed, clock, next_task_id FROM sandbox").get() ?? {};
+  const { seed, clock, next_task_id: nextTaskId } = row;
   if (typeof seed !== "number" || typeof clock !== "string" || typeof nextTaskId !== "number")
     throw refuse("is corrupt (its seed, clock or nextTaskId is missing or of the wrong type)");
   // A database made by a start that never committed holds no state yet.
