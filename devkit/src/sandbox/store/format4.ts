@@ -46,7 +46,7 @@ export function readFormat4(file: string, shownAs: string): Format4State {
     throw refuse(`is corrupt (no "format": "${FORMAT_4}")`);
   if (head.version !== 4)
     throw refuse(
-      `is of format version ${JSON.stringify(head.version)?.slice(0, 20)}, written by an earlier release of the sandbox; this one migrates format version 4 only (start it once with partner-api-devkit 0.1.0, which rewrites it as version 4)`,
+      `is of format version ${JSON.stringify(head.version)?.slice(0, 20)}, written by an earlier release of the sandbox; this one migrates format version 4 only (start it once with a devkit from before the state moved to SQLite, which rewrites it as version 4)`,
     );
   if (
     typeof head.seed !== "number" ||

@@ -24,6 +24,7 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import { CLOCK_RANGE_TEXT, inClockRange } from "../clock.ts";
 import { OWNERS, type Records, type Row, TABLE_NAMES, type TableName } from "../records.ts";
 import { ChangeSet } from "./changes.ts";
@@ -144,6 +145,7 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
   /** The real path this process's claim is kept under. */
   private readonly held: string;
   readonly loaded: LoadedState | undefined;
+  private readonly checkpointer: Checkpointer;
 
   private constructor(
     db: Database,
@@ -178,6 +180,10 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
     this.setNextTaskId = db.prepare("UPDATE sandbox SET next_task_id = ?");
     this.begin = db.prepare("BEGIN IMMEDIATE");
     this.end = db.prepare("COMMIT");
+    // Checkpoints (the log copied into the database, and both synced) run on a connection of their own in a
+    // worker thread, not in a commit on the event loop: a sync of megabytes there held every request up.
+    db.exec("PRAGMA wal_autocheckpoint = 0");
+    this.checkpointer = new Checkpointer(context.file, options.synchronous ?? "NORMAL");
   }
 
   /** Opens (or creates, or migrates to) the state file's database and claims it for this process. */
@@ -245,6 +251,7 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
     if (this.changes.size > 0) await this.commit().catch(() => undefined);
     this.closed = true;
     release(this.db, this.held);
+    await this.checkpointer.close();
     // The last connection's close checkpoints the log into the database and removes it: one file at rest.
     try {
       this.db.close();
@@ -307,6 +314,7 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
       throw error;
     }
     this.written = { clock, nextTaskId };
+    this.checkpointer.wrote();
   }
 
   /** After a failed commit: the records as the database holds them, in place of memory. */
@@ -347,6 +355,61 @@ export function readStateFile(
     return read && { ...read.state, records: read.records };
   } finally {
     db.close();
+  }
+}
+
+/** What the checkpoint thread runs: a connection of its own, a passive checkpoint (writers go on) when asked. */
+const CHECKPOINT_THREAD = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
+const db = new DatabaseSync(workerData.file);
+db.exec("PRAGMA busy_timeout = 1000; PRAGMA synchronous = " + workerData.synchronous);
+parentPort.on("message", (message) => {
+  if (message === "close") {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+  } catch {
+    // A full disk, a reader in the way: the next one tries again, and the log keeps what it holds.
+  }
+  parentPort.postMessage("done");
+});
+`;
+
+/** Asks the checkpoint thread for a checkpoint after every CHECKPOINT_EVERY commits, one at a time. */
+const CHECKPOINT_EVERY = 200;
+
+class Checkpointer {
+  private readonly worker: Worker;
+  private commits = 0;
+  private running = false;
+  private readonly exited: Promise<void>;
+
+  constructor(file: string, synchronous: Synchronous) {
+    this.worker = new Worker(CHECKPOINT_THREAD, { eval: true, workerData: { file, synchronous } });
+    this.worker.unref();
+    this.worker.on("message", () => {
+      this.running = false;
+    });
+    this.worker.on("error", () => {
+      this.running = true;
+    });
+    this.exited = new Promise((resolve) => this.worker.once("exit", () => resolve()));
+  }
+
+  wrote(): void {
+    if (++this.commits < CHECKPOINT_EVERY || this.running) return;
+    this.commits = 0;
+    this.running = true;
+    this.worker.postMessage("checkpoint");
+  }
+
+  async close(): Promise<void> {
+    this.worker.postMessage("close");
+    await this.exited;
   }
 }
 
