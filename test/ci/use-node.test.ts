@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 
 const run = promisify(execFile);
@@ -102,6 +103,18 @@ describe("scripts/use-node.sh", () => {
     expect((await read(".nvmrc")).trim()).toBe(major);
     const root = JSON.parse(await read("package.json"));
     expect(root.devEngines.runtime).toEqual({ name: "node", version: `>=${major}`, onFail: "error" });
+  });
+
+  it("is the Node every workflow's tools run on: actions/setup-node reads .nvmrc", async () => {
+    for (const file of [".github/workflows/ci.yml", ".github/workflows/runtimes.yml"]) {
+      const jobs = Object.entries<{ steps: { uses?: string; with?: Record<string, string> }[] }>(
+        parse(await read(file)).jobs,
+      );
+      for (const [name, job] of jobs) {
+        const setups = job.steps.filter((step) => step.uses?.startsWith("actions/setup-node@"));
+        expect(setups.at(-1)?.with?.["node-version-file"], `${file} ${name}`).toBe(".nvmrc");
+      }
+    }
   });
 
   it("is what .ci/run sources, before any line that runs node or npm", async () => {
