@@ -4,12 +4,13 @@
  * grows, a GET's p99 while writes run, kill -9 under writers and a restart on a large state that must hold every
  * card answered, and the file's size.
  */
-import { copyFile, mkdtemp, rm, stat } from "node:fs/promises";
+import { copyFile, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startSandbox } from "../devkit/src/sandbox/index.ts";
-import type { CardRecord } from "../devkit/src/sandbox/records.ts";
+import { type CardRecord, type Row, TABLE_NAMES } from "../devkit/src/sandbox/records.ts";
+import { FORMAT_4, INNER_ID, OWNER_FIELD } from "../devkit/src/sandbox/store/format4.ts";
 import { openDatabase, readStateFile, type Synchronous } from "../devkit/src/sandbox/store/sqlite-store.ts";
 import { type SandboxProcess, startSandboxProcess } from "../scripts/lib/sandbox-process.ts";
 import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
@@ -129,6 +130,51 @@ async function writeState(file: string, seed: string, card: CardRecord, count: n
   }
   db.exec("COMMIT");
   db.close();
+}
+
+/**
+ * Records as a format 4 snapshot held them (the release before SQLite; store/format4.ts reads it): each table in
+ * runs of one account and owner, a record without what its run says (its account, its owner field, its id where
+ * its inner object carries the same), one record a line.
+ */
+export function format4Text(state: NonNullable<ReturnType<typeof readStateFile>>): string {
+  const head = {
+    format: FORMAT_4,
+    version: 4,
+    seed: state.seed,
+    clock: state.clock,
+    nextTaskId: state.nextTaskId,
+    journal: 1,
+  };
+  const parts = [`${JSON.stringify(head).slice(0, -1)},"tables":{\n`];
+  TABLE_NAMES.forEach((table, index) => {
+    const ownerField = OWNER_FIELD[table];
+    const innerField = INNER_ID[table];
+    parts.push(`${index > 0 ? "," : ""}${JSON.stringify(table)}:[\n`);
+    let run = "";
+    for (const record of state.records[table] as Row[]) {
+      const fields = record as unknown as Record<string, unknown>;
+      const owner = ownerField === undefined ? undefined : (fields[ownerField] as string);
+      const key = JSON.stringify([record.account, owner]);
+      if (key !== run) {
+        if (run !== "") parts.push("]}\n,");
+        parts.push(
+          `{"account":${JSON.stringify(record.account)}${owner === undefined ? "" : `,"owner":${JSON.stringify(owner)}`},"records":[\n`,
+        );
+        run = key;
+      } else parts.push(",");
+      const inner = innerField === undefined ? undefined : (fields[innerField] as { id?: unknown } | undefined)?.id;
+      const dropId = table === "accounts" ? record.id === record.account : inner === record.id;
+      const rest: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(fields))
+        if (name !== "account" && name !== ownerField && !(name === "id" && dropId)) rest[name] = value;
+      parts.push(`${JSON.stringify(rest)}\n`);
+    }
+    if (run !== "") parts.push("]}\n");
+    parts.push("]\n");
+  });
+  parts.push("}}\n");
+  return parts.join("");
 }
 
 export const persistenceBenchmark: Benchmark = {
@@ -265,6 +311,28 @@ export const persistenceBenchmark: Benchmark = {
           for (const suffix of ["", "-wal", "-shm"]) await rm(`${file}${suffix}`, { force: true });
         }
       }
+      // The same records as the release before SQLite wrote them (a format 4 snapshot), for the file's size, and
+      // the first start on it: the one-time migration into the database.
+      progress(`persistence: the same ${largest} cards as a format 4 state file (the release before)`);
+      const format4 = path.join(dir, `format4-${largest}.json`);
+      const sqliteState = path.join(dir, `source-${largest}.db`);
+      await writeState(sqliteState, seed, card, largest);
+      await writeFile(format4, format4Text(readStateFile(sqliteState, "source")!));
+      figures.push({
+        label: `format 4 (the release before: JSON snapshot): state file at ${largest} cards`,
+        value: (await stat(format4)).size / 2 ** 20,
+        unit: "MiB",
+      });
+      const migrated = await spawnSandbox(format4, "NORMAL");
+      running.push(migrated.child);
+      if ((await cardCount(migrated.url)) !== largest)
+        errors.push(`persistence: the format 4 file's ${largest} cards were not all there after the migration`);
+      await migrated.child.stop("SIGTERM");
+      figures.push({
+        label: `first start on that format 4 file (migrated into SQLite), bench/persistence-server.ts under tsx (spawn to first answer)`,
+        value: migrated.restartMs,
+        unit: "ms",
+      });
       const empty = postP50.get(`${CHOSEN} ${counts[0]}`)!;
       const full = postP50.get(`${CHOSEN} ${largest}`)!;
       ratios.push(

@@ -97,7 +97,7 @@ export function readFormat4(file: string, shownAs: string): Format4State {
 }
 
 /** Where a record named its owner in format 4 when that is not its account (records.ts `OWNERS` says the same). */
-const OWNER_FIELD: { readonly [T in TableName]?: string } = {
+export const OWNER_FIELD: { readonly [T in TableName]?: string } = {
   cardHolders: "companyId",
   cards: "companyId",
   wallets: "companyId",
@@ -107,7 +107,7 @@ const OWNER_FIELD: { readonly [T in TableName]?: string } = {
 };
 
 /** The object inside a record whose `id` was left out of the record where it was the same string. */
-const INNER_ID: { readonly [T in TableName]?: string } = {
+export const INNER_ID: { readonly [T in TableName]?: string } = {
   companies: "company",
   cardHolders: "cardHolder",
   cards: "card",

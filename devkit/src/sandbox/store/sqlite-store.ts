@@ -192,7 +192,7 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
     const sqlite = sqliteModule(shownAs);
     const refuse = refusal(shownAs);
     let migratedFrom: LoadedState["migratedFrom"];
-    const kind = fileKind(file);
+    const kind = fileKind(file, shownAs);
     if (kind === "other")
       throw refuse("is not a sandbox state file (neither an SQLite database nor a state file of format version 4)");
     if (kind === "format4") migratedFrom = migrateFormat4(sqlite, context, options);
@@ -248,7 +248,8 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
   override async close(): Promise<void> {
     if (this.closed) return;
     this.writeWaiting();
-    if (this.changes.size > 0) await this.commit().catch(() => undefined);
+    // What is left, and the clock's last reading (a restart carries on from it).
+    await this.commit().catch(() => undefined);
     this.closed = true;
     release(this.db, this.held);
     await this.checkpointer.close();
@@ -336,7 +337,7 @@ export function readStateFile(
   file: string,
   shownAs: string,
 ): (Omit<LoadedState, "migratedFrom"> & { records: RecordLists }) | undefined {
-  const kind = fileKind(file);
+  const kind = fileKind(file, shownAs);
   if (kind === "missing") return undefined;
   if (kind === "other")
     throw refusal(shownAs)(
@@ -418,13 +419,13 @@ export async function openSqliteStore(context: StoreContext, options?: SqliteSto
   return SqliteStore.open(context, options);
 }
 
-function fileKind(file: string): "missing" | "sqlite" | "format4" | "other" {
+function fileKind(file: string, shownAs: string): "missing" | "sqlite" | "format4" | "other" {
   let fd: number;
   try {
     fd = openSync(file, "r");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "missing";
-    throw new SandboxStateError(`sandbox state file ${file} cannot be read: ${(error as Error).message}`);
+    throw new SandboxStateError(`sandbox state file ${shownAs} cannot be read: ${(error as Error).message}`);
   }
   try {
     const start = Buffer.alloc(256);
