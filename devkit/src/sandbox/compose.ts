@@ -76,14 +76,15 @@ export async function startSandboxWith(options: SandboxOptions, parts: SandboxPa
     const context: StoreContext = { file, shownAs, seed: settings.seed, clock: () => reading() };
     const opened = await (parts.storeFor ?? openSqliteStore)(context);
     const loaded = opened.loaded;
+    if (loaded) startMs = Date.parse(loaded.clock);
     if (loaded && loaded.seed !== settings.seed && options.seed !== undefined) {
+      // Nothing changed and the clock reads what the file holds: closing writes nothing.
       await opened.close();
       throw new SandboxStateError(
         `sandbox state file ${shownAs} was written with seed ${loaded.seed}, not ${settings.seed}; it was left untouched (drop --seed or pass --seed ${loaded.seed})`,
       );
     }
     parts.onLoaded?.(loaded);
-    if (loaded) startMs = Date.parse(loaded.clock);
     store = opened;
     const clock = new SandboxClock(startMs, settings.speed);
     reading = () => clock.iso();

@@ -409,6 +409,9 @@ class Checkpointer {
   }
 
   async close(): Promise<void> {
+    // Held while it closes: an unreferenced thread would leave a process that waits on nothing else to exit
+    // with the wait unsettled.
+    this.worker.ref();
     this.worker.postMessage("close");
     await this.exited;
   }
