@@ -5,7 +5,7 @@
  * Prism); a name pointed at this machine (DNS rebinding, played by Chromium's host resolver rules) is refused;
  * the dashboard shows no secret a call carried.
  */
-import { mkdtempSync, rmSync, } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
