@@ -60,7 +60,9 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/sandbox/browser-boundary.test.ts": "starts Chromium against the sandbox's hosted pages and dashboard",
   "test/sandbox/hostile-bounds.test.ts":
     "starts the sandbox as a process three times and sends each an attack of hundreds of megabytes",
-  "test/sandbox/persistence.test.ts": "starts the sandbox as a process seven times",
+  "test/sandbox/crash.test.ts":
+    "starts the sandbox as a process six times, kills it under 8 writers, fills a tmpfs (about 15 s)",
+  "test/sandbox/persistence.test.ts": "starts the sandbox as a process ten times",
   "test/webhooks/cli.test.ts": "runs npm run webhooks as processes, with real retry waits",
 };
 

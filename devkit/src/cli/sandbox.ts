@@ -21,7 +21,7 @@ import {
   SandboxStateError,
   WorkflowError,
 } from "../sandbox/index.ts";
-import type { LoadedState } from "../sandbox/store/load.ts";
+import { type LoadedState, StateFileInUseError } from "../sandbox/store/state-file.ts";
 import { DataFileError, readDataFile } from "../sandbox/testmode/data-file.ts";
 import { untilStopped } from "./lifecycle.ts";
 import {
@@ -142,6 +142,7 @@ Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
               (code === "EADDRINUSE" ? `\nset --port (or SANDBOX_PORT) to a free port, e.g. ${name} --port 0` : ""),
           );
         }
+        if (error instanceof StateFileInUseError) throw new JobFailure(error.message);
         if (error instanceof SandboxStateError || error instanceof TypeError || error instanceof WorkflowError)
           throw new UsageError(error.message);
         throw error;
@@ -284,7 +285,9 @@ async function checkStateFolder(file: string): Promise<void> {
 }
 
 function describeHoldings(state: LoadedState, file: string): string {
-  const count = (table: keyof typeof state.records) => state.records[table].length;
-  const companies = count("companies");
-  return `${count("accounts")} account(s), ${companies} compan${companies === 1 ? "y" : "ies"}, ${count("events")} event(s) from ${file} (seed ${state.seed}, clock ${state.clock})`;
+  const { accounts, companies, events } = state.counts;
+  const migrated = state.migratedFrom
+    ? `; migrated from format version ${state.migratedFrom.format}, the old files kept as ${state.migratedFrom.keptAs.join(", ")}`
+    : "";
+  return `${accounts} account(s), ${companies} compan${companies === 1 ? "y" : "ies"}, ${events} event(s) from ${file} (seed ${state.seed}, clock ${state.clock}${migrated})`;
 }

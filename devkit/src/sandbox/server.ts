@@ -16,7 +16,7 @@ import { type AnyReply, type Call, SandboxProblem } from "./flows/flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS, type Task } from "./flows/index.ts";
 import { HOSTED_PAGE_POLICY } from "./hosted.ts";
 import { longStrings, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_STRING_LENGTH, nestsDeeperThan } from "./limits.ts";
-import { StateNotSavedError } from "./store/journal-store.ts";
+import { StateNotSavedError } from "./store/sqlite-store.ts";
 import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
 export { MAX_BODY_BYTES };
@@ -304,14 +304,21 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       const isNewAccount = apiKey !== undefined && !engine.hasAccount(apiKey);
       const call = { env: engine, testMode, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) } as Call;
       let reply: AnyReply;
+      const undone = engine.store.undone;
+      const commits = request.method !== "GET" || isNewAccount;
       try {
         const handler = handlers.get(operation)!;
         const answer = engine.hold(() => handler(call));
         reply = answer instanceof Promise ? await answer : answer;
       } finally {
         // Whatever the handler changed (an account seeded before a 404 too) is on disk before the answer.
-        if (request.method !== "GET" || isNewAccount) await engine.store.commit();
+        if (commits) await engine.store.commit();
       }
+      // Another request's commit failed while this one ran: the changes this one made were undone with it.
+      if (commits && engine.store.undone !== undone)
+        throw new StateNotSavedError(
+          "the change was not saved to the sandbox state file (a commit failed while it was made, and was undone with it); the sandbox holds what the file holds",
+        );
       send(response, cors, operation, reply, exchange);
     } catch (error) {
       if (error instanceof SandboxProblem) send(response, cors, operation, problemReply(error), exchange);

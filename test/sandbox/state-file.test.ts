@@ -1,58 +1,74 @@
 /**
- * The state file's journal: what a sandbox reads back from its files is exactly what it holds in memory, after
- * many random changes of every kind (a change the journal missed shows as a difference); a failed write is
- * undone and answered 503, and the next one works; stray temporary files go at start; a version 1 file
- * (the whole state in one file) still loads.
+ * The state file (SQLite): what a sandbox reads back from its database is exactly what it holds in memory, after
+ * many random changes of every kind (a change the store missed shows as a difference), with group commit and
+ * with a transaction per commit; a failed commit is undone and answered 503, and the next one works.
  */
-import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandboxWith } from "../../devkit/src/sandbox/compose.ts";
 import { type SandboxOptions, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { TABLE_NAMES } from "../../devkit/src/sandbox/records.ts";
-import { journalFile, journalGenerations } from "../../devkit/src/sandbox/store/files.ts";
+import { type Row, TABLE_NAMES } from "../../devkit/src/sandbox/records.ts";
 import {
-  DEFAULT_JOURNAL_IO,
-  type JournalIo,
-  type JournalStore,
-  type JournalStoreOptions,
-  openJournalStore,
-} from "../../devkit/src/sandbox/store/journal-store.ts";
-import { loadStateFiles, STATE_VERSION } from "../../devkit/src/sandbox/store/load.ts";
+  openDatabase,
+  openSqliteStore,
+  readStateFile,
+  type SqliteStore,
+  type SqliteStoreOptions,
+} from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { startReceiver } from "../../scripts/lib/receiver.ts";
 import { seededRandom } from "../helpers/random.ts";
 import { clientFor, KYB_PROFILE_BODY, ONBOARD_BODY, request } from "./support.ts";
 
 let folder: string;
 beforeAll(async () => {
-  folder = await mkdtemp(path.join(tmpdir(), "sandbox-journal-"));
+  folder = await mkdtemp(path.join(tmpdir(), "sandbox-state-file-"));
 });
 afterAll(() => rm(folder, { recursive: true, force: true }));
 
 const START = "2030-01-01T00:00:00.000Z";
-/** The state as the files hold it: every table's records in their order, the clock and the task counter. */
-function onDisk(file: string) {
-  const { records, clock, nextTaskId, seed } = loadStateFiles(file, path.basename(file))!;
-  return { records, clock, nextTaskId, seed };
+/**
+ * Each table's records account by account (accounts by name), each account's in their order: the order the
+ * store keeps (the file's order across accounts is the order records were first put, whatever their account).
+ */
+function byAccount(tables: Record<string, readonly Row[]>) {
+  return Object.fromEntries(
+    Object.entries(tables).map(([table, records]) => {
+      const accounts = new Map<string, Row[]>();
+      for (const record of records) accounts.set(record.account, [...(accounts.get(record.account) ?? []), record]);
+      return [table, [...accounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))];
+    }),
+  );
 }
 
-/** The store of the sandbox `journalled` started last. */
-let lastStore: JournalStore | undefined;
+/** The state as the file holds it: every table's records, the clock and the task counter. */
+function onDisk(file: string) {
+  const { records, clock, nextTaskId, seed } = readStateFile(file, path.basename(file))!;
+  return { records: byAccount(records), clock, nextTaskId, seed };
+}
 
-/** A sandbox whose journal store has these options (a compaction bound, file operations that fail). */
-function journalled(options: SandboxOptions, store: JournalStoreOptions) {
+/** Every table's records as the store holds them in memory. */
+function inMemory(store: SqliteStore) {
+  return byAccount(Object.fromEntries(TABLE_NAMES.map((table) => [table, [...store.all(table)]])));
+}
+
+/** The store of the sandbox `stored` started last. */
+let lastStore: SqliteStore | undefined;
+
+/** A sandbox whose SQLite store has these options (group commit or not). */
+function stored(options: SandboxOptions, store: SqliteStoreOptions) {
   return startSandboxWith(options, {
     storeFor: async (context) => {
-      lastStore = await openJournalStore(context, store);
+      lastStore = await openSqliteStore(context, store);
       return lastStore;
     },
   });
 }
 
-/** Records that are not frozen through and through, by table: a change made in place would not be journalled. */
-function unfrozen(store: JournalStore): string[] {
+/** Records that are not frozen through and through, by table: a change made in place would not be saved. */
+function unfrozen(store: SqliteStore): string[] {
   const found: string[] = [];
   const deep = (value: unknown): boolean =>
     value === null ||
@@ -64,29 +80,24 @@ function unfrozen(store: JournalStore): string[] {
 
 /**
  * One random run: `steps` random changes of every kind by several accounts, with a checkpoint every
- * `checkpointEvery` steps and at the end (the files read back while the sandbox runs equal what a clean stop
- * writes from memory, and the sandbox starts again from them). `bound` is the journal's compaction bound.
+ * `checkpointEvery` steps and at the end (the database read back while the sandbox runs equals what memory
+ * holds, and what it holds after a clean stop; the sandbox starts again from it).
  */
 async function randomRun({
-  bound,
+  store,
   seed,
   steps,
   checkpointEvery,
 }: {
-  bound: number;
+  store: SqliteStoreOptions;
   seed: number;
   steps: number;
   checkpointEvery: number;
 }): Promise<void> {
-  const file = path.join(folder, `random-${seed}-${bound}.json`);
+  const file = path.join(folder, `random-${seed}-${store.groupCommit ?? true}.db`);
   const receiver = await startReceiver([200, 500, 500, 200, 500]);
-  const store = { compactAtBytes: bound };
-  let sandbox = await journalled({ port: 0, seed: 3, state: file, frozen: true, startTime: START }, store);
-  /**
-   * What the journal holds must be what memory holds: read back before a clean stop, it must equal the
-   * snapshot the stop writes from memory. The sandbox then starts again from its files.
-   */
-  let generation = 0;
+  let sandbox = await stored({ port: 0, seed: 3, state: file, frozen: true, startTime: START }, store);
+  /** What the database holds must be what memory holds. The sandbox then starts again from it. */
   const checkpoint = async () => {
     // Work due now (a resend's delivery) runs after the answer, on the real-time timer: wait for it.
     for (let tries = 0; ; tries++) {
@@ -97,18 +108,12 @@ async function randomRun({
     }
     // Every record is held frozen: one changed in place, not put, would throw rather than go unsaved.
     expect(unfrozen(lastStore!)).toEqual([]);
-    const fromJournal = onDisk(file);
-    const generations = journalGenerations(file);
-    // The generation new lines go to: one more for each compaction (its journal is made on the next write).
-    generation = loadStateFiles(file, path.basename(file))!.generation;
+    const fromDisk = onDisk(file);
+    expect(fromDisk.records).toEqual(inMemory(lastStore!));
     await sandbox.stop();
-    const snapshot = onDisk(file);
-    expect(fromJournal).toEqual(snapshot);
-    // After a clean stop one file holds it all: the journal beside it has no lines.
-    const journal = journalFile(file, journalGenerations(file).at(-1)!);
-    expect((await readFile(journal, "utf8").catch(() => "")).trim().split("\n").length).toBeLessThanOrEqual(1);
-    sandbox = await journalled({ port: 0, state: file, frozen: true }, store);
-    return generations;
+    expect(onDisk(file)).toEqual(fromDisk);
+    sandbox = await stored({ port: 0, state: file, frozen: true }, store);
+    expect(inMemory(lastStore!)).toEqual(fromDisk.records);
   };
   const random = seededRandom(seed);
   const keys = ["alpha", "beta", "gamma"];
@@ -152,10 +157,7 @@ async function randomRun({
   };
   try {
     for (let step = 0; step < steps; step++) {
-      if (step % checkpointEvery === checkpointEvery - 1) {
-        const generations = await checkpoint();
-        if (bound === Number.POSITIVE_INFINITY) expect(generations, "no compaction: one journal").toHaveLength(1);
-      }
+      if (step % checkpointEvery === checkpointEvery - 1) await checkpoint();
       const apiKey = random.pick(keys);
       const client = clientFor(sandbox.url, apiKey);
       const account = await knownOf(apiKey);
@@ -315,7 +317,6 @@ async function randomRun({
     }
     // Every answer is durable: the files hold what memory holds.
     await checkpoint();
-    if (bound < Number.POSITIVE_INFINITY) expect(generation, "compactions happened during the run").toBeGreaterThan(2);
     // Most of the calls changed something (a run of refusals would test nothing).
     expect(
       [...statuses].filter(([key]) => / 2\d\d$/.test(key)).reduce((sum, [, count]) => sum + count, 0),
@@ -326,31 +327,28 @@ async function randomRun({
   }
 }
 
-describe("the journal against memory", () => {
-  const title = "after 200 random changes of every kind, the files read back exactly what the sandbox held";
-  // No compaction: every change since the start is read back from the journal alone, so one it missed shows.
-  // Seconds of CPU (7 s at load 5, the fast set's longest test): npm run test:all runs it (test/suites.ts's rule).
-  it(`${title} (from the journal alone)`, { tags: ["slow"], timeout: 60_000 }, () =>
-    randomRun({ bound: Number.POSITIVE_INFINITY, seed: 20261125, steps: 200, checkpointEvery: 50 }),
+describe("the database against memory", () => {
+  const title = "after 200 random changes of every kind, the database reads back exactly what the sandbox held";
+  // Seconds of CPU: npm run test:all runs it (test/suites.ts's rule).
+  it(`${title} (group commit)`, { tags: ["slow"], timeout: 60_000 }, () =>
+    randomRun({ store: {}, seed: 20261125, steps: 200, checkpointEvery: 50 }),
   );
 
-  // A small bound: compactions (fuzzy snapshots while requests go on) happen during the run too. Several seconds
-  // of CPU: npm run test:all runs it, as the run above.
-  it(`${title} (with compactions during the run)`, { tags: ["slow"], timeout: 60_000 }, () =>
-    randomRun({ bound: 16 * 1024, seed: 7, steps: 200, checkpointEvery: 50 }),
+  it(`${title} (a transaction per commit)`, { tags: ["slow"], timeout: 60_000 }, () =>
+    randomRun({ store: { groupCommit: false }, seed: 7, steps: 200, checkpointEvery: 50 }),
   );
 
-  it("holds 20 runs in a row (other seeds, compactions during each) while a second thread keeps a core busy", {
+  it("holds 20 runs in a row (other seeds) while a second thread keeps a core busy", {
     tags: ["slow"],
     timeout: 600_000,
   }, async () => {
-    // A second CPU load inside the test: a worker thread spinning for the whole soak, so timers, appends and
-    // deliveries run late, as on a loaded machine (the run that once failed was in a loaded `npm run test:all`).
+    // A second CPU load inside the test: a worker thread spinning for the whole soak, so timers, commits and
+    // deliveries run late, as on a loaded machine.
     const load = new Worker("for (;;) {}", { eval: true });
     const started = performance.now();
     try {
       for (let run = 0; run < 20; run++)
-        await randomRun({ bound: 4 * 1024, seed: 1000 + run, steps: 60, checkpointEvery: 30 });
+        await randomRun({ store: {}, seed: 1000 + run, steps: 60, checkpointEvery: 30 });
     } finally {
       await load.terminate();
     }
@@ -359,57 +357,51 @@ describe("the journal against memory", () => {
 });
 
 describe("a delivery attempt's outcome", () => {
-  it("is on disk once the clock reports ready (the random run's one failure under load: the line was still being written)", async () => {
-    // A receiver that answers after 300 ms and journal appends that take 200 ms: the attempt ends while the line
-    // of the work that started it is being written, so its outcome goes in the next line. The clock must not
-    // report "ready" (nothing due, nothing under way) before that line is written.
+  it("is in the database once the clock reports ready", async () => {
     const receiver = await startReceiver({ delayMs: 300 });
     const { url } = receiver;
-    const file = path.join(folder, "outcome.json");
-    const io: JournalIo = { ...DEFAULT_JOURNAL_IO };
-    const sandbox = await journalled({ port: 0, seed: 3, state: file, frozen: true, startTime: START }, { io });
+    const file = path.join(folder, "outcome.db");
+    const sandbox = await stored({ port: 0, seed: 3, state: file, frozen: true, startTime: START }, {});
     try {
       const client = clientFor(sandbox.url, "outcome");
       await client.post("/_sandbox/webhook-endpoints", { url, secret: "s" });
-      io.append = async (handle, text) => {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        return DEFAULT_JOURNAL_IO.append(handle, text);
-      };
       await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] });
       for (let tries = 0; (await request(sandbox.url, "GET", "/_sandbox/clock")).body.status !== "ready"; tries++) {
         if (tries > 400) throw new Error("the sandbox did not settle");
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
-      const deliveries = onDisk(file).records.deliveries;
+      const deliveries = readStateFile(file, "outcome.db")!.records.deliveries;
       expect(deliveries.map((record) => record.delivery.statusCode)).toEqual([200]);
     } finally {
-      io.append = DEFAULT_JOURNAL_IO.append;
       await sandbox.stop();
       await receiver.close();
     }
   });
 });
 
-describe("a write that fails", () => {
-  it("is undone and answered 503; the next write is saved, and a restart reads what was answered", async () => {
-    const file = path.join(folder, "failing.json");
-    const io: JournalIo = { ...DEFAULT_JOURNAL_IO };
-    const sandbox = await journalled({ port: 0, seed: 5, state: file, frozen: true, startTime: START }, { io });
+describe("a commit that fails", () => {
+  it("is undone and answered 503; the next commit is saved, and a restart reads what was answered", async () => {
+    const file = path.join(folder, "failing.db");
+    const sandbox = await startSandbox({ port: 0, seed: 5, state: file, frozen: true, startTime: START });
     const client = clientFor(sandbox.url, "failing");
     const companyId = (await client.get("/v1/companies")).body.companies[0].id;
     const holder = (await client.get(`/_sandbox/companies/${companyId}/card-holders`)).body.cardHolders[0].id;
     const card = { cardHolderId: holder, name: "Card", category: "Other", bin: "45671234" };
-    io.append = () => Promise.reject(Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" }));
+    // Another connection (as the sqlite3 command would be) makes SQLite refuse every new card, as a full disk would.
+    const other = openDatabase(file);
+    other.exec("CREATE TRIGGER refuse BEFORE INSERT ON cards BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
     const failed = await client.post("/v1/cards", card, { companyId });
     expect(failed.status).toBe(503);
-    expect(failed.body.detail).toMatch(/not saved.*failing\.json.*ENOSPC/);
+    expect(failed.body.detail).toMatch(/not saved.*failing\.db.*refused by the test/);
     expect((await client.get("/v1/cards", { companyId })).body.cards).toEqual([]);
-    io.append = DEFAULT_JOURNAL_IO.append;
+    expect(readStateFile(file, "failing.db")!.records.cards).toEqual([]);
+    other.exec("DROP TRIGGER refuse");
+    other.close();
     const saved = await client.post("/v1/cards", card, { companyId });
     expect(saved.status).toBe(201);
     const listed = (await client.get("/v1/cards", { companyId })).body.cards.map((c: { id: string }) => c.id);
     expect(listed).toEqual([saved.body.card.id]);
-    expect(onDisk(file).records.cards.map((c) => c.id)).toEqual(listed);
+    expect(readStateFile(file, "failing.db")!.records.cards.map((c) => c.id)).toEqual(listed);
     await sandbox.stop();
     const again = await startSandbox({ port: 0, state: file });
     expect(
@@ -418,87 +410,6 @@ describe("a write that fails", () => {
       ),
     ).toEqual(listed);
     await again.stop();
-  });
-});
-
-describe("the files at start", () => {
-  it("temporary files of processes that are gone are removed, a live one's stays, and journals of no snapshot go", async () => {
-    const file = path.join(folder, "stray.json");
-    const dead = `${file}.2147483646.tmp`;
-    const live = `${file}.${process.ppid}.tmp`;
-    await writeFile(dead, "{half a snap");
-    await writeFile(live, "{being written");
-    // A journal without its snapshot (the state file was deleted) would otherwise be read as the new one's.
-    const orphan = journalFile(file, 2);
-    await writeFile(orphan, '{"format":"partner-api-sandbox-journal","generation":2}\n');
-    const sandbox = await startSandbox({ port: 0, state: file });
-    await sandbox.stop();
-    const names = await readdir(folder);
-    expect(names).not.toContain(path.basename(dead));
-    expect(names).not.toContain(path.basename(orphan));
-    expect(names).toContain(path.basename(live));
-    await rm(live);
-  });
-
-  it("a torn last journal line is left out, and the next write starts a line of its own", async () => {
-    const running = path.join(folder, "running.json");
-    const first = await startSandbox({ port: 0, seed: 6, state: running, frozen: true, startTime: START });
-    await clientFor(first.url, "torn").post("/v1/companies", ONBOARD_BODY);
-    // The files as a kill would leave them: no compaction, and half a line at the end of the journal.
-    const file = path.join(folder, "torn.json");
-    const generation = journalGenerations(running).at(-1)!;
-    await copyFile(running, file);
-    const journal = journalFile(file, generation);
-    await copyFile(journalFile(running, generation), journal);
-    await first.stop();
-    const before = onDisk(file);
-    await writeFile(journal, `${await readFile(journal, "utf8")}{"clock":"2030-01-01T00:0`);
-    expect(onDisk(file)).toEqual(before);
-    const second = await startSandbox({ port: 0, state: file, frozen: true });
-    await clientFor(second.url, "torn").post("/v1/companies", ONBOARD_BODY);
-    expect(onDisk(file).records.companies).toHaveLength(3);
-    await second.stop();
-  });
-
-  it("a journal line that is not JSON before its last line is refused, naming the journal; the files stay as they were", async () => {
-    const running = path.join(folder, "corrupt-source.json");
-    const first = await startSandbox({ port: 0, seed: 9, state: running, frozen: true, startTime: START });
-    await clientFor(first.url, "corrupt").post("/v1/companies", ONBOARD_BODY);
-    const file = path.join(folder, "corrupt.json");
-    const generation = journalGenerations(running).at(-1)!;
-    await copyFile(running, file);
-    await first.stop();
-    const journal = journalFile(file, generation);
-    const header = `{"format":"partner-api-sandbox-journal","generation":${generation}}`;
-    const content = `${header}\n{"clock": nope}\n{"clock":"2030-01-01T00:00:00.000Z","nextTaskId":1,"changes":[]}\n`;
-    await writeFile(journal, content);
-    const snapshot = await readFile(file, "utf8");
-    const error = await startSandbox({ port: 0, state: file }).then(
-      () => undefined,
-      (e: unknown) => e as Error,
-    );
-    expect(error?.message).toContain(`corrupt.json.journal-${generation} is corrupt (line 2 is not JSON`);
-    expect(await readFile(journal, "utf8")).toBe(content);
-    expect(await readFile(file, "utf8")).toBe(snapshot);
-  });
-
-  it("a version 1 file (the whole state in one file) loads, and is rewritten as a snapshot with a journal", async () => {
-    // The release of format version 2 wrote this snapshot (test/sandbox/fixtures/state-v2/); without the
-    // journal it names it is the whole state, as a version 1 file held it.
-    const fixture = JSON.parse(await readFile(path.resolve("test/sandbox/fixtures/state-v2/state.json"), "utf8"));
-    const { journal: _, ...whole } = fixture;
-    const file = path.join(folder, "v1.json");
-    await writeFile(file, JSON.stringify({ ...whole, version: 1 }));
-    const sandbox = await startSandbox({ port: 0, state: file, frozen: true });
-    for (const [apiKey, account] of Object.entries(whole.accounts as Record<string, { companies: object[] }>))
-      expect((await clientFor(sandbox.url, apiKey).get("/v1/companies")).body.companies).toHaveLength(
-        account.companies.length,
-      );
-    expect(JSON.parse(await readFile(file, "utf8"))).toMatchObject({
-      version: STATE_VERSION,
-      journal: expect.any(Number),
-    });
-    await sandbox.stop();
   });
 });
 
