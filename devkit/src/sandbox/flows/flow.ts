@@ -22,6 +22,7 @@ import type { operations as ControlOperations } from "../../../../generated/sand
 import type { ContractRouter, Issue } from "../../contract/router.ts";
 import type { SandboxClock } from "../clock.ts";
 import type { SeededRandom } from "../random.ts";
+import type { ReceiverPolicy } from "../receivers.ts";
 import type { AccountRecord, CompanyRecord, EventRecord, TaskBase } from "../records.ts";
 import type { Store } from "../store/tables.ts";
 import type { FaultBook } from "../testmode/faults.ts";
@@ -233,6 +234,8 @@ export interface FlowSettings {
   readonly webhooks?: { url: string; secret: string } | undefined;
   /** The sandbox's own base URL, for the hosted pages' links. */
   baseUrl(): string;
+  /** Where receivers may be (receivers.ts); every address but the sandbox's own and private ones when omitted. */
+  readonly receivers?: ReceiverPolicy;
 }
 
 /** What a flow sees of the sandbox: the records, the clock, ids, timed tasks, events. */

@@ -5,9 +5,12 @@
  * reached.
  */
 import { webhookEventTypes } from "partner-api-client";
+import type { Agent } from "undici";
+import { redactUrlCredentials } from "../../redact.ts";
 import { deliverWebhook, RETRY_DELAYS_MS } from "../../webhooks/deliver.ts";
 import { nextAttemptsByEvent, shownEvent } from "../deliveries.ts";
 import { MAX_WEBHOOK_ENDPOINTS } from "../limits.ts";
+import { type ReceiverPolicy, receiverAgent, receiverUrlRefusal } from "../receivers.ts";
 import type { DeliveryRecord, EndpointRecord, EventRecord } from "../records.ts";
 import { accountOf, defineFlow, type FlowEnv, notFound, unprocessable } from "./flow.ts";
 import type { TaskKinds } from "./tasks.ts";
@@ -43,10 +46,32 @@ function subscribes(endpoint: EndpointRecord["endpoint"], type: string): boolean
   return (subscriptions(endpoint) as readonly string[]).includes(type);
 }
 
-/** An endpoint as the control API shows it. */
+/** An endpoint as the control API shows it: credentials in its URL (a state file of before) redacted. */
 function shownEndpoint(endpoint: EndpointRecord["endpoint"]): EndpointRecord["endpoint"] {
-  return { ...endpoint, events: subscriptions(endpoint) };
+  return { ...endpoint, url: redactUrlCredentials(endpoint.url), events: subscriptions(endpoint) };
 }
+
+/** The sandbox's rules for a receiver URL (receivers.ts); a 422 naming the field when it breaks one. */
+function checkReceiverUrl(env: FlowEnv, url: string): void {
+  const why = receiverUrlRefusal(url, policyOf(env));
+  if (why !== undefined) throw unprocessable(`url ${why}`);
+}
+
+/** The sandbox's receiver policy; a sandbox built without one refuses its base URL's port and private ranges. */
+function policyOf(env: FlowEnv): ReceiverPolicy {
+  return (
+    env.settings.receivers ?? {
+      ownPort: () => {
+        const port = new URL(env.settings.baseUrl()).port;
+        return port === "" ? 80 : Number(port);
+      },
+      allowPrivate: false,
+    }
+  );
+}
+
+/** Each sandbox's connections to receivers, each name checked where it resolves. */
+const agentsOf = new WeakMap<FlowEnv, Agent>();
 
 /** A first delivery of the event to each of the account's endpoints subscribed to its type, due now. */
 export function scheduleDeliveries(env: FlowEnv, apiKey: string, event: EventRecord): void {
@@ -156,6 +181,14 @@ async function attemptDelivery(
     slots = new DeliverySlots();
     slotsOf.set(env, slots);
   }
+  // Checked again at each delivery: a state file of before, or a sandbox started with other options.
+  const refused = receiverUrlRefusal(url, policyOf(env));
+  if (refused !== undefined) return { error: `refused: the url ${refused}` };
+  let agent = agentsOf.get(env);
+  if (!agent) {
+    agent = receiverAgent(policyOf(env));
+    agentsOf.set(env, agent);
+  }
   const release = await slots.acquire(url, deadline, stopping);
   // A connection freed in the last tenth of the limit leaves too little time to send in: the attempt gives up,
   // rather than open a connection to a receiver that has just let the others time out.
@@ -167,8 +200,9 @@ async function attemptDelivery(
     };
   try {
     const left = Math.max(1, Math.ceil(deadline - performance.now()));
-    const [attempt] = (await deliverWebhook({ url, body, secret, delaysMs: [], timeoutMs: left, signal: stopping }))
-      .attempts;
+    const [attempt] = (
+      await deliverWebhook({ url, body, secret, delaysMs: [], timeoutMs: left, signal: stopping, dispatcher: agent })
+    ).attempts;
     // Real milliseconds, to a tenth: what the receiver took, for the events list and the dashboard.
     const timing = attempt === undefined ? {} : { durationMs: Math.round(attempt.ms * 10) / 10 };
     if (attempt?.status !== undefined) return { statusCode: attempt.status, ...timing };
@@ -216,14 +250,16 @@ export const webhooks = defineFlow<WebhookTasks>()({
         throw unprocessable(
           `the account has ${count} webhook endpoints, the most the sandbox keeps for one account (${MAX_WEBHOOK_ENDPOINTS}): delete one first`,
         );
+      checkReceiverUrl(call.env, url);
       const record = addEndpoint(call.env, apiKey, url, secret, events);
-      return { status: 201, body: record.endpoint };
+      return { status: 201, body: shownEndpoint(record.endpoint) };
     },
 
     updateWebhookEndpoint(call) {
       const id = call.params.endpointId;
       const record = call.env.store.get("endpoints", accountOf(call).id, id);
       if (!record) throw notFound("webhook endpoint", id);
+      if (call.body.url !== undefined) checkReceiverUrl(call.env, call.body.url);
       const endpoint = {
         ...record.endpoint,
         ...(call.body.url !== undefined ? { url: call.body.url } : {}),
