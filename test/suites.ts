@@ -58,6 +58,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/scripts/release.test.ts":
     "makes releases in temporary git repositories: bundles the contract and runs git a dozen times",
   "test/sandbox/browser-boundary.test.ts": "starts Chromium against the sandbox's hosted pages and dashboard",
+  "test/sandbox/delivery-fairness.test.ts":
+    "640 receivers that never answer hold connections for the attempt limit (about 6 s)",
   "test/sandbox/hostile-bounds.test.ts":
     "starts the sandbox as a process three times and sends each an attack of hundreds of megabytes",
   "test/sandbox/persistence.test.ts": "starts the sandbox as a process seven times",
