@@ -36,6 +36,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
     "starts Chromium and drives the dashboard through the whole flow, then every view at 390 and 1400 px (about 35 s)",
   "test/devkit/lifecycle.test.ts":
     "starts the sandbox, the mock and the receiver as processes a dozen times (npm, npx, node) and kills them",
+  "test/devkit/hostile-servers.test.ts":
+    "starts the sandbox (twice), the mock with Prism, the proxy, webhooks listen and docs:preview as processes and sends each the hostile corpus",
   "test/devkit/installed.test.ts": "packs both packages, installs them, runs npx partner-api many times",
   "test/diff/cli.test.ts": "runs the gate as a process and git several times",
   "test/docs/browser.test.ts": "starts Chromium",

@@ -7,6 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { isHttpMethod } from "partner-api-client";
 import { formatDuration } from "../common/duration.ts";
+import { startMockFront } from "../mock-front.ts";
 import { contractJsonPath, displayPath } from "../paths.ts";
 import { DEFAULT_PRISM_LOG_LEVEL, PRISM_LOG_LEVELS, type PrismLogLevel, startPrism } from "../prism.ts";
 import { untilStopped } from "./lifecycle.ts";
@@ -63,11 +64,10 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) stops the mock an
       const logLevel = parseLogLevel(values["log-level"]);
       const contract = prepare ? await prepare(io) : await readContract(document);
       let ready = false;
-      // Port 0: startPrism picks a free port itself (and another if that one is taken before Prism binds it).
-      const server = await step(io, `start Prism on ${host}:${port === 0 ? "a free port" : port}`, () =>
+      // Prism on a free loopback port of its own, behind the front (mock-front.ts), which listens where asked.
+      const server = await step(io, "start Prism", () =>
         startPrism({
-          host,
-          ...(port === 0 ? {} : { port }),
+          host: "127.0.0.1",
           document,
           logLevel,
           // Prism lists every route before it listens; after that, forward its request log.
@@ -76,19 +76,25 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) stops the mock an
           },
         }),
       ).catch((error: Error) => {
-        const hint = /already in use|EADDRINUSE/.test(error.message)
-          ? `\nset --port (or MOCK_PORT) to a free port, e.g. ${name} --port ${port === 4011 ? 4012 : 4011}`
-          : "";
-        throw new JobFailure(`${error.message}${hint}`);
+        throw new JobFailure(error.message);
+      });
+      const front = await startMockFront(host, port, server.port).catch(async (error: NodeJS.ErrnoException) => {
+        await server.stop();
+        const hint =
+          error.code === "EADDRINUSE"
+            ? `\nset --port (or MOCK_PORT) to a free port, e.g. ${name} --port ${port === 4011 ? 4012 : 4011}`
+            : "";
+        throw new JobFailure(`cannot listen on ${host}:${port}: ${error.code ?? error.message}${hint}`);
       });
       ready = true;
       io.out(
-        `Mock serving ${countOperations(contract)} operations of ${displayPath(document)} on ${server.url} ` +
+        `Mock serving ${countOperations(contract)} operations of ${displayPath(document)} on ${front.url} ` +
           `(Prism pid ${server.pid}, started in ${formatDuration(performance.now() - started)}). Ctrl-C stops it.`,
       );
-      io.out(`Try: curl -H 'X-API-Key: any' ${server.url}/v1/companies`);
+      io.out(`Try: curl -H 'X-API-Key: any' ${front.url}/v1/companies`);
       await untilStopped(signal, io, !values["no-exit-with-parent"]);
       const stopStarted = performance.now();
+      await front.close();
       await server.stop();
       io.err(`✓ mock stopped (${formatDuration(performance.now() - stopStarted)})`);
       return undefined;
