@@ -23,6 +23,8 @@ export const MOCK_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export interface MockFront {
   url: string;
   port: number;
+  /** Passes requests on to Prism at 127.0.0.1:`port` from now on (before, they get a 503). */
+  forwardTo(port: number): void;
   close(): Promise<void>;
 }
 
@@ -61,8 +63,12 @@ function readBody(request: IncomingMessage): Promise<Buffer | "too-large" | unde
   });
 }
 
-/** Listens on host:port and passes requests on to Prism at 127.0.0.1:`prismPort`. */
-export async function startMockFront(host: string, port: number, prismPort: number): Promise<MockFront> {
+/**
+ * Listens on host:port (first, so a port in use is found before Prism starts) and passes requests on to Prism
+ * once `forwardTo` names its port.
+ */
+export async function startMockFront(host: string, port: number): Promise<MockFront> {
+  let prismPort: number | undefined;
   const server: Server = createServer(async (request, response) => {
     request.on("error", () => response.destroy());
     const hasBody =
@@ -89,6 +95,10 @@ export async function startMockFront(host: string, port: number, prismPort: numb
         "Body too deep",
         `the body nests deeper than ${MAX_JSON_DEPTH} levels, the deepest the mock takes (no schema of the contract nests near it)`,
       );
+      return;
+    }
+    if (prismPort === undefined) {
+      problem(response, 503, "Mock starting", "Prism is still starting; try again in a moment");
       return;
     }
     const headers = { ...request.headers };
@@ -121,6 +131,9 @@ export async function startMockFront(host: string, port: number, prismPort: numb
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${actual}`,
     port: actual,
+    forwardTo: (port) => {
+      prismPort = port;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

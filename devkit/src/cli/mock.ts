@@ -64,7 +64,15 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) stops the mock an
       const logLevel = parseLogLevel(values["log-level"]);
       const contract = prepare ? await prepare(io) : await readContract(document);
       let ready = false;
-      // Prism on a free loopback port of its own, behind the front (mock-front.ts), which listens where asked.
+      // The front (mock-front.ts) listens where asked; Prism on a free loopback port of its own behind it.
+      const front = await startMockFront(host, port).catch((error: NodeJS.ErrnoException) => {
+        const hint = `\nset --port (or MOCK_PORT) to a free port, e.g. ${name} --port ${port === 4011 ? 4012 : 4011}`;
+        throw new JobFailure(
+          error.code === "EADDRINUSE"
+            ? `cannot start the mock on ${host}:${port}: port ${port} is already in use${hint}`
+            : `cannot listen on ${host}:${port}: ${error.code ?? error.message}`,
+        );
+      });
       const server = await step(io, "start Prism", () =>
         startPrism({
           host: "127.0.0.1",
@@ -75,17 +83,11 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) stops the mock an
             if (ready) io.err(line);
           },
         }),
-      ).catch((error: Error) => {
+      ).catch(async (error: Error) => {
+        await front.close();
         throw new JobFailure(error.message);
       });
-      const front = await startMockFront(host, port, server.port).catch(async (error: NodeJS.ErrnoException) => {
-        await server.stop();
-        const hint =
-          error.code === "EADDRINUSE"
-            ? `\nset --port (or MOCK_PORT) to a free port, e.g. ${name} --port ${port === 4011 ? 4012 : 4011}`
-            : "";
-        throw new JobFailure(`cannot listen on ${host}:${port}: ${error.code ?? error.message}${hint}`);
-      });
+      front.forwardTo(server.port);
       ready = true;
       io.out(
         `Mock serving ${countOperations(contract)} operations of ${displayPath(document)} on ${front.url} ` +
