@@ -16,6 +16,7 @@ import { type AnyReply, type Call, SandboxProblem } from "./flows/flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS, type Task } from "./flows/index.ts";
 import { HOSTED_PAGE_POLICY } from "./hosted.ts";
 import { longStrings, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_STRING_LENGTH, nestsDeeperThan } from "./limits.ts";
+import { newAccountQuota } from "./origin-quota.ts";
 import { StateNotSavedError } from "./store/journal-store.ts";
 import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
@@ -158,6 +159,7 @@ function problemReply(error: SandboxProblem): AnyReply {
       detail: error.message,
       ...(error.validation ? { validation: error.validation } : {}),
     },
+    ...(error.headers ? { headers: error.headers } : {}),
   };
 }
 
@@ -198,6 +200,8 @@ function handlersByOperation(router: ContractRouter): Map<Operation, RoutedHandl
 
 export function createRequestListener(router: ContractRouter, engine: SandboxEngine<Task>, testMode: TestMode) {
   const handlers = handlersByOperation(router);
+  // New accounts from other sites' pages, bounded per origin on the sandbox's clock (origin-quota.ts).
+  const newAccounts = newAccountQuota(() => engine.clock.now());
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     let operation: Operation | undefined;
     let exchange: Exchange | undefined;
@@ -302,6 +306,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       if (issues.length > 0) throw invalidRequest(issues);
 
       const isNewAccount = apiKey !== undefined && !engine.hasAccount(apiKey);
+      if (isNewAccount) newAccounts.admit(request);
       const call = { env: engine, testMode, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) } as Call;
       let reply: AnyReply;
       try {

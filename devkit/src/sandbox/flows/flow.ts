@@ -155,6 +155,8 @@ type Exact<F extends { partner: object; control: object }> = Record<Exclude<keyo
 /** An answer other than success, with a message naming the bad input. */
 export class SandboxProblem extends Error {
   override readonly name = "SandboxProblem";
+  /** Headers sent with the problem (`Retry-After` with a 429). */
+  headers?: Record<string, string>;
   constructor(
     readonly status: number,
     readonly kind: string,
