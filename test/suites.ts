@@ -34,6 +34,7 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
     "builds the client, type-checks a consumer project with TypeScript 5.9 and 7 (six tsc runs, about 20 s)",
   "test/dashboard/browser.test.ts":
     "starts Chromium and drives the dashboard through the whole flow, then every view at 390 and 1400 px (about 35 s)",
+  "test/dashboard/csp.test.ts": "starts Chromium and opens every dashboard view, the console's Scalar bundle too",
   "test/devkit/lifecycle.test.ts":
     "starts the sandbox, the mock and the receiver as processes a dozen times (npm, npx, node) and kills them",
   "test/devkit/hostile-servers.test.ts":
