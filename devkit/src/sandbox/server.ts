@@ -87,6 +87,11 @@ const bodyTooLarge = () =>
     `the body is over ${MAX_BODY_BYTES} bytes (1 MiB), the largest the sandbox takes`,
   );
 
+/** The request's stream failed: its sender went away mid-body, or broke its chunking. Nobody is left to answer. */
+class RequestGone extends Error {
+  override readonly name = "RequestGone";
+}
+
 function readBody(request: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // A declared length over the limit is refused without reading it (what is sent is drained).
@@ -109,7 +114,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
       chunks.push(chunk);
     });
     request.on("end", () => resolve(Buffer.concat(chunks)));
-    request.on("error", reject);
+    request.on("error", (error) => reject(new RequestGone(error.message)));
   });
 }
 
@@ -319,7 +324,9 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       }
       send(response, cors, operation, reply, exchange);
     } catch (error) {
-      if (error instanceof SandboxProblem) send(response, cors, operation, problemReply(error), exchange);
+      // Dropped, not answered: an error of the sender's, not a 500 of the sandbox's in its log.
+      if (error instanceof RequestGone) response.destroy();
+      else if (error instanceof SandboxProblem) send(response, cors, operation, problemReply(error), exchange);
       else if (error instanceof StateNotSavedError)
         send(
           response,
