@@ -9,10 +9,12 @@
 import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redactUrlCredentials } from "../../devkit/src/redact.ts";
+import { CONTROL_HANDLERS } from "../../devkit/src/sandbox/flows/index.ts";
+import { addEndpoint } from "../../devkit/src/sandbox/flows/webhooks.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { addressKind, type ReceiverPolicy, receiverUrlRefusal } from "../../devkit/src/sandbox/receivers.ts";
 import { type Receiver, startReceiver } from "../../scripts/lib/receiver.ts";
-import { clientFor, ONBOARD_BODY } from "./support.ts";
+import { clientFor, memoryEngine, ONBOARD_BODY } from "./support.ts";
 
 const OWN: ReceiverPolicy = { ownPort: () => 4020, allowPrivate: false };
 
@@ -144,5 +146,20 @@ describe("in the sandbox", () => {
     const log = await client.get("/_sandbox/requests");
     expect(JSON.stringify(log.body)).toContain("webhook-endpoints");
     expect(JSON.stringify(log.body)).not.toContain("hunter2");
+  });
+});
+
+describe("a receiver URL with credentials from a state file of before", () => {
+  it("is shown redacted by listWebhookEndpoints", async () => {
+    const engine = memoryEngine();
+    engine.account("old-state");
+    addEndpoint(engine, "old-state", "http://user:hunter2@hooks.example.com/in", "whsec_old");
+    const call = { env: engine, testMode: undefined, params: {}, body: undefined, apiKey: "old-state" } as never;
+    const reply = (await CONTROL_HANDLERS.listWebhookEndpoints!(call)) as {
+      body: { webhookEndpoints: { url: string }[] };
+    };
+    expect(reply.body.webhookEndpoints.map((endpoint) => endpoint.url)).toEqual([
+      "http://[REDACTED]@hooks.example.com/in",
+    ]);
   });
 });
