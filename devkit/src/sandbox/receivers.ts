@@ -20,7 +20,6 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP, isIPv4 } from "node:net";
 import { networkInterfaces } from "node:os";
-import { Agent, buildConnector } from "undici";
 
 export interface ReceiverPolicy {
   /** The sandbox's own port (a local address on it is the sandbox); undefined before it listens. */
@@ -201,26 +200,4 @@ export function guardedLookup(port: number, policy: ReceiverPolicy) {
       else callback(null, addresses[0]!.address, addresses[0]!.family);
     });
   };
-}
-
-/**
- * The dispatcher the sandbox's deliveries go through: each connection's name is resolved by `guardedLookup`
- * for its port. Keeps a connection a second at most after its attempt (the next attempt is seconds away).
- */
-export function receiverAgent(policy: ReceiverPolicy): Agent {
-  const connectors = new Map<number, buildConnector.connector>();
-  return new Agent({
-    keepAliveTimeout: 1_000,
-    keepAliveMaxTimeout: 1_000,
-    connect: (options, callback) => {
-      const port = Number(options.port) || (options.protocol === "https:" ? 443 : 80);
-      let connector = connectors.get(port);
-      if (!connector) {
-        connector = buildConnector({ lookup: guardedLookup(port, policy) } as buildConnector.BuildOptions);
-        if (connectors.size >= 256) connectors.clear();
-        connectors.set(port, connector);
-      }
-      connector(options, callback);
-    },
-  });
 }

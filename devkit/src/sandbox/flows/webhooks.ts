@@ -5,12 +5,12 @@
  * reached.
  */
 import { webhookEventTypes } from "partner-api-client";
-import type { Agent } from "undici";
 import { redactUrlCredentials } from "../../redact.ts";
 import { deliverWebhook, RETRY_DELAYS_MS } from "../../webhooks/deliver.ts";
 import { nextAttemptsByEvent, shownEvent } from "../deliveries.ts";
 import { MAX_WEBHOOK_ENDPOINTS } from "../limits.ts";
-import { type ReceiverPolicy, receiverAgent, receiverUrlRefusal } from "../receivers.ts";
+import { receiverAgent } from "../receiver-agent.ts";
+import { type ReceiverPolicy, receiverUrlRefusal } from "../receivers.ts";
 import type { DeliveryRecord, EndpointRecord, EventRecord } from "../records.ts";
 import { accountOf, defineFlow, type FlowEnv, notFound, unprocessable } from "./flow.ts";
 import type { TaskKinds } from "./tasks.ts";
@@ -71,7 +71,7 @@ function policyOf(env: FlowEnv): ReceiverPolicy {
 }
 
 /** Each sandbox's connections to receivers, each name checked where it resolves. */
-const agentsOf = new WeakMap<FlowEnv, Agent>();
+const agentsOf = new WeakMap<FlowEnv, ReturnType<typeof receiverAgent>>();
 
 /** A first delivery of the event to each of the account's endpoints subscribed to its type, due now. */
 export function scheduleDeliveries(env: FlowEnv, apiKey: string, event: EventRecord): void {
