@@ -1,7 +1,8 @@
 /**
  * `npm run docs:preview`: serves dist/docs/ (or `--dir DIR`) on http://127.0.0.1:4040/ (DOCS_HOST /
  * DOCS_PORT, or `--host` / `--port`, change that; port 0 picks a free one). Builds the docs there
- * first when index.html is missing, or always with `--build`. Ctrl-C stops it.
+ * first when index.html is missing, or always with `--build`. Ctrl-C stops it, and so does the end of the
+ * process that started it (lifecycle.ts: npm run, npx).
  */
 import { access } from "node:fs/promises";
 import path from "node:path";
@@ -16,7 +17,7 @@ import {
   parseInteger,
   step,
   UsageError,
-  untilAborted,
+  untilStopped,
 } from "partner-api-devkit/cli";
 import { buildDocs, docsDir } from "./lib/docs/build.ts";
 import { serveStatic } from "./lib/docs/server.ts";
@@ -32,14 +33,16 @@ Options:
   --host <h>    address to listen on (default 127.0.0.1, or DOCS_HOST)
   --dir <dir>   folder to serve (default dist/docs/)
   --build       rebuild the docs there first, even when index.html exists
+  --no-exit-with-parent  keep serving after the process that started it (npm run, npx) is gone
 
-Prints the URL on stdout once it listens; Ctrl-C stops it.
+Prints the URL on stdout once it listens; Ctrl-C (or SIGTERM, or the end of the process that started it) stops it.
 Exit codes: 0 stopped, 1 the port is in use, 2 bad input, 3 a bug.`,
   options: {
     port: { type: "string" },
     host: { type: "string" },
     dir: { type: "string" },
     build: { type: "boolean" },
+    "no-exit-with-parent": { type: "boolean" },
   },
   quiet: true,
   async run({ values, io, signal }) {
@@ -81,7 +84,8 @@ Exit codes: 0 stopped, 1 the port is in use, 2 bad input, 3 a bug.`,
       }),
     );
     io.out(`Docs preview: ${server.url} (ready in ${formatDuration(performance.now() - started)}). Ctrl-C stops it.`);
-    await untilAborted(signal);
+    // Like the devkit's servers: gone with npm (or npx) when that is killed, not left serving as an orphan.
+    await untilStopped(signal, io, !values["no-exit-with-parent"]);
     await server.close();
     io.err(`✓ preview stopped after ${formatDuration(performance.now() - started)}`);
     return undefined;

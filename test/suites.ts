@@ -34,8 +34,11 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
     "builds the client, type-checks a consumer project with TypeScript 5.9 and 7 (six tsc runs, about 20 s)",
   "test/dashboard/browser.test.ts":
     "starts Chromium and drives the dashboard through the whole flow, then every view at 390 and 1400 px (about 35 s)",
+  "test/dashboard/csp.test.ts": "starts Chromium and opens every dashboard view, the console's Scalar bundle too",
   "test/devkit/lifecycle.test.ts":
     "starts the sandbox, the mock and the receiver as processes a dozen times (npm, npx, node) and kills them",
+  "test/devkit/hostile-servers.test.ts":
+    "starts the sandbox (twice), the mock with Prism, the proxy, webhooks listen and docs:preview as processes and sends each the hostile corpus",
   "test/devkit/installed.test.ts": "packs both packages, installs them, runs npx partner-api many times",
   "test/diff/cli.test.ts": "runs the gate as a process and git several times",
   "test/docs/browser.test.ts": "starts Chromium",
@@ -58,6 +61,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/scripts/release.test.ts":
     "makes releases in temporary git repositories: bundles the contract and runs git a dozen times",
   "test/sandbox/browser-boundary.test.ts": "starts Chromium against the sandbox's hosted pages and dashboard",
+  "test/sandbox/delivery-fairness.test.ts":
+    "640 receivers that never answer hold connections for the attempt limit (about 6 s)",
   "test/sandbox/hostile-bounds.test.ts":
     "starts the sandbox as a process three times and sends each an attack of hundreds of megabytes",
   "test/sandbox/crash.test.ts":

@@ -73,7 +73,7 @@ describe("proxy", () => {
       await call(proxy, "GET", "/_sandbox/clock", undefined);
       await proxy.settled();
       expect(proxy.violations).toEqual([]);
-      expect(proxy.stats).toEqual({ requests: 6, unmatched: 1, unvalidated: 0, cut: 0 });
+      expect(proxy.stats).toEqual({ requests: 6, unmatched: 1, unvalidated: 0, cut: 0, refused: 0 });
     } finally {
       await proxy.close();
     }

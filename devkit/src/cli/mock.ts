@@ -7,6 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { isHttpMethod } from "partner-api-client";
 import { formatDuration } from "../common/duration.ts";
+import { startMockFront } from "../mock-front.ts";
 import { contractJsonPath, displayPath } from "../paths.ts";
 import { DEFAULT_PRISM_LOG_LEVEL, PRISM_LOG_LEVELS, type PrismLogLevel, startPrism } from "../prism.ts";
 import { untilStopped } from "./lifecycle.ts";
@@ -63,11 +64,18 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) stops the mock an
       const logLevel = parseLogLevel(values["log-level"]);
       const contract = prepare ? await prepare(io) : await readContract(document);
       let ready = false;
-      // Port 0: startPrism picks a free port itself (and another if that one is taken before Prism binds it).
-      const server = await step(io, `start Prism on ${host}:${port === 0 ? "a free port" : port}`, () =>
+      // The front (mock-front.ts) listens where asked; Prism on a free loopback port of its own behind it.
+      const front = await startMockFront(host, port).catch((error: NodeJS.ErrnoException) => {
+        const hint = `\nset --port (or MOCK_PORT) to a free port, e.g. ${name} --port ${port === 4011 ? 4012 : 4011}`;
+        throw new JobFailure(
+          error.code === "EADDRINUSE"
+            ? `cannot start the mock on ${host}:${port}: port ${port} is already in use${hint}`
+            : `cannot listen on ${host}:${port}: ${error.code ?? error.message}`,
+        );
+      });
+      const server = await step(io, "start Prism", () =>
         startPrism({
-          host,
-          ...(port === 0 ? {} : { port }),
+          host: "127.0.0.1",
           document,
           logLevel,
           // Prism lists every route before it listens; after that, forward its request log.
@@ -75,20 +83,20 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) stops the mock an
             if (ready) io.err(line);
           },
         }),
-      ).catch((error: Error) => {
-        const hint = /already in use|EADDRINUSE/.test(error.message)
-          ? `\nset --port (or MOCK_PORT) to a free port, e.g. ${name} --port ${port === 4011 ? 4012 : 4011}`
-          : "";
-        throw new JobFailure(`${error.message}${hint}`);
+      ).catch(async (error: Error) => {
+        await front.close();
+        throw new JobFailure(error.message);
       });
+      front.forwardTo(server.port);
       ready = true;
       io.out(
-        `Mock serving ${countOperations(contract)} operations of ${displayPath(document)} on ${server.url} ` +
+        `Mock serving ${countOperations(contract)} operations of ${displayPath(document)} on ${front.url} ` +
           `(Prism pid ${server.pid}, started in ${formatDuration(performance.now() - started)}). Ctrl-C stops it.`,
       );
-      io.out(`Try: curl -H 'X-API-Key: any' ${server.url}/v1/companies`);
+      io.out(`Try: curl -H 'X-API-Key: any' ${front.url}/v1/companies`);
       await untilStopped(signal, io, !values["no-exit-with-parent"]);
       const stopStarted = performance.now();
+      await front.close();
       await server.stop();
       io.err(`✓ mock stopped (${formatDuration(performance.now() - stopStarted)})`);
       return undefined;

@@ -35,6 +35,8 @@ import type { Exchange, Failure, Finding, Probe } from "./types.ts";
 /** An event a workflow that ran to its end promises (its `x-webhooks`), for the company it acted for. */
 export interface ExpectedEvent {
   type: string;
+  /** Whose receiver it is awaited at: the main account's unless told. */
+  account?: "main" | "other";
   /** The company of the workflow's `companyId` output; undefined when it has none (any company then). */
   companyId: string | undefined;
   /** What leads to it, for messages: "workflow onboard-swap-company". */

@@ -25,6 +25,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { ContractRouter, type Issue, type Operation } from "../contract/router.ts";
 import { inert } from "../inert.ts";
+import { checkedAllowedHosts, createBoundary } from "../sandbox/boundary.ts";
 import { CHECKS, type CheckContext, type ResponseCheck, toFailure } from "./checks.ts";
 import { curlLine, describeFetchError, listen, parseJson } from "./http.ts";
 import type { Answer, Exchange, Failure, Probe } from "./types.ts";
@@ -78,6 +79,13 @@ const ID_PARAMETERS = new Set(["X-Company-Id", "cardId", "cardHolderId", "routeI
 export interface ProxyOptions {
   upstream: string;
   host?: string;
+  /**
+   * Host names the proxy answers besides IP addresses, `localhost` and its own interface, as the sandbox's
+   * `allowedHosts` (`.example.test` for that name and every name under it). The proxy applies the sandbox's
+   * browser boundary (sandbox/boundary.ts) before forwarding: it rewrites `Host` to the upstream's, so without
+   * it a page rebound to the proxy's address would read the control API through it.
+   */
+  allowedHosts?: readonly string[];
   port?: number;
   maxResponseTimeMs?: number;
   /** How long the upstream may send nothing before an exchange times out. Default 30 s. */
@@ -101,9 +109,10 @@ export interface ContractProxy {
   errors(): number;
   /**
    * Requests forwarded, how many of them the contract has no operation for (passed through unjudged), how
-   * many had a body passed on unvalidated, and how many were cut short or timed out.
+   * many had a body passed on unvalidated, and how many were cut short or timed out; and the requests refused at
+   * the browser boundary (another Host, another origin for the control API), never forwarded.
    */
-  stats: { requests: number; unmatched: number; unvalidated: number; cut: number };
+  stats: { requests: number; unmatched: number; unvalidated: number; cut: number; refused: number };
   /** Resolves when every exchange received so far has been settled and judged. */
   settled(): Promise<void>;
   /** Stops listening, cuts the exchanges still in flight (each settled), and resolves once all are judged. */
@@ -256,7 +265,7 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
     ...(options.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: options.maxResponseTimeMs } : {}),
   };
   const violations: Failure[] = [];
-  const stats = { requests: 0, unmatched: 0, unvalidated: 0, cut: 0 };
+  const stats = { requests: 0, unmatched: 0, unvalidated: 0, cut: 0, refused: 0 };
   const budget = new Budget();
   /** id → fingerprint of the key whose answer named it first. */
   const owners = new Map<string, string>();
@@ -408,7 +417,15 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
       for (const finding of check.run(exchange, context)) report(toFailure(check, base, finding));
   }
 
+  const boundary = createBoundary(options.host ?? "127.0.0.1", checkedAllowedHosts(options.allowedHosts ?? []));
+
   function forward(request: IncomingMessage, response: ServerResponse): void {
+    // Refused (403) before anything is forwarded, as the sandbox refuses it; what was sent is drained.
+    if (boundary.refuse(request, response)) {
+      stats.refused++;
+      request.resume();
+      return;
+    }
     stats.requests++;
     open++;
     const started = performance.now();

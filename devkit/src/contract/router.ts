@@ -309,6 +309,14 @@ export class ContractRouter {
           });
         continue;
       }
+      const unheld = unheldNumber(raw, holder.value);
+      if (unheld !== undefined) {
+        issues.push({
+          location: [parameter.in, parameter.name],
+          message: `the ${parameter.in} parameter ${parameter.name} ${unheld}`,
+        });
+        continue;
+      }
       values[parameter.name] = holder.value;
     }
     return { values, issues };
@@ -415,4 +423,18 @@ function describe(error: ErrorObject, prefix: string): string {
   if (error.keyword === "required")
     return `${prefix}must have the property ${(error.params as { missingProperty: string }).missingProperty}`;
   return `${prefix}${error.message ?? "is invalid"}`;
+}
+
+/**
+ * Why a parameter's text, coerced to a number, does not stand for the number written, or undefined when it does:
+ * `Infinity` or `1e400` (no JSON number, so no answer could echo it), or a whole number past 2^53 - 1
+ * (9007199254740993 reads as …992). Refused with its name rather than served as another number.
+ */
+export function unheldNumber(raw: unknown, value: unknown): string | undefined {
+  if (typeof raw !== "string" || typeof value !== "number") return undefined;
+  const shown = JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+  if (!Number.isFinite(value)) return `must be a finite number, got ${shown}`;
+  if (Number.isInteger(value) && !Number.isSafeInteger(value))
+    return `must be a whole number from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (the largest the sandbox holds exactly), got ${shown}`;
+  return undefined;
 }

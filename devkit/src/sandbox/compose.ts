@@ -140,6 +140,7 @@ async function serve(settings: ReturnType<typeof checkedOptions>, store: Store, 
       webhookTimeoutMs: settings.webhookTimeoutMs,
       webhooks: settings.webhooks,
       baseUrl: () => baseUrl,
+      receivers: { ownPort: () => port, allowPrivate: settings.allowPrivateReceivers },
     },
     engineParts,
   );

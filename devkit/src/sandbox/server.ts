@@ -16,6 +16,7 @@ import { type AnyReply, type Call, SandboxProblem } from "./flows/flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS, type Task } from "./flows/index.ts";
 import { HOSTED_PAGE_POLICY } from "./hosted.ts";
 import { longStrings, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_STRING_LENGTH, nestsDeeperThan } from "./limits.ts";
+import { newAccountQuota } from "./origin-quota.ts";
 import { StateNotSavedError } from "./store/sqlite-store.ts";
 import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
@@ -86,6 +87,11 @@ const bodyTooLarge = () =>
     `the body is over ${MAX_BODY_BYTES} bytes (1 MiB), the largest the sandbox takes`,
   );
 
+/** The request's stream failed: its sender went away mid-body, or broke its chunking. Nobody is left to answer. */
+class RequestGone extends Error {
+  override readonly name = "RequestGone";
+}
+
 function readBody(request: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // A declared length over the limit is refused without reading it (what is sent is drained).
@@ -108,7 +114,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
       chunks.push(chunk);
     });
     request.on("end", () => resolve(Buffer.concat(chunks)));
-    request.on("error", reject);
+    request.on("error", (error) => reject(new RequestGone(error.message)));
   });
 }
 
@@ -158,6 +164,7 @@ function problemReply(error: SandboxProblem): AnyReply {
       detail: error.message,
       ...(error.validation ? { validation: error.validation } : {}),
     },
+    ...(error.headers ? { headers: error.headers } : {}),
   };
 }
 
@@ -198,6 +205,8 @@ function handlersByOperation(router: ContractRouter): Map<Operation, RoutedHandl
 
 export function createRequestListener(router: ContractRouter, engine: SandboxEngine<Task>, testMode: TestMode) {
   const handlers = handlersByOperation(router);
+  // New accounts from other sites' pages, bounded per origin on the sandbox's clock (origin-quota.ts).
+  const newAccounts = newAccountQuota(() => engine.clock.now());
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     let operation: Operation | undefined;
     let exchange: Exchange | undefined;
@@ -302,6 +311,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       if (issues.length > 0) throw invalidRequest(issues);
 
       const isNewAccount = apiKey !== undefined && !engine.hasAccount(apiKey);
+      if (isNewAccount) newAccounts.admit(request);
       const call = { env: engine, testMode, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) } as Call;
       let reply: AnyReply;
       const undone = engine.store.undone;
@@ -321,7 +331,9 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
         );
       send(response, cors, operation, reply, exchange);
     } catch (error) {
-      if (error instanceof SandboxProblem) send(response, cors, operation, problemReply(error), exchange);
+      // Dropped, not answered: an error of the sender's, not a 500 of the sandbox's in its log.
+      if (error instanceof RequestGone) response.destroy();
+      else if (error instanceof SandboxProblem) send(response, cors, operation, problemReply(error), exchange);
       else if (error instanceof StateNotSavedError)
         send(
           response,
