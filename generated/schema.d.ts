@@ -217,7 +217,7 @@ export interface paths {
                 /**
                  * @description The wallet's identifier: a string, not specified as a ULID. The fields of the wallet record are not
                  *     specified.
-                 * @example wallet-usdt-main
+                 * @example 01JD8XC7W2A4B5E6T7V8S9D0T1
                  */
                 walletId: components["parameters"]["WalletId"];
             };
@@ -1243,7 +1243,7 @@ export interface components {
         /**
          * @description The wallet's identifier: a string, not specified as a ULID. The fields of the wallet record are not
          *     specified.
-         * @example wallet-usdt-main
+         * @example 01JD8XC7W2A4B5E6T7V8S9D0T1
          */
         WalletId: string;
         /**
@@ -1573,7 +1573,7 @@ export interface operations {
                 /**
                  * @description The wallet's identifier: a string, not specified as a ULID. The fields of the wallet record are not
                  *     specified.
-                 * @example wallet-usdt-main
+                 * @example 01JD8XC7W2A4B5E6T7V8S9D0T1
                  */
                 walletId: components["parameters"]["WalletId"];
             };

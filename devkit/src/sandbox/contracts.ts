@@ -27,3 +27,8 @@ export function sandboxRouter(): ContractRouter {
   ]);
   return sharedRouter;
 }
+
+/** The partner contract the sandbox serves, as parsed (shared: never change it). */
+export function partnerDocument(): Record<string, unknown> {
+  return loadDocuments().partner;
+}
