@@ -15,6 +15,7 @@ import { operationExamples } from "../../scripts/lib/docs/samples.ts";
 import { createPartnerClient, InvalidInputError } from "../../src/index.ts";
 import { operationFor, type UpperMethod } from "../../src/operations.ts";
 import { loadDocument } from "../contract/support/contract.ts";
+import { ONBOARD_BODY } from "../sandbox/support.ts";
 import { LIVE_API_KEY, type LiveSandbox, requestOf, startLiveSandbox } from "./support/live-sandbox.ts";
 
 const document = loadDocument();
@@ -86,7 +87,7 @@ describe("the errors page and the sandbox", () => {
     const onboarded = await fetch(`${live.url}/v1/companies`, {
       method: "POST",
       headers: { "X-API-Key": "sk_test_other_account", "content-type": "application/json" },
-      body: JSON.stringify({ name: "Other Account Co", countryCode: "US" }),
+      body: JSON.stringify(ONBOARD_BODY),
     });
     const { company } = (await onboarded.json()) as any;
     other = { companyId: company.id, transactionId: transactions[0].transaction.id };

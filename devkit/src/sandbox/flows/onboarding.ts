@@ -108,7 +108,6 @@ function continueUrlOf(env: FlowEnv, record: CompanyRecord): string {
   return record.redirectUri ?? `${env.settings.baseUrl()}/_sandbox/hosted/complete/${record.company.id}`;
 }
 
-
 export const onboarding = defineFlow()({
   name: "onboarding and KYC",
   partner: {
