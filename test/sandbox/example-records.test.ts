@@ -56,6 +56,22 @@ describe("a fresh account holds what the contract's examples name", () => {
   });
 });
 
+describe("ULIDs in either letter case", () => {
+  it("name the same records: the ULID standard reads either case, and so does the contract", async () => {
+    const examples = readContractExamples(document);
+    const headers = { "X-API-Key": "sk_test_lower_case", "X-Company-Id": examples.companyId.toLowerCase() };
+    const holder = await fetch(`${sandbox.url}/v1/card-holders/${examples.cardHolder.id.toLowerCase()}`, { headers });
+    expect(holder.status).toBe(200);
+    expect(((await holder.json()) as any).cardHolder.id).toBe(examples.cardHolder.id);
+    // A letter outside Crockford base32 is no ULID in either case: refused, naming the header.
+    const bad = await fetch(`${sandbox.url}/v1/card-bins`, {
+      headers: { ...headers, "X-Company-Id": `${examples.companyId.slice(0, -1)}u` },
+    });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain("X-Company-Id");
+  });
+});
+
 describe("contractExampleIds", () => {
   it("holds the id parameters' examples and the ids inside examples, never a catalogue value", () => {
     const ids = contractExampleIds(document);
