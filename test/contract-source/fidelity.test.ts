@@ -2,7 +2,9 @@
  * The bundle against the source (../shared/seed/partner-api-spec.md), table by table. The expectations
  * below are transcribed from the source's Endpoints, Resources, States and Events sections.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { HTTP_METHODS } from "../../src/http-methods.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 
@@ -596,5 +598,24 @@ describe("value rules and fields", () => {
       problems.some((line) => problem.test(line)),
       problems.join("\n"),
     ).toBe(true);
+  });
+});
+
+describe("links and the partner journeys", () => {
+  it("assert no relationship the source does not state: no ledger entry read back as a transaction", () => {
+    // The source gives a ledger entry a transaction.id and reads a transaction by its ULID, but never says the
+    // one reads back through the other: that is the sandbox's reading, kept in sandbox.arazzo.yaml.
+    const links = [...allNodes(doc.paths)].filter(([, path]) => path.at(-2) === "links").map(([node]) => node);
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.filter((link) => link.operationId === "getTransaction")).toEqual([]);
+    const partner = parse(readFileSync("openapi/workflows/partner-api.arazzo.yaml", "utf8"));
+    const reads = partner.workflows.flatMap((workflow: any) =>
+      workflow.steps.filter((step: any) => String(step.operationId).endsWith("getTransaction")),
+    );
+    expect(reads).toEqual([]);
+    const sandbox = parse(readFileSync("openapi/workflows/sandbox.arazzo.yaml", "utf8"));
+    const reading = sandbox.workflows.find((workflow: any) => workflow.workflowId === "ledger-entry-as-transaction");
+    expect(reading.description).toMatch(/sandbox reading/);
+    expect(reading.description).toMatch(/never runs against staging/);
   });
 });
