@@ -156,7 +156,7 @@ describe("grouped failures and link order", () => {
     const document = JSON.parse(readFileSync("generated/openapi.json", "utf8"));
     const operations = router.operations.filter((operation) => operation.api === "partner");
     const sources = linkSources(document, operations);
-    expect(sources.length).toBeGreaterThanOrEqual(32);
+    expect(sources.length).toBeGreaterThanOrEqual(31);
     expect(sources).toContainEqual(
       expect.objectContaining({
         operationId: "listCards",
@@ -167,10 +167,11 @@ describe("grouped failures and link order", () => {
       }),
     );
     const layers = linkOrder(operations, sources).map((layer) => layer.map((operation) => operation.operationId));
-    expect(layers[0]).toEqual(["listCompanies", "onboardCompany"]);
+    // getTransaction takes no company and no link feeds it (the API description does not say a ledger entry's
+    // transaction.id reads back through it): it runs first, on its example id.
+    expect(layers[0]).toEqual(["listCompanies", "getTransaction", "onboardCompany"]);
     const at = (id: string) => layers.findIndex((layer) => layer.includes(id));
     expect(at("listCards")).toBeLessThan(at("unfreezeCard"));
-    expect(at("listSpendingAccountTransactions")).toBeLessThan(at("getTransaction"));
     expect(pointerPath("/cards/0/id")).toBe("cards[].id");
     expect(pointerPath("/0/id")).toBeUndefined();
     expect(valueName({ in: "header", name: "X-Company-Id" })).toBe("companyId");

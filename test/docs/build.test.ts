@@ -114,7 +114,7 @@ describe("npm run docs", () => {
     }
     // The reference says which languages a test runs.
     expect(definition.info.description).toMatch(
-      /## Code samples\n[\s\S]*a test runs every sample against the local sandbox/,
+      /## Code samples\n[\s\S]*a test runs every sample exactly as shown, against a fresh sandbox account and against the mock/,
     );
     // The prerendered HTML already shows what the contract leaves unspecified.
     expect(html).toContain("What is not specified");

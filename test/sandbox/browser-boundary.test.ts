@@ -84,7 +84,7 @@ describe.skipIf(!available)("the browser boundary in headless Chromium", { timeo
     });
     const answer = await page.goto(`${sandbox.url}/_sandbox/hosted/kyc/${companyId}`);
     expect(answer?.headers()["content-security-policy"]).toMatch(/^default-src 'none'/);
-    await page.getByRole("button", { name: "Complete verification (approved)" }).click();
+    await page.getByRole("button", { name: "complete → approved" }).click();
     await expect.poll(() => page.locator("#kyc-status").textContent()).toBe("approved");
     expect(await page.locator("a[href^='javascript:' i]").count()).toBe(0);
     expect(await page.locator("#continue-refused").count()).toBe(1);

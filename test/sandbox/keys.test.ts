@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contractExamples } from "../../devkit/src/sandbox/flows/examples.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { openDatabase, readStateFile } from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { clientFor, emptyStateFile, ONBOARD_BODY, request, seededCompany } from "./support.ts";
@@ -49,7 +50,7 @@ describe("prototype member names", () => {
       expect(
         cards.body.cards.map((c: { name: string }) => c.name),
         name,
-      ).toEqual([name]);
+      ).toEqual([contractExamples().card.card.name, name]);
     }
     // Each account holds its own companies only.
     for (const name of NAMES) {

@@ -300,7 +300,8 @@ describe("SandboxEngine", () => {
     for (const task of tasks) store.put("tasks", task);
     const reloaded = new SandboxEngine<Task>(store, clock, settings, engineParts);
     expect(store.get("cards", "k", "card-1234")?.card.status).toBe("Creating");
-    const active = () => store.list("cards", "k", company!.id).filter((c) => c.card.status === "Active");
+    const active = () =>
+      store.list("cards", "k", company!.id).filter((c) => c.id.startsWith("card-") && c.card.status === "Active");
     await reloaded.advance(500);
     expect(active()).toHaveLength(0);
     await reloaded.advance(1_000);

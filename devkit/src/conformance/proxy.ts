@@ -27,6 +27,7 @@ import { ContractRouter, type Issue, type Operation } from "../contract/router.t
 import { inert } from "../inert.ts";
 import { checkedAllowedHosts, createBoundary } from "../sandbox/boundary.ts";
 import { CHECKS, type CheckContext, type ResponseCheck, toFailure } from "./checks.ts";
+import { contractExampleIds } from "./example-ids.ts";
 import { curlLine, describeFetchError, listen, parseJson } from "./http.ts";
 import type { Answer, Exchange, Failure, Probe } from "./types.ts";
 
@@ -269,6 +270,8 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
   const budget = new Budget();
   /** id → fingerprint of the key whose answer named it first. */
   const owners = new Map<string, string>();
+  // The contract examples' ids are every sandbox account's own (seeded): they prove nothing about isolation.
+  const shared = contractExampleIds(options.document);
   let pending: Promise<void> = Promise.resolve();
   /** Exchanges forwarded and not judged yet. */
   let open = 0;
@@ -395,6 +398,7 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
       .filter((value): value is string => typeof value === "string");
     if (owner && answer.status >= 200 && answer.status < 300) {
       for (const id of named) {
+        if (shared.has(id)) continue;
         const first = owners.get(id);
         if (first !== undefined && first !== owner)
           report({
@@ -407,7 +411,7 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
       const seen: string[] = [];
       idsIn(answer.json, seen);
       for (const id of [...named, ...seen]) {
-        if (owners.has(id)) continue;
+        if (owners.has(id) || shared.has(id)) continue;
         if (owners.size >= MAX_TRACKED_IDS) owners.delete(owners.keys().next().value!);
         owners.set(id, owner);
       }

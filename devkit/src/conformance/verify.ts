@@ -43,6 +43,7 @@ import {
   toFailure,
 } from "./checks.ts";
 import { coveragePhase, PHASE_IDS, type PhaseId } from "./coverage.ts";
+import { contractExampleIds } from "./example-ids.ts";
 import { type ExpectedEvent, flowPhase } from "./flows.ts";
 import { curlLine, describeFetchError, fetchBounded, RunStopped, send } from "./http.ts";
 import {
@@ -586,7 +587,9 @@ async function isolationPhase(run: Run, operations: Operation[]): Promise<void> 
     run.skip("account_isolation", "needs --other-api-key (a second account of the same implementation)");
     return;
   }
-  const foreignIds = run.main.objectIds();
+  // The contract examples' ids are every sandbox account's own (seeded): they prove nothing about isolation.
+  const shared = contractExampleIds(run.context.document);
+  const foreignIds = new Set([...run.main.objectIds()].filter((id) => !shared.has(id)));
   const listCompanies = operations.find((operation) => operation.operationId === "listCompanies");
   if (listCompanies) {
     const probe = toProbe(
@@ -606,7 +609,9 @@ async function isolationPhase(run: Run, operations: Operation[]): Promise<void> 
   for (const { probe, parts } of run.accepted) {
     const operation = probe.operation;
     if (!operation || done.has(operation.operationId)) continue;
-    const named = [...parts.uses.values()].filter((found) => isObjectId(found.name) && found.strong);
+    const named = [...parts.uses.values()].filter(
+      (found) => isObjectId(found.name) && found.strong && !shared.has(found.value),
+    );
     if (named.length === 0) continue;
     done.add(operation.operationId);
     const again = toProbe(
@@ -818,7 +823,9 @@ async function finishWebhooks(run: Run): Promise<number> {
       `${receiver.notKept} delivery(ies) answered but not checked: over ${MAX_DELIVERY_BYTES / 1024 / 1024} MiB each, or past the ${MAX_DELIVERIES} deliveries or ${MAX_DELIVERY_BYTES_KEPT / 1024 / 1024} MiB verify keeps`,
     );
   // Each account's deliveries are searched for the other's ids.
-  const foreign = { main: run.other.objectIds(), other: run.main.objectIds() };
+  const shared = contractExampleIds(run.context.document);
+  const notShared = (ids: Set<string>) => new Set([...ids].filter((id) => !shared.has(id)));
+  const foreign = { main: notShared(run.other.objectIds()), other: notShared(run.main.objectIds()) };
   const isolation = run.enabled.has("account_isolation") && run.options.otherApiKey !== undefined;
   // Every delivery is judged, a redelivery as much as the first copy: one with a bad signature is a failure.
   for (const delivery of receiver.deliveries) {

@@ -8,6 +8,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { HTTP_METHODS } from "partner-api-client";
+import { issueWords, rulePointer, shownErrors } from "./issue-text.ts";
 import { followRefsFrom } from "./refs.ts";
 
 type Json = { [key: string]: unknown };
@@ -103,10 +104,12 @@ export class ContractRouter {
   private readonly parameterValidators = new Map<Parameter, ValidateFunction>();
   // The documents are not checked against the JSON Schema meta-schema at start: `npm run lint` does that, and it
   // would cost most of the start-up time.
-  private readonly ajv = new Ajv2020.default({ strict: false, allErrors: true, validateSchema: false });
+  // verbose: each error carries the value received and its schema, for the reader's words (issue-text.ts).
+  private readonly ajv = new Ajv2020.default({ strict: false, allErrors: true, validateSchema: false, verbose: true });
   private readonly coercingAjv = new Ajv2020.default({
     strict: false,
     allErrors: true,
+    verbose: true,
     coerceTypes: true,
     validateSchema: false,
   });
@@ -302,7 +305,7 @@ export class ContractRouter {
       const holder = { value: raw };
       const wrapped = this.parameterValidator(parameter);
       if (!wrapped(holder)) {
-        for (const error of wrapped.errors ?? [])
+        for (const error of shownErrors(wrapped.errors ?? []))
           issues.push({
             location: [parameter.in, parameter.name],
             message: `the ${parameter.in} parameter ${parameter.name} ${describe(error, "")}`,
@@ -337,10 +340,10 @@ export class ContractRouter {
     if (!pointer) return [];
     const validate = this.validator(pointer);
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((error) => ({
+    return shownErrors(validate.errors ?? []).map((error) => ({
       location: ["body", ...error.instancePath.split("/").filter(Boolean)],
       message: `body${error.instancePath} ${describe(error, "")}`,
-      rule: error.schemaPath,
+      rule: rulePointer(error.schemaPath),
     }));
   }
 
@@ -352,10 +355,10 @@ export class ContractRouter {
     if (declared === undefined) return [];
     const validate = this.validator(declared.pointer);
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((error) => ({
+    return shownErrors(validate.errors ?? []).map((error) => ({
       location: ["response", error.instancePath],
       message: describe(error, ""),
-      rule: error.schemaPath,
+      rule: rulePointer(error.schemaPath),
     }));
   }
 
@@ -378,11 +381,11 @@ export class ContractRouter {
       }
       const wrapped = this.parameterValidator(header);
       if (wrapped({ value: raw })) continue;
-      for (const error of wrapped.errors ?? [])
+      for (const error of shownErrors(wrapped.errors ?? []))
         issues.push({
           location: ["header", header.name],
           message: `the response header ${header.name} ${describe(error, "")}`,
-          rule: error.schemaPath,
+          rule: rulePointer(error.schemaPath),
         });
     }
     return issues;
@@ -394,10 +397,10 @@ export class ContractRouter {
     if (!webhook) return undefined;
     const validate = this.validator(webhook.pointer);
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((error) => ({
+    return shownErrors(validate.errors ?? []).map((error) => ({
       location: ["body", ...error.instancePath.split("/").filter(Boolean)],
       message: `body${error.instancePath} ${describe(error, "")}`,
-      rule: error.schemaPath,
+      rule: rulePointer(error.schemaPath),
     }));
   }
 }
@@ -420,9 +423,7 @@ function matched(route: Route, method: string, pathParams: Record<string, string
 }
 
 function describe(error: ErrorObject, prefix: string): string {
-  if (error.keyword === "required")
-    return `${prefix}must have the property ${(error.params as { missingProperty: string }).missingProperty}`;
-  return `${prefix}${error.message ?? "is invalid"}`;
+  return `${prefix}${issueWords(error) ?? "is not allowed"}`;
 }
 
 /**

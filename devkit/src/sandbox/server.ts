@@ -11,6 +11,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import type { ContractRouter, Issue, Operation, QueryValues } from "../contract/router.ts";
 import { callerKey } from "./accounts.ts";
 import { answerText } from "./answer-text.ts";
+import { ulidParameterNames } from "./contracts.ts";
 import type { SandboxEngine } from "./engine.ts";
 import { type AnyReply, type Call, SandboxProblem } from "./flows/flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS, type Task } from "./flows/index.ts";
@@ -309,6 +310,10 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       });
       if (parameterIssues.length > 0) issues.unshift(...parameterIssues);
       if (issues.length > 0) throw invalidRequest(issues);
+      // A ULID in lower case is the same id (the standard reads either case); records hold them upper case.
+      const params = values as Record<string, unknown>;
+      for (const name of ulidParameterNames())
+        if (typeof params[name] === "string") params[name] = (params[name] as string).toUpperCase();
 
       const isNewAccount = apiKey !== undefined && !engine.hasAccount(apiKey);
       if (isNewAccount) newAccounts.admit(request);

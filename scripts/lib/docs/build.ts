@@ -257,7 +257,7 @@ export function samplesNote(): string {
     "their standard libraries have no JSON reader that runs everywhere), and every webhook a signature check in the " +
     "same languages (curl: a signed test delivery to your receiver). Each sample reads `PARTNER_API_KEY` and " +
     "`PARTNER_API_BASE_URL` from the environment.\n\n" +
-    `Before each publication a test runs every sample against the local sandbox and checks that it sent the documented request and printed the documented answer: ${executed.join("; ")}.` +
+    `Before each publication a test runs every sample exactly as shown, against a fresh sandbox account and against the mock, and checks that it sent the documented request and printed the documented answer: ${executed.join("; ")}.` +
     (shown.length > 0 ? ` Shown but not run: ${shown.map((language) => language.label).join(", ")}.` : "")
   );
 }
