@@ -57,7 +57,8 @@ describe("partner install steps", () => {
   });
 
   it("are read from the section alone", () => {
-    const guide = "# G\n### Install\ntext\n```sh\n# a comment, not a heading\nnpm install a\n```\n### Next\n```sh\nnpm install b\n```\n";
+    const guide =
+      "# G\n### Install\ntext\n```sh\n# a comment, not a heading\nnpm install a\n```\n### Next\n```sh\nnpm install b\n```\n";
     expect(partnerInstallSteps(guide).commands).toEqual([["# a comment, not a heading", "npm install a"]]);
     expect(() => partnerInstallSteps("# none")).toThrow(/no "### Install" section/);
   });

@@ -31,7 +31,13 @@ export function partnerInstallSteps(guide = readFileSync(partnersGuidePath, "utf
     if (lines[index] === "```sh") commands.push(lines.slice(index + 1, end));
     index = end;
   }
-  return { markdown: lines.slice(start + 1, index).join("\n").trim(), commands };
+  return {
+    markdown: lines
+      .slice(start + 1, index)
+      .join("\n")
+      .trim(),
+    commands,
+  };
 }
 
 /** The commands as one shell block per source, as the README shows them. */
