@@ -114,7 +114,8 @@ export async function layoutProblems(page: Page, scope: LayoutScope): Promise<st
       .filter(({ box }) => box.width >= 2 && box.height >= 2);
     boxes.sort((a, b) => a.box.top - b.box.top);
     const overlaps = (a: DOMRect, b: DOMRect) =>
-      Math.min(a.right, b.right) - Math.max(a.left, b.left) > 2 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 2;
+      Math.min(a.right, b.right) - Math.max(a.left, b.left) > 2 &&
+      Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 2;
     for (let i = 0; i < boxes.length; i++) {
       const a = boxes[i]!;
       for (let j = i + 1; j < boxes.length && boxes[j]!.box.top < a.box.bottom; j++) {
