@@ -74,12 +74,14 @@ describe.skipIf(!available)("pages that fit, at 390 px and 1400 px", () => {
         <div style="overflow:hidden;width:100px"><button style="width:300px">Send</button></div>
         <a href="#a" style="position:relative">first</a><a href="#b" style="position:relative;left:-20px">second</a>
         <div style="position:relative"><pre>line one of the code</pre><button style="position:absolute;top:0;left:0">Copy</button></div>
+        <div style="position:relative"><pre>hover line</pre><button style="position:absolute;top:0;left:0;opacity:0">Copy</button></div>
         <div style="width:600px">wide</div></main>`);
       const problems = (await layoutProblems(page, { main: "main" })).join("\n");
       expect(problems).toMatch(/the document scrolls sideways: 6\d\d px wide in a 390 px viewport/);
       expect(problems).toMatch(/<button> "Send" is cut by \d+ px at the edge of <div>/);
       expect(problems).toMatch(/<a> "first" and <a> "second" overlap/);
       expect(problems).toMatch(/<button> "Copy" covers code "line one of the code"/);
+      expect(problems).toMatch(/<button> "Copy" covers code "hover line"/);
       expect(problems).toMatch(/breaks the word "Onboarding" across lines/);
       // Text for screen readers only, and a box the reader scrolls, are not cut.
       await page.setContent(`<main><span style="position:absolute;width:1px;height:1px;overflow:hidden">Open menu</span>
@@ -196,4 +198,27 @@ describe.skipIf(!available)("pages that fit, at 390 px and 1400 px", () => {
     }
     expect(problems.join("\n")).toBe("");
   }, 300_000);
+
+  it("at 390 px the console's request client keeps Send on screen", async () => {
+    const page = await open(390);
+    try {
+      await page.goto(`${sandbox.url}/`, { waitUntil: "load" });
+      await page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Console" }).click();
+      await page.evaluate(() => (window.location.hash = "#/console/partner-api/tag/companies/GET/v1/companies"));
+      const testRequest = page
+        .getByRole("button", { name: /Test Request/ })
+        .filter({ visible: true })
+        .first();
+      await testRequest.waitFor({ timeout: 60_000 });
+      await testRequest.scrollIntoViewIfNeeded();
+      await testRequest.click();
+      const send = page.getByRole("dialog").getByRole("button", { name: /^Send/ }).first();
+      await send.waitFor();
+      const box = (await send.boundingBox())!;
+      expect(box.x, "Send's left edge").toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, "Send's right edge").toBeLessThanOrEqual(390);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
 });

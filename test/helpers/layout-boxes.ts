@@ -6,7 +6,7 @@
  *     (`overflow: hidden` or `clip`, not `auto`/`scroll`, which the reader can scroll), or its own text runs past
  *     its box while it hides the overflow;
  *   - interactive elements (links, buttons, fields, summaries) and headings overlap one another, or a button lies
- *     over a line of code;
+ *     over a line of code (also one shown only on hover, as a copy button);
  *   - a word of a heading is broken across two lines ("Onboardi/ng").
  */
 import type { Page } from "playwright-core";
@@ -125,8 +125,14 @@ export async function layoutProblems(page: Page, scope: LayoutScope): Promise<st
       }
     }
 
-    // A button over a line of code.
-    const buttons = boxes.filter(({ element }) => element.matches("button, [role=button]"));
+    // A button over a line of code, shown or not: a copy button that appears on hover covers the code then.
+    const buttons = [...document.querySelectorAll("button, [role=button]")]
+      .filter((element) => {
+        if (ignored(element) || fixed(element)) return false;
+        const box = element.getBoundingClientRect();
+        return box.width >= 2 && box.height >= 2;
+      })
+      .map((element) => ({ element, box: visibleBox(element) }));
     for (const pre of document.querySelectorAll("pre")) {
       if (ignored(pre) || !shown(pre)) continue;
       const near = buttons.filter(({ box }) => overlaps(box, pre.getBoundingClientRect()));
