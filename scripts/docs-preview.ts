@@ -20,7 +20,9 @@ import {
   untilStopped,
 } from "partner-api-devkit/cli";
 import { buildDocs, docsDir } from "./lib/docs/build.ts";
+import { TRY_IT_PAGE } from "./lib/docs/pages.ts";
 import { serveStatic } from "./lib/docs/server.ts";
+import { LOCAL_SANDBOX_URL, TRY_IT_CONFIG_FILE } from "./lib/docs/try-it.ts";
 import { rel } from "./lib/paths.ts";
 
 export const docsPreviewCommand = defineCommand({
@@ -34,6 +36,8 @@ Options:
   --dir <dir>   folder to serve (default dist/docs/)
   --build       rebuild the docs there first, even when index.html exists
   --no-exit-with-parent  keep serving after the process that started it (npm run, npx) is gone
+  --sandbox <port|url>  the sandbox Try it looks for: a port on 127.0.0.1 or an http(s) address (default
+                the sandbox's own, 4020, or SANDBOX_PORT as \`npm run sandbox\` reads it)
 
 Prints the URL on stdout once it listens; Ctrl-C (or SIGTERM, or the end of the process that started it) stops it.
 Exit codes: 0 stopped, 1 the port is in use, 2 bad input, 3 a bug.`,
@@ -43,6 +47,7 @@ Exit codes: 0 stopped, 1 the port is in use, 2 bad input, 3 a bug.`,
     dir: { type: "string" },
     build: { type: "boolean" },
     "no-exit-with-parent": { type: "boolean" },
+    sandbox: { type: "string" },
   },
   quiet: true,
   async run({ values, io, signal }) {
@@ -54,6 +59,7 @@ Exit codes: 0 stopped, 1 the port is in use, 2 bad input, 3 a bug.`,
     const listenHost = parseHost(host.value, host.name) ?? "127.0.0.1";
     if (values.dir === "") throw new UsageError("--dir needs a folder, got an empty value");
     const dir = values.dir === undefined ? docsDir : path.resolve(values.dir);
+    const sandbox = parseSandbox(optionOrEnv(values.sandbox, "--sandbox", "SANDBOX_PORT"));
     const index = path.join(dir, "index.html");
     const missing = await access(index).then(
       () => false,
@@ -75,6 +81,9 @@ Exit codes: 0 stopped, 1 the port is in use, 2 bad input, 3 a bug.`,
         host: listenHost,
         port: listenPort,
         onRequest: ({ method, path: p, status }) => io.err(`  ${status} ${method} ${p}`),
+        files: sandbox
+          ? { [TRY_IT_CONFIG_FILE]: { body: `${JSON.stringify({ sandbox })}\n`, type: "application/json" } }
+          : {},
       }).catch((error: NodeJS.ErrnoException) => {
         if (error.code === "EADDRINUSE")
           throw new JobFailure(
@@ -84,6 +93,7 @@ Exit codes: 0 stopped, 1 the port is in use, 2 bad input, 3 a bug.`,
       }),
     );
     io.out(`Docs preview: ${server.url} (ready in ${formatDuration(performance.now() - started)}). Ctrl-C stops it.`);
+    io.err(`  Try it: ${server.url}${TRY_IT_PAGE.file} looks for the sandbox at ${sandbox ?? LOCAL_SANDBOX_URL}`);
     // Like the devkit's servers: gone with npm (or npx) when that is killed, not left serving as an orphan.
     await untilStopped(signal, io, !values["no-exit-with-parent"]);
     await server.close();
@@ -91,5 +101,23 @@ Exit codes: 0 stopped, 1 the port is in use, 2 bad input, 3 a bug.`,
     return undefined;
   },
 });
+
+/** `--sandbox` (or SANDBOX_PORT): a port on 127.0.0.1 or an http(s) address, without a trailing slash. */
+export function parseSandbox({ value, name }: { value: string | undefined; name: string }): string | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return `http://127.0.0.1:${parseInteger(text, name, 1, 65_535)}`;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash)
+    throw new UsageError(
+      `${name} must be a port (1 to 65535) or an http(s) address like http://127.0.0.1:4021, got "${value}"`,
+    );
+  return url.href.replace(/\/$/, "");
+}
 
 if (isEntryPoint(import.meta.url)) await main(docsPreviewCommand);

@@ -43,6 +43,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/diff/cli.test.ts": "runs the gate as a process and git several times",
   "test/docs/browser.test.ts": "starts Chromium",
   "test/docs/build.test.ts": "builds the docs with Redocly and Chromium screenshots (about 10 s)",
+  "test/docs/layout.test.ts":
+    "builds the docs, starts Chromium and checks every page and dashboard view at two widths (about 2 min)",
   "test/docs/pages.test.ts": "builds the docs with Redocly (about 10 s of CPU)",
   "test/docs/preview.test.ts": "builds the docs, serves them (about 10 s)",
   "test/docs/samples-run.test.ts":

@@ -118,8 +118,11 @@ describe("npm run docs", () => {
     );
     // The prerendered HTML already shows what the contract leaves unspecified.
     expect(html).toContain("What is not specified");
-    // The getting-started section comes first in the description, and is rendered.
-    expect(definition.info.description.startsWith("## Getting started\n")).toBe(true);
+    // The H1 is the page's name; the API's full title and summary open the description, the getting-started
+    // section right after them, rendered.
+    expect(definition.info.title).toBe("Reference");
+    const lead = `**${contract.info.title}**\n\n${contract.info.summary}\n\n`;
+    expect(definition.info.description.startsWith(`${lead}## Getting started\n`)).toBe(true);
     expect(html).toContain("Getting started");
   });
 

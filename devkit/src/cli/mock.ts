@@ -38,12 +38,14 @@ export function mockCommand({ name, document = contractJsonPath, prepare }: Mock
   return defineCommand({
     name,
     summary: "serves the partner API contract with a Prism mock (stateless examples, contract rules enforced)",
-    usage: `Usage: ${name} [--port <port>] [--host <host>] [--log-level <level>]
+    usage: `Usage: ${name} [--port <port>] [--host <host>] [--log-level <level>] [--print-address]
 
 Options:
   --port <port>        port to listen on (default ${DEFAULT_MOCK_PORT}; env MOCK_PORT; 0 picks a free one)
   --host <host>        interface to listen on (default ${DEFAULT_MOCK_HOST}; env MOCK_HOST)
   --log-level <level>  Prism's log level: ${PRISM_LOG_LEVELS.join(", ")} (default ${DEFAULT_PRISM_LOG_LEVEL}; env MOCK_LOG_LEVEL)
+  --print-address      print the mock's address alone as the first line on stdout (the summary goes to
+                       stderr), for a script to read
   --no-exit-with-parent  keep serving after the process that started it (npx, npm run) is gone
   -h, --help           this text
 
@@ -52,6 +54,7 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) stops the mock an
       port: { type: "string" },
       host: { type: "string" },
       "log-level": { type: "string" },
+      "print-address": { type: "boolean" },
       "no-exit-with-parent": { type: "boolean" },
     },
     quiet: true,
@@ -89,11 +92,14 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) stops the mock an
       });
       front.forwardTo(server.port);
       ready = true;
-      io.out(
+      // With --print-address the address is the first line on stdout, for a script; the summary is for a person.
+      const say = values["print-address"] ? io.err : io.out;
+      if (values["print-address"]) io.out(front.url);
+      say(
         `Mock serving ${countOperations(contract)} operations of ${displayPath(document)} on ${front.url} ` +
           `(Prism pid ${server.pid}, started in ${formatDuration(performance.now() - started)}). Ctrl-C stops it.`,
       );
-      io.out(`Try: curl -H 'X-API-Key: any' ${front.url}/v1/companies`);
+      say(`Try: curl -H 'X-API-Key: any' ${front.url}/v1/companies`);
       await untilStopped(signal, io, !values["no-exit-with-parent"]);
       const stopStarted = performance.now();
       await front.close();
