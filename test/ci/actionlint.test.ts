@@ -60,7 +60,7 @@ describe("actionlint over every workflow", () => {
     const text = readFileSync(path.join(repoRoot, ".github/workflows/ci.yml"), "utf8");
     const broken = text
       .replace("runs-on: ubuntu-latest", "runs-on: ubuntu-latest\n    needs: no-such-job")
-      .replace("${{ github.base_ref }}", "${{ github.base_ref.nope( }}")
+      .replace(`\${{ github.base_ref }}`, `\${{ github.base_ref.nope( }}`)
       .replace("uses: actions/checkout@v4", "uses: actions/checkout");
     const found = problems(broken, "ci.yml");
     expect(found).toEqual(

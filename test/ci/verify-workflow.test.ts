@@ -63,10 +63,10 @@ describe("docs/examples/verify.yml, the verify workflow to copy", () => {
     const steps = JSON.stringify(workflow.jobs.verify.steps);
     expect(steps).toContain("npm ci");
     expect(verifyStep.env).toMatchObject({
-      PARTNER_API_BASE_URL: "${{ vars.PARTNER_API_BASE_URL }}",
-      PARTNER_API_KEY: "${{ secrets.PARTNER_API_KEY }}",
-      COMPANY_ID: "${{ vars.PARTNER_COMPANY_ID }}",
-      IDS: "${{ vars.PARTNER_API_IDS }}",
+      PARTNER_API_BASE_URL: `\${{ vars.PARTNER_API_BASE_URL }}`,
+      PARTNER_API_KEY: `\${{ secrets.PARTNER_API_KEY }}`,
+      COMPANY_ID: `\${{ vars.PARTNER_COMPANY_ID }}`,
+      IDS: `\${{ vars.PARTNER_API_IDS }}`,
     });
     expect(verifyStep.run).toContain('--company-id "$COMPANY_ID"');
     expect(verifyStep.run).toContain('--id "$id"');

@@ -45,7 +45,7 @@ describe("GitHub workflows validate against the GitHub workflow schema", () => {
     const workflow = parse(readFileSync(path.join(workflowDir, "ci.yml"), "utf8"));
     expect(Object.keys(workflow.on)).toContain("pull_request");
     expect(Object.keys(workflow.jobs)).toEqual(["gate", "lint", "test", "runtimes", "docs"]);
-    expect(workflow.concurrency["cancel-in-progress"]).toBe("${{ github.event_name == 'pull_request' }}");
+    expect(workflow.concurrency["cancel-in-progress"]).toBe(`\${{ github.event_name == 'pull_request' }}`);
     const { gate, test, runtimes, docs } = workflow.jobs;
     expect(gate.permissions).toEqual({ contents: "read", "pull-requests": "write" });
     const gateSteps = JSON.stringify(gate.steps);
@@ -74,8 +74,8 @@ describe("GitHub workflows validate against the GitHub workflow schema", () => {
     });
     const keys = steps.filter((step) => step.uses?.startsWith("actions/cache@")).map((step) => step.with!.key);
     expect(keys).toEqual([
-      "apt-${{ runner.os }}-${{ hashFiles('.ci/run') }}",
-      "runtimes-${{ runner.os }}-${{ hashFiles('runtimes/package-lock.json') }}",
+      `apt-\${{ runner.os }}-\${{ hashFiles('.ci/run') }}`,
+      `runtimes-\${{ runner.os }}-\${{ hashFiles('runtimes/package-lock.json') }}`,
     ]);
     const chromium = steps.find((step) => step.run?.includes("CHROMIUM_PATH="))!.run!;
     expect(chromium).toMatch(/\/usr\/bin\/chromium[\s\S]*google-chrome[\s\S]*playwright-core install chromium/);
@@ -100,8 +100,8 @@ describe("GitHub workflows validate against the GitHub workflow schema", () => {
     const registry = publish.steps.find((step: { with?: Record<string, string> }) => step.with?.["registry-url"]);
     expect(registry.with).toEqual({
       "node-version-file": ".nvmrc",
-      "registry-url": "${{ vars.NPM_REGISTRY_URL || 'https://registry.npmjs.org' }}",
-      scope: "${{ vars.NPM_SCOPE }}",
+      "registry-url": `\${{ vars.NPM_REGISTRY_URL || 'https://registry.npmjs.org' }}`,
+      scope: `\${{ vars.NPM_SCOPE }}`,
     });
     expect(docs.needs).toEqual(["check", "publish"]);
     expect(JSON.stringify(docs.steps)).toContain("actions/upload-pages-artifact@");
