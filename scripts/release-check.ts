@@ -5,11 +5,12 @@
  * anything else stops the workflow before it publishes. Exit 0 all agree, 1 one disagrees (each named), 2 a tag
  * that is not `v<x.y.z>`.
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { defineCommand, describeValue, isEntryPoint, JobFailure, main, UsageError } from "partner-api-devkit/cli";
 import { repoRoot } from "./lib/paths.ts";
-import { CONTRACT_ROOT_FILE, contractVersionOf, isVersion } from "./lib/release/versions.ts";
+import { CONTRACT_ROOT_FILE, contractVersionOf, isVersion, releasedContractFile } from "./lib/release/versions.ts";
 
 /** Where each version the tag must match is read, and how. */
 export const VERSION_SOURCES = [
@@ -27,6 +28,10 @@ export const VERSION_SOURCES = [
     read: (text: string) => json(text).info?.version,
   },
 ] as const;
+
+const KEPT_CONTRACT = "the release's kept contract (the docs' version switcher)";
+/** How many versions a release must agree on: the sources above and the kept contract. */
+export const CHECKED_VERSIONS = VERSION_SOURCES.length + 1;
 
 interface Manifest {
   version?: string;
@@ -59,6 +64,12 @@ export async function releaseMismatches(root: string, version: string): Promise<
     const found = source.read(await readFile(path.join(root, source.file), "utf8"));
     if (found !== version) mismatches.push({ file: source.file, what: source.what, found });
   }
+  // The release's contract, kept for the docs' version switcher.
+  const kept = releasedContractFile(version);
+  const found = existsSync(path.join(root, kept))
+    ? json(await readFile(path.join(root, kept), "utf8")).info?.version
+    : undefined;
+  if (found !== version) mismatches.push({ file: kept, what: KEPT_CONTRACT, found });
   return mismatches;
 }
 
@@ -68,7 +79,8 @@ export const releaseCheckCommand = defineCommand({
   usage: `Usage: npm run release:check -- --tag <v<x.y.z>> [--root <dir>]
 
 The release workflow runs it before it builds or publishes: the tag (default: GITHUB_REF_NAME) must name the
-version of ${VERSION_SOURCES.map((source) => `${source.what} (${source.file})`).join(", ")}.
+version of ${VERSION_SOURCES.map((source) => `${source.what} (${source.file})`).join(", ")}, and
+${KEPT_CONTRACT} must be release/versions/<x.y.z>.json with that info.version.
 
 Exit codes: 0 all agree, 1 one or more disagree (each named), 2 no tag or a tag that is not v<x.y.z>, 3 a bug.`,
   options: { tag: { type: "string" }, root: { type: "string" } },
@@ -83,7 +95,7 @@ Exit codes: 0 all agree, 1 one or more disagree (each named), 2 no tag or a tag 
       io.err(`${file}: ${what} is ${found === undefined ? "missing" : found}, the tag says ${version}`);
     if (mismatches.length > 0)
       throw new JobFailure(
-        `${tag} does not match ${mismatches.length} of ${VERSION_SOURCES.length} versions: nothing may be published (tag the commit npm run release made)`,
+        `${tag} does not match ${mismatches.length} of ${CHECKED_VERSIONS} versions: nothing may be published (tag the commit npm run release made)`,
       );
     return `${tag}: both packages and the contract are ${version}`;
   },

@@ -1,7 +1,11 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   addGettingStarted,
   GETTING_STARTED_HEADING,
+  INSTALL_PLACEHOLDER,
+  installSteps,
+  partnersGuideFile,
   readGettingStarted,
 } from "../../scripts/lib/docs/getting-started.ts";
 import { loadDocument } from "../contract/support/contract.ts";
@@ -14,6 +18,28 @@ describe("the getting-started section of the rendered docs", () => {
     const headings = [...markdown.matchAll(/^### (.+)$/gm)].map((m) => m[1]);
     expect(headings).toEqual(["Install", "First call", "Try the sandbox", "Receive webhooks"]);
     expect(markdown).toContain("npm install partner-api-client");
+  });
+
+  it("says the partners' guide's install steps, from the registry and from tarballs, read from docs/partners.md", () => {
+    const guide = readFileSync(partnersGuideFile, "utf8");
+    const steps = installSteps(guide);
+    expect(guide).toContain(steps);
+    const install = markdown.slice(markdown.indexOf("### Install\n"), markdown.indexOf("### First call\n"));
+    expect(install.trim()).toBe(`### Install\n\n${steps}`);
+    expect(markdown).not.toContain(INSTALL_PLACEHOLDER);
+    for (const command of [
+      "npm install partner-api-client",
+      "npm install --save-dev partner-api-devkit",
+      "npm install ./partner-api-client-<version>.tgz",
+      "npm install --save-dev ./partner-api-devkit-<version>.tgz",
+    ])
+      expect(steps).toContain(`\n${command}\n`);
+    // Changed in the guide, changed in the rendered section.
+    const changed = guide.replace("npm install partner-api-client\n", "npm install partner-api-client@next\n");
+    expect(readGettingStarted(changed)).toContain("npm install partner-api-client@next\n");
+    expect(() => readGettingStarted(guide.replace("<!-- /install -->", ""))).toThrow(
+      /docs\/partners\.md must hold its install steps between the lines <!-- install --> and <!-- \/install -->/,
+    );
   });
 
   it("comes first in the rendered description, before the contract's own", () => {

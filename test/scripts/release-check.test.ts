@@ -8,7 +8,13 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { withContractVersion } from "../../scripts/lib/release/versions.ts";
-import { releaseCheckCommand, releaseMismatches, VERSION_SOURCES, versionOfTag } from "../../scripts/release-check.ts";
+import {
+  CHECKED_VERSIONS,
+  releaseCheckCommand,
+  releaseMismatches,
+  VERSION_SOURCES,
+  versionOfTag,
+} from "../../scripts/release-check.ts";
 import { runInProcess } from "../helpers/run.ts";
 
 /** The version the copies are given, as `npm run release` would have left them. */
@@ -33,12 +39,14 @@ describe("npm run release:check", () => {
     );
     edit("openapi/openapi.yaml", (text) => withContractVersion(text, version));
     edit("generated/openapi.json", setVersion);
+    mkdirSync(file("release/versions"), { recursive: true });
+    cpSync(file("generated/openapi.json"), file(`release/versions/${version}.json`));
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   it("a released tree's packages and contract carry one version", async () => {
     expect(await releaseMismatches(root, version)).toEqual([]);
-    expect(await releaseMismatches(root, "1.4.1")).toHaveLength(VERSION_SOURCES.length);
+    expect(await releaseMismatches(root, "1.4.1")).toHaveLength(CHECKED_VERSIONS);
   });
 
   it("passes the tag of that version, as --tag or GITHUB_REF_NAME, and says so", async () => {
@@ -59,10 +67,18 @@ describe("npm run release:check", () => {
     const run = await runInProcess(releaseCheckCommand, ["--tag", "v99.0.0", "--root", root]);
     expect(run.code).toBe(1);
     for (const source of VERSION_SOURCES) expect(run.stderr).toContain(`${source.file}: ${source.what} is ${version}`);
-    expect(run.stderr).toMatch(/v99\.0\.0 does not match 5 of 5 versions: nothing may be published/);
+    expect(run.stderr).toContain(
+      "release/versions/99.0.0.json: the release's kept contract (the docs' version switcher) is missing",
+    );
+    expect(run.stderr).toMatch(/v99\.0\.0 does not match 6 of 6 versions: nothing may be published/);
   });
 
   it.each([
+    [
+      `release/versions/${version}.json`,
+      (text: string) => text.replace(/"version": "[^"]*"/, '"version": "0.0.9"'),
+      "the release's kept contract (the docs' version switcher) is 0.0.9",
+    ],
     [
       "devkit/package.json",
       (text: string) => text.replace(/"version": "[^"]*"/, '"version": "0.0.9"'),
@@ -94,7 +110,7 @@ describe("npm run release:check", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`${name}: `);
     expect(run.stderr).toContain(message);
-    expect(run.stderr).toMatch(/does not match 1 of 5 versions/);
+    expect(run.stderr).toMatch(/does not match 1 of 6 versions/);
   });
 
   it("a tag that is not v<x.y.z>, or none, is bad input (exit 2)", async () => {
