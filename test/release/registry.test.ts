@@ -17,6 +17,7 @@ import { findFreePort } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { lockDist } from "../helpers/build-lock.ts";
 import { type Served, watchServed } from "../helpers/served.ts";
+import { strictConsumerOptions } from "../helpers/strict-tsconfig.ts";
 
 const run = promisify(execFile);
 const bin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
@@ -203,18 +204,7 @@ describe("published to a local registry and installed from it alone", () => {
       writeFileSync(
         path.join(app, "tsconfig.json"),
         JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            noEmit: true,
-            target: "ES2022",
-            module: "NodeNext",
-            moduleResolution: "NodeNext",
-            allowImportingTsExtensions: true,
-            lib: ["ES2023", "DOM"],
-            types: ["node"],
-            typeRoots: [path.join(repoRoot, "node_modules", "@types")],
-            skipLibCheck: false,
-          },
+          compilerOptions: strictConsumerOptions({ allowImportingTsExtensions: true }),
           files: ["call.ts"],
           include: ["node_modules/partner-api-client/dist/**/*.d.ts", "node_modules/partner-api-devkit/dist/**/*.d.ts"],
         }),
