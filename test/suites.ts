@@ -60,6 +60,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/runtimes/entries.test.ts": "builds a TypeScript program over both package roots",
   "test/runtimes/node-only.test.ts":
     "copies the repository and runs npm run test:runtimes in it (Node, workerd, Chromium; about 40 s)",
+  "test/release/registry.test.ts":
+    "packs both packages, starts Verdaccio, publishes to it and installs from it, publint, arethetypeswrong, tsc, the sandbox",
   "test/scripts/release.test.ts":
     "makes releases in temporary git repositories: bundles the contract and runs git a dozen times",
   "test/sandbox/browser-boundary.test.ts": "starts Chromium against the sandbox's hosted pages and dashboard",
@@ -100,6 +102,7 @@ export const HEAVIEST_SLOW_FILES: readonly string[] = [
   "test/docs/samples-run.test.ts",
   "test/docs/browser.test.ts",
   "test/devkit/installed.test.ts",
+  "test/release/registry.test.ts",
   "test/bench/tiny.test.ts",
   "test/consumer/package.test.ts",
   "test/dashboard/browser.test.ts",

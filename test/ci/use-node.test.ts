@@ -106,12 +106,19 @@ describe("scripts/use-node.sh", () => {
   });
 
   it("is the Node every workflow's tools run on: actions/setup-node reads .nvmrc", async () => {
-    for (const file of [".github/workflows/ci.yml", ".github/workflows/runtimes.yml"]) {
-      const jobs = Object.entries<{ steps: { uses?: string; with?: Record<string, string> }[] }>(
-        parse(await read(file)).jobs,
-      );
+    // A job setting up through the shared action (.github/actions/setup) gets that action's setup-node step.
+    type Step = { uses?: string; run?: string; with?: Record<string, string> };
+    const shared = parse(await read(".github/actions/setup/action.yml")).runs.steps as Step[];
+    for (const file of [
+      ".github/workflows/ci.yml",
+      ".github/workflows/runtimes.yml",
+      ".github/workflows/release.yml",
+    ]) {
+      const jobs = Object.entries<{ steps?: Step[] }>(parse(await read(file)).jobs);
       for (const [name, job] of jobs) {
-        const setups = job.steps.filter((step) => step.uses?.startsWith("actions/setup-node@"));
+        if (job.steps?.every((step) => !step.run && !step.uses?.startsWith("./"))) continue;
+        const steps = job.steps!.flatMap((step) => (step.uses === "./.github/actions/setup" ? shared : [step]));
+        const setups = steps.filter((step) => step.uses?.startsWith("actions/setup-node@"));
         expect(setups.at(-1)?.with?.["node-version-file"], `${file} ${name}`).toBe(".nvmrc");
       }
     }
