@@ -11,7 +11,7 @@ import type { webhooks } from "./schema.js";
 
 /** `components.schemas.Ulid`: the form of every identifier the source calls a ULID. */
 export const ulid = {
-  "pattern": "^[0-7][0-9A-HJKMNP-TV-Z]{25}$",
+  "pattern": "^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$",
   "example": "01JD8X4M6Q2V7R9T3W5Y0Z1A2B"
 } as const;
 

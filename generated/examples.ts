@@ -560,7 +560,7 @@ export const example41: components["parameters"]["CardId"] = "01JD8X9N4E2R6T8V0W
 export const example42: components["parameters"]["CardHolderId"] = "01JD8X5H3J7K9M1N3P5Q7R9S1T";
 
 // parameter WalletId, example (#/components/parameters/WalletId/example)
-export const example43: components["parameters"]["WalletId"] = "wallet-usdt-main";
+export const example43: components["parameters"]["WalletId"] = "01JD8XC7W2A4B5E6T7V8S9D0T1";
 
 // parameter RouteId, example (#/components/parameters/RouteId/example)
 export const example44: components["parameters"]["RouteId"] = "01JD8XB2C4D6E8F0G2H4J6K8M0";

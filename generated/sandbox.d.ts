@@ -764,9 +764,10 @@ export interface components {
         };
         /**
          * ULID
-         * @description A ULID: 26 characters of Crockford base32 (digits and upper-case letters without I, L, O and U),
-         *     the first at most `7`. All identifiers of companies, cards, card holders,
-         *     payment routes and transactions are ULID strings.
+         * @description A ULID: 26 characters of Crockford base32 (digits and letters without I, L, O and U), the first
+         *     at most `7`. The ULID standard writes upper case and reads either case, so either is accepted.
+         *     All identifiers of companies, cards, card holders, payment routes and transactions are ULID
+         *     strings.
          * @example 01JD8X4M6Q2V7R9T3W5Y0Z1A2B
          */
         Ulid: string;
@@ -793,14 +794,12 @@ export interface components {
          */
         CompanySwap: {
             /**
-             * Format: uri
              * @description Unbranded identity-verification page hosted by the service; embeddable in an iframe from any
              *     origin.
              */
             kycUrl?: string;
             kycStatus?: components["schemas"]["KycStatus"];
             /**
-             * Format: uri
              * @description Second unbranded page, for accepting the terms of service; embedded the same way; kept
              *     separate so the customer can be sent to whichever step is outstanding.
              */
@@ -833,7 +832,6 @@ export interface components {
         CardHolder: {
             id?: components["schemas"]["Ulid"];
             name?: string;
-            /** Format: email */
             email?: string;
             /** @description A string, for example `ACTIVE`. The complete value set and transitions are not specified. */
             status?: string;
@@ -873,7 +871,6 @@ export interface components {
             /** @description The card's holder. */
             cardholder?: {
                 name?: string;
-                /** Format: email */
                 email?: string;
             };
             /** Format: date-time */

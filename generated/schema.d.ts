@@ -217,7 +217,7 @@ export interface paths {
                 /**
                  * @description The wallet's identifier: a string, not specified as a ULID. The fields of the wallet record are not
                  *     specified.
-                 * @example wallet-usdt-main
+                 * @example 01JD8XC7W2A4B5E6T7V8S9D0T1
                  */
                 walletId: components["parameters"]["WalletId"];
             };
@@ -514,9 +514,10 @@ export interface components {
     schemas: {
         /**
          * ULID
-         * @description A ULID: 26 characters of Crockford base32 (digits and upper-case letters without I, L, O and U),
-         *     the first at most `7`. All identifiers of companies, cards, card holders,
-         *     payment routes and transactions are ULID strings.
+         * @description A ULID: 26 characters of Crockford base32 (digits and letters without I, L, O and U), the first
+         *     at most `7`. The ULID standard writes upper case and reads either case, so either is accepted.
+         *     All identifiers of companies, cards, card holders, payment routes and transactions are ULID
+         *     strings.
          * @example 01JD8X4M6Q2V7R9T3W5Y0Z1A2B
          */
         Ulid: string;
@@ -604,7 +605,6 @@ export interface components {
             /** @description The card's holder. */
             cardholder?: {
                 name?: string;
-                /** Format: email */
                 email?: string;
             };
             /** Format: date-time */
@@ -688,7 +688,6 @@ export interface components {
         CardHolder: {
             id?: components["schemas"]["Ulid"];
             name?: string;
-            /** Format: email */
             email?: string;
             /** @description A string, for example `ACTIVE`. The complete value set and transitions are not specified. */
             status?: string;
@@ -845,14 +844,12 @@ export interface components {
          */
         CompanySwap: {
             /**
-             * Format: uri
              * @description Unbranded identity-verification page hosted by the service; embeddable in an iframe from any
              *     origin.
              */
             kycUrl?: string;
             kycStatus?: components["schemas"]["KycStatus"];
             /**
-             * Format: uri
              * @description Second unbranded page, for accepting the terms of service; embedded the same way; kept
              *     separate so the customer can be sent to whichever step is outstanding.
              */
@@ -892,10 +889,7 @@ export interface components {
             name: string;
             countryCode: string;
             directorName: string;
-            /**
-             * Format: email
-             * @description Where the verification invitation is addressed.
-             */
+            /** @description Where the verification invitation is addressed. */
             directorEmail: string;
             directorPhone: string;
             addressLine1: string;
@@ -911,7 +905,6 @@ export interface components {
              */
             products?: components["schemas"]["Product"][];
             /**
-             * Format: uri
              * @description Where the customer is sent when verification completes; defaults to a completion page hosted
              *     by the service.
              */
@@ -1013,7 +1006,6 @@ export interface components {
         };
         PaymentInstructions: {
             /**
-             * Format: uri
              * @description A short-lived link to a PDF telling the payer how to fund the route. The PDF is fetched on
              *     demand and not stored; the link's exact lifetime is not specified.
              */
@@ -1243,7 +1235,7 @@ export interface components {
         /**
          * @description The wallet's identifier: a string, not specified as a ULID. The fields of the wallet record are not
          *     specified.
-         * @example wallet-usdt-main
+         * @example 01JD8XC7W2A4B5E6T7V8S9D0T1
          */
         WalletId: string;
         /**
@@ -1573,7 +1565,7 @@ export interface operations {
                 /**
                  * @description The wallet's identifier: a string, not specified as a ULID. The fields of the wallet record are not
                  *     specified.
-                 * @example wallet-usdt-main
+                 * @example 01JD8XC7W2A4B5E6T7V8S9D0T1
                  */
                 walletId: components["parameters"]["WalletId"];
             };

@@ -186,9 +186,14 @@ export async function release(
   if (existsSync(lockFile)) files.push([lockFile, withLockVersion(await readFile(lockFile, "utf8"), version)]);
   const devkitFile = path.join(root, DEVKIT_MANIFEST);
   if (existsSync(devkitFile)) {
-    // The devkit's peer dependency is the client's exact version (test/layout/imports.test.ts holds it).
+    // The devkit is released under the same number (the release workflow publishes both from the tag, and
+    // scripts/release-check.ts refuses a tag either package disagrees with); its peer dependency is the client's
+    // exact version (test/layout/imports.test.ts holds it).
     const devkitText = await readFile(devkitFile, "utf8");
-    files.push([devkitFile, devkitText.replace(PEER_CLIENT, `$1${version}$2`)]);
+    files.push([
+      devkitFile,
+      devkitText.replace(/("version":\s*")[^"]*(")/, `$1${version}$2`).replace(PEER_CLIENT, `$1${version}$2`),
+    ]);
   }
   const configFile = path.join(root, CONFIG_FILE);
   if (config.acknowledged.length > 0) {
@@ -222,7 +227,7 @@ the changes allow: breaking → major, compatible → minor, documentation only 
 The package and the contract share one version, counted on from the higher of the two. Writes package.json,
 package-lock.json and
 ${CONTRACT_ROOT_FILE} (the version; the bundle in generated/ follows), ${CHANGELOG_FILE} (what partners must do, per
-operation, on top), the new baseline and a copy of it under release/versions/, ${DEVKIT_MANIFEST} (its peer dependency
+operation, on top), the new baseline and a copy of it under release/versions/, ${DEVKIT_MANIFEST} (the same version, its peer dependency
 on the client), and empties the acknowledged list in ${CONFIG_FILE}; then commits those files as "Release <version>"
 and tags the commit v<version>. Refused (exit 1) when the working tree has uncommitted changes or the tag exists.
 

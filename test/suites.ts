@@ -34,12 +34,17 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
     "builds the client, type-checks a consumer project with TypeScript 5.9 and 7 (six tsc runs, about 20 s)",
   "test/dashboard/browser.test.ts":
     "starts Chromium and drives the dashboard through the whole flow, then every view at 390 and 1400 px (about 35 s)",
+  "test/dashboard/csp.test.ts": "starts Chromium and opens every dashboard view, the console's Scalar bundle too",
   "test/devkit/lifecycle.test.ts":
     "starts the sandbox, the mock and the receiver as processes a dozen times (npm, npx, node) and kills them",
+  "test/devkit/hostile-servers.test.ts":
+    "starts the sandbox (twice), the mock with Prism, the proxy, webhooks listen and docs:preview as processes and sends each the hostile corpus",
   "test/devkit/installed.test.ts": "packs both packages, installs them, runs npx partner-api many times",
   "test/diff/cli.test.ts": "runs the gate as a process and git several times",
   "test/docs/browser.test.ts": "starts Chromium",
   "test/docs/build.test.ts": "builds the docs with Redocly and Chromium screenshots (about 10 s)",
+  "test/docs/layout.test.ts":
+    "builds the docs, starts Chromium and checks every page and dashboard view at two widths (about 2 min)",
   "test/docs/pages.test.ts": "builds the docs with Redocly (about 10 s of CPU)",
   "test/docs/preview.test.ts": "builds the docs, serves them (about 10 s)",
   "test/docs/samples-run.test.ts":
@@ -55,12 +60,18 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/runtimes/entries.test.ts": "builds a TypeScript program over both package roots",
   "test/runtimes/node-only.test.ts":
     "copies the repository and runs npm run test:runtimes in it (Node, workerd, Chromium; about 40 s)",
+  "test/release/registry.test.ts":
+    "packs both packages, starts Verdaccio, publishes to it and installs from it, publint, arethetypeswrong, tsc, the sandbox",
   "test/scripts/release.test.ts":
     "makes releases in temporary git repositories: bundles the contract and runs git a dozen times",
   "test/sandbox/browser-boundary.test.ts": "starts Chromium against the sandbox's hosted pages and dashboard",
+  "test/sandbox/delivery-fairness.test.ts":
+    "640 receivers that never answer hold connections for the attempt limit (about 6 s)",
   "test/sandbox/hostile-bounds.test.ts":
     "starts the sandbox as a process three times and sends each an attack of hundreds of megabytes",
-  "test/sandbox/persistence.test.ts": "starts the sandbox as a process seven times",
+  "test/sandbox/crash.test.ts":
+    "starts the sandbox as a process six times, kills it under 8 writers, fills a tmpfs (about 15 s)",
+  "test/sandbox/persistence.test.ts": "starts the sandbox as a process ten times",
   "test/webhooks/cli.test.ts": "runs npm run webhooks as processes, with real retry waits",
 };
 
@@ -91,6 +102,7 @@ export const HEAVIEST_SLOW_FILES: readonly string[] = [
   "test/docs/samples-run.test.ts",
   "test/docs/browser.test.ts",
   "test/devkit/installed.test.ts",
+  "test/release/registry.test.ts",
   "test/bench/tiny.test.ts",
   "test/consumer/package.test.ts",
   "test/dashboard/browser.test.ts",

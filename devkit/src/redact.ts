@@ -53,15 +53,28 @@ export function isJsonMediaType(mediaType: string): boolean {
 
 export const FORM_MEDIA_TYPE = "application/x-www-form-urlencoded";
 
+/** A user name and password written in a URL (`https://user:secret@host/`), wherever in a text it is. */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi;
+
+/**
+ * The text with the credentials of every URL in it replaced by REDACTED (`http://[REDACTED]@host/`): a receiver
+ * URL with a password is shown in the control API's lists, the request log and the dashboard.
+ */
+export function redactUrlCredentials(text: string): string {
+  return text.includes("@") ? text.replace(URL_CREDENTIALS, `$1${REDACTED}@`) : text;
+}
+
 /**
  * A copy of a parsed JSON value with the value of every secret-named field replaced by REDACTED (an object or
  * array under such a name too). Walked with a list, not recursion: any depth, any size, no stack to exhaust.
  * Copies are null-prototype objects, so a field named `__proto__` stays a field.
  */
 export function redactValue(value: unknown): unknown {
+  if (typeof value === "string") return redactUrlCredentials(value);
   if (value === null || typeof value !== "object") return value;
   const pending: [source: object, copy: Record<string, unknown> | unknown[]][] = [];
   const copyOf = (item: unknown): unknown => {
+    if (typeof item === "string") return redactUrlCredentials(item);
     if (item === null || typeof item !== "object") return item;
     const copy: Record<string, unknown> | unknown[] = Array.isArray(item)
       ? new Array(item.length)
@@ -108,6 +121,11 @@ export function redactQuery(query: string): string {
   for (const name of new Set(params.keys()))
     if (isSecretName(name)) {
       params.set(name, REDACTED);
+      changed = true;
+    } else if (params.getAll(name).some((value) => redactUrlCredentials(value) !== value)) {
+      const values = params.getAll(name);
+      params.delete(name);
+      for (const value of values) params.append(name, redactUrlCredentials(value));
       changed = true;
     }
   return changed ? params.toString() : query;

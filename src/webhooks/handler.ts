@@ -207,7 +207,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       req.resume();
       return reply(tooLarge(maxBodyBytes), { connection: "close" });
     }
-    const body = await readNodeLimited(req, maxBodyBytes);
+    const body = await readNodeLimited(req, maxBodyBytes).catch((): typeof ABORTED => ABORTED);
+    // The sender went away mid-body (or sent a broken one): there is no one to answer, and nothing to verify.
+    if (body === ABORTED) return;
     if (body === undefined) return reply(tooLarge(maxBodyBytes), { connection: "close" });
     return reply(await handle(body, signature));
   }
@@ -246,6 +248,9 @@ async function readLimited(stream: ReadableStream<Uint8Array> | null, limit: num
   }
   return concat(chunks, size);
 }
+
+/** What `readNodeLimited` gives when the request stream failed (the client closed it, or broke its chunking). */
+const ABORTED = Symbol("aborted");
 
 function readNodeLimited(req: NodeRequestLike, limit: number): Promise<Uint8Array | undefined> {
   return new Promise((resolve, reject) => {

@@ -110,7 +110,7 @@ describe("what keeps to the contract passes; what cannot be checked does not", (
     expect(report.notExercised.find((skip) => skip.what === "listCards")!.reason).toMatch(/no company to act for/);
     // The workflow that lists companies stops there, after its answer was judged, and says why.
     expect(report.skipped).toContainEqual({
-      what: "workflow ledger-entry-as-transaction (partner-api.arazzo.yaml)",
+      what: "workflow ledger-entry-as-transaction (sandbox.arazzo.yaml)",
       reason: expect.stringMatching(
         /^stopped: workflow ledger-entry-as-transaction, step firstCompany: GET .*\/v1\/companies failed: its answer \(200\) breaks the contract \(reported under listCompanies\).*what it would have done next was not checked$/,
       ),

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proxyCommand } from "../../devkit/src/cli/proxy.ts";
 import { type ContractProxy, startProxy } from "../../devkit/src/conformance/proxy.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { ONBOARD_BODY } from "../sandbox/support.ts";
 import { editJson, pathOf, startFaulty } from "./support/faulty.ts";
 
 const document = JSON.parse(readFileSync("generated/openapi.json", "utf8"));
@@ -22,15 +23,28 @@ let companyB: string;
 let holderA: string;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, seed: 4 });
+  // A company each key onboards is its own alone (every account also holds the contract examples' company).
   const list = async (key: string) =>
-    ((await (await fetch(`${sandbox.url}/v1/companies`, { headers: { "X-API-Key": key } })).json()) as any).companies[0]
-      .id;
+    (
+      (await (
+        await fetch(`${sandbox.url}/v1/companies`, {
+          method: "POST",
+          headers: { "X-API-Key": key, "content-type": "application/json" },
+          body: JSON.stringify(ONBOARD_BODY),
+        })
+      ).json()) as any
+    ).company.id;
   companyA = await list("proxy-a");
   companyB = await list("proxy-b");
   const holders = await sandbox.controlFor("proxy-a").GET("/_sandbox/companies/{companyId}/card-holders", {
     params: { path: { companyId: companyA } },
   });
   holderA = holders.data!.cardHolders![0]!.id!;
+  // A movement on A's own company, for the answers the faulty server below breaks.
+  await sandbox.controlFor("proxy-a").POST("/_sandbox/companies/{companyId}/spending-account/entries", {
+    params: { path: { companyId: companyA } },
+    body: { type: "Card", direction: "Debit", amount: 12.5 },
+  });
 });
 afterAll(async () => {
   await sandbox.stop();
@@ -73,7 +87,7 @@ describe("proxy", () => {
       await call(proxy, "GET", "/_sandbox/clock", undefined);
       await proxy.settled();
       expect(proxy.violations).toEqual([]);
-      expect(proxy.stats).toEqual({ requests: 6, unmatched: 1, unvalidated: 0, cut: 0 });
+      expect(proxy.stats).toEqual({ requests: 6, unmatched: 1, unvalidated: 0, cut: 0, refused: 0 });
     } finally {
       await proxy.close();
     }

@@ -29,7 +29,7 @@ function documentedDifferences(): Set<string> {
 
 it("Prism fails only the documented checks, and every operation is exercised or skipped with a reason", () => {
   const documented = documentedDifferences();
-  expect(documented).toEqual(new Set(["account_isolation", "unsupported_method", "ensure_resource_availability"]));
+  expect(documented).toEqual(new Set(["unsupported_method"]));
   const reported = new Set([...report.failures, ...report.warnings].map((failure) => failure.check));
   expect([...reported].filter((check) => !documented.has(check))).toEqual([]);
   for (const skip of report.skipped) expect(skip.reason.length).toBeGreaterThan(10);
@@ -48,12 +48,9 @@ it("what the mock cannot reach is what the guide names, and makes the verdict 'c
   expect(report.exercised).toMatchObject({ operations: 10, allowed: 15 });
 });
 
-it("the documented differences are what the guide says: no accounts, 405 without Allow, no state to read back", () => {
-  const readBack = (failure: { check: string; operationId: string; label?: string }) =>
-    failure.check === "ensure_resource_availability" &&
-    failure.operationId === "getTransaction" &&
-    /^workflow ledger-entry-as-transaction, step readTransaction$/.test(failure.label ?? "");
-  expect(report.failures.every((failure) => failure.check === "account_isolation" || readBack(failure))).toBe(true);
-  expect(report.failures.some((failure) => failure.operationId === "listCompanies")).toBe(true);
+it("the documented differences are what the guide says: 405 without Allow; no isolation failure on example ids", () => {
+  // Prism answers only the contract's example ids, which every sandbox account holds: no isolation evidence.
+  expect(report.failures.map((f) => `${f.check} ${f.operationId} ${f.label} ${f.message}`)).toEqual([]);
+  expect(report.warnings.length).toBeGreaterThan(0);
   expect(report.warnings.every((warning) => /405 without the Allow header/.test(warning.message))).toBe(true);
 });

@@ -87,7 +87,8 @@ describe("listAccounts and getAccount", () => {
       keyHint: "…cond",
       lastCalledAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       companies: 2,
-      cards: 0,
+      // The contract examples' card, in every new account.
+      cards: 1,
       // kyc_link.issued for the Swap company.
       events: 1,
       webhookEndpoints: 0,
@@ -191,10 +192,11 @@ describe("listAccounts and getAccount", () => {
     expect(answer.text).not.toContain(key);
     const [demo, onboarded] = answer.body.companies;
     expect(demo.company.id).toBe(companyId);
-    expect(demo.cards).toHaveLength(1);
-    expect(demo.cards[0]).toMatchObject({ name: "Ops card", status: "Creating" });
+    // Besides the contract examples' card holder, card and wallet, seeded in every new account.
+    expect(demo.cards).toHaveLength(2);
+    expect(demo.cards.find((card: { name: string }) => card.name === "Ops card")).toMatchObject({ status: "Creating" });
     expect(demo.cardHolders[0].id).toBe(cardHolderId);
-    expect(demo.wallets).toHaveLength(1);
+    expect(demo.wallets).toHaveLength(2);
     // Seeded: a top-up, then two card payments; newest first.
     expect(demo.ledger.map((e: { transaction: { description: string } }) => e.transaction.description)).toEqual([
       "Software subscription",
@@ -211,8 +213,9 @@ describe("listAccounts and getAccount", () => {
     const { companyId, cardHolderId } = await seededCompany(client);
     await client.post("/v1/cards", { cardHolderId, name: "Live", category: "Other", bin: "45671234" }, { companyId });
     const read = async () =>
-      (await request(sandbox.url, "GET", `/_sandbox/accounts/${accountFingerprint(key)}`)).body.companies[0].cards[0]
-        .status;
+      (await request(sandbox.url, "GET", `/_sandbox/accounts/${accountFingerprint(key)}`)).body.companies[0].cards.find(
+        (card: { name: string }) => card.name === "Live",
+      ).status;
     expect(await read()).toBe("Creating");
     await request(sandbox.url, "POST", "/_sandbox/clock/advance", { body: { seconds: 60 } });
     expect(await read()).toBe("Active");

@@ -50,6 +50,15 @@ describe("the devkit's bundles", () => {
     expect(code).toMatch(/import \{[^}]*\bcreateWebhookHandler\b[^}]*\} from "partner-api-client"/);
   });
 
+  it("leave node:sqlite to the runtime: the state file's store takes Node's built-in module when it starts, bundling none of it", () => {
+    expect(bundled.inputs).toContain("devkit/src/sandbox/store/sqlite-store.ts");
+    const code = builtCode();
+    expect(code).toContain('process.getBuiltinModule?.("node:sqlite")');
+    // Nothing of SQLite itself, nor a package standing in for it.
+    expect(code).not.toMatch(/sqlite3_|better-sqlite3|sql\.js/);
+    expect([...bundled.imported].filter((name) => /sqlite/i.test(name))).toEqual([]);
+  });
+
   it("define none of the client's webhook functions (the check sees a definition when there is one)", () => {
     const code = builtCode();
     const clientSigning = readFileSync(path.join(repoRoot, "src", "webhooks", "node.ts"), "utf8");

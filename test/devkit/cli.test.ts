@@ -202,6 +202,12 @@ describe("npm run sandbox", { tags: ["slow"] }, () => {
     expect(((await again.json()) as { companies: { id: string }[] }).companies.map((c) => c.id)).toEqual(
       companies.map((c) => c.id),
     );
+    // A third on the same file while the second runs: refused, naming the file and the process (exit 1).
+    const third = runSandbox(["--port", "0", "--state", state]);
+    expect(await third.exited).toBe(1);
+    expect(third.output().stderr).toMatch(
+      new RegExp(`state\\.json is in use by process ${second.child.pid} on .*stop that sandbox first`),
+    );
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
   }, 60_000);

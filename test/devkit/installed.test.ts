@@ -22,6 +22,7 @@ import { verifyWebhookSignature } from "../../src/webhooks/index.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 import { lockDist } from "../helpers/build-lock.ts";
 import { type Served, watchServed } from "../helpers/served.ts";
+import { strictConsumerOptions } from "../helpers/strict-tsconfig.ts";
 
 const run = promisify(execFile);
 const SECRET = "whsec_installed_test";
@@ -402,21 +403,9 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     writeFileSync(
       path.join(app, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          lib: ["ES2023", "DOM"],
-          // Node's own types, as a project running the devkit has them (the repository's copy: the app installs
-          // only the two packages).
-          types: ["node"],
-          typeRoots: [path.join(repoRoot, "node_modules", "@types")],
-          // Every .d.ts of the package is checked, those the program reaches and the rest: an import of a file
-          // the package does not ship (generated/schema.js once) is an error, not a type silently `any`.
-          skipLibCheck: false,
-        },
+        // Every .d.ts of the package is checked, those the program reaches and the rest: an import of a file the
+        // package does not ship (generated/schema.js once) is an error, not a type silently `any`.
+        compilerOptions: strictConsumerOptions(),
         files: ["typed.ts"],
         include: ["node_modules/partner-api-devkit/dist/**/*.d.ts"],
       }),

@@ -7,7 +7,8 @@
  * answering. Each test starts processes (slow: test/suites.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -170,6 +171,20 @@ describe("every server command prints the address it listens on, --port 0 includ
     });
     expect((await fetch(started.url, { method: "POST", body: "{}" })).status).toBe(401);
     process.kill(started.child.pid!, "SIGTERM");
+    await stopsAnswering(started.url, started);
+  });
+});
+
+describe("docs:preview stops with the process that started it", () => {
+  it.each(["SIGTERM", "SIGKILL"] as const)("npm run docs:preview -- --port 0, npm killed with %s", async (signal) => {
+    const folder = mkdtempSync(path.join(tmpdir(), "preview-parent-"));
+    folders.push(folder);
+    writeFileSync(path.join(folder, "index.html"), "<!doctype html><title>docs</title>");
+    const started = await serve(npm, ["run", "docs:preview", "--", "--port", "0", "--dir", folder], {
+      pattern: /Docs preview: http:\/\/127\.0\.0\.1:(\d+)/,
+    });
+    expect(await answers(`${started.url}/`)).toBe(true);
+    process.kill(started.child.pid!, signal);
     await stopsAnswering(started.url, started);
   });
 });

@@ -214,7 +214,7 @@ describe("a release in a scratch copy", { tags: ["slow"] }, () => {
     });
   });
 
-  it("keeps the devkit's peer dependency on the client at the released version", async () => {
+  it("gives the devkit the released version and keeps its peer dependency on the client at it", async () => {
     await settle();
     mkdirSync(path.join(root, "devkit"));
     cpSync(path.join(repoRoot, "devkit", "package.json"), path.join(root, "devkit", "package.json"));
@@ -224,8 +224,11 @@ describe("a release in a scratch copy", { tags: ["slow"] }, () => {
     expect(result.written).toContain("devkit/package.json");
     const devkit = JSON.parse(read("devkit/package.json"));
     expect(devkit.peerDependencies).toEqual({ "partner-api-client": "1.1.0" });
-    // Only the peer dependency moves: the devkit's own version and its workspace link stay.
-    expect({ ...devkit, peerDependencies: devkitBefore.peerDependencies }).toEqual(devkitBefore);
+    expect(devkit.version).toBe("1.1.0");
+    // Only the version and the peer dependency move: the rest, its workspace link included, stays.
+    expect({ ...devkit, version: devkitBefore.version, peerDependencies: devkitBefore.peerDependencies }).toEqual(
+      devkitBefore,
+    );
   });
 
   it("--dry-run writes nothing; a bad bump exits 2", async () => {

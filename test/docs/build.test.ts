@@ -114,12 +114,15 @@ describe("npm run docs", () => {
     }
     // The reference says which languages a test runs.
     expect(definition.info.description).toMatch(
-      /## Code samples\n[\s\S]*a test runs every sample against the local sandbox/,
+      /## Code samples\n[\s\S]*a test runs every sample exactly as shown, against a fresh sandbox account and against the mock/,
     );
     // The prerendered HTML already shows what the contract leaves unspecified.
     expect(html).toContain("What is not specified");
-    // The getting-started section comes first in the description, and is rendered.
-    expect(definition.info.description.startsWith("## Getting started\n")).toBe(true);
+    // The H1 is the page's name; the API's full title and summary open the description, the getting-started
+    // section right after them, rendered.
+    expect(definition.info.title).toBe("Reference");
+    const lead = `**${contract.info.title}**\n\n${contract.info.summary}\n\n`;
+    expect(definition.info.description.startsWith(`${lead}## Getting started\n`)).toBe(true);
     expect(html).toContain("Getting started");
   });
 

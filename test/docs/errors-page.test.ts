@@ -16,7 +16,8 @@ import { operationExamples } from "../../scripts/lib/docs/samples.ts";
 import { createPartnerClient, InvalidInputError } from "../../src/index.ts";
 import { operationFor, type UpperMethod } from "../../src/operations.ts";
 import { loadDocument } from "../contract/support/contract.ts";
-import { LIVE_API_KEY, type LiveSandbox, liveExample, requestOf, startLiveSandbox } from "./support/live-sandbox.ts";
+import { ONBOARD_BODY } from "../sandbox/support.ts";
+import { LIVE_API_KEY, type LiveSandbox, requestOf, startLiveSandbox } from "./support/live-sandbox.ts";
 
 const document = loadDocument();
 const operations = errorOperations(document);
@@ -83,7 +84,14 @@ describe("the errors page and the sandbox", () => {
       (await fetch(live.url + target, { headers: { "X-API-Key": "sk_test_other_account", ...headers } })).json() as any;
     const { companies } = await call("/v1/companies");
     const { transactions } = await call("/v1/card-spending-account/transactions", { "X-Company-Id": companies[0].id });
-    other = { companyId: companies[0].id, transactionId: transactions[0].transaction.id };
+    // Every account holds the examples' company; one onboarded here is this other account's alone.
+    const onboarded = await fetch(`${live.url}/v1/companies`, {
+      method: "POST",
+      headers: { "X-API-Key": "sk_test_other_account", "content-type": "application/json" },
+      body: JSON.stringify(ONBOARD_BODY),
+    });
+    const { company } = (await onboarded.json()) as any;
+    other = { companyId: company.id, transactionId: transactions[0].transaction.id };
   });
   afterAll(async () => {
     await live?.sandbox.stop();
@@ -91,7 +99,7 @@ describe("the errors page and the sandbox", () => {
 
   /** A valid request of the operation with one case applied to it. */
   function provoke(operation: ErrorOperation, caseId: string) {
-    const request = requestOf(liveExample(examples.get(operation.operationId)!, live.values), LIVE_API_KEY);
+    const request = requestOf(examples.get(operation.operationId)!, LIVE_API_KEY);
     const firstUlid = operation.pathParams.find((parameter) => parameter.ulid)?.name;
     switch (caseId) {
       case "no-api-key":

@@ -65,6 +65,9 @@ describe("npm run docs:preview", () => {
       ],
       [["--open"], {}, "Unknown option '--open'"],
       [["--dir="], {}, "--dir needs a folder, got an empty value"],
+      [["--sandbox", "ftp://127.0.0.1:4021"], {}, "--sandbox must be a port (1 to 65535) or an http(s) address"],
+      [["--sandbox", "70000"], {}, '--sandbox must be a whole number from 1 to 65535, got "70000"'],
+      [[], { SANDBOX_PORT: "sandbox" }, "SANDBOX_PORT must be a port (1 to 65535) or an http(s) address"],
     ];
     const saved = { ...process.env };
     try {

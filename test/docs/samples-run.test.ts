@@ -1,32 +1,31 @@
 /**
- * Every code sample of the reference, run: each operation's request in every language of SAMPLE_RUNTIMES against a
- * live sandbox (behind a recording proxy, one per language), and each webhook page's signature check against the
- * known-answer vector. A sample passes when it sent the request the contract's examples describe (method, path,
+ * Every code sample of the reference, run exactly as displayed (nothing swapped): each operation's request in every
+ * language of SAMPLE_RUNTIMES against a live sandbox (a fresh account per language: every new account holds what
+ * the contract's examples name) and against the mock (Prism), each behind a recording proxy, with only the base URL
+ * and the key set; and each webhook page's signature check against the known-answer vector and hostile signatures. A sample passes when it sent the request the contract's examples describe (method, path,
  * query, key, company, body), got a status the contract declares, and printed what the answer holds.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PrismServer, startPrism } from "../../devkit/src/prism.ts";
 import { requestTarget } from "../../scripts/lib/docs/languages/common.ts";
 import { missingForRuntime, SAMPLE_RUNTIMES, type SampleRuntime } from "../../scripts/lib/docs/sample-runtimes.ts";
 import {
-  type OperationExample,
   operationExamples,
   type ResultRead,
   SAMPLE_LANGUAGES,
   type SampleLanguage,
   webhookExamples,
 } from "../../scripts/lib/docs/samples.ts";
-import { repoRoot } from "../../scripts/lib/paths.ts";
+import { bundleJsonPath, repoRoot } from "../../scripts/lib/paths.ts";
 import { startReceiver } from "../../scripts/lib/receiver.ts";
 import { verifyWebhookSignature } from "../../src/index.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 import { BODY, BODY_DIGEST, SECRET } from "../webhooks/known-answers.ts";
 import {
-  LIVE_API_KEY,
   type LiveSandbox,
-  liveExample,
   type RecordingProxy,
   startLiveSandbox,
   startRecordingProxy,
@@ -139,14 +138,21 @@ function expectedLines(result: ResultRead, body: unknown, where: string): string
 }
 
 let live: LiveSandbox;
+let mock: PrismServer;
 beforeAll(async () => {
-  live = await startLiveSandbox();
+  [live, mock] = await Promise.all([startLiveSandbox(), startPrism({ document: bundleJsonPath })]);
 }, 60_000);
 afterAll(async () => {
-  await live?.sandbox.stop();
+  await Promise.all([live?.sandbox.stop(), mock?.stop()]);
 });
 
-describe.concurrent("the operations' samples, run against the sandbox", () => {
+/** Where the samples run: a sandbox (a fresh account per language) and the mock (`npm run mock`: Prism). */
+const TARGETS = [
+  { name: "the sandbox", folder: "sandbox", url: () => live.url },
+  { name: "the mock", folder: "mock", url: () => mock.url },
+] as const;
+
+describe.concurrent.each(TARGETS)("the operations' samples, run as displayed against $name", (target) => {
   for (const runtime of SAMPLE_RUNTIMES) {
     const language = SAMPLE_LANGUAGES.find((candidate) => candidate.label === runtime.label)!;
     it(`${runtime.label}: every operation sends the documented request and prints the answer`, async () => {
@@ -156,15 +162,16 @@ describe.concurrent("the operations' samples, run against the sandbox", () => {
           `${runtime.label} samples are listed as executed but ${missing.join(", ")} is missing: apt-get install -y ${runtime.debianPackages.join(" ")}`,
         );
       expect(language, runtime.label).toBeDefined();
-      const proxy: RecordingProxy = await startRecordingProxy(live.url);
+      // A fresh account per language: the samples run as displayed, with only the base URL and a new key set.
+      const apiKey = `sk_test_docs_${runtime.label.replace(/\W/g, "")}`;
+      const proxy: RecordingProxy = await startRecordingProxy(target.url());
       try {
-        for (const example of operations) {
-          const operation: OperationExample = liveExample(example, live.values);
+        for (const operation of operations) {
           const where = `${runtime.label} ${operation.operationId}`;
           const source = language.request(operation);
           const before = proxy.exchanges.length;
-          const prepared = await prepareSample(language, runtime, operation.operationId, source);
-          const run = await prepared.run({ env: { PARTNER_API_BASE_URL: proxy.url, PARTNER_API_KEY: LIVE_API_KEY } });
+          const prepared = await prepareSample(language, runtime, `${target.folder}-${operation.operationId}`, source);
+          const run = await prepared.run({ env: { PARTNER_API_BASE_URL: proxy.url, PARTNER_API_KEY: apiKey } });
           const exchanges = proxy.exchanges.slice(before);
           expect(run.status, `${where} exited ${run.status}: ${run.stderr}\n${run.stdout}`).toBe(0);
           expect(exchanges, `${where}: requests sent`).toHaveLength(1);
@@ -172,7 +179,7 @@ describe.concurrent("the operations' samples, run against the sandbox", () => {
           expect(`${exchange.method} ${exchange.url}`, where).toBe(
             `${operation.method.toUpperCase()} ${requestTarget(operation)}`,
           );
-          expect(exchange.headers["x-api-key"], where).toBe(LIVE_API_KEY);
+          expect(exchange.headers["x-api-key"], where).toBe(apiKey);
           expect(exchange.headers["x-company-id"], where).toBe(operation.companyId);
           if (operation.body) {
             expect(exchange.headers["content-type"], where).toMatch(/^application\/json\b/);
@@ -210,7 +217,7 @@ describe.concurrent("the webhook pages' samples", () => {
 
   for (const runtime of SAMPLE_RUNTIMES.filter((candidate) => candidate.label !== "curl")) {
     const language = SAMPLE_LANGUAGES.find((candidate) => candidate.label === runtime.label)!;
-    it(`${runtime.label}: verifies the known-answer signature and refuses a wrong one`, async () => {
+    it(`${runtime.label}: verifies the known-answer signature and refuses every hostile one, never crashing`, async () => {
       expect(missingForRuntime(runtime), runtime.label).toEqual([]);
       // The verification is the same program on every webhook page.
       const sources = new Set(events.map((event) => language.webhook(event)));
@@ -227,14 +234,24 @@ describe.concurrent("the webhook pages' samples", () => {
       const upper = await verify("upper", BODY_DIGEST.toUpperCase());
       expect(upper.stdout.trim(), upper.stderr).toBe(`${knownEvent.type} ${knownEvent.id}`);
       const flipped = BODY_DIGEST.slice(0, -1) + (BODY_DIGEST.endsWith("0") ? "1" : "0");
+      // Hostile signatures: each is refused as invalid (a receiver's 401), never a crash (a 500).
       for (const [name, signature, input] of [
         ["wrong-digest", flipped, BODY],
         ["short-digest", BODY_DIGEST.slice(0, 32), BODY],
+        ["long-digest", `${BODY_DIGEST}00`, BODY],
         ["changed-body", BODY_DIGEST, BODY.replace("approved", "rejected")],
+        ["non-ascii", "é".repeat(64), BODY],
+        ["non-ascii-same-bytes", "é".repeat(32), BODY],
+        ["emoji", `${BODY_DIGEST.slice(0, 62)}🔑`, BODY],
+        ["empty", "", BODY],
+        ["missing", undefined, BODY],
       ] as const) {
-        const bad = await verify(name, signature, input);
-        expect(bad.status, `${runtime.label} ${name}: ${bad.stdout}`).not.toBe(0);
-        expect(bad.stdout.trim(), `${runtime.label} ${name}`).toBe("");
+        const bad = await prepared.run({ args: signature === undefined ? [] : [signature], env, input });
+        const where = `${runtime.label} ${name}: exit ${bad.status}, stderr ${bad.stderr}`;
+        expect(bad.status, where).toBe(1);
+        expect(bad.stdout.trim(), where).toBe("");
+        expect(bad.stderr.trim(), where).toMatch(/invalid signature$/);
+        expect(bad.stderr, where).not.toMatch(/Traceback|Exception|panic:|TypeError|\bat .+:\d+/);
       }
     }, 900_000);
   }

@@ -63,6 +63,21 @@ describe("serveStatic()", () => {
     expect(seen).toContain("404 GET /nope.html");
   });
 
+  it("serves files given in memory before those on disk, by their path only", async () => {
+    const generated = await serveStatic(dir, {
+      files: { "try-config.json": { body: '{"sandbox":"http://127.0.0.1:4021"}', type: "application/json" } },
+    });
+    try {
+      const config = await fetch(`${generated.url}try-config.json?x=1`);
+      expect(config.headers.get("content-type")).toBe("application/json");
+      expect(await config.json()).toEqual({ sandbox: "http://127.0.0.1:4021" });
+      expect((await fetch(`${generated.url}toString`)).status).toBe(404);
+      expect((await fetch(`${server.url}try-config.json`)).status).toBe(404);
+    } finally {
+      await generated.close();
+    }
+  });
+
   it("refuses to serve a folder that does not exist, naming it", async () => {
     await expect(serveStatic(path.join(dir, "missing"))).rejects.toThrow(
       /cannot serve .*missing: it is not a directory/,

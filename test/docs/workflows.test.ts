@@ -66,7 +66,7 @@ describe("the Workflows section", () => {
       const tags = href!.startsWith(SANDBOX_PAGE) ? controlTags : partnerTags;
       expect(tags.get(operationId!), href).toBe(decodeURIComponent(tag!).replace(/-/g, " "));
     }
-    expect(section.markdown).toContain("[onboard-swap-company](#section/onboard-swap-company)");
+    expect(section.markdown).toContain("[onboard-swap-company](#/workflows/onboard-swap-company)");
   });
 
   it("draws one box a step, loading nothing, and puts the documents beside the page with sources there", () => {
@@ -98,9 +98,16 @@ describe("the Workflows section", () => {
     expect(svg).not.toMatch(/<script|a<b/);
   });
 
-  it("goes at the end of info.description, the contract itself unchanged", () => {
+  it("is a sidebar group of its own: a tag without operations after the API's tags, the contract itself unchanged", () => {
     const withSection = addWorkflows(partner, section.markdown) as any;
-    expect(withSection.info.description.endsWith(section.markdown)).toBe(true);
-    expect(partner.info.description).not.toContain(`## ${WORKFLOWS_HEADING}`);
+    const tags = withSection.tags as { name: string; description?: string; "x-traitTag"?: boolean }[];
+    expect(tags.slice(0, -1)).toEqual(partner.tags);
+    const tag = tags.at(-1)!;
+    expect(tag.name).toBe(WORKFLOWS_HEADING);
+    expect(tag["x-traitTag"]).toBe(true);
+    expect(`## ${WORKFLOWS_HEADING}\n\n${tag.description}`).toBe(section.markdown);
+    // Not among the guide's sections of info.description.
+    expect(withSection.info.description).toBe(partner.info.description);
+    expect(partner.tags.map((t: { name: string }) => t.name)).not.toContain(WORKFLOWS_HEADING);
   });
 });

@@ -43,7 +43,8 @@ export interface CliProcess {
   peakRss(): number;
 }
 
-function statusField(pid: number, field: "VmRSS" | "VmHWM"): number {
+/** A field of /proc/<pid>/status in bytes: VmRSS (resident now) or VmHWM (the most since it started). */
+export function statusField(pid: number, field: "VmRSS" | "VmHWM"): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, "m").exec(status);
   if (!match) throw new Error(`/proc/${pid}/status has no ${field}`);
@@ -56,7 +57,11 @@ function statusField(pid: number, field: "VmRSS" | "VmHWM"): number {
  * attack succeed against code without the bounds: PARTNER_API_MAIN=/path/to/main/devkit/src/cli/main.ts).
  */
 export function startCli(args: readonly string[], nodeArgs: readonly string[] = []): CliProcess {
-  const main = process.env.PARTNER_API_MAIN ?? MAIN;
+  return startScript(process.env.PARTNER_API_MAIN ?? MAIN, args, nodeArgs);
+}
+
+/** Starts a TypeScript entry point of the repository (`scripts/docs-preview.ts`) the same way. */
+export function startScript(main: string, args: readonly string[], nodeArgs: readonly string[] = []): CliProcess {
   const child = spawn(process.execPath, [...nodeArgs, ...TSX_NODE_ARGS, main, ...args], {
     cwd: repoRoot,
     env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
@@ -82,7 +87,7 @@ export function startCli(args: readonly string[], nodeArgs: readonly string[] = 
         const match = pattern.exec(text);
         if (match) return match;
         if (child.exitCode !== null || child.signalCode !== null || performance.now() > deadline)
-          throw new Error(`partner-api ${args.join(" ")} printed no ${pattern}:\n${text}`);
+          throw new Error(`${path.basename(main)} ${args.join(" ")} printed no ${pattern}:\n${text}`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },

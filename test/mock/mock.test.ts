@@ -54,6 +54,14 @@ async function waitFor(run: Run, pattern: RegExp, ms: number): Promise<RegExpExe
   throw new Error(`mock did not print ${pattern} within ${ms} ms:\n${run.output().stdout}\n${run.output().stderr}`);
 }
 
+async function waitForText(read: () => string, text: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!read().includes(text)) {
+    if (Date.now() > deadline) throw new Error(`did not see ${JSON.stringify(text)} within ${ms} ms:\n${read()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe("npm run mock", () => {
   it("serves on MOCK_PORT, enforces the rules, and stops cleanly on Ctrl-C", async () => {
     const port = await findFreePort();
@@ -100,6 +108,18 @@ describe("npm run mock", () => {
     expect(match[1]).toBe(`http://localhost:${port}`);
     run.child.kill("SIGTERM");
     expect((await run.exited).code).toBe(0);
+  }, 90_000);
+
+  it("--print-address: the address alone is the first line on stdout, the summary on stderr (as the sandbox's)", async () => {
+    const run = runMock({}, ["--port", "0", "--print-address"]);
+    const [, url] = await waitFor(run, /^(http:\/\/127\.0\.0\.1:\d+)\n/, 45_000);
+    await waitForText(() => run.output().stderr, `Mock serving 15 operations of generated/openapi.yaml on ${url} `);
+    expect(run.output().stdout).toBe(`${url}\n`);
+    expect(run.output().stderr).toContain(`Try: curl -H 'X-API-Key: any' ${url}/v1/companies`);
+    expect((await fetch(`${url}/v1/companies`, { headers: { "X-API-Key": "any" } })).status).toBe(200);
+    run.child.kill("SIGTERM");
+    expect((await run.exited).code).toBe(0);
+    expect(run.output().stdout).toBe(`${url}\n`);
   }, 90_000);
 
   it("refuses a bad MOCK_PORT with exit 2 before starting anything", async () => {

@@ -5,7 +5,7 @@
  * Prism); a name pointed at this machine (DNS rebinding, played by Chromium's host resolver rules) is refused;
  * the dashboard shows no secret a call carried.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -13,6 +13,7 @@ import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { openDatabase } from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { CHROMIUM_FLAGS, chromiumPath, hasChromium } from "../../scripts/lib/chromium.ts";
 import { ONBOARD_BODY } from "./support.ts";
 
@@ -24,7 +25,7 @@ const HOSTILE = "javascript:window.top.__pwned='redirect'//";
 
 describe.skipIf(!available)("the browser boundary in headless Chromium", { timeout: 120_000 }, () => {
   const folder = mkdtempSync(path.join(tmpdir(), "partner-browser-boundary-"));
-  const state = path.join(folder, "state.json");
+  const state = path.join(folder, "state.db");
   let sandbox: Sandbox;
   let browser: Browser;
   let evil: Server;
@@ -48,14 +49,11 @@ describe.skipIf(!available)("the browser boundary in headless Chromium", { timeo
     expect(onboarded.status).toBe(201);
     companyId = ((await onboarded.json()) as { company: { id: string } }).company.id;
     await first.stop();
-    let found = 0;
-    for (const name of readdirSync(folder)) {
-      const file = path.join(folder, name);
-      const text = readFileSync(file, "utf8");
-      if (!text.includes(PLACEHOLDER)) continue;
-      writeFileSync(file, text.replaceAll(PLACEHOLDER, HOSTILE));
-      found++;
-    }
+    const db = openDatabase(state);
+    const found = db
+      .prepare("UPDATE companies SET record = replace(record, ?, ?) WHERE instr(record, ?) > 0")
+      .run(PLACEHOLDER, HOSTILE, PLACEHOLDER).changes;
+    db.close();
     expect(found).toBeGreaterThan(0);
     sandbox = await startSandbox({ port: 0, state });
     evil = createServer((_request, response) => {
@@ -86,7 +84,7 @@ describe.skipIf(!available)("the browser boundary in headless Chromium", { timeo
     });
     const answer = await page.goto(`${sandbox.url}/_sandbox/hosted/kyc/${companyId}`);
     expect(answer?.headers()["content-security-policy"]).toMatch(/^default-src 'none'/);
-    await page.getByRole("button", { name: "Complete verification (approved)" }).click();
+    await page.getByRole("button", { name: "complete → approved" }).click();
     await expect.poll(() => page.locator("#kyc-status").textContent()).toBe("approved");
     expect(await page.locator("a[href^='javascript:' i]").count()).toBe(0);
     expect(await page.locator("#continue-refused").count()).toBe(1);

@@ -94,7 +94,8 @@ describe("companies through the control API", () => {
     });
     expect(created.status).toBe(201);
     const id = created.body.cardHolder.id;
-    expect((await client.get(`/_sandbox/companies/${companyId}/card-holders`)).body.cardHolders).toHaveLength(2);
+    // The seeded holder, the contract examples' holder, and this one.
+    expect((await client.get(`/_sandbox/companies/${companyId}/card-holders`)).body.cardHolders).toHaveLength(3);
     expect((await client.get(`/v1/card-holders/${id}`, { companyId })).body.cardHolder.name).toBe("Jane Doe");
     const card = await client.post(
       "/v1/cards",
@@ -112,7 +113,8 @@ describe("companies through the control API", () => {
     const { companyId } = await seededCompany(client);
     const created = await client.post(`/_sandbox/companies/${companyId}/wallets`, { currency: "USDT" });
     expect(created.body.wallet).toMatchObject({ currency: "USDT", defaultChain: "TRX" });
-    expect((await client.get(`/_sandbox/companies/${companyId}/wallets`)).body.wallets).toHaveLength(2);
+    // The seeded USDC wallet, the contract examples' wallet, and this one.
+    expect((await client.get(`/_sandbox/companies/${companyId}/wallets`)).body.wallets).toHaveLength(3);
     const opened = await client.post(`/v1/wallets/${created.body.wallet.id}/addresses`, {}, { companyId });
     expect(opened.body.address.chain).toBe("TRX");
     expect(opened.body.address.address).toMatch(/^T/);

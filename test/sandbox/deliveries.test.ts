@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Task } from "../../devkit/src/sandbox/flows/tasks.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { readStateFile } from "../../devkit/src/sandbox/store/load.ts";
+import { readStateFile } from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { type Receiver, startReceiver } from "../../scripts/lib/receiver.ts";
 import { clientFor, ONBOARD_BODY, seededCard } from "./support.ts";
 
@@ -166,7 +166,7 @@ describe("a receiver that never answers", () => {
     await sandbox.control.POST("/_sandbox/clock/advance", { body: { seconds: 0 } });
     const saved = async () => {
       // The snapshot and its journal, read back as a restart reads them.
-      const { records } = (await readStateFile(state, "state"))!;
+      const { records } = readStateFile(state, "state")!;
       return records.deliveries.filter((d) => d.account === "silent-a").map((d) => d.delivery.error);
     };
     await expect.poll(saved, { timeout: 10_000 }).toEqual(["no answer within 0.3 s"]);
@@ -183,7 +183,7 @@ describe("an attempt under way at a kill", () => {
     const { eventId } = await accountWithEvents(sandbox, "in-flight", receiver.url, 1);
     await expect.poll(() => receiver.requests, { timeout: 10_000 }).toBe(1);
     // What a restart would read now (the snapshot and its journal): the attempt, still due, and no outcome.
-    const { records } = (await readStateFile(state, "state"))!;
+    const { records } = readStateFile(state, "state")!;
     const due = records.tasks
       .map((record) => record.task as Task)
       .filter((task) => task.kind === "deliverEvent" && task.eventId === eventId);

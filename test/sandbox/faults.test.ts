@@ -220,10 +220,10 @@ describe("scope, chance and bookkeeping", () => {
       /no partner API operation matches DELETE \/v1\/cards/,
     );
     await refuse({ operationId: "listCards", status: 503, drop: true }, /status and drop exclude one another/);
-    await refuse({ operationId: "listCards" }, /must have the property status/);
-    await refuse({ status: 503 }, /must have the property operationId/);
+    await refuse({ operationId: "listCards" }, /has none of status, delayMs, drop, malformed; allowed: at least one/);
+    await refuse({ status: 503 }, /has none of operationId, path; allowed: at least one of them/);
     await refuse({ operationId: "listCards", drop: true, retryAfter: 5 }, /retryAfter/);
-    await refuse({ operationId: "listCards", delayMs: 60_001 }, /delayMs must be <= 60000/);
+    await refuse({ operationId: "listCards", delayMs: 60_001 }, /delayMs got 60001; allowed: 60000 or less/);
   });
 
   it("faults given at start strike from the first call and come back after a reset; scenarios are never struck", async () => {
@@ -254,7 +254,7 @@ describe("scope, chance and bookkeeping", () => {
       await started.stop();
     }
     await expect(startSandbox({ port: 0, faults: [{ operationId: "listCompanies" }] as never })).rejects.toThrow(
-      /startSandbox: faults\[0\] .*must have the property status/,
+      /startSandbox: faults\[0\] has none of status, delayMs, drop, malformed/,
     );
   });
 });

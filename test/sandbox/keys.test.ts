@@ -7,8 +7,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contractExamples } from "../../devkit/src/sandbox/flows/examples.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
-import { readStateFile } from "../../devkit/src/sandbox/store/load.ts";
+import { openDatabase, readStateFile } from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { clientFor, emptyStateFile, ONBOARD_BODY, request, seededCompany } from "./support.ts";
 
 /** Every member name of Object.prototype (`__proto__` among them). */
@@ -49,7 +50,7 @@ describe("prototype member names", () => {
       expect(
         cards.body.cards.map((c: { name: string }) => c.name),
         name,
-      ).toEqual([name]);
+      ).toEqual([contractExamples().card.card.name, name]);
     }
     // Each account holds its own companies only.
     for (const name of NAMES) {
@@ -159,7 +160,7 @@ describe("a state file with prototype-named accounts", () => {
       await second.stop();
     }
     // The snapshot and its journal, read back as a restart reads them.
-    const saved = (await readStateFile(file, "state"))!;
+    const saved = readStateFile(file, "state")!;
     expect(saved.records.accounts.map((account) => account.id).sort()).toEqual([
       "__proto__",
       "constructor",
@@ -191,7 +192,7 @@ describe("a state file with prototype-named accounts", () => {
     await expect(startSandbox({ port: 0, state: file })).rejects.toThrow(
       /broken\.json is corrupt \(a record of "cards" has no id\); it was left untouched/,
     );
-    // The same in a file of format version 3 (each table a list of whole records).
+    // Files of formats before 4 are not read any more: refused by name, whatever they hold.
     const v3 = JSON.stringify({
       ...emptyStateFile(1, "2030-01-01T00:00:00.000Z"),
       version: 3,
@@ -199,24 +200,24 @@ describe("a state file with prototype-named accounts", () => {
     });
     await writeFile(file, v3);
     await expect(startSandbox({ port: 0, state: file })).rejects.toThrow(
-      /broken\.json is corrupt \(its table "accounts" is not a list of records\); it was left untouched/,
+      /broken\.json is of format version 3, written by an earlier release .*; it was left untouched/,
     );
     expect(await readFile(file, "utf8")).toBe(v3);
-    // The same in a file of format version 2 (accounts by key), read by the migration.
-    const older = JSON.stringify({
-      format: "partner-api-sandbox-state",
-      version: 2,
-      seed: 1,
-      clock: "2030-01-01T00:00:00.000Z",
-      nextTaskId: 1,
-      tasks: [],
-      journal: 0,
-      accounts: { __proto__: null, constructor: 5 },
-    });
-    await writeFile(file, older);
-    await expect(startSandbox({ port: 0, state: file })).rejects.toThrow(
-      /sandbox state file .*broken\.json is corrupt \(the account "constructor" is not an account object\); it was left untouched/,
-    );
-    expect(await readFile(file, "utf8")).toBe(older);
+    // The same in the database: an account that is not JSON, or not a record.
+    const db = path.join(folder, "broken.db");
+    const sandbox = await startSandbox({ port: 0, state: db });
+    await clientFor(sandbox.url, "k").get("/v1/companies");
+    await sandbox.stop();
+    for (const [record, why] of [
+      ["{not json", 'a record of "accounts" is not JSON'] as const,
+      ["5", 'a record of "accounts" has no id or account'] as const,
+    ]) {
+      const connection = openDatabase(db);
+      connection.prepare("UPDATE accounts SET record = ?").run(record);
+      connection.close();
+      await expect(startSandbox({ port: 0, state: db })).rejects.toThrow(
+        `broken.db is corrupt (${why}); it was left untouched`,
+      );
+    }
   });
 });

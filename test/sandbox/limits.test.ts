@@ -18,7 +18,7 @@ import {
   MAX_WEBHOOK_ENDPOINTS,
   nestsDeeperThan,
 } from "../../devkit/src/sandbox/limits.ts";
-import { readStateFile } from "../../devkit/src/sandbox/store/load.ts";
+import { readStateFile } from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { MemoryStore } from "../../devkit/src/sandbox/store/tables.ts";
 import { clientFor, memoryEngine, request, seededCard, seededCompany } from "./support.ts";
 
@@ -49,7 +49,7 @@ async function aCard(apiKey: string) {
 
 const savedCard = async (cardId: string) => {
   // The snapshot and its journal, read back as a restart reads them.
-  const state = (await readStateFile(file, "state"))!;
+  const state = readStateFile(file, "state")!;
   return state.records.cards.find((card) => card.id === cardId);
 };
 

@@ -99,7 +99,8 @@ describe("filters", () => {
     const key = "log-filters";
     const client = clientFor(sandbox.url, key);
     for (let i = 0; i < 3; i++) await client.get("/v1/companies");
-    await client.get(`/v1/card-bins`, { companyId: "01JD8X2K7P3M9Q4R6S8T0V2W4X" });
+    // A company of no account (the examples' second company, which the sandbox does not seed): a 403.
+    await client.get(`/v1/card-bins`, { companyId: "01JD8X3M8Q4N0R5S7T9V1W3X5Y" });
     const { now } = (await sandbox.control.GET("/_sandbox/clock")).data!;
     await sandbox.control.POST("/_sandbox/clock/advance", { body: { seconds: 60 } });
     await client.get("/v1/companies");

@@ -4,11 +4,12 @@
  * webhook endpoints get only the event types they subscribe to; the completion page after verification when
  * there is no redirectUri; ids are ULIDs in the order they were made, the clock's time in front.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
+import { openDatabase } from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { type Receiver, startReceiver } from "../../scripts/lib/receiver.ts";
 import { approvedCompany, clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
 
@@ -181,16 +182,19 @@ describe("webhook subscriptions", () => {
 
   it("an endpoint from a state file written before subscriptions receives every type, as it did", async () => {
     const folder = await mkdtemp(path.join(tmpdir(), "sandbox-subscriptions-"));
-    const state = path.join(folder, "state.json");
+    const state = path.join(folder, "state.db");
     const hook = await startReceiver([200]);
     receivers.push(hook);
     try {
       const first = await startSandbox({ port: 0, state });
       await clientFor(first.url, "old-endpoint").post("/_sandbox/webhook-endpoints", { url: hook.url, secret: "s" });
       await first.stop();
-      const saved = JSON.parse(await readFile(state, "utf8"));
-      for (const run of saved.tables.endpoints) for (const endpoint of run.records) delete endpoint.endpoint.events;
-      await writeFile(state, JSON.stringify(saved));
+      // The endpoint as a state file of before subscriptions held it: no `events`.
+      const db = openDatabase(state);
+      expect(db.prepare("UPDATE endpoints SET record = json_remove(record, '$.endpoint.events')").run().changes).toBe(
+        1,
+      );
+      db.close();
       const second = await startSandbox({ port: 0, state });
       try {
         const client = clientFor(second.url, "old-endpoint");
@@ -293,10 +297,11 @@ describe("ids", () => {
     expect([...ids].sort()).toEqual(ids);
     for (const { id, at } of made) expect(ulidMs(id)).toBe(Date.parse(at));
     // Seeded data is dated 2026-01-01, and so are its ids.
+    // (The seeded company's id is the contract example's; its card holder's is drawn.)
     const seeded = (await client.get("/v1/companies")).body.companies[0];
     expect(seeded.id).toBe(companyId);
-    expect(ulidMs(companyId)).toBe(Date.parse(seeded.createdAt));
-    expect(companyId < ids[0]!).toBe(true);
+    expect(ulidMs(cardHolderId)).toBe(Date.parse(seeded.createdAt));
+    expect(cardHolderId < ids[0]!).toBe(true);
   });
 
   it("made in one millisecond (a frozen clock), still sort in the order they were made", async () => {

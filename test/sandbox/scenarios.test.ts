@@ -310,8 +310,16 @@ describe("a posted Arazzo document", () => {
       422,
       /body\/arazzo must have the property sourceDescriptions/,
     ],
-    [{ arazzo: { ...arazzoDocument([]), arazzo: "2.0.0" } }, 422, /arazzo must match pattern/],
-    [{ name: "approved-company", arazzo: arazzoDocument([workflow("w", [])]) }, 422, /oneOf/],
+    [
+      { arazzo: { ...arazzoDocument([]), arazzo: "2.0.0" } },
+      422,
+      /body\/arazzo\/arazzo got "2\.0\.0"; allowed: .*pattern/,
+    ],
+    [
+      { name: "approved-company", arazzo: arazzoDocument([workflow("w", [])]) },
+      422,
+      /body has more than one of name, arazzo; allowed: exactly one of them/,
+    ],
     [
       {
         arazzo: arazzoDocument([

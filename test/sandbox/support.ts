@@ -8,7 +8,7 @@ import { expect } from "vitest";
 import { SandboxClock } from "../../devkit/src/sandbox/clock.ts";
 import { type EngineSettings, SandboxEngine } from "../../devkit/src/sandbox/engine.ts";
 import { engineParts, type Task } from "../../devkit/src/sandbox/flows/index.ts";
-import { STATE_FORMAT, STATE_VERSION } from "../../devkit/src/sandbox/store/load.ts";
+import { FORMAT_4 } from "../../devkit/src/sandbox/store/format4.ts";
 import { MemoryStore, type Store } from "../../devkit/src/sandbox/store/tables.ts";
 import { requestExamples } from "../../generated/examples.ts";
 import { sandboxBundleJsonPath } from "../../scripts/lib/paths.ts";
@@ -170,7 +170,7 @@ export function memoryEngine(
   );
 }
 
-/** A state file with no records, as a sandbox of this version writes it (`journal`: the generation after it). */
+/** A state file of format version 4 (the release before SQLite, migrated at start) with no records. */
 export function emptyStateFile(seed: number, clock: string) {
-  return { format: STATE_FORMAT, version: STATE_VERSION, seed, clock, nextTaskId: 1, journal: 1, tables: {} };
+  return { format: FORMAT_4, version: 4, seed, clock, nextTaskId: 1, journal: 1, tables: {} };
 }

@@ -24,7 +24,8 @@ import {
   SeededRandom,
   ulidTime,
 } from "../../devkit/src/sandbox/random.ts";
-import { readStateFile, STATE_FORMAT } from "../../devkit/src/sandbox/store/load.ts";
+import { FORMAT_4 } from "../../devkit/src/sandbox/store/format4.ts";
+import { readStateFile } from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { MemoryStore } from "../../devkit/src/sandbox/store/tables.ts";
 import { memoryEngine } from "./support.ts";
 
@@ -300,7 +301,8 @@ describe("SandboxEngine", () => {
     for (const task of tasks) store.put("tasks", task);
     const reloaded = new SandboxEngine<Task>(store, clock, settings, engineParts);
     expect(store.get("cards", "k", "card-1234")?.card.status).toBe("Creating");
-    const active = () => store.list("cards", "k", company!.id).filter((c) => c.card.status === "Active");
+    const active = () =>
+      store.list("cards", "k", company!.id).filter((c) => c.id.startsWith("card-") && c.card.status === "Active");
     await reloaded.advance(500);
     expect(active()).toHaveLength(0);
     await reloaded.advance(1_000);
@@ -327,10 +329,13 @@ describe("state store", () => {
   });
 
   it("readStateFile: undefined without a file; refuses bad ones naming them", async () => {
-    expect(await readStateFile(path.join(folder, "none.json"), "none.json")).toBeUndefined();
+    expect(readStateFile(path.join(folder, "none.json"), "none.json")).toBeUndefined();
     const bad = path.join(folder, "bad.json");
-    await writeFile(bad, JSON.stringify({ format: STATE_FORMAT, version: 1 }));
-    await expect(readStateFile(bad, "bad.json")).rejects.toThrow(/bad\.json is corrupt/);
+    await writeFile(bad, JSON.stringify({ format: FORMAT_4, version: 4 }));
+    expect(() => readStateFile(bad, "bad.json")).toThrow(/bad\.json is corrupt/);
+    const other = path.join(folder, "other.txt");
+    await writeFile(other, "hello");
+    expect(() => readStateFile(other, "other.txt")).toThrow(/other\.txt is not a sandbox state file/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createWebhookDeduper,
@@ -293,5 +293,31 @@ describe("createWebhookHandler options", () => {
     expect((await a.handle(body, signature)).verdict).toBe("handled");
     expect((await b.handle(body, signature)).verdict).toBe("duplicate");
     expect(count).toBe(3);
+  });
+});
+
+describe("createWebhookHandler on Node, a sender that goes away mid-body", () => {
+  it("resolves without answering (no unhandled rejection to end the receiver), and serves the next request", async () => {
+    const settled: string[] = [];
+    const handler = createWebhookHandler({ secrets: ["whsec_abort"], on: {} });
+    const server: Server = createServer((req, res) => {
+      handler.node(req, res).then(
+        () => settled.push("resolved"),
+        (error: Error) => settled.push(`rejected: ${error.message}`),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const socket = connect(port, "127.0.0.1");
+      await new Promise((resolve) => socket.once("connect", resolve));
+      socket.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.destroy();
+      await expect.poll(() => settled).toEqual(["resolved"]);
+      expect((await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: "{}" })).status).toBe(401);
+    } finally {
+      server.close();
+    }
   });
 });

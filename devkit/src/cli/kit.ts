@@ -28,6 +28,7 @@ export {
 } from "../contract/refs.ts";
 export { directorySize } from "./files.ts";
 export { CLI_NAME, partnerApiCli } from "./index.ts";
+export { untilStopped } from "./lifecycle.ts";
 export { DEFAULT_MOCK_HOST, DEFAULT_MOCK_PORT, type MockCommandOptions, mockCommand } from "./mock.ts";
 export { proxyCommand } from "./proxy.ts";
 export {

@@ -7,6 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { isHttpMethod } from "partner-api-client";
 import { formatDuration } from "../common/duration.ts";
+import { startMockFront } from "../mock-front.ts";
 import { contractJsonPath, displayPath } from "../paths.ts";
 import { DEFAULT_PRISM_LOG_LEVEL, PRISM_LOG_LEVELS, type PrismLogLevel, startPrism } from "../prism.ts";
 import { untilStopped } from "./lifecycle.ts";
@@ -37,12 +38,14 @@ export function mockCommand({ name, document = contractJsonPath, prepare }: Mock
   return defineCommand({
     name,
     summary: "serves the partner API contract with a Prism mock (stateless examples, contract rules enforced)",
-    usage: `Usage: ${name} [--port <port>] [--host <host>] [--log-level <level>]
+    usage: `Usage: ${name} [--port <port>] [--host <host>] [--log-level <level>] [--print-address]
 
 Options:
   --port <port>        port to listen on (default ${DEFAULT_MOCK_PORT}; env MOCK_PORT; 0 picks a free one)
   --host <host>        interface to listen on (default ${DEFAULT_MOCK_HOST}; env MOCK_HOST)
   --log-level <level>  Prism's log level: ${PRISM_LOG_LEVELS.join(", ")} (default ${DEFAULT_PRISM_LOG_LEVEL}; env MOCK_LOG_LEVEL)
+  --print-address      print the mock's address alone as the first line on stdout (the summary goes to
+                       stderr), for a script to read
   --no-exit-with-parent  keep serving after the process that started it (npx, npm run) is gone
   -h, --help           this text
 
@@ -51,6 +54,7 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) stops the mock an
       port: { type: "string" },
       host: { type: "string" },
       "log-level": { type: "string" },
+      "print-address": { type: "boolean" },
       "no-exit-with-parent": { type: "boolean" },
     },
     quiet: true,
@@ -63,11 +67,18 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) stops the mock an
       const logLevel = parseLogLevel(values["log-level"]);
       const contract = prepare ? await prepare(io) : await readContract(document);
       let ready = false;
-      // Port 0: startPrism picks a free port itself (and another if that one is taken before Prism binds it).
-      const server = await step(io, `start Prism on ${host}:${port === 0 ? "a free port" : port}`, () =>
+      // The front (mock-front.ts) listens where asked; Prism on a free loopback port of its own behind it.
+      const front = await startMockFront(host, port).catch((error: NodeJS.ErrnoException) => {
+        const hint = `\nset --port (or MOCK_PORT) to a free port, e.g. ${name} --port ${port === 4011 ? 4012 : 4011}`;
+        throw new JobFailure(
+          error.code === "EADDRINUSE"
+            ? `cannot start the mock on ${host}:${port}: port ${port} is already in use${hint}`
+            : `cannot listen on ${host}:${port}: ${error.code ?? error.message}`,
+        );
+      });
+      const server = await step(io, "start Prism", () =>
         startPrism({
-          host,
-          ...(port === 0 ? {} : { port }),
+          host: "127.0.0.1",
           document,
           logLevel,
           // Prism lists every route before it listens; after that, forward its request log.
@@ -75,20 +86,23 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) stops the mock an
             if (ready) io.err(line);
           },
         }),
-      ).catch((error: Error) => {
-        const hint = /already in use|EADDRINUSE/.test(error.message)
-          ? `\nset --port (or MOCK_PORT) to a free port, e.g. ${name} --port ${port === 4011 ? 4012 : 4011}`
-          : "";
-        throw new JobFailure(`${error.message}${hint}`);
+      ).catch(async (error: Error) => {
+        await front.close();
+        throw new JobFailure(error.message);
       });
+      front.forwardTo(server.port);
       ready = true;
-      io.out(
-        `Mock serving ${countOperations(contract)} operations of ${displayPath(document)} on ${server.url} ` +
+      // With --print-address the address is the first line on stdout, for a script; the summary is for a person.
+      const say = values["print-address"] ? io.err : io.out;
+      if (values["print-address"]) io.out(front.url);
+      say(
+        `Mock serving ${countOperations(contract)} operations of ${displayPath(document)} on ${front.url} ` +
           `(Prism pid ${server.pid}, started in ${formatDuration(performance.now() - started)}). Ctrl-C stops it.`,
       );
-      io.out(`Try: curl -H 'X-API-Key: any' ${server.url}/v1/companies`);
+      say(`Try: curl -H 'X-API-Key: any' ${front.url}/v1/companies`);
       await untilStopped(signal, io, !values["no-exit-with-parent"]);
       const stopStarted = performance.now();
+      await front.close();
       await server.stop();
       io.err(`✓ mock stopped (${formatDuration(performance.now() - stopStarted)})`);
       return undefined;

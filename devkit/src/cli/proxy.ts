@@ -8,6 +8,7 @@
  * --fail-on-violation's exit code in a script, since a background job ignores SIGINT there and `kill` reaches
  * npx, not the proxy (docs/design/verify-coverage.md). The work is devkit/src/conformance/proxy.ts.
  */
+
 import { spawn } from "node:child_process";
 import { constants, readFileSync } from "node:fs";
 import { access, type FileHandle, open } from "node:fs/promises";
@@ -17,6 +18,7 @@ import { DEFAULT_UPSTREAM_TIMEOUT_MS, startProxy } from "../conformance/proxy.ts
 import type { Failure } from "../conformance/types.ts";
 import { inert, inertJson } from "../inert.ts";
 import { contractJsonPath } from "../paths.ts";
+import { checkedAllowedHosts } from "../sandbox/boundary.ts";
 import { untilStopped, watchParent } from "./lifecycle.ts";
 import { type CliIO, defineCommand, describeValue, JobFailure, parseHost, parseInteger, UsageError } from "./runner.ts";
 
@@ -132,7 +134,7 @@ export function proxyCommand({ name }: ProxyCommandOptions) {
     name,
     summary:
       "forwards requests to an implementation unchanged and reports every answer (and request) that breaks the contract",
-    usage: `Usage: ${name} --upstream <url> [--port ${DEFAULT_PROXY_PORT}] [--host <host>] [--report <file.jsonl>]
+    usage: `Usage: ${name} --upstream <url> [--port ${DEFAULT_PROXY_PORT}] [--host <host>] [--allowed-host <name>]... [--report <file.jsonl>]
        [--fail-on-violation] [--max-response-time <ms>] [--upstream-timeout <duration>] [-- <command> [args…]]
 
 Point your integration tests at the proxy instead of the implementation. Both directions are validated
@@ -147,6 +149,8 @@ Options:
   --upstream <url>           the implementation to forward to (the staging sandbox, the local sandbox, the service)
   --port <port>              port to listen on (default ${DEFAULT_PROXY_PORT}; 0 picks a free one)
   --host <host>              interface to listen on (default 127.0.0.1)
+  --allowed-host <name>      answer requests for this host name too (repeatable; .example.test for every name
+                             under it); IP addresses, localhost and --host always are, as for the sandbox
   --report <file.jsonl>      append each violation there, one JSON object per line (secrets redacted;
                              the file is readable by you only)
   --fail-on-violation        exit 1 at Ctrl-C when there was any error-level violation
@@ -163,6 +167,7 @@ the summary within ${STOP_LIMIT_MS / 1000 + 1} s. Exit codes: 0 stopped (or no v
       upstream: { type: "string" },
       port: { type: "string" },
       host: { type: "string" },
+      "allowed-host": { type: "string", multiple: true },
       report: { type: "string" },
       "fail-on-violation": { type: "boolean" },
       "max-response-time": { type: "string" },
@@ -177,6 +182,12 @@ the summary within ${STOP_LIMIT_MS / 1000 + 1} s. Exit codes: 0 stopped (or no v
       // With a command, a free port: the command is told where the proxy is.
       const port = parseInteger(values.port, "--port", 0, 65_535) ?? (command.length > 0 ? 0 : DEFAULT_PROXY_PORT);
       const host = parseHost(values.host, "--host") ?? "127.0.0.1";
+      let allowedHosts: string[];
+      try {
+        allowedHosts = checkedAllowedHosts(values["allowed-host"], "--allowed-host");
+      } catch (error) {
+        throw new UsageError((error as Error).message.replace(/^--allowed-host\[\d+\]/, "--allowed-host"));
+      }
       const maxResponseTimeMs = parseInteger(values["max-response-time"], "--max-response-time", 1, 600_000);
       let upstreamTimeoutMs = DEFAULT_UPSTREAM_TIMEOUT_MS;
       if (values["upstream-timeout"] !== undefined) {
@@ -206,6 +217,7 @@ the summary within ${STOP_LIMIT_MS / 1000 + 1} s. Exit codes: 0 stopped (or no v
       const proxy = await startProxy({
         upstream,
         host,
+        allowedHosts,
         port,
         upstreamTimeoutMs,
         ...(maxResponseTimeMs !== undefined ? { maxResponseTimeMs } : {}),
@@ -257,8 +269,8 @@ the summary within ${STOP_LIMIT_MS / 1000 + 1} s. Exit codes: 0 stopped (or no v
       const errors = proxy.errors();
       const warnings = [...proxy.counts.values()].reduce((sum, count) => sum + count, 0) - errors;
       const byCheck = proxy.counts;
-      const { requests, unmatched, unvalidated, cut } = proxy.stats;
-      const summary = `${requests} request(s) forwarded (${unmatched} not in the contract${unvalidated > 0 ? `, ${unvalidated} with a body passed on unvalidated` : ""}${cut > 0 ? `, ${cut} cut short or unanswered` : ""}), ${errors} violation(s), ${warnings} warning(s)${byCheck.size > 0 ? `: ${[...byCheck].map(([id, count]) => `${id} ${count}`).join(", ")}` : ""}${stopped ? "" : ` (stopped before every exchange was judged, after ${formatDuration(STOP_LIMIT_MS)})`}`;
+      const { requests, unmatched, unvalidated, cut, refused } = proxy.stats;
+      const summary = `${requests} request(s) forwarded (${unmatched} not in the contract${unvalidated > 0 ? `, ${unvalidated} with a body passed on unvalidated` : ""}${cut > 0 ? `, ${cut} cut short or unanswered` : ""})${refused > 0 ? `, ${refused} refused (another Host, or another origin for the control API)` : ""}, ${errors} violation(s), ${warnings} warning(s)${byCheck.size > 0 ? `: ${[...byCheck].map(([id, count]) => `${id} ${count}`).join(", ")}` : ""}${stopped ? "" : ` (stopped before every exchange was judged, after ${formatDuration(STOP_LIMIT_MS)})`}`;
       const failed =
         ended !== undefined && ended.code !== 0
           ? `${describeCommand(command)} failed (${ended.code !== null ? `exit ${ended.code}` : `signal ${ended.signal}`})`

@@ -4,6 +4,7 @@
  * say otherwise, until Ctrl-C, and prints its URL, the control API's URL and what it holds; the other
  * commands drive a running sandbox (sandbox-control/, one file a command).
  */
+
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import path from "node:path";
@@ -21,7 +22,8 @@ import {
   SandboxStateError,
   WorkflowError,
 } from "../sandbox/index.ts";
-import type { LoadedState } from "../sandbox/store/load.ts";
+import { receiverUrlRefusal } from "../sandbox/receivers.ts";
+import { type LoadedState, StateFileInUseError } from "../sandbox/store/state-file.ts";
 import { DataFileError, readDataFile } from "../sandbox/testmode/data-file.ts";
 import { untilStopped } from "./lifecycle.ts";
 import {
@@ -61,7 +63,7 @@ function sandboxStartCommand(name: string, group: string) {
     summary: "serves the whole partner API with state, a clock you drive and signed webhooks (the sandbox)",
     usage: `Usage: ${group} [start] [--port <port>] [--host <host>] [--allowed-host <name>]... [--seed <n>]
        [--state <file>] [--speed <n>]
-       [--start-time <iso>] [--frozen] [--webhook-url <url> --webhook-secret <secret>]
+       [--start-time <iso>] [--frozen] [--webhook-url <url> --webhook-secret <secret>] [--allow-private-receivers]
        [--faults <file>] [--scenario <name|file>]... [--scenario-api-key <key>] [--print-address]
 
 Every X-API-Key value is its own sandbox account, seeded on first use. The control API under /_sandbox
@@ -80,6 +82,8 @@ Options:
   --speed <n>                the clock and the webhook retry waits run n times faster (default 1)
   --webhook-url <url>        register this receiver for every account at start (needs --webhook-secret)
   --webhook-secret <secret>  the receiver's signing secret
+  --allow-private-receivers  let receivers be in private ranges (10/8, 172.16/12, 192.168/16, fc00::/7); the
+                             sandbox's own address, link-local and metadata addresses are never allowed
   --start-time <iso>         the clock's first reading (default now; a state file carries on from its own)
   --frozen                   start with the clock frozen (it moves only when advanced or resumed)
   --faults <file>            sandbox-wide faults from a YAML or JSON file: a list of faults (the body of
@@ -104,6 +108,7 @@ Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
       speed: { type: "string" },
       "webhook-url": { type: "string" },
       "webhook-secret": { type: "string" },
+      "allow-private-receivers": { type: "boolean" },
       "start-time": { type: "string" },
       frozen: { type: "boolean" },
       faults: { type: "string" },
@@ -142,6 +147,7 @@ Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
               (code === "EADDRINUSE" ? `\nset --port (or SANDBOX_PORT) to a free port, e.g. ${name} --port 0` : ""),
           );
         }
+        if (error instanceof StateFileInUseError) throw new JobFailure(error.message);
         if (error instanceof SandboxStateError || error instanceof TypeError || error instanceof WorkflowError)
           throw new UsageError(error.message);
         throw error;
@@ -185,7 +191,7 @@ type Values = Partial<
     "port" | "host" | "seed" | "state" | "speed" | "webhook-url" | "webhook-secret" | "start-time" | "scenario-api-key",
     string
   >
-> & { frozen?: boolean; scenario?: string[]; "allowed-host"?: string[] };
+> & { frozen?: boolean; scenario?: string[]; "allowed-host"?: string[]; "allow-private-receivers"?: boolean };
 
 /** The options, each checked and named when malformed. */
 function sandboxOptions(values: Values) {
@@ -218,6 +224,11 @@ function sandboxOptions(values: Values) {
       );
     }
     if (secret === "") throw new UsageError("--webhook-secret must not be empty");
+    const why = receiverUrlRefusal(url, {
+      ownPort: () => (port === 0 ? undefined : port),
+      allowPrivate: values["allow-private-receivers"] === true,
+    });
+    if (why !== undefined) throw new UsageError(`--webhook-url ${why}, got ${describeValue(url)}`);
   }
   const startTime = values["start-time"];
   if (startTime !== undefined && (!/^\d{4}-\d{2}-\d{2}T/.test(startTime) || Number.isNaN(Date.parse(startTime))))
@@ -242,6 +253,7 @@ function sandboxOptions(values: Values) {
     speed,
     ...(startTime !== undefined ? { startTime } : {}),
     ...(values.frozen ? { frozen: true } : {}),
+    ...(values["allow-private-receivers"] ? { allowPrivateReceivers: true } : {}),
     ...(values.scenario !== undefined ? { scenarios: values.scenario } : {}),
     ...(values["scenario-api-key"] !== undefined ? { scenarioApiKey: values["scenario-api-key"] } : {}),
     ...(seed !== undefined ? { seed } : {}),
@@ -284,7 +296,9 @@ async function checkStateFolder(file: string): Promise<void> {
 }
 
 function describeHoldings(state: LoadedState, file: string): string {
-  const count = (table: keyof typeof state.records) => state.records[table].length;
-  const companies = count("companies");
-  return `${count("accounts")} account(s), ${companies} compan${companies === 1 ? "y" : "ies"}, ${count("events")} event(s) from ${file} (seed ${state.seed}, clock ${state.clock})`;
+  const { accounts, companies, events } = state.counts;
+  const migrated = state.migratedFrom
+    ? `; migrated from format version ${state.migratedFrom.format}, the old files kept as ${state.migratedFrom.keptAs.join(", ")}`
+    : "";
+  return `${accounts} account(s), ${companies} compan${companies === 1 ? "y" : "ies"}, ${events} event(s) from ${file} (seed ${state.seed}, clock ${state.clock}${migrated})`;
 }

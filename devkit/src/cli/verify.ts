@@ -42,7 +42,8 @@ function parseMaxDuration(value: string | undefined): number {
   return ms;
 }
 
-const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
+/** A ULID as the contract takes it: the ULID standard reads either letter case. */
+const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/i;
 const MAX_ID_LENGTH = 200;
 /** The --id names: the values of the contract's path parameters. */
 const ID_NAMES = idNames();

@@ -253,9 +253,16 @@ Options:
       });
       const server = createServer((req, res) => {
         const tapped = tap(req);
+        // A sender that goes away mid-body (or breaks its chunking) ends that request only: the stream's error is
+        // the request's, never the receiver's.
+        req.on("error", () => res.destroy());
         current.run(
           (result) => print(result, tapped),
-          () => void handler.node(req, res),
+          () =>
+            handler.node(req, res).catch((error: Error) => {
+              io.err(inert(`dropped a request: ${error.message}`));
+              res.destroy();
+            }),
         );
       });
       await new Promise<void>((resolve, reject) => {

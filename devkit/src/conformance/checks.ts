@@ -205,9 +205,18 @@ export function statusCodeConformance(exchange: Exchange): Finding[] {
   if (probe.operation.responses.has(answer.status) || GENERIC_STATUSES.has(answer.status)) return [];
   return [
     {
-      message: `status ${answer.status} is not declared for ${probe.operationId} (declared: ${declaredStatuses(exchange)}; generic error statuses: ${[...GENERIC_STATUSES.keys()].join(", ")})`,
+      message: `status ${answer.status} is not declared for ${probe.operationId} (declared: ${declaredStatuses(exchange)}; generic error statuses: ${[...GENERIC_STATUSES.keys()].join(", ")})${redirectNote(answer)}`,
     },
   ];
+}
+
+/** For a 3xx: where it pointed, and that verify did not follow it. */
+export function redirectNote(answer: { status: number; headers: { get(name: string): string | null } }): string {
+  if (answer.status < 300 || answer.status > 399) return "";
+  const location = answer.headers.get("location");
+  return location === null
+    ? "; a redirect without a Location, not followed"
+    : `; a redirect to ${JSON.stringify(location.slice(0, 300))}, not followed`;
 }
 
 export function contentTypeConformance(exchange: Exchange): Finding[] {

@@ -32,9 +32,14 @@ import { curlLine, describeFetchError, fetchBounded } from "./http.ts";
 import type { Found, FoundValues, ValueSource } from "./links.ts";
 import type { Exchange, Failure, Finding, Probe } from "./types.ts";
 
+/** The shipped document of the sandbox's own journeys (run only against the sandbox). */
+const SANDBOX_WORKFLOWS_FILE = "sandbox.arazzo.yaml";
+
 /** An event a workflow that ran to its end promises (its `x-webhooks`), for the company it acted for. */
 export interface ExpectedEvent {
   type: string;
+  /** Whose receiver it is awaited at: the main account's unless told. */
+  account?: "main" | "other";
   /** The company of the workflow's `companyId` output; undefined when it has none (any company then). */
   companyId: string | undefined;
   /** What leads to it, for messages: "workflow onboard-swap-company". */
@@ -255,6 +260,15 @@ export async function flowPhase(host: FlowHost): Promise<void> {
       const need = needs(workflow, byId, operations);
       if (need.control && !host.hasControl) {
         host.skip(what, "needs the sandbox's control API, which the target does not serve");
+        continue;
+      }
+      // The sandbox's own journeys check what only the sandbox does (a sandbox reading, such as a ledger entry
+      // read back as a transaction): never against a target that is not the sandbox.
+      if (file === SANDBOX_WORKFLOWS_FILE && !host.hasControl) {
+        host.skip(
+          what,
+          "a journey of the sandbox's own (its readings, not the API description's): the target is not the sandbox",
+        );
         continue;
       }
       if (need.writes && !host.writes) {

@@ -80,7 +80,9 @@ export async function fetchBounded(
   const timeout = AbortSignal.timeout(bounds.timeoutMs ?? REQUEST_TIMEOUT_MS);
   const signal = bounds.signal ? AbortSignal.any([timeout, bounds.signal]) : timeout;
   if (bounds.signal?.aborted) throw bounds.signal.reason;
-  const response = await fetch(url, { ...init, signal });
+  // No redirect is followed, on any request: the answer is the server's, and a Location of another host
+  // would get verify's request (and its key) otherwise. A 3xx is judged, naming where it pointed.
+  const response = await fetch(url, { ...init, signal, redirect: "manual" });
   if (bounds.maxBytes === 0) {
     await response.body?.cancel();
     return { response, text: undefined };

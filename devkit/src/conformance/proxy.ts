@@ -25,7 +25,9 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { ContractRouter, type Issue, type Operation } from "../contract/router.ts";
 import { inert } from "../inert.ts";
+import { checkedAllowedHosts, createBoundary } from "../sandbox/boundary.ts";
 import { CHECKS, type CheckContext, type ResponseCheck, toFailure } from "./checks.ts";
+import { contractExampleIds } from "./example-ids.ts";
 import { curlLine, describeFetchError, listen, parseJson } from "./http.ts";
 import type { Answer, Exchange, Failure, Probe } from "./types.ts";
 
@@ -78,6 +80,13 @@ const ID_PARAMETERS = new Set(["X-Company-Id", "cardId", "cardHolderId", "routeI
 export interface ProxyOptions {
   upstream: string;
   host?: string;
+  /**
+   * Host names the proxy answers besides IP addresses, `localhost` and its own interface, as the sandbox's
+   * `allowedHosts` (`.example.test` for that name and every name under it). The proxy applies the sandbox's
+   * browser boundary (sandbox/boundary.ts) before forwarding: it rewrites `Host` to the upstream's, so without
+   * it a page rebound to the proxy's address would read the control API through it.
+   */
+  allowedHosts?: readonly string[];
   port?: number;
   maxResponseTimeMs?: number;
   /** How long the upstream may send nothing before an exchange times out. Default 30 s. */
@@ -101,9 +110,10 @@ export interface ContractProxy {
   errors(): number;
   /**
    * Requests forwarded, how many of them the contract has no operation for (passed through unjudged), how
-   * many had a body passed on unvalidated, and how many were cut short or timed out.
+   * many had a body passed on unvalidated, and how many were cut short or timed out; and the requests refused at
+   * the browser boundary (another Host, another origin for the control API), never forwarded.
    */
-  stats: { requests: number; unmatched: number; unvalidated: number; cut: number };
+  stats: { requests: number; unmatched: number; unvalidated: number; cut: number; refused: number };
   /** Resolves when every exchange received so far has been settled and judged. */
   settled(): Promise<void>;
   /** Stops listening, cuts the exchanges still in flight (each settled), and resolves once all are judged. */
@@ -256,10 +266,12 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
     ...(options.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: options.maxResponseTimeMs } : {}),
   };
   const violations: Failure[] = [];
-  const stats = { requests: 0, unmatched: 0, unvalidated: 0, cut: 0 };
+  const stats = { requests: 0, unmatched: 0, unvalidated: 0, cut: 0, refused: 0 };
   const budget = new Budget();
   /** id → fingerprint of the key whose answer named it first. */
   const owners = new Map<string, string>();
+  // The contract examples' ids are every sandbox account's own (seeded): they prove nothing about isolation.
+  const shared = contractExampleIds(options.document);
   let pending: Promise<void> = Promise.resolve();
   /** Exchanges forwarded and not judged yet. */
   let open = 0;
@@ -386,6 +398,7 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
       .filter((value): value is string => typeof value === "string");
     if (owner && answer.status >= 200 && answer.status < 300) {
       for (const id of named) {
+        if (shared.has(id)) continue;
         const first = owners.get(id);
         if (first !== undefined && first !== owner)
           report({
@@ -398,7 +411,7 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
       const seen: string[] = [];
       idsIn(answer.json, seen);
       for (const id of [...named, ...seen]) {
-        if (owners.has(id)) continue;
+        if (owners.has(id) || shared.has(id)) continue;
         if (owners.size >= MAX_TRACKED_IDS) owners.delete(owners.keys().next().value!);
         owners.set(id, owner);
       }
@@ -408,7 +421,15 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
       for (const finding of check.run(exchange, context)) report(toFailure(check, base, finding));
   }
 
+  const boundary = createBoundary(options.host ?? "127.0.0.1", checkedAllowedHosts(options.allowedHosts ?? []));
+
   function forward(request: IncomingMessage, response: ServerResponse): void {
+    // Refused (403) before anything is forwarded, as the sandbox refuses it; what was sent is drained.
+    if (boundary.refuse(request, response)) {
+      stats.refused++;
+      request.resume();
+      return;
+    }
     stats.requests++;
     open++;
     const started = performance.now();

@@ -39,9 +39,11 @@ import {
   heldIds,
   namedIds,
   type ResponseCheck,
+  redirectNote,
   toFailure,
 } from "./checks.ts";
 import { coveragePhase, PHASE_IDS, type PhaseId } from "./coverage.ts";
+import { contractExampleIds } from "./example-ids.ts";
 import { type ExpectedEvent, flowPhase } from "./flows.ts";
 import { curlLine, describeFetchError, fetchBounded, RunStopped, send } from "./http.ts";
 import {
@@ -377,10 +379,19 @@ function addCompanies(into: string[], values: FoundValues): void {
     }
 }
 
-/** The first reachability check: whether the base URL answers is all it asks, so its body is never read. */
-async function preflight(options: VerifyOptions, signal: AbortSignal): Promise<void> {
+/**
+ * The first reachability check: whether the base URL answers is all it asks, so its body is never read. A
+ * redirect is not followed; returns a line naming where it pointed, for the run's progress.
+ */
+async function preflight(options: VerifyOptions, signal: AbortSignal): Promise<string | undefined> {
   try {
-    await fetchBounded(options.baseUrl, { method: "GET" }, { timeoutMs: 10_000, signal, maxBytes: 0 });
+    const { response } = await fetchBounded(
+      options.baseUrl,
+      { method: "GET" },
+      { timeoutMs: 10_000, signal, maxBytes: 0 },
+    );
+    const note = redirectNote(response);
+    return note === "" ? undefined : `--base-url ${options.baseUrl} answered ${response.status}${note}`;
   } catch (error) {
     if (signal.aborted) throw error;
     throw new UsageError(
@@ -576,7 +587,9 @@ async function isolationPhase(run: Run, operations: Operation[]): Promise<void> 
     run.skip("account_isolation", "needs --other-api-key (a second account of the same implementation)");
     return;
   }
-  const foreignIds = run.main.objectIds();
+  // The contract examples' ids are every sandbox account's own (seeded): they prove nothing about isolation.
+  const shared = contractExampleIds(run.context.document);
+  const foreignIds = new Set([...run.main.objectIds()].filter((id) => !shared.has(id)));
   const listCompanies = operations.find((operation) => operation.operationId === "listCompanies");
   if (listCompanies) {
     const probe = toProbe(
@@ -596,7 +609,9 @@ async function isolationPhase(run: Run, operations: Operation[]): Promise<void> 
   for (const { probe, parts } of run.accepted) {
     const operation = probe.operation;
     if (!operation || done.has(operation.operationId)) continue;
-    const named = [...parts.uses.values()].filter((found) => isObjectId(found.name) && found.strong);
+    const named = [...parts.uses.values()].filter(
+      (found) => isObjectId(found.name) && found.strong && !shared.has(found.value),
+    );
     if (named.length === 0) continue;
     done.add(operation.operationId);
     const again = toProbe(
@@ -703,6 +718,56 @@ async function startWebhooks(run: Run): Promise<void> {
   }
 }
 
+/** The event the other account's receiver is sent, when onboarding with Swap promises one (the sandbox: kyc_link). */
+const OTHER_ACCOUNT_EVENT = "company.kyc_link.issued";
+
+/**
+ * An event for the other account too: its receiver was registered with a secret of its own, and a server that
+ * signs one account's deliveries with the other's secret fails webhook_signature only on a delivery that
+ * reaches the wrongly signed side. The main account's accepted onboardCompany is sent again as the other
+ * account (with Swap, whose kycUrl is announced by an event), and that event is awaited at its receiver.
+ */
+async function otherAccountEvent(run: Run, operations: Operation[]): Promise<void> {
+  if (!run.receiver || run.options.otherApiKey === undefined || !run.webhookSecrets.has("other")) return;
+  const onboard = operations.find((operation) => operation.operationId === "onboardCompany");
+  const accepted = run.accepted.find((item) => item.probe.operation === onboard);
+  const body = accepted?.parts.body as { products?: unknown } | undefined;
+  if (!onboard || !accepted || body === undefined || typeof body !== "object") {
+    run.skip(
+      "webhooks (the other account)",
+      "no onboardCompany was accepted for the main account to send again as the other: its receiver gets no event of verify's",
+    );
+    return;
+  }
+  const products = Array.isArray(body.products) ? body.products : [];
+  const parts: RequestParts = {
+    ...accepted.parts,
+    body: { ...body, products: products.includes("Swap") ? products : [...products, "Swap"] },
+    label: "onboardCompany as the other account, so its receiver gets an event",
+  };
+  const exchange = await run.sendParts(onboard, parts, "positive", "other");
+  const companyId = (exchange?.answer.json as { company?: { id?: unknown } } | undefined)?.company?.id;
+  if (!exchange || exchange.answer.status < 200 || exchange.answer.status > 299 || typeof companyId !== "string") {
+    run.skip(
+      "webhooks (the other account)",
+      "onboardCompany as the other account was not accepted: its receiver gets no event of verify's",
+    );
+    return;
+  }
+  if (webhookTypes(run).has(OTHER_ACCOUNT_EVENT))
+    run.expected.push({
+      type: OTHER_ACCOUNT_EVENT,
+      account: "other",
+      companyId,
+      after: "onboardCompany as the other account",
+    });
+}
+
+/** The event types the contract describes (its `webhooks`). */
+function webhookTypes(run: Run): Set<string> {
+  return new Set(Object.keys((run.document as { webhooks?: Record<string, unknown> }).webhooks ?? {}));
+}
+
 /** Removes the receivers this run registered: a run leaves no endpoint behind. */
 async function removeEndpoints(run: Run): Promise<void> {
   if (!run.control) return;
@@ -730,7 +795,7 @@ async function finishWebhooks(run: Run): Promise<number> {
   const matches = (event: ExpectedEvent) => (delivery: Delivery) => {
     const json = delivery.json as { type?: unknown; payload?: { companyId?: unknown } } | undefined;
     return (
-      delivery.account === "main" &&
+      delivery.account === (event.account ?? "main") &&
       json?.type === event.type &&
       (event.companyId === undefined || json.payload?.companyId === event.companyId)
     );
@@ -758,7 +823,9 @@ async function finishWebhooks(run: Run): Promise<number> {
       `${receiver.notKept} delivery(ies) answered but not checked: over ${MAX_DELIVERY_BYTES / 1024 / 1024} MiB each, or past the ${MAX_DELIVERIES} deliveries or ${MAX_DELIVERY_BYTES_KEPT / 1024 / 1024} MiB verify keeps`,
     );
   // Each account's deliveries are searched for the other's ids.
-  const foreign = { main: run.other.objectIds(), other: run.main.objectIds() };
+  const shared = contractExampleIds(run.context.document);
+  const notShared = (ids: Set<string>) => new Set([...ids].filter((id) => !shared.has(id)));
+  const foreign = { main: notShared(run.other.objectIds()), other: notShared(run.main.objectIds()) };
   const isolation = run.enabled.has("account_isolation") && run.options.otherApiKey !== undefined;
   // Every delivery is judged, a redelivery as much as the first copy: one with a bad signature is a failure.
   for (const delivery of receiver.deliveries) {
@@ -828,7 +895,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const { signal, clear } = runSignal(options);
   let run: Run | undefined;
   try {
-    await preflight(options, signal);
+    const redirected = await preflight(options, signal);
     const control = await detectControl(options.baseUrl, signal);
     // Each account's receiver has a secret of its own, so a delivery signed with the other's is caught.
     const secrets = new Map<"main" | "other", string>();
@@ -841,6 +908,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     const partnerOperations = router.operations.filter((operation) => operation.api === "partner");
     run = new Run(options, router, document, enabled, secrets, signal, valueSources(document, partnerOperations));
     run.control = control;
+    if (redirected !== undefined) run.progress(redirected);
     run.progress(
       `verify ${options.baseUrl}: ${control ? "serves the sandbox's control API (its workflows run too)" : "no sandbox control API"}; ${options.allowWrites ? "writes allowed" : "read-only"}; seed ${run.context.seed}`,
     );
@@ -906,6 +974,7 @@ async function runPhases(run: Run, layers: Operation[][]): Promise<number> {
     await coveragePhase(run, operations, run.options.coveragePerOperation);
   run.progress(`• account isolation`);
   await isolationPhase(run, operations);
+  await otherAccountEvent(run, operations);
   if (run.receiver) run.progress(`• webhooks`);
   return finishWebhooks(run);
 }

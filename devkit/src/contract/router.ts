@@ -8,6 +8,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { HTTP_METHODS } from "partner-api-client";
+import { issueWords, rulePointer, shownErrors } from "./issue-text.ts";
 import { followRefsFrom } from "./refs.ts";
 
 type Json = { [key: string]: unknown };
@@ -103,10 +104,12 @@ export class ContractRouter {
   private readonly parameterValidators = new Map<Parameter, ValidateFunction>();
   // The documents are not checked against the JSON Schema meta-schema at start: `npm run lint` does that, and it
   // would cost most of the start-up time.
-  private readonly ajv = new Ajv2020.default({ strict: false, allErrors: true, validateSchema: false });
+  // verbose: each error carries the value received and its schema, for the reader's words (issue-text.ts).
+  private readonly ajv = new Ajv2020.default({ strict: false, allErrors: true, validateSchema: false, verbose: true });
   private readonly coercingAjv = new Ajv2020.default({
     strict: false,
     allErrors: true,
+    verbose: true,
     coerceTypes: true,
     validateSchema: false,
   });
@@ -305,11 +308,19 @@ export class ContractRouter {
       const holder = { value: raw };
       const wrapped = this.parameterValidator(parameter);
       if (!wrapped(holder)) {
-        for (const error of wrapped.errors ?? [])
+        for (const error of shownErrors(wrapped.errors ?? []))
           issues.push({
             location: [parameter.in, parameter.name],
             message: `the ${parameter.in} parameter ${parameter.name} ${describe(error, "")}`,
           });
+        continue;
+      }
+      const unheld = unheldNumber(raw, holder.value);
+      if (unheld !== undefined) {
+        issues.push({
+          location: [parameter.in, parameter.name],
+          message: `the ${parameter.in} parameter ${parameter.name} ${unheld}`,
+        });
         continue;
       }
       values[parameter.name] = holder.value;
@@ -332,10 +343,10 @@ export class ContractRouter {
     if (!pointer) return [];
     const validate = this.validator(pointer);
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((error) => ({
+    return shownErrors(validate.errors ?? []).map((error) => ({
       location: ["body", ...error.instancePath.split("/").filter(Boolean)],
       message: `body${error.instancePath} ${describe(error, "")}`,
-      rule: error.schemaPath,
+      rule: rulePointer(error.schemaPath),
     }));
   }
 
@@ -347,10 +358,10 @@ export class ContractRouter {
     if (declared === undefined) return [];
     const validate = this.validator(declared.pointer);
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((error) => ({
+    return shownErrors(validate.errors ?? []).map((error) => ({
       location: ["response", error.instancePath],
       message: describe(error, ""),
-      rule: error.schemaPath,
+      rule: rulePointer(error.schemaPath),
     }));
   }
 
@@ -373,11 +384,11 @@ export class ContractRouter {
       }
       const wrapped = this.parameterValidator(header);
       if (wrapped({ value: raw })) continue;
-      for (const error of wrapped.errors ?? [])
+      for (const error of shownErrors(wrapped.errors ?? []))
         issues.push({
           location: ["header", header.name],
           message: `the response header ${header.name} ${describe(error, "")}`,
-          rule: error.schemaPath,
+          rule: rulePointer(error.schemaPath),
         });
     }
     return issues;
@@ -389,10 +400,10 @@ export class ContractRouter {
     if (!webhook) return undefined;
     const validate = this.validator(webhook.pointer);
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((error) => ({
+    return shownErrors(validate.errors ?? []).map((error) => ({
       location: ["body", ...error.instancePath.split("/").filter(Boolean)],
       message: `body${error.instancePath} ${describe(error, "")}`,
-      rule: error.schemaPath,
+      rule: rulePointer(error.schemaPath),
     }));
   }
 }
@@ -415,7 +426,19 @@ function matched(route: Route, method: string, pathParams: Record<string, string
 }
 
 function describe(error: ErrorObject, prefix: string): string {
-  if (error.keyword === "required")
-    return `${prefix}must have the property ${(error.params as { missingProperty: string }).missingProperty}`;
-  return `${prefix}${error.message ?? "is invalid"}`;
+  return `${prefix}${issueWords(error) ?? "is not allowed"}`;
+}
+
+/**
+ * Why a parameter's text, coerced to a number, does not stand for the number written, or undefined when it does:
+ * `Infinity` or `1e400` (no JSON number, so no answer could echo it), or a whole number past 2^53 - 1
+ * (9007199254740993 reads as …992). Refused with its name rather than served as another number.
+ */
+export function unheldNumber(raw: unknown, value: unknown): string | undefined {
+  if (typeof raw !== "string" || typeof value !== "number") return undefined;
+  const shown = JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+  if (!Number.isFinite(value)) return `must be a finite number, got ${shown}`;
+  if (Number.isInteger(value) && !Number.isSafeInteger(value))
+    return `must be a whole number from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (the largest the sandbox holds exactly), got ${shown}`;
+  return undefined;
 }

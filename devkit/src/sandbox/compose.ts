@@ -1,6 +1,6 @@
 /**
- * The composition root: what `startSandbox` builds, in order. The state files are read and the store opened
- * (store/), the start scenarios read, the server bound, and then, its address known, the engine made with the
+ * The composition root: what `startSandbox` builds, in order. The state file's store is opened (store/: it
+ * reads what the file holds), the start scenarios read, the server bound, and then, its address known, the engine made with the
  * flows' parts (flows/index.ts `engineParts`), the test mode, and the request listener (server.ts). The store
  * is the one part a caller may hand in (`storeFor`): a test with a failing disk, a benchmark with another design.
  */
@@ -18,9 +18,8 @@ import { SandboxEngine } from "./engine.ts";
 import { engineParts, type Task } from "./flows/index.ts";
 import { checkedOptions, type SandboxOptions } from "./options.ts";
 import { createRequestListener } from "./server.ts";
-import { removeStrayTemporaries } from "./store/files.ts";
-import { openJournalStore, type StoreContext } from "./store/journal-store.ts";
-import { type LoadedState, loadStateFiles, SandboxStateError } from "./store/load.ts";
+import { openSqliteStore, type PersistentStore, type StoreContext } from "./store/sqlite-store.ts";
+import { type LoadedState, SandboxStateError } from "./store/state-file.ts";
 import { MemoryStore, type Store } from "./store/tables.ts";
 import { TestMode } from "./testmode/index.ts";
 import { type PreparedScenario, type ScenarioRun, ScenarioRunner } from "./testmode/scenarios.ts";
@@ -58,8 +57,8 @@ export interface Sandbox {
 
 /** What a caller may hand the composition root instead of its defaults. */
 export interface SandboxParts {
-  /** The store of a state file (default: the journal store, openJournalStore). */
-  storeFor?: (context: StoreContext) => Store | Promise<Store>;
+  /** The store of a state file (default: the SQLite store, openSqliteStore). */
+  storeFor?: (context: StoreContext) => PersistentStore | Promise<PersistentStore>;
   /** Told what the state file held once it is read, before the sandbox listens (undefined: no file yet). */
   onLoaded?: (loaded: LoadedState | undefined) => void;
 }
@@ -72,18 +71,21 @@ export async function startSandboxWith(options: SandboxOptions, parts: SandboxPa
   if (settings.state) {
     const file = settings.state;
     const shownAs = displayPath(file);
-    removeStrayTemporaries(file);
-    const loaded = loadStateFiles(file, shownAs);
-    if (loaded && loaded.seed !== settings.seed && options.seed !== undefined)
+    // The clock is made once the file is read (it carries on from the file's); commits are stamped with its reading.
+    let reading = () => new Date(startMs).toISOString();
+    const context: StoreContext = { file, shownAs, seed: settings.seed, clock: () => reading() };
+    const opened = await (parts.storeFor ?? openSqliteStore)(context);
+    const loaded = opened.loaded;
+    if (loaded) startMs = Date.parse(loaded.clock);
+    if (loaded && loaded.seed !== settings.seed && options.seed !== undefined) {
+      // Nothing changed and the clock reads what the file holds: closing writes nothing.
+      await opened.close();
       throw new SandboxStateError(
         `sandbox state file ${shownAs} was written with seed ${loaded.seed}, not ${settings.seed}; it was left untouched (drop --seed or pass --seed ${loaded.seed})`,
       );
+    }
     parts.onLoaded?.(loaded);
-    if (loaded) startMs = Date.parse(loaded.clock);
-    // The clock is made below; lines are stamped with its reading once it is.
-    let reading = () => new Date(startMs).toISOString();
-    const context: StoreContext = { file, shownAs, loaded, seed: settings.seed, clock: () => reading() };
-    store = await (parts.storeFor ?? openJournalStore)(context);
+    store = opened;
     const clock = new SandboxClock(startMs, settings.speed);
     reading = () => clock.iso();
     return serve(settings, store, clock);
@@ -138,6 +140,7 @@ async function serve(settings: ReturnType<typeof checkedOptions>, store: Store, 
       webhookTimeoutMs: settings.webhookTimeoutMs,
       webhooks: settings.webhooks,
       baseUrl: () => baseUrl,
+      receivers: { ownPort: () => port, allowPrivate: settings.allowPrivateReceivers },
     },
     engineParts,
   );

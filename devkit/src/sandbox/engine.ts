@@ -10,6 +10,7 @@ import { ATTEMPT_TIMEOUT_MS } from "../webhooks/deliver.ts";
 import { CLOCK_RANGE, type SandboxClock } from "./clock.ts";
 import { heapify, peekTask, popTask, pushTask } from "./due.ts";
 import { type RandomHolder, SeededRandom } from "./random.ts";
+import type { ReceiverPolicy } from "./receivers.ts";
 import type { AccountRecord, EventRecord, TaskBase } from "./records.ts";
 import type { Store } from "./store/tables.ts";
 import { accountFingerprint } from "./testmode/log.ts";
@@ -26,6 +27,8 @@ export interface EngineSettings {
   webhooks?: { url: string; secret: string } | undefined;
   /** The sandbox's own base URL, for the hosted pages' links. */
   baseUrl: () => string;
+  /** Where receivers may be (receivers.ts): not the sandbox itself; private ranges when allowed. */
+  receivers?: ReceiverPolicy;
   /** Real milliseconds one webhook delivery attempt may take, waiting for a free connection included. Default 10 s. */
   webhookTimeoutMs?: number;
 }

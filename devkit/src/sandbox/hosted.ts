@@ -7,6 +7,7 @@
  * the check, is shown as text).
  */
 import { createHash } from "node:crypto";
+import type { components } from "../../../generated/sandbox.js";
 import type { CompanyRecord } from "./records.ts";
 
 const STYLE =
@@ -46,13 +47,17 @@ ${body}
 `;
 }
 
-const KYC_BUTTONS: [string, string][] = [
-  ["start", "Begin (incomplete)"],
-  ["submit", "Submit for review (under_review)"],
-  ["complete", "Complete verification (approved)"],
-  ["reject", "Reject (rejected)"],
-  ["pause", "Pause (paused)"],
-];
+/**
+ * What each button of the verification page does: its `action` (the value the form, and POSTing it, takes) and
+ * the `kycStatus` it sets. A button reads `start → incomplete`: the values the API takes, no other words.
+ */
+export const KYC_ACTIONS = {
+  start: "incomplete",
+  submit: "under_review",
+  complete: "approved",
+  reject: "rejected",
+  pause: "paused",
+} as const satisfies Record<components["schemas"]["KycPageForm"]["action"], components["schemas"]["KycStatus"]>;
 
 /** The verification page; once approved it links on to `continueUrl` (the redirectUri, or the completion page). */
 export function renderKycPage(record: CompanyRecord, continueUrl: string): string {
@@ -63,9 +68,9 @@ export function renderKycPage(record: CompanyRecord, continueUrl: string): strin
       : isWebAddress(continueUrl)
         ? `<p><a id="continue" href="${escapeHtml(continueUrl)}">Continue</a></p>`
         : `<p id="continue-refused">Verification is complete; the company's redirectUri is not an http(s) address, so this page does not link to it.</p>`;
-  const buttons = KYC_BUTTONS.map(
-    ([action, label]) => `<button name="action" value="${action}">${escapeHtml(label)}</button>`,
-  ).join("\n");
+  const buttons = Object.entries(KYC_ACTIONS)
+    .map(([action, status]) => `<button name="action" value="${action}">${action} → ${status}</button>`)
+    .join("\n");
   return page(
     `Verify ${company.name}`,
     `<h1>Identity verification for ${escapeHtml(company.name ?? "")}</h1>

@@ -10,7 +10,7 @@ import { type Sandbox, startSandboxWith } from "./compose.ts";
 import { sandboxRouter } from "./contracts.ts";
 import { controlClient, type SandboxControl, type SandboxControlOptions } from "./control-client.ts";
 import type { SandboxOptions } from "./options.ts";
-import { SandboxStateError } from "./store/load.ts";
+import { SandboxStateError } from "./store/state-file.ts";
 import type { FaultInput } from "./testmode/faults.ts";
 import type { ScenarioRun } from "./testmode/scenarios.ts";
 

@@ -2,11 +2,13 @@
  * The sandbox's options (`startSandbox`, `partner-api sandbox start`), their defaults, and the one check that
  * turns them into settings or names the option that is wrong and what would be right.
  */
+
 import path from "node:path";
 import { ATTEMPT_TIMEOUT_MS } from "../webhooks/deliver.ts";
 import { checkedAllowedHosts } from "./boundary.ts";
 import { CLOCK_RANGE_TEXT, inClockRange } from "./clock.ts";
 import { sandboxRouter } from "./contracts.ts";
+import { receiverUrlRefusal } from "./receivers.ts";
 import { FaultBook, type FaultInput, FaultInputError } from "./testmode/faults.ts";
 import { DEFAULT_REQUEST_LOG_SIZE } from "./testmode/log.ts";
 
@@ -42,6 +44,11 @@ export interface SandboxOptions {
   speed?: number;
   /** A webhook receiver registered for every account. */
   webhooks?: { url: string; secret: string };
+  /**
+   * Receivers in private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) allowed. Never: the sandbox's
+   * own address and port, link-local, metadata, unspecified and multicast addresses (receivers.ts). Default false.
+   */
+  allowPrivateReceivers?: boolean;
   /** Clock seconds from createCard until the card is Active. Default 10. */
   cardIssuingSeconds?: number;
   /** Clock seconds from submitKybProfile until company.kyb_status_changed with APPROVED. Default 60. */
@@ -82,6 +89,7 @@ export function checkedOptions(options: SandboxOptions) {
     "state",
     "speed",
     "webhooks",
+    "allowPrivateReceivers",
     "cardIssuingSeconds",
     "kybReviewSeconds",
     "webhookTimeoutSeconds",
@@ -128,6 +136,16 @@ export function checkedOptions(options: SandboxOptions) {
       fail(`webhooks.url must be an http(s) URL, got ${String(url)}`);
     if (typeof secret !== "string" || secret === "") fail("webhooks.secret must be a non-empty string");
   }
+  const allowPrivateReceivers = options.allowPrivateReceivers ?? false;
+  if (typeof allowPrivateReceivers !== "boolean")
+    fail(`allowPrivateReceivers must be true or false, got ${String(options.allowPrivateReceivers)}`);
+  if (options.webhooks !== undefined) {
+    const why = receiverUrlRefusal(options.webhooks.url, {
+      ownPort: () => (port === 0 ? undefined : port),
+      allowPrivate: allowPrivateReceivers,
+    });
+    if (why !== undefined) fail(`webhooks.url ${why}`);
+  }
   const startMs = options.startTime === undefined ? Date.now() : new Date(options.startTime).getTime();
   if (Number.isNaN(startMs)) fail(`startTime must be an ISO 8601 time, got ${String(options.startTime)}`);
   if (!inClockRange(startMs))
@@ -170,6 +188,7 @@ export function checkedOptions(options: SandboxOptions) {
     port,
     host,
     allowedHosts,
+    allowPrivateReceivers,
     seed,
     speed,
     startMs,

@@ -11,13 +11,15 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import type { ContractRouter, Issue, Operation, QueryValues } from "../contract/router.ts";
 import { callerKey } from "./accounts.ts";
 import { answerText } from "./answer-text.ts";
+import { ulidParameterNames } from "./contracts.ts";
 import type { SandboxEngine } from "./engine.ts";
 import { exampleHandler } from "./example-answers.ts";
 import { type AnyReply, type Call, SandboxProblem } from "./flows/flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS, type Task } from "./flows/index.ts";
 import { HOSTED_PAGE_POLICY } from "./hosted.ts";
 import { longStrings, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_STRING_LENGTH, nestsDeeperThan } from "./limits.ts";
-import { StateNotSavedError } from "./store/journal-store.ts";
+import { newAccountQuota } from "./origin-quota.ts";
+import { StateNotSavedError } from "./store/sqlite-store.ts";
 import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
 export { MAX_BODY_BYTES };
@@ -87,6 +89,11 @@ const bodyTooLarge = () =>
     `the body is over ${MAX_BODY_BYTES} bytes (1 MiB), the largest the sandbox takes`,
   );
 
+/** The request's stream failed: its sender went away mid-body, or broke its chunking. Nobody is left to answer. */
+class RequestGone extends Error {
+  override readonly name = "RequestGone";
+}
+
 function readBody(request: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // A declared length over the limit is refused without reading it (what is sent is drained).
@@ -109,7 +116,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
       chunks.push(chunk);
     });
     request.on("end", () => resolve(Buffer.concat(chunks)));
-    request.on("error", reject);
+    request.on("error", (error) => reject(new RequestGone(error.message)));
   });
 }
 
@@ -159,6 +166,7 @@ function problemReply(error: SandboxProblem): AnyReply {
       detail: error.message,
       ...(error.validation ? { validation: error.validation } : {}),
     },
+    ...(error.headers ? { headers: error.headers } : {}),
   };
 }
 
@@ -204,6 +212,8 @@ function handlersByOperation(router: ContractRouter): Map<Operation, RoutedHandl
 
 export function createRequestListener(router: ContractRouter, engine: SandboxEngine<Task>, testMode: TestMode) {
   const handlers = handlersByOperation(router);
+  // New accounts from other sites' pages, bounded per origin on the sandbox's clock (origin-quota.ts).
+  const newAccounts = newAccountQuota(() => engine.clock.now());
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     let operation: Operation | undefined;
     let exchange: Exchange | undefined;
@@ -306,21 +316,35 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       });
       if (parameterIssues.length > 0) issues.unshift(...parameterIssues);
       if (issues.length > 0) throw invalidRequest(issues);
+      // A ULID in lower case is the same id (the standard reads either case); records hold them upper case.
+      const params = values as Record<string, unknown>;
+      for (const name of ulidParameterNames())
+        if (typeof params[name] === "string") params[name] = (params[name] as string).toUpperCase();
 
       const isNewAccount = apiKey !== undefined && !engine.hasAccount(apiKey);
+      if (isNewAccount) newAccounts.admit(request);
       const call = { env: engine, testMode, params: values, body, ...(apiKey !== undefined ? { apiKey } : {}) } as Call;
       let reply: AnyReply;
+      const undone = engine.store.undone;
+      const commits = request.method !== "GET" || isNewAccount;
       try {
         const handler = handlers.get(operation)!;
         const answer = engine.hold(() => handler(call));
         reply = answer instanceof Promise ? await answer : answer;
       } finally {
         // Whatever the handler changed (an account seeded before a 404 too) is on disk before the answer.
-        if (request.method !== "GET" || isNewAccount) await engine.store.commit();
+        if (commits) await engine.store.commit();
       }
+      // Another request's commit failed while this one ran: the changes this one made were undone with it.
+      if (commits && engine.store.undone !== undone)
+        throw new StateNotSavedError(
+          "the change was not saved to the sandbox state file (a commit failed while it was made, and was undone with it); the sandbox holds what the file holds",
+        );
       send(response, cors, operation, reply, exchange);
     } catch (error) {
-      if (error instanceof SandboxProblem) send(response, cors, operation, problemReply(error), exchange);
+      // Dropped, not answered: an error of the sender's, not a 500 of the sandbox's in its log.
+      if (error instanceof RequestGone) response.destroy();
+      else if (error instanceof SandboxProblem) send(response, cors, operation, problemReply(error), exchange);
       else if (error instanceof StateNotSavedError)
         send(
           response,

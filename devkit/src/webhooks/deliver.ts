@@ -44,6 +44,8 @@ export interface DeliveryOptions {
   timeoutMs?: number;
   /** Aborts the attempt under way (it reports an error) and any wait before the next. */
   signal?: AbortSignal;
+  /** The connections' dispatcher (an undici Agent): the sandbox's checks where each name resolves. */
+  dispatcher?: unknown;
 }
 
 export interface DeliveryResult {
@@ -77,7 +79,8 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
         // a 3xx is a failed attempt, retried like any other non-2xx.
         redirect: "manual",
         signal: limit.signal,
-      });
+        ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
+      } as RequestInit);
       await response.arrayBuffer().catch(() => undefined);
       report.status = response.status;
       report.statusText = response.statusText;

@@ -32,6 +32,7 @@ import {
   TRY_IT_PAGE,
   versionPage,
   withNav,
+  withShortHeading,
 } from "./pages.ts";
 import { SAMPLE_RUNTIMES } from "./sample-runtimes.ts";
 import { addCodeSamples, CODE_SAMPLE_LANGUAGES, SAMPLE_LANGUAGES } from "./samples.ts";
@@ -257,10 +258,22 @@ export function samplesNote(): string {
     "their standard libraries have no JSON reader that runs everywhere), and every webhook a signature check in the " +
     "same languages (curl: a signed test delivery to your receiver). Each sample reads `PARTNER_API_KEY` and " +
     "`PARTNER_API_BASE_URL` from the environment.\n\n" +
-    `Before each publication a test runs every sample against the local sandbox and checks that it sent the documented request and printed the documented answer: ${executed.join("; ")}.` +
+    `Before each publication a test runs every sample exactly as shown, against a fresh sandbox account and against the mock, and checks that it sent the documented request and printed the documented answer: ${executed.join("; ")}.` +
     (shown.length > 0 ? ` Shown but not run: ${shown.map((language) => language.label).join(", ")}.` : "")
   );
 }
+
+function escapeHtmlText(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/**
+ * For a page of text and tables with nothing for Redoc's right panel (Errors, Changelog): the middle panel takes
+ * the whole width beside the sidebar, rather than a column of 40 % less (450 px of text at 1400 px).
+ */
+const FULL_WIDTH_STYLE =
+  '<style>[data-testid="middle-panel"]{width:100%!important;max-width:none!important}' +
+  '[data-testid="right-panel"]{display:none!important}</style>';
 
 interface RenderedPage {
   html: string;
@@ -274,6 +287,8 @@ async function renderPage(
   work: string,
   name: string,
   nav = "",
+  pageTitle?: string,
+  layout: "panels" | "full-width" = "panels",
 ): Promise<RenderedPage> {
   const specPath = path.join(work, `${name.replace(/\W/g, "-")}.json`);
   const htmlPath = path.join(work, `${name.replace(/\W/g, "-")}.html`);
@@ -301,7 +316,13 @@ async function renderPage(
   const redoclyMs = performance.now() - started;
   if (code !== 0) throw new Error(`redocly build-docs exited with ${code} for ${name}.html:\n${log.trim()}`);
 
-  const html = withNav(replaceRemoteAssets(await readFile(htmlPath, "utf8")), nav, `${name}.html`);
+  let rendered = withNav(replaceRemoteAssets(await readFile(htmlPath, "utf8")), nav, `${name}.html`);
+  if (layout === "full-width") rendered = rendered.replace("</head>", () => `${FULL_WIDTH_STYLE}\n</head>`);
+  // The H1 may be short (withShortHeading); the browser's tab and bookmarks keep the page's full title.
+  const html =
+    pageTitle === undefined
+      ? rendered
+      : rendered.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtmlText(pageTitle)}</title>`);
   const external = findExternalLoads(html);
   if (external.length > 0) {
     throw new Error(`${name}.html would load from other hosts: ${external.join(", ")}; it must be self-contained`);
@@ -375,7 +396,14 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
       ...(sandboxJson === undefined ? [] : [{ file: SANDBOX_PAGE, title: SANDBOX_SECTION_TITLE }]),
     ];
     const nav = (file: string, inlineScript = true) => navHtml(file, navPages, navVersions, { inlineScript });
-    const reference = await renderPage(document, redocOptions, work, "index", nav(REFERENCE_PAGE.file));
+    const reference = await renderPage(
+      withShortHeading(document, REFERENCE_PAGE.title),
+      redocOptions,
+      work,
+      "index",
+      nav(REFERENCE_PAGE.file),
+      title,
+    );
     progress(`rendered with Redocly build-docs in ${Math.round(reference.redoclyMs)} ms`);
 
     await mkdir(outDir, { recursive: true });
@@ -393,20 +421,24 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
     const pageFiles: string[] = [];
     const plainOptions = { ...configured, hideDownloadButtons: true };
     const errors = await renderPage(
-      errorsDocument(output.document, `Errors: ${title}`),
+      withShortHeading(errorsDocument(output.document, `Errors: ${title}`), ERRORS_PAGE.title),
       plainOptions,
       work,
       "errors",
       nav(ERRORS_PAGE.file),
+      `Errors: ${title}`,
+      "full-width",
     );
     await writeFile(path.join(outDir, ERRORS_PAGE.file), errors.html);
     const changelogText = await readFile(path.join(repoRoot, "CHANGELOG.md"), "utf8");
     const changelog = await renderPage(
-      changelogDocument(changelogText, `Changelog: ${title}`, version),
+      withShortHeading(changelogDocument(changelogText, `Changelog: ${title}`, version), CHANGELOG_PAGE.title),
       plainOptions,
       work,
       "changelog",
       nav(CHANGELOG_PAGE.file),
+      `Changelog: ${title}`,
+      "full-width",
     );
     await writeFile(path.join(outDir, CHANGELOG_PAGE.file), changelog.html);
     redoclyMs += errors.redoclyMs + changelog.redoclyMs;
@@ -416,11 +448,15 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
       const releasedDocument = await readReleasedContract(contract);
       const file = versionPage(contract.version);
       const page = await renderPage(
-        releasedReferenceDocument(addGettingStarted(addCodeSamples(releasedDocument).document), contract.version),
+        withShortHeading(
+          releasedReferenceDocument(addGettingStarted(addCodeSamples(releasedDocument).document), contract.version),
+          REFERENCE_PAGE.title,
+        ),
         { ...redocOptions, downloadUrls: [{ title: "OpenAPI (JSON)", url: "openapi.json" }] },
         work,
         `version-${contract.version}`,
         nav(file),
+        String((releasedDocument.info as { title?: unknown } | undefined)?.title ?? title),
       );
       await mkdir(path.join(outDir, path.dirname(file)), { recursive: true });
       await writeFile(path.join(outDir, file), page.html);
@@ -476,7 +512,7 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
 
     let screenshots: string[] = [];
     if (options.screenshots !== false) {
-      const shots = await takeScreenshots(indexPath, title);
+      const shots = await takeScreenshots(indexPath, REFERENCE_PAGE.title);
       if (shots.skipped) progress(`screenshots skipped: ${shots.skipped}`);
       else progress(`wrote screenshots ${shots.taken.map((file) => rel(file)).join(" and ")}`);
       screenshots = shots.taken;

@@ -80,9 +80,31 @@ export function withNav(html: string, nav: string, name: string): string {
   return html.replace(NAV_MARKER, nav);
 }
 
+/**
+ * A page's document with a short heading: Redoc makes `info.title` the page's H1 (and the first entry of the
+ * sidebar), and the API's full title is seven lines of it at a phone's width. The H1 becomes `heading` (the page's
+ * name in the bar), and the full title opens the description, under it. The HTML `<title>` keeps the full title
+ * (renderPage).
+ */
+export function withShortHeading(document: Record<string, unknown>, heading: string): Record<string, unknown> {
+  const info = (document.info ?? {}) as Record<string, unknown>;
+  const title = String(info.title ?? "");
+  if (title === heading) return document;
+  const description = typeof info.description === "string" ? info.description : "";
+  // Redoc shows `summary` above the description: it follows the full title, so the title comes right under the H1.
+  const { summary, ...rest } = info;
+  const lead = [`**${title}**`, typeof summary === "string" ? summary : "", description].filter(Boolean);
+  return { ...document, info: { ...rest, title: heading, description: lead.join("\n\n").trim() } };
+}
+
 /** The changelog as a Redoc page: CHANGELOG.md without its title as the description, one sidebar entry per release. */
 export function changelogDocument(markdown: string, title: string, version: string): Record<string, unknown> {
-  const body = markdown.replace(/^# Changelog\s*\n/, "").trim();
+  // Redoc's sidebar drops a heading's code spans ("### Webhook `company.kyc_status_changed`" showed as "Webhook"):
+  // headings lose their backticks, so the sidebar names each event and operation.
+  const body = markdown
+    .replace(/^# Changelog\s*\n/, "")
+    .replace(/^(#{2,6} .*)$/gm, (heading) => heading.replaceAll("`", ""))
+    .trim();
   const intro =
     "What changed in each release of the API, newest first, and what you must do about it. Each release's " +
     "reference is under **Version** above. The detail line under a change names the contract gate's check.";

@@ -36,6 +36,8 @@ export interface StaticServerOptions {
   host?: string;
   /** Called once per request, after the response is sent. */
   onRequest?: (entry: { method: string; path: string; status: number }) => void;
+  /** Files served from memory, by path from the root (`try-config.json`), before those on disk. */
+  files?: Readonly<Record<string, { body: string; type: string }>>;
 }
 
 /** Maps a request path to a file inside `root`, or undefined when it would leave `root`. */
@@ -73,6 +75,10 @@ export async function serveStatic(root: string, options: StaticServerOptions = {
       options.onRequest?.({ method, path: requestPath, status });
     };
     if (method !== "GET" && method !== "HEAD") return send(405, "method not allowed\n");
+    const pathname = new URL(requestPath, "http://localhost").pathname;
+    const generated =
+      options.files && Object.hasOwn(options.files, pathname.slice(1)) ? options.files[pathname.slice(1)] : undefined;
+    if (generated) return send(200, generated.body, generated.type);
     const file = resolveInside(root, requestPath);
     if (!file) return send(400, "bad path\n");
     try {

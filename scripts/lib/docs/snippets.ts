@@ -16,7 +16,7 @@ import ts from "typescript";
 import { HTTP_METHODS } from "../../../src/http-methods.ts";
 import { repoRoot } from "../paths.ts";
 import type { ModuleSource } from "../typecheck.ts";
-import { gettingStartedPath, readGettingStarted } from "./getting-started.ts";
+import { gettingStartedPath } from "./getting-started.ts";
 import { addCodeSamples, TYPESCRIPT_LABEL } from "./samples.ts";
 
 export const partnersGuidePath = path.join(repoRoot, "docs", "partners.md");
@@ -184,8 +184,9 @@ export function operationSamples(document: JsonObject): ModuleSource[] {
  */
 export function documentedSnippets(document: JsonObject): ModuleSource[] {
   const guide = markdownTypeScriptBlocks(readFileSync(partnersGuidePath, "utf8"), "partners", "docs/partners.md");
+  // The file as written, so a block's line is the file's (the install steps it takes from the guide are shell).
   const gettingStarted = markdownTypeScriptBlocks(
-    readGettingStarted(),
+    readFileSync(gettingStartedPath, "utf8"),
     "getting-started",
     path.relative(repoRoot, gettingStartedPath),
   );

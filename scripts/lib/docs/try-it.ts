@@ -14,6 +14,11 @@ import { TRY_IT_PAGE, VERSION_SWITCH_SCRIPT } from "./pages.ts";
 
 /** The sandbox's default address (`npx partner-api sandbox`), tried first. */
 export const LOCAL_SANDBOX_URL = "http://127.0.0.1:4020";
+/**
+ * What `npm run docs:preview -- --sandbox <port|url>` serves beside the page: `{ "sandbox": "<url>" }`, the sandbox
+ * Try it looks for first. Absent (any other host), Try it looks at LOCAL_SANDBOX_URL.
+ */
+export const TRY_IT_CONFIG_FILE = "try-config.json";
 export const SCALAR_FILE = "scalar/standalone.js";
 /** What the key field says instead of Scalar's own placeholder, a made-up token that looks like a key. */
 export const KEY_PLACEHOLDER = "Your API key";
@@ -69,12 +74,14 @@ function script(): string {
   var status = document.getElementById("try-status");
   function say(text) { status.textContent = text; }
 
-  /** True when the local sandbox answers within a second (it allows any origin, as the API does for browsers). */
+  /** True when the local sandbox answers within a second. */
   function sandboxAnswers() {
     var controller = new AbortController();
     var timer = setTimeout(function () { controller.abort(); }, 1000);
-    return fetch(LOCAL + "/_sandbox/clock", { signal: controller.signal, headers: { "X-API-Key": "try-it-probe" } })
-      .then(function (response) { return response.ok; }, function () { return false; })
+    // A simple request (no preflight) to the partner API, which answers any origin, with no key: no account is made,
+    // and the API's 401 says a sandbox is there. (The control API under /_sandbox answers its own origin only.)
+    return fetch(LOCAL + "/v1/companies", { signal: controller.signal })
+      .then(function (response) { return response.status === 401; }, function () { return false; })
       .finally(function () { clearTimeout(timer); });
   }
 
@@ -104,13 +111,26 @@ function script(): string {
     attributeFilter: ["placeholder"]
   });
 
+  /** The sandbox docs:preview was told of (${TRY_IT_CONFIG_FILE}), when it serves the page. */
+  function previewSandbox() {
+    return fetch(${JSON.stringify(TRY_IT_CONFIG_FILE)}).then(
+      function (response) { return response.ok ? response.json() : {}; },
+      function () { return {}; }
+    ).then(function (config) {
+      try {
+        var url = new URL(config && config.sandbox);
+        if (url.protocol === "http:" || url.protocol === "https:") LOCAL = url.href.replace(/\\/$/, "");
+      } catch (error) { /* none: the default address */ }
+    }, function () {});
+  }
+
   if (location.protocol === "file:") {
     say("Try it sends requests from the page, so it must be served: run npm run docs:preview, or put this folder on a web server.");
     return;
   }
   var chosen = chosenServer();
   // A server named in the address is the reader's pick: the local sandbox is then listed, not probed.
-  var probe = chosen ? Promise.resolve(false) : sandboxAnswers();
+  var probe = chosen ? Promise.resolve(false) : previewSandbox().then(sandboxAnswers);
   Promise.all([fetch("openapi.json").then(function (r) { return r.json(); }), probe]).then(function (results) {
     var contract = results[0];
     var local = { url: LOCAL, description: "Local sandbox (npx partner-api sandbox)" };

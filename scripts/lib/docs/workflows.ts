@@ -3,8 +3,9 @@
  * its purpose, inputs, steps (each linking to its operation's page), outputs, the webhooks it fires, a diagram drawn
  * here at build time (an SVG file beside the page: no script, nothing fetched), and the commands that run it against
  * the local sandbox. The documents go beside the page too (workflows/), their OpenAPI sources pointed at the
- * contracts there, so the commands run from the downloaded folder. Markdown in info.description, as the
- * getting-started section is: Redoc renders it and lists it in the sidebar.
+ * contracts there, so the commands run from the downloaded folder. The section is the description of a tag of its
+ * own (`x-traitTag`: it has no operations), so Redoc lists the workflows as a sidebar group after the API's tags,
+ * not among the guide's sections of info.description.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -188,9 +189,9 @@ function stepLine(step: Step, index: number, operations: Map<string, OperationIn
     .join("\n");
 }
 
-/** The heading anchor Redoc gives a workflow's `### <workflowId>` (its section id), for links between workflows. */
+/** The address Redoc gives a workflow's `### <workflowId>` in the Workflows group, for links between workflows. */
 function workflowAnchor(workflowId: string): string {
-  return `section/${workflowId.toLowerCase()}`;
+  return `/${WORKFLOWS_HEADING.toLowerCase()}/${workflowId.toLowerCase()}`;
 }
 
 function commands(workflow: Workflow, file: string, usesSandbox: boolean): string {
@@ -283,9 +284,10 @@ export function workflowsSection(
   return { markdown: [intro, ...sections].join("\n\n"), files: out, workflows: count };
 }
 
-/** A copy of the document whose `info.description` ends with the Workflows section. */
+/** A copy of the document with the Workflows section as its last tag, a group of its own in Redoc's sidebar. */
 export function addWorkflows(document: Record<string, unknown>, markdown: string): Record<string, unknown> {
-  const info = isObject(document.info) ? document.info : {};
-  const description = typeof info.description === "string" ? info.description : "";
-  return { ...document, info: { ...info, description: `${description}\n\n${markdown}`.trim() } };
+  const body = markdown.replace(new RegExp(`^## ${WORKFLOWS_HEADING}\\n+`), "");
+  const tags = Array.isArray(document.tags) ? document.tags : [];
+  const tag = { name: WORKFLOWS_HEADING, description: body, "x-traitTag": true };
+  return { ...document, tags: [...tags, tag] };
 }

@@ -425,7 +425,9 @@ export const FIXTURES: Record<VerifyCheckId, readonly Fixture[]> = {
         },
       }),
       options: TWO(),
-      fires: ["listCompanies", "listCardBins", "listCards", "getCardHolder", "listSpendingAccountTransactions"],
+      // Not listCompanies: the examples phase's first account lists only the contract examples' company, which
+      // every sandbox account holds (seeded), so another key seeing it proves nothing.
+      fires: ["getCardHolder"],
       among: true,
     },
     {

@@ -1,12 +1,10 @@
 /**
- * A sandbox with what the docs' samples and error cases need to run for real: the seeded company, a card, a USDT
- * wallet, a payment route and a ledger transaction; and the contract examples' ids swapped for those (`liveExample`),
- * so a sample the docs show runs as written, only with ids that exist here. A recording proxy in front of it lets a
- * test see exactly what a sample sent and what it got back.
+ * A sandbox for the docs' samples and error cases: every new account holds the records the contract's examples
+ * name (devkit/src/sandbox/flows/examples.ts), so a sample runs exactly as the docs display it, nothing swapped.
+ * A recording proxy in front of it lets a test see exactly what a sample sent and what it got back.
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Json, JsonObject } from "partner-api-devkit/cli";
 import { type Sandbox, startSandbox } from "partner-api-devkit/sandbox";
 import type { OperationExample } from "../../../scripts/lib/docs/samples.ts";
 
@@ -15,73 +13,12 @@ export const LIVE_API_KEY = "sk_test_docs_samples";
 export interface LiveSandbox {
   sandbox: Sandbox;
   url: string;
-  /** Live values by the name of the parameter or body field that carries them (`cardId`, `bin`…), and `companyId`. */
-  values: ReadonlyMap<string, string>;
 }
 
-async function call(url: string, method: string, target: string, body?: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(url + target, {
-    method,
-    headers: {
-      "X-API-Key": LIVE_API_KEY,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`live sandbox: ${method} ${target} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as any;
-}
-
-/** Starts a sandbox (seed 7) and makes one of each record the operations read. */
+/** Starts a sandbox (seed 7) on a free loopback port. */
 export async function startLiveSandbox(): Promise<LiveSandbox> {
   const sandbox = await startSandbox({ port: 0, seed: 7 });
-  const { url } = sandbox;
-  const { companies } = await call(url, "GET", "/v1/companies");
-  const companyId: string = companies[0].id;
-  const scope = { "X-Company-Id": companyId };
-  const { cardHolders } = await call(url, "GET", `/_sandbox/companies/${companyId}/card-holders`);
-  const { cardBins } = await call(url, "GET", "/v1/card-bins", undefined, scope);
-  const { card } = await call(
-    url,
-    "POST",
-    "/v1/cards",
-    { cardHolderId: cardHolders[0].id, name: "Docs sample card", category: "Other", bin: cardBins[0].bin },
-    scope,
-  );
-  const { wallet } = await call(url, "POST", `/_sandbox/companies/${companyId}/wallets`, { currency: "USDT" });
-  const { paymentRoute } = await call(url, "POST", `/_sandbox/companies/${companyId}/payment-routes`, {
-    type: "onramp",
-    force: true,
-  });
-  const { transactions } = await call(url, "GET", "/v1/card-spending-account/transactions", undefined, scope);
-  const values = new Map<string, string>([
-    ["companyId", companyId],
-    ["cardHolderId", cardHolders[0].id],
-    ["bin", cardBins[0].bin],
-    ["cardId", card.id],
-    ["walletId", wallet.id],
-    ["routeId", paymentRoute.id],
-    ["transactionId", transactions[0].transaction.id],
-  ]);
-  return { sandbox, url, values };
-}
-
-/** The operation's example with the live ids: path parameters, the company, and body fields of the same names. */
-export function liveExample(operation: OperationExample, values: ReadonlyMap<string, string>): OperationExample {
-  const swap = ([name, value]: [string, Json]): [string, Json] => [name, values.get(name) ?? value];
-  let body = operation.body;
-  if (body && typeof body.value === "object" && body.value !== null && !Array.isArray(body.value)) {
-    const value = Object.fromEntries(Object.entries(body.value as JsonObject).map(swap));
-    body = { ...body, value };
-  }
-  return {
-    ...operation,
-    companyId: operation.companyId === undefined ? undefined : values.get("companyId"),
-    pathParams: operation.pathParams.map(swap),
-    body,
-  };
+  return { sandbox, url: sandbox.url };
 }
 
 export interface Exchange {

@@ -42,6 +42,11 @@ function loadScalar() {
   scalarLoaded ??= new Promise((resolve, reject) => {
     const existing = /** @type {any} */ (window).Scalar;
     if (existing) return resolve(existing);
+    // Scalar's bundled Zod asks whether eval may run by calling Function(""): under the dashboard's CSP (no
+    // 'unsafe-eval') that call is a violation, reported as such. Zod's own switch skips the question (and the
+    // compiled validators it would build with eval): its global configuration, read from globalThis.
+    const zod = /** @type {any} */ (globalThis);
+    zod.__zod_globalConfig = { ...zod.__zod_globalConfig, jitless: true };
     const script = document.createElement("script");
     script.src = SCALAR_SRC;
     script.onload = () => resolve(/** @type {any} */ (window).Scalar);

@@ -11,6 +11,7 @@ import { MAX_ACCOUNTS } from "../limits.ts";
 import { randomStateFor } from "../random.ts";
 import type { AccountRecord } from "../records.ts";
 import { accountFingerprint } from "../testmode/log.ts";
+import { contractExamples, seedContractExamples } from "./examples.ts";
 import { defineFlow, type FlowEnv, SandboxProblem, type TestModeAccess } from "./flow.ts";
 import { ledgerOf, recordLedgerEntry } from "./ledger.ts";
 import { addCompany } from "./onboarding.ts";
@@ -39,12 +40,18 @@ export function seedAccount(env: FlowEnv, apiKey: string): void {
     env.store.put("accounts", { id: apiKey, account: apiKey, random: randomStateFor(env.store.seed, apiKey) });
     const { webhooks } = env.settings;
     if (webhooks) addEndpoint(env, apiKey, webhooks.url, webhooks.secret);
+    // The demo company is the contract examples' company, holding what they name, so the reference's requests
+    // run as displayed against a fresh account.
+    const examples = contractExamples();
     const demo = addCompany(env, apiKey, {
       name: "Sandbox Demo Company",
       countryCode: "US",
       products: ["Card"],
       status: "Active",
+      id: examples.companyId,
+      cardBins: examples.cardBins,
     });
+    seedContractExamples(env, demo, examples);
     for (const [type, direction, amount, description] of [
       ["Account", "Credit", 5000, "Top-up"],
       ["Card", "Debit", 42.5, "Office supplies"],

@@ -22,6 +22,7 @@ import type { operations as ControlOperations } from "../../../../generated/sand
 import type { ContractRouter, Issue } from "../../contract/router.ts";
 import type { SandboxClock } from "../clock.ts";
 import type { SeededRandom } from "../random.ts";
+import type { ReceiverPolicy } from "../receivers.ts";
 import type { AccountRecord, CompanyRecord, EventRecord, TaskBase } from "../records.ts";
 import type { Store } from "../store/tables.ts";
 import type { FaultBook } from "../testmode/faults.ts";
@@ -154,6 +155,8 @@ type Exact<F extends { partner: object; control: object }> = Record<Exclude<keyo
 /** An answer other than success, with a message naming the bad input. */
 export class SandboxProblem extends Error {
   override readonly name = "SandboxProblem";
+  /** Headers sent with the problem (`Retry-After` with a 429). */
+  headers?: Record<string, string>;
   constructor(
     readonly status: number,
     readonly kind: string,
@@ -233,6 +236,8 @@ export interface FlowSettings {
   readonly webhooks?: { url: string; secret: string } | undefined;
   /** The sandbox's own base URL, for the hosted pages' links. */
   baseUrl(): string;
+  /** Where receivers may be (receivers.ts); every address but the sandbox's own and private ones when omitted. */
+  readonly receivers?: ReceiverPolicy;
 }
 
 /** What a flow sees of the sandbox: the records, the clock, ids, timed tasks, events. */

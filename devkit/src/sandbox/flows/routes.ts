@@ -37,10 +37,11 @@ export function microsecondIso(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 }
 
-export function addWallet(env: FlowEnv, company: CompanyRecord, currency: WalletCurrency): WalletRecord {
+/** A wallet of the company: a new id, or `id` (the contract example's wallet, seeded). */
+export function addWallet(env: FlowEnv, company: CompanyRecord, currency: WalletCurrency, id?: string): WalletRecord {
   // Frozen, so every wallet of the currency holds the one list.
   const chains = WALLET_CHAINS[currency] as readonly Chain[] as Chain[];
-  const id = env.random(company.account).ulid();
+  id ??= env.random(company.account).ulid();
   return env.store.put("wallets", {
     id,
     account: company.account,

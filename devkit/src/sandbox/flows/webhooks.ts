@@ -5,9 +5,12 @@
  * reached.
  */
 import { webhookEventTypes } from "partner-api-client";
+import { redactUrlCredentials } from "../../redact.ts";
 import { deliverWebhook, RETRY_DELAYS_MS } from "../../webhooks/deliver.ts";
 import { nextAttemptsByEvent, shownEvent } from "../deliveries.ts";
 import { MAX_WEBHOOK_ENDPOINTS } from "../limits.ts";
+import { receiverAgent } from "../receiver-agent.ts";
+import { type ReceiverPolicy, receiverUrlRefusal } from "../receivers.ts";
 import type { DeliveryRecord, EndpointRecord, EventRecord } from "../records.ts";
 import { accountOf, defineFlow, type FlowEnv, notFound, unprocessable } from "./flow.ts";
 import type { TaskKinds } from "./tasks.ts";
@@ -43,10 +46,32 @@ function subscribes(endpoint: EndpointRecord["endpoint"], type: string): boolean
   return (subscriptions(endpoint) as readonly string[]).includes(type);
 }
 
-/** An endpoint as the control API shows it. */
+/** An endpoint as the control API shows it: credentials in its URL (a state file of before) redacted. */
 function shownEndpoint(endpoint: EndpointRecord["endpoint"]): EndpointRecord["endpoint"] {
-  return { ...endpoint, events: subscriptions(endpoint) };
+  return { ...endpoint, url: redactUrlCredentials(endpoint.url), events: subscriptions(endpoint) };
 }
+
+/** The sandbox's rules for a receiver URL (receivers.ts); a 422 naming the field when it breaks one. */
+function checkReceiverUrl(env: FlowEnv, url: string): void {
+  const why = receiverUrlRefusal(url, policyOf(env));
+  if (why !== undefined) throw unprocessable(`url ${why}`);
+}
+
+/** The sandbox's receiver policy; a sandbox built without one refuses its base URL's port and private ranges. */
+function policyOf(env: FlowEnv): ReceiverPolicy {
+  return (
+    env.settings.receivers ?? {
+      ownPort: () => {
+        const port = new URL(env.settings.baseUrl()).port;
+        return port === "" ? 80 : Number(port);
+      },
+      allowPrivate: false,
+    }
+  );
+}
+
+/** Each sandbox's connections to receivers, each name checked where it resolves. */
+const agentsOf = new WeakMap<FlowEnv, ReturnType<typeof receiverAgent>>();
 
 /** A first delivery of the event to each of the account's endpoints subscribed to its type, due now. */
 export function scheduleDeliveries(env: FlowEnv, apiKey: string, event: EventRecord): void {
@@ -65,27 +90,40 @@ export function scheduleDeliveries(env: FlowEnv, apiKey: string, event: EventRec
 
 /** Attempts under way to one receiver (by URL) at most; more wait for one of them to end. */
 export const MAX_ATTEMPTS_PER_RECEIVER = 4;
-/** Attempts under way in the whole sandbox at most. */
+/** Attempts under way for one account at most, while another account's wait. */
+export const MAX_ATTEMPTS_PER_ACCOUNT = 4;
+/** Attempts under way in the whole sandbox at most, shared first come, first served. */
 export const MAX_ATTEMPTS = 64;
+/**
+ * Past MAX_ATTEMPTS, an account with no attempt under way still gets one, up to this many in all: so however
+ * many accounts' receivers hang, another account's first attempt starts at once.
+ */
+export const MAX_CONNECTIONS = 1_024;
 
 /**
- * The connections the sandbox's deliveries may hold: at most MAX_ATTEMPTS_PER_RECEIVER to one receiver URL and
- * MAX_ATTEMPTS in all, handed out first come, first served among the attempts that fit. A receiver that never
- * answers holds its own few, so only its own events wait.
+ * The connections the sandbox's deliveries may hold: at most MAX_ATTEMPTS_PER_RECEIVER to one receiver URL,
+ * MAX_ATTEMPTS_PER_ACCOUNT for one account and MAX_ATTEMPTS in all, and one more for every account holding none
+ * (up to MAX_CONNECTIONS). A freed slot goes to the waiting attempt of the account holding the fewest, first
+ * come first served among equals. A receiver that never answers holds its own account's few; only that
+ * account's events wait.
  */
 class DeliverySlots {
-  private readonly inUse = new Map<string, number>();
+  private readonly byReceiver = new Map<string, number>();
+  private readonly byAccount = new Map<string, number>();
   private total = 0;
-  private readonly waiting: { receiver: string; start: () => void }[] = [];
+  private readonly waiting: { account: string; receiver: string; start: () => void }[] = [];
 
   /**
    * A release function once a slot is free, or undefined when the real time `deadline` passes or `signal`
    * aborts first. Attempts to one receiver get its slots in the order they asked.
    */
-  acquire(receiver: string, deadline: number, signal: AbortSignal): Promise<(() => void) | undefined> {
+  acquire(account: string, receiver: string, deadline: number, signal: AbortSignal): Promise<(() => void) | undefined> {
     if (signal.aborted) return Promise.resolve(undefined);
-    if (this.fits(receiver) && !this.waiting.some((entry) => entry.receiver === receiver))
-      return Promise.resolve(this.take(receiver));
+    if (
+      this.fits(account, receiver) &&
+      !this.waiting.some((entry) => entry.receiver === receiver || entry.account === account)
+    )
+      return Promise.resolve(this.take(account, receiver));
     return new Promise((resolve) => {
       const giveUp = () => {
         clearTimeout(timer);
@@ -95,11 +133,12 @@ class DeliverySlots {
         resolve(undefined);
       };
       const entry = {
+        account,
         receiver,
         start: () => {
           clearTimeout(timer);
           signal.removeEventListener("abort", giveUp);
-          resolve(this.take(receiver));
+          resolve(this.take(account, receiver));
         },
       };
       const timer = setTimeout(giveUp, Math.max(0, deadline - performance.now()));
@@ -110,27 +149,52 @@ class DeliverySlots {
 
   /** Attempts to `receiver` holding a slot. */
   held(receiver: string): number {
-    return this.inUse.get(receiver) ?? 0;
+    return this.byReceiver.get(receiver) ?? 0;
   }
 
-  private fits(receiver: string): boolean {
-    return this.total < MAX_ATTEMPTS && this.held(receiver) < MAX_ATTEMPTS_PER_RECEIVER;
+  private heldBy(account: string): number {
+    return this.byAccount.get(account) ?? 0;
   }
 
-  private take(receiver: string): () => void {
+  private fits(account: string, receiver: string): boolean {
+    if (this.held(receiver) >= MAX_ATTEMPTS_PER_RECEIVER) return false;
+    const own = this.heldBy(account);
+    if (own >= MAX_ATTEMPTS_PER_ACCOUNT) return false;
+    return this.total < MAX_ATTEMPTS || (own === 0 && this.total < MAX_CONNECTIONS);
+  }
+
+  private take(account: string, receiver: string): () => void {
     this.total++;
-    this.inUse.set(receiver, this.held(receiver) + 1);
+    this.byReceiver.set(receiver, this.held(receiver) + 1);
+    this.byAccount.set(account, this.heldBy(account) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.total--;
       const left = this.held(receiver) - 1;
-      if (left > 0) this.inUse.set(receiver, left);
-      else this.inUse.delete(receiver);
-      const index = this.waiting.findIndex((entry) => this.fits(entry.receiver));
-      if (index >= 0) this.waiting.splice(index, 1)[0]!.start();
+      if (left > 0) this.byReceiver.set(receiver, left);
+      else this.byReceiver.delete(receiver);
+      const leftOfAccount = this.heldBy(account) - 1;
+      if (leftOfAccount > 0) this.byAccount.set(account, leftOfAccount);
+      else this.byAccount.delete(account);
+      this.startNext();
     };
+  }
+
+  /** Starts the waiting attempts that fit now, the account holding the fewest first. */
+  private startNext(): void {
+    for (;;) {
+      let best = -1;
+      for (let index = 0; index < this.waiting.length; index++) {
+        const entry = this.waiting[index]!;
+        if (!this.fits(entry.account, entry.receiver)) continue;
+        if (best === -1 || this.heldBy(entry.account) < this.heldBy(this.waiting[best]!.account)) best = index;
+        if (this.heldBy(entry.account) === 0) break;
+      }
+      if (best === -1) return;
+      this.waiting.splice(best, 1)[0]!.start();
+    }
   }
 }
 
@@ -144,6 +208,7 @@ const slotsOf = new WeakMap<FlowEnv, DeliverySlots>();
  */
 async function attemptDelivery(
   env: FlowEnv,
+  account: string,
   url: string,
   body: string,
   secret: string,
@@ -156,19 +221,28 @@ async function attemptDelivery(
     slots = new DeliverySlots();
     slotsOf.set(env, slots);
   }
-  const release = await slots.acquire(url, deadline, stopping);
+  // Checked again at each delivery: a state file of before, or a sandbox started with other options.
+  const refused = receiverUrlRefusal(url, policyOf(env));
+  if (refused !== undefined) return { error: `refused: the url ${refused}` };
+  let agent = agentsOf.get(env);
+  if (!agent) {
+    agent = receiverAgent(policyOf(env));
+    agentsOf.set(env, agent);
+  }
+  const release = await slots.acquire(account, url, deadline, stopping);
   // A connection freed in the last tenth of the limit leaves too little time to send in: the attempt gives up,
   // rather than open a connection to a receiver that has just let the others time out.
   const tooLate = deadline - performance.now() < Math.min(timeoutMs / 10, 1_000);
   if (release && tooLate) release();
   if (!release || tooLate)
     return {
-      error: `not sent within ${timeoutMs / 1000} s: no free connection (at most ${MAX_ATTEMPTS_PER_RECEIVER} to one receiver and ${MAX_ATTEMPTS} in all are under way at once)`,
+      error: `not sent within ${timeoutMs / 1000} s: no free connection (at most ${MAX_ATTEMPTS_PER_RECEIVER} to one receiver, ${MAX_ATTEMPTS_PER_ACCOUNT} for one account and ${MAX_ATTEMPTS} in all are under way at once)`,
     };
   try {
     const left = Math.max(1, Math.ceil(deadline - performance.now()));
-    const [attempt] = (await deliverWebhook({ url, body, secret, delaysMs: [], timeoutMs: left, signal: stopping }))
-      .attempts;
+    const [attempt] = (
+      await deliverWebhook({ url, body, secret, delaysMs: [], timeoutMs: left, signal: stopping, dispatcher: agent })
+    ).attempts;
     // Real milliseconds, to a tenth: what the receiver took, for the events list and the dashboard.
     const timing = attempt === undefined ? {} : { durationMs: Math.round(attempt.ms * 10) / 10 };
     if (attempt?.status !== undefined) return { statusCode: attempt.status, ...timing };
@@ -216,14 +290,16 @@ export const webhooks = defineFlow<WebhookTasks>()({
         throw unprocessable(
           `the account has ${count} webhook endpoints, the most the sandbox keeps for one account (${MAX_WEBHOOK_ENDPOINTS}): delete one first`,
         );
+      checkReceiverUrl(call.env, url);
       const record = addEndpoint(call.env, apiKey, url, secret, events);
-      return { status: 201, body: record.endpoint };
+      return { status: 201, body: shownEndpoint(record.endpoint) };
     },
 
     updateWebhookEndpoint(call) {
       const id = call.params.endpointId;
       const record = call.env.store.get("endpoints", accountOf(call).id, id);
       if (!record) throw notFound("webhook endpoint", id);
+      if (call.body.url !== undefined) checkReceiverUrl(call.env, call.body.url);
       const endpoint = {
         ...record.endpoint,
         ...(call.body.url !== undefined ? { url: call.body.url } : {}),
@@ -276,7 +352,14 @@ export const webhooks = defineFlow<WebhookTasks>()({
       const epoch = env.store.epoch;
       // The attempt runs off the due loop: other tasks (and other receivers' deliveries) never wait for it.
       env.inBackground(task, retryAt, async (stopping) => {
-        const delivery = await attemptDelivery(env, endpoint.endpoint.url, event.body, endpoint.secret, stopping);
+        const delivery = await attemptDelivery(
+          env,
+          task.apiKey,
+          endpoint.endpoint.url,
+          event.body,
+          endpoint.secret,
+          stopping,
+        );
         // Stopped (the task is kept for the next start), or reset meanwhile: nothing to record.
         if (stopping.aborted || env.store.epoch !== epoch || !env.store.get("events", task.apiKey, task.eventId))
           return;

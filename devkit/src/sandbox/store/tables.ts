@@ -1,7 +1,7 @@
 /**
  * The store: the sandbox's records in tables (records.ts), read by id or by owner, changed only by `put` and
  * `delete`. What is put is frozen, so a record changed in place is a TypeError where it happens, never a change
- * the state file misses: every change goes through here, and a persistent store (journal-store.ts) writes what
+ * the state file misses: every change goes through here, and a persistent store (sqlite-store.ts) writes what
  * was put. One commit per call makes the changes durable before the call is answered.
  *
  * A record is kept under its account and id, so an id is looked up within the account that asks (one account
@@ -17,13 +17,15 @@ export interface Store {
   readonly nextTaskId: number;
   /** Counts up at every reset and every reload: what a cache built from the records was built against. */
   readonly epoch: number;
+  /** Counts the commits refused and undone: a change made before one and committed after it was undone with it. */
+  readonly undone: number;
   /** One of the account's records, by id. */
   get<T extends TableName>(table: T, account: string, id: string): Records[T] | undefined;
   /** The account's records under one owner (the account itself by default), in the order first put. */
   list<T extends TableName>(table: T, account: string, owner?: string): readonly Records[T][];
   /** How many records are under one owner (the account by default). */
   count(table: TableName, account: string, owner?: string): number;
-  /** Every record of a table, account by account, each in the order first put. */
+  /** Every record of a table, account by account (in the order each was first put), each in the order first put. */
   all<T extends TableName>(table: T): IterableIterator<Records[T]>;
   /** How many records the table holds, in every account. */
   size(table: TableName): number;
@@ -84,25 +86,60 @@ interface AccountPart {
   readonly owners: Map<string, OwnerList>;
 }
 
+/**
+ * Where a table's records are read from when they are not in memory yet (a state file): one account's, or every
+ * account's, each in the order first put, checked and ready to freeze.
+ */
+export interface TableSource {
+  account(account: string): Iterable<Row>;
+  every(): Iterable<Row>;
+}
+
 class Table {
-  /** Every record's slot, in the order first put (a snapshot writes them in this order). */
+  /** Every record's slot (its size is the table's). */
   private readonly order = new Set<Slot>();
   /** Each account's records by id, and its owners' lists. */
   private readonly accounts = new Map<string, AccountPart>();
   /** Id → the accounts holding it, built on the first cross-account lookup and kept from then on. */
   private byIdAcross: Map<string, string[]> | undefined;
+  /** The accounts read from the source so far (each is read on its first use). */
+  private readonly read = new Set<string>();
+  /** Every account is in memory: the source is read no more. */
+  private complete: boolean;
 
-  constructor(private readonly ownerOf: (record: Row) => string) {}
+  constructor(
+    private readonly ownerOf: (record: Row) => string,
+    private readonly source?: TableSource,
+  ) {
+    this.complete = source === undefined;
+  }
+
+  /** The account's records, read from the source on its first use. */
+  private ensure(account: string): void {
+    if (this.complete || this.read.has(account)) return;
+    this.read.add(account);
+    for (const record of this.source!.account(account)) this.put(deepFreeze(record));
+  }
+
+  /** Every account's records in memory (the accounts read already keep what memory holds). */
+  ensureAll(): void {
+    if (this.complete) return;
+    this.complete = true;
+    for (const record of this.source!.every()) if (!this.read.has(record.account)) this.put(deepFreeze(record));
+  }
 
   get size(): number {
+    this.ensureAll();
     return this.order.size;
   }
 
   get(account: string, id: string): Row | undefined {
+    this.ensure(account);
     return this.accounts.get(account)?.slots.get(id)?.record;
   }
 
   list(account: string, owner: string): readonly Row[] {
+    this.ensure(account);
     const list = this.accounts.get(account)?.owners.get(owner);
     if (!list) return EMPTY;
     if (!list.array) {
@@ -113,11 +150,13 @@ class Table {
   }
 
   count(account: string, owner: string): number {
+    this.ensure(account);
     return this.accounts.get(account)?.owners.get(owner)?.byId.size ?? 0;
   }
 
   accountOf(id: string): string | undefined {
     if (!this.byIdAcross) {
+      this.ensureAll();
       this.byIdAcross = new Map();
       for (const { record } of this.order) this.across(record.id, record.account);
     }
@@ -132,6 +171,7 @@ class Table {
 
   /** Puts the record; true when it was not there before (it goes last), false when it replaced one in place. */
   put(record: Row): boolean {
+    this.ensure(record.account);
     const owner = this.ownerOf(record);
     let part = this.accounts.get(record.account);
     let slot = part?.slots.get(record.id);
@@ -168,6 +208,7 @@ class Table {
   }
 
   delete(account: string, id: string): boolean {
+    this.ensure(account);
     const part = this.accounts.get(account);
     const slot = part?.slots.get(id);
     if (!part || !slot) return false;
@@ -189,8 +230,10 @@ class Table {
     return true;
   }
 
+  /** Account by account (in the order each was first put), each account's records in the order first put. */
   *all(): IterableIterator<Row> {
-    for (const slot of this.order) yield slot.record;
+    this.ensureAll();
+    for (const part of this.accounts.values()) for (const slot of part.slots.values()) yield slot.record;
   }
 }
 
@@ -210,7 +253,7 @@ export class MemoryStore implements Store {
   private taskCounter: number;
   private epochCount = 0;
   private readonly reloadListeners: (() => void)[] = [];
-  /** Told of every change (a persistent store's journal). */
+  /** Told of every change (a persistent store's change set). */
   protected recorder: ChangeRecorder | undefined;
 
   constructor(
@@ -226,6 +269,10 @@ export class MemoryStore implements Store {
 
   get epoch(): number {
     return this.epochCount;
+  }
+
+  get undone(): number {
+    return 0;
   }
 
   get<T extends TableName>(table: T, account: string, id: string): Records[T] | undefined {
@@ -290,7 +337,7 @@ export class MemoryStore implements Store {
   }
 
   /**
-   * Puts records read back (a snapshot and its journal) in place of those in memory, without telling the
+   * Puts records read back (from a state file) in place of those in memory, without telling the
    * recorder: they are what the files hold already.
    */
   protected load(records: LoadedRecords, nextTaskId: number, reloaded: boolean): void {
@@ -303,20 +350,31 @@ export class MemoryStore implements Store {
     if (reloaded) for (const listener of this.reloadListeners) listener();
   }
 
-  /** The records of every table, for a snapshot: live iterators, so a snapshot taken in slices is fuzzy. */
-  protected tableIterators(): { [T in TableName]: () => IterableIterator<Row> } {
-    const tables = this.tables;
-    return Object.fromEntries(TABLE_NAMES.map((name) => [name, () => tables[name].all()])) as {
-      [T in TableName]: () => IterableIterator<Row>;
-    };
+  /**
+   * Reads records from a state file in place of those in memory, without telling the recorder: each table's
+   * `eager` ones now, the others an account at a time on its first use (a large state starts without reading
+   * what no call asks for yet).
+   */
+  protected attach(
+    source: (table: TableName) => TableSource,
+    eager: readonly TableName[],
+    nextTaskId: number,
+    reloaded: boolean,
+  ): void {
+    const tables = newTables(source);
+    for (const name of eager) tables[name].ensureAll();
+    this.tables = tables;
+    this.taskCounter = nextTaskId;
+    this.epochCount++;
+    if (reloaded) for (const listener of this.reloadListeners) listener();
   }
 }
 
-/** Records as a snapshot or a migration gives them: each table's in the order they were first put. */
+/** Records as a state file or a migration gives them: each table's in the order they were first put. */
 export type LoadedRecords = { [T in TableName]?: Iterable<Records[T]> };
 
-function newTables(): { [T in TableName]: Table } {
-  return Object.fromEntries(TABLE_NAMES.map((name) => [name, new Table(OWNERS[name] as (record: Row) => string)])) as {
-    [T in TableName]: Table;
-  };
+function newTables(source?: (table: TableName) => TableSource): { [T in TableName]: Table } {
+  return Object.fromEntries(
+    TABLE_NAMES.map((name) => [name, new Table(OWNERS[name] as (record: Row) => string, source?.(name))]),
+  ) as { [T in TableName]: Table };
 }

@@ -143,7 +143,7 @@ class VerifyWebhook
         var buffer = new MemoryStream();
         Console.OpenStandardInput().CopyTo(buffer);
         var rawBody = buffer.ToArray();
-        var signature = args[0]; // the X-Signature header
+        var signature = args.Length > 0 ? args[0] : ""; // the X-Signature header; absent is invalid
         if (!ValidSignature(rawBody, signature, Environment.GetEnvironmentVariable(${quoted(WEBHOOK_SECRET_VARIABLE)})))
         {
             Console.Error.WriteLine("invalid signature");

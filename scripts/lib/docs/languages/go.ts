@@ -156,7 +156,10 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	signature := os.Args[1] // the X-Signature header
+	signature := "" // the X-Signature header; absent is invalid
+	if len(os.Args) > 1 {
+		signature = os.Args[1]
+	}
 	if !validSignature(rawBody, signature, os.Getenv(${quoted(WEBHOOK_SECRET_VARIABLE)})) {
 		log.Fatal("invalid signature")
 	}

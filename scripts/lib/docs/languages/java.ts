@@ -117,7 +117,7 @@ public class VerifyWebhook {
     public static void main(String[] args) throws Exception {
         // The body exactly as received: verify before parsing, never a re-serialised copy.
         byte[] rawBody = System.in.readAllBytes();
-        String signature = args[0]; // the X-Signature header
+        String signature = args.length > 0 ? args[0] : ""; // the X-Signature header; absent is invalid
         if (!validSignature(rawBody, signature, System.getenv(${quoted(WEBHOOK_SECRET_VARIABLE)}))) {
             System.err.println("invalid signature");
             System.exit(1);

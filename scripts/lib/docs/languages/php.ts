@@ -89,7 +89,7 @@ function verify_signature(string $rawBody, string $signature, string $secret): b
 
 // The body exactly as received (php://input in a web request): verify before parsing.
 $rawBody = file_get_contents('php://stdin');
-$signature = $argv[1]; // the X-Signature header ($_SERVER['HTTP_X_SIGNATURE'] in a web request)
+$signature = $argv[1] ?? ''; // the X-Signature header; absent is invalid ($_SERVER['HTTP_X_SIGNATURE'] in a web request)
 if (!verify_signature($rawBody, $signature, getenv(${phpString(WEBHOOK_SECRET_VARIABLE)}))) {
     fwrite(STDERR, 'invalid signature' . PHP_EOL);
     exit(1);

@@ -96,13 +96,14 @@ import sys
 
 def verify_signature(raw_body: bytes, signature: str, secret: str) -> bool:
     """True when X-Signature is the HMAC-SHA256 of the raw body, compared in constant time."""
-    expected = hmac.new(secret.encode(), raw_body, hashlib.sha256).hexdigest()
-    return hmac.compare_digest(expected, signature.strip().lower())
+    expected = hmac.new(secret.encode(), raw_body, hashlib.sha256).hexdigest().encode()
+    # Bytes on both sides: compare_digest refuses a str with non-ASCII characters (TypeError), bytes never.
+    return hmac.compare_digest(expected, signature.strip().lower().encode())
 
 
 # The body exactly as received: verify before parsing, never a re-serialised copy.
 raw_body = sys.stdin.buffer.read()
-signature = sys.argv[1]  # the X-Signature header
+signature = sys.argv[1] if len(sys.argv) > 1 else ""  # the X-Signature header; absent is invalid
 if not verify_signature(raw_body, signature, os.environ[${quoted(WEBHOOK_SECRET_VARIABLE)}]):
     raise SystemExit("invalid signature")
 event = json.loads(raw_body)

@@ -92,7 +92,7 @@ end
 
 # The body exactly as received: verify before parsing, never a re-serialised copy.
 raw_body = $stdin.binmode.read
-signature = ARGV.fetch(0) # the X-Signature header
+signature = ARGV.fetch(0, '') # the X-Signature header; absent is invalid
 abort 'invalid signature' unless valid_signature?(raw_body, signature, ENV.fetch(${rubyString(WEBHOOK_SECRET_VARIABLE)}))
 event = JSON.parse(raw_body)
 puts [event['type'], event['id']].join(' ')

@@ -87,14 +87,20 @@ export function typescriptSample(operation: OperationExample): string {
 
 function verifyWebhook(): string {
   return `import { readFileSync } from "node:fs";
-import { constructWebhookEvent } from "${CLIENT_PACKAGE}";
+import { constructWebhookEvent, WebhookSignatureError } from "${CLIENT_PACKAGE}";
 
 // The body exactly as received (your framework's raw body): verify before parsing.
 const rawBody = readFileSync(0);
-const signature = process.argv[2]; // the X-Signature header
-// Throws WebhookSignatureError when the signature does not match; returns the typed event.
-const event = constructWebhookEvent(rawBody, signature, process.env.${WEBHOOK_SECRET_VARIABLE}!);
-console.log(event.type, event.id);
+const signature = process.argv[2] ?? ""; // the X-Signature header; absent is invalid
+try {
+  // Throws WebhookSignatureError when the signature does not match; returns the typed event.
+  const event = constructWebhookEvent(rawBody, signature, process.env.${WEBHOOK_SECRET_VARIABLE}!);
+  console.log(event.type, event.id);
+} catch (error) {
+  if (!(error instanceof WebhookSignatureError)) throw error;
+  console.error("invalid signature"); // a receiver answers 401
+  process.exitCode = 1;
+}
 `;
 }
 
