@@ -11,9 +11,18 @@ import path from "node:path";
 import { defineCommand, describeValue, isEntryPoint, JobFailure, main, UsageError } from "partner-api-devkit/cli";
 import { RELEASE_BASELINE } from "./lib/diff/baseline.ts";
 import { CONFIG_FILE, readConfig } from "./lib/diff/config.ts";
-import { bundleWorkingTree, gitTopLevel, loadContract } from "./lib/diff/load.ts";
+import { bundleWorkingTree, gitTopLevel, loadContract, loadFile, mergeBase } from "./lib/diff/load.ts";
 import { LEVELS, type Level, listChecks, PROFILES, type Profile } from "./lib/diff/registry.ts";
-import { countLine, diffContracts, formatGithub, formatJson, formatMarkdown, formatText } from "./lib/diff/report.ts";
+import {
+  countLine,
+  type DiffReport,
+  diffContracts,
+  formatGithub,
+  formatJson,
+  formatMarkdown,
+  formatText,
+} from "./lib/diff/report.ts";
+import { sourceLines } from "./lib/diff/source-lines.ts";
 
 const FORMATS = ["text", "markdown", "json", "github"] as const;
 type Format = (typeof FORMATS)[number];
@@ -43,6 +52,16 @@ export function formatChecks(profile: Profile = "default", format: "text" | "jso
     .join("\n")}\n`;
 }
 
+/**
+ * The informational line of a run against another base: what the working tree carries since the last release
+ * (`release/openapi.json`), which the release judges (`npm run release`), not this run.
+ */
+export function unreleasedLine(report: DiffReport): string {
+  const pending =
+    report.failing.length > 0 ? `; ${report.failing.length} would stop the release until acknowledged` : "";
+  return `unreleased since the last release (${report.base.version}, ${RELEASE_BASELINE}): ${countLine(report)}${pending} (information: this run does not fail on it)`;
+}
+
 export const diffCommand = defineCommand({
   name: "npm run diff --",
   summary: "compare two contracts: every change with its check id and level; fails on breaking changes",
@@ -53,6 +72,8 @@ A contract is a file (OpenAPI 3.0 or 3.1, YAML or JSON, split documents are bund
 
 Options:
   --base <contract>      what the head is compared with (default: the release baseline, ${RELEASE_BASELINE})
+  --merge-base <ref>     compare with where HEAD left <ref> (git merge-base HEAD <ref>: a pull request's own
+                         change, origin/main); then a line also says what is unreleased since the last release
   --head <contract>      the new contract (default: the working tree's ${"openapi/openapi.yaml"}, bundled)
   --format <format>      text (default), markdown (changelog), json (one object per change), github (annotations)
   --fail-on <level>      error (default), warning or info: the lowest level that fails the gate
@@ -65,6 +86,7 @@ Options:
 Exit codes: 0 pass, 1 failed the --fail-on threshold, 2 bad input, 3 internal error.`,
   options: {
     base: { type: "string" },
+    "merge-base": { type: "string" },
     head: { type: "string" },
     format: { type: "string" },
     "fail-on": { type: "string" },
@@ -83,20 +105,47 @@ Exit codes: 0 pass, 1 failed the --fail-on threshold, 2 bad input, 3 internal er
     const failOn: Level = oneOf(values["fail-on"], LEVELS, "--fail-on", "error");
     const repoDir = gitTopLevel(process.cwd());
     const workDir = repoDir ?? process.cwd();
-    const baseValue = values.base ?? path.join(workDir, RELEASE_BASELINE);
-    if (values.base === undefined && !existsSync(baseValue))
+    if (values.base !== undefined && values["merge-base"] !== undefined)
+      throw new UsageError("give --base or --merge-base, not both");
+    if (values["merge-base"] !== undefined && !repoDir)
+      throw new UsageError("--merge-base needs a git repository: the current directory is not in one");
+    const baselineFile = path.join(workDir, RELEASE_BASELINE);
+    const baseValue =
+      values["merge-base"] !== undefined ? mergeBase(values["merge-base"], repoDir!) : (values.base ?? baselineFile);
+    if (values.base === undefined && values["merge-base"] === undefined && !existsSync(baseValue))
       throw new UsageError(`no --base given and no release baseline (${RELEASE_BASELINE}); give --base <contract>`);
-    const [base, head] = await Promise.all([
-      loadContract(baseValue, "--base", repoDir),
+    const [loadedBase, head] = await Promise.all([
+      loadContract(baseValue, values["merge-base"] !== undefined ? "--merge-base" : "--base", repoDir),
       values.head === undefined ? bundleWorkingTree(workDir) : loadContract(values.head, "--head", repoDir),
     ]);
+    const base =
+      values["merge-base"] === undefined
+        ? loadedBase
+        : { ...loadedBase, label: `merge-base of HEAD and ${values["merge-base"]}, ${loadedBase.label}` };
     const configFile = values.config ?? path.join(workDir, CONFIG_FILE);
     const config = await readConfig(configFile, values.config ?? CONFIG_FILE, values.config !== undefined);
     const report = diffContracts(base, head, { config, failOn, profile });
-    const output = { text: formatText, markdown: formatMarkdown, json: formatJson, github: formatGithub }[format](
-      report,
-    );
+    // Judged against another base (a merge-base), the release's view is one informational line: what the next
+    // release will carry, never failing this run.
+    const comparesBaseline = existsSync(baselineFile) && path.resolve(baseValue) === path.resolve(baselineFile);
+    const unreleased =
+      !comparesBaseline && values.head === undefined && existsSync(baselineFile)
+        ? diffContracts(await loadFile(baselineFile, "baseline"), head, { config, failOn, profile })
+        : undefined;
+    const sources = values.head === undefined ? sourceLines(workDir) : undefined;
+    const output = {
+      text: formatText,
+      markdown: formatMarkdown,
+      json: formatJson,
+      github: (r: DiffReport) => formatGithub(r, sources),
+    }[format](report);
     if (output) io.out(output);
+    if (unreleased) {
+      const line = unreleasedLine(unreleased);
+      if (format === "markdown") io.out(`_${line}_\n`);
+      else if (format === "github") io.out(`::notice title=Unreleased since the last release::${line}\n`);
+      io.err(line);
+    }
     const summary = `compared ${report.base.label} with ${report.head.label}: ${countLine(report)}`;
     if (report.failing.length > 0) {
       throw new JobFailure(`${summary}; ${report.failing.length} change(s) at level ${failOn} or above`);

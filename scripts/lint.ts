@@ -8,7 +8,14 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { type CliIO, defineCommand, isEntryPoint, JobFailure, main, step, UsageError } from "partner-api-devkit/cli";
 import { bundleContract, bundleSandboxContract } from "./lib/bundle.ts";
-import { type Finding, lintSandboxContract, lintWithRedocly, lintWithSpectral, lintWorkflows } from "./lib/lint.ts";
+import {
+  type Finding,
+  lintOperationIdsAcrossContracts,
+  lintSandboxContract,
+  lintWithRedocly,
+  lintWithSpectral,
+  lintWorkflows,
+} from "./lib/lint.ts";
 import { contractRoot, rel } from "./lib/paths.ts";
 
 function print(io: CliIO, finding: Finding): void {
@@ -38,16 +45,21 @@ Exit codes: 0 no errors and no warnings, 1 findings, 2 bad input, 3 a bug.`,
     const spectral = await step(io, "Spectral lint of the bundle", () => lintWithSpectral(bundle, bundleName));
     const sandbox =
       root === contractRoot ? await step(io, "lint of the sandbox control contract", () => lintSandboxContract()) : [];
-    const workflows =
-      root === contractRoot
-        ? await step(io, "lint of the workflows (openapi/workflows/)", async () =>
-            lintWorkflows({ partner: bundle, control: await bundleSandboxContract() }),
-          )
-        : [];
-    const findings = [...redocly, ...spectral, ...sandbox, ...workflows];
+    const control = root === contractRoot ? await bundleSandboxContract() : undefined;
+    const across = control
+      ? await step(io, "operationIds unique across both contracts", async () =>
+          lintOperationIdsAcrossContracts(bundle.document, control.document),
+        )
+      : [];
+    const workflows = control
+      ? await step(io, "lint of the workflows (openapi/workflows/)", async () =>
+          lintWorkflows({ partner: bundle, control }),
+        )
+      : [];
+    const findings = [...redocly, ...spectral, ...sandbox, ...across, ...workflows];
     for (const finding of findings) print(io, finding);
     const count = (severity: Finding["severity"]) => findings.filter((f) => f.severity === severity).length;
-    const summary = `${count("error")} errors, ${count("warning")} warnings, ${count("info") + count("hint")} notes (Redocly ${redocly.length}, Spectral ${spectral.length}, sandbox ${sandbox.length}, workflows ${workflows.length})`;
+    const summary = `${count("error")} errors, ${count("warning")} warnings, ${count("info") + count("hint")} notes (Redocly ${redocly.length}, Spectral ${spectral.length}, sandbox ${sandbox.length}, across both contracts ${across.length}, workflows ${workflows.length})`;
     if (count("error") + count("warning") > 0) throw new JobFailure(`lint: ${summary}`);
     return `lint passed: ${summary}`;
   },

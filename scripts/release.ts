@@ -83,6 +83,27 @@ export function refuseUnacknowledged(report: DiffReport): void {
   );
 }
 
+/** npm's lock file: it names the package's version twice and the devkit's peer dependency on it. */
+const LOCK_FILE = "package-lock.json";
+
+/**
+ * package-lock.json with the root package's version (top level and `packages[""]`) and the devkit's peer dependency
+ * on the client set to `version`, as `npm install` would write them after the manifests changed.
+ */
+export function withLockVersion(text: string, version: string): string {
+  const lock = JSON.parse(text) as {
+    version?: string;
+    packages?: Record<string, { version?: string; peerDependencies?: Record<string, string> }>;
+  };
+  lock.version = version;
+  const rootPackage = lock.packages?.[""];
+  if (rootPackage) rootPackage.version = version;
+  const name = (lock as { name?: string }).name;
+  for (const entry of Object.values(lock.packages ?? {}))
+    if (name && entry.peerDependencies?.[name] !== undefined) entry.peerDependencies[name] = version;
+  return `${JSON.stringify(lock, null, 2)}\n`;
+}
+
 /** The devkit's manifest, whose peer dependency on the client follows the client's version. */
 const DEVKIT_MANIFEST = "devkit/package.json";
 const PEER_CLIENT = /("peerDependencies":\s*\{[^}]*"partner-api-client":\s*")[^"]*(")/;
@@ -161,6 +182,8 @@ export async function release(
     [path.join(root, releasedContractFile(version)), released],
     [contractFile, withContractVersion(contractText, version)],
   ];
+  const lockFile = path.join(root, LOCK_FILE);
+  if (existsSync(lockFile)) files.push([lockFile, withLockVersion(await readFile(lockFile, "utf8"), version)]);
   const devkitFile = path.join(root, DEVKIT_MANIFEST);
   if (existsSync(devkitFile)) {
     // The devkit is released under the same number (the release workflow publishes both from the tag, and
@@ -201,7 +224,8 @@ export const releaseCommand = defineCommand({
 Compares the working contract with the release baseline (${RELEASE_BASELINE}). Refuses while a change the gate
 fails on (npm run diff) is neither acknowledged in ${CONFIG_FILE} nor undone. Without a bump, uses the smallest
 the changes allow: breaking → major, compatible → minor, documentation only → patch; a smaller one is refused.
-The package and the contract share one version, counted on from the higher of the two. Writes package.json and
+The package and the contract share one version, counted on from the higher of the two. Writes package.json,
+package-lock.json and
 ${CONTRACT_ROOT_FILE} (the version; the bundle in generated/ follows), ${CHANGELOG_FILE} (what partners must do, per
 operation, on top), the new baseline and a copy of it under release/versions/, ${DEVKIT_MANIFEST} (the same version, its peer dependency
 on the client), and empties the acknowledged list in ${CONFIG_FILE}; then commits those files as "Release <version>"

@@ -7,7 +7,7 @@ import { bundleAndLoadRuleset } from "@stoplight/spectral-ruleset-bundler/with-l
 import spectralRuntime from "@stoplight/spectral-runtime";
 import { checkWorkflowDocuments, pointerSegment } from "partner-api-devkit/cli";
 import { type BundleOutput, bundleSandboxContract } from "./bundle.ts";
-import { rel, repoRoot, sandboxContractRoot, workflowFiles } from "./paths.ts";
+import { contractRoot, rel, repoRoot, sandboxContractRoot, workflowFiles } from "./paths.ts";
 
 const { Spectral, Document } = spectralCore;
 const Parsers = spectralParsers;
@@ -16,8 +16,11 @@ const { fetch } = spectralRuntime;
 export type Severity = "error" | "warning" | "info" | "hint";
 
 export interface Finding {
-  /** `arazzo`: the devkit's checks of the workflows (operations, references, runtime expressions). */
-  tool: "redocly" | "spectral" | "arazzo";
+  /**
+   * `arazzo`: the devkit's checks of the workflows (operations, references, runtime expressions); `contracts`: what
+   * holds across the partner and the control contract (an operationId in both).
+   */
+  tool: "redocly" | "spectral" | "arazzo" | "contracts";
   rule: string;
   severity: Severity;
   message: string;
@@ -92,6 +95,78 @@ export async function lintSandboxContract(): Promise<Finding[]> {
     sandboxSpectralRuleset,
   );
   return [...redocly, ...spectral];
+}
+
+/** Every operationId of a bundled contract, with the operation (`GET /v1/cards`, `webhook x POST`) it names. */
+function operationIds(document: Record<string, unknown>): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const kind of ["paths", "webhooks"] as const) {
+    const items = document[kind];
+    if (!items || typeof items !== "object") continue;
+    for (const [key, item] of Object.entries(items as Record<string, unknown>)) {
+      if (!item || typeof item !== "object") continue;
+      for (const [method, operation] of Object.entries(item as Record<string, unknown>)) {
+        const id = (operation as { operationId?: unknown } | null)?.operationId;
+        if (typeof id === "string")
+          ids.set(id, kind === "paths" ? `${method.toUpperCase()} ${key}` : `webhook ${key} ${method.toUpperCase()}`);
+      }
+    }
+  }
+  return ids;
+}
+
+/** The split file and line under `dir` that declares `operationId: <id>`, or the contract's root. */
+function declaration(dir: string, id: string, fallback: string): string {
+  const pattern = new RegExp(`^\\s*operationId:\\s*['"]?${id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}['"]?\\s*$`);
+  const walk = (folder: string): string | undefined => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const file = path.join(folder, entry.name);
+      if (entry.isDirectory()) {
+        const found = walk(file);
+        if (found) return found;
+      } else if (/\.ya?ml$/.test(entry.name)) {
+        const index = fs
+          .readFileSync(file, "utf8")
+          .split("\n")
+          .findIndex((line) => pattern.test(line));
+        if (index !== -1) return `${rel(file)}:${index + 1}:1`;
+      }
+    }
+    return undefined;
+  };
+  return (fs.existsSync(dir) && walk(dir)) || fallback;
+}
+
+/**
+ * An operationId names one operation across both contracts: the workflows, verify and the sandbox's handlers look
+ * operations up by id in either, so one id in both is ambiguous. One finding per clash, naming the id and both
+ * operations, at the control contract's declaration.
+ */
+export function lintOperationIdsAcrossContracts(
+  partner: Record<string, unknown>,
+  control: Record<string, unknown>,
+  dirs: { partner: string; control: string } = {
+    partner: path.join(repoRoot, "openapi", "paths"),
+    control: path.dirname(sandboxContractRoot),
+  },
+): Finding[] {
+  const partnerIds = operationIds(partner);
+  const findings: Finding[] = [];
+  for (const [id, controlOperation] of operationIds(control)) {
+    const partnerOperation = partnerIds.get(id);
+    if (partnerOperation === undefined) continue;
+    const partnerAt = declaration(dirs.partner, id, rel(contractRoot));
+    findings.push({
+      tool: "contracts",
+      rule: "operation-id-unique",
+      severity: "error",
+      message:
+        `operationId "${id}" is used by both contracts: ${partnerOperation} in the partner contract (${partnerAt}) and ` +
+        `${controlOperation} in the sandbox's control contract; an operationId must be unique across both (rename one)`,
+      where: declaration(dirs.control, id, rel(sandboxContractRoot)),
+    });
+  }
+  return findings;
 }
 
 /** Spectral's ruleset of the workflows: spectral:arazzo. */

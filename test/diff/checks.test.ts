@@ -452,7 +452,7 @@ const families: Record<string, Case[]> = {
       name: "an optional response field removed",
       mutate: (d) => delete item(d).note,
       check: "response-optional-field-removed",
-      breaking: false,
+      breaking: true, // this API marks no response field required: partners read every documented one
     },
     {
       name: "a write-only response field removed",

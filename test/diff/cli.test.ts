@@ -3,13 +3,13 @@
  * crash), the four formats, --list-checks, --fail-on, the config file, documents it must accept (3.0, split,
  * components only, empty paths, a self-referencing allOf), and git refs (a ref, and <ref>:<file>).
  */
-import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diffCommand, formatChecks } from "../../scripts/diff.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { gitIn } from "../helpers/git.ts";
 import { runInProcess, runScript } from "../helpers/run.ts";
 
 const fixture = (name: string) => path.join(repoRoot, "test", "diff", "fixtures", name);
@@ -46,10 +46,12 @@ describe("the gate on files", () => {
       "--format",
       "json",
     ]);
-    const changes = JSON.parse(run.stdout) as { id: string; usedBy: string[] }[];
+    const changes = JSON.parse(run.stdout) as { id: string; level: string; usedBy: string[] }[];
     const removed = changes.find((change) => change.id === "response-optional-field-removed");
     expect(removed?.usedBy).toEqual(expect.arrayContaining(["GET /widgets/{widgetId}", "webhook widget.created POST"]));
-    expect(run.code).toBe(0);
+    // Partners read every documented response field (none is marked required): removing one fails the gate.
+    expect(removed?.level).toBe("error");
+    expect(run.code).toBe(1);
   });
 
   it("passes an optional field, with a Markdown changelog line", async () => {
@@ -294,14 +296,7 @@ describe("bad input exits 2 with a message naming it", () => {
 
 describe("git refs", () => {
   let repo: string;
-  const git = (...args: string[]) => {
-    const result = spawnSync("git", ["-c", "user.email=test@example.invalid", "-c", "user.name=test", ...args], {
-      cwd: repo,
-      encoding: "utf8",
-    });
-    if (result.status !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`);
-    return result.stdout;
-  };
+  const git = (...args: string[]) => gitIn(repo, ...args);
 
   beforeAll(() => {
     repo = mkdtempSync(path.join(tmpdir(), "diff-git-test-"));

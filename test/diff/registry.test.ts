@@ -908,11 +908,11 @@ describe("the fixes oasdiff's tests called for", () => {
       oasdiff: ["request-type-widened info"],
     },
     {
-      fix: "an optional response field removed is a warning in both profiles, never information",
+      fix: "an optional response field removed is an error by default (partners read it), oasdiff's warning in its profile",
       setup: none,
       fire: (d: Any) => delete d.components.schemas.Out.properties.o,
       twin: (d: Any) => (d.components.schemas.Out.properties.o.deprecated = true),
-      reported: ["response-optional-field-removed warning"],
+      reported: ["response-optional-field-removed error"],
       oasdiff: ["response-optional-field-removed warning"],
     },
   ];

@@ -126,8 +126,8 @@ describe("a release in a scratch copy", { tags: ["slow"] }, () => {
     const changelog = read("CHANGELOG.md");
     expect(changelog).toMatch(/^# Changelog\n\n## 1\.1\.0 \(2026-11-22\)\n\nNothing to do before you upgrade/);
     expect(changelog).toContain(
-      "- **No action needed:** Optional field `nickname` added. Existing code keeps working; use it when you need it.\n" +
-        "  <br>Detail: `response-field-added-optional` at `#/components/schemas/Card .nickname`",
+      "- **No action needed:** The field `nickname` is new: answers may carry it. Nothing to do.\n" +
+        "  <!-- response-field-added-optional at #/components/schemas/Card .nickname -->",
     );
     expect(changelog).toContain("## 1.0.0 (2026-01-01)\n\nFirst.");
     const baseline = JSON.parse(read(RELEASE_BASELINE));
@@ -152,11 +152,36 @@ describe("a release in a scratch copy", { tags: ["slow"] }, () => {
     await expect(release(root, "minor", quiet, { today: TODAY })).rejects.toThrow(/needs a major release/);
     const result = await release(root, "major", quiet, { today: TODAY });
     expect(result.version).toBe("2.0.0");
-    expect(read("CHANGELOG.md")).toContain("- **Action needed:** Type string → integer.");
-    expect(read("CHANGELOG.md")).toContain("Detail: `response-type-changed` at `#/components/schemas/Card .brand`");
+    expect(read("CHANGELOG.md")).toContain(
+      "- **Action needed:** The field `brand` is now a whole number (was text). Update the code that reads the answer before you upgrade.",
+    );
+    expect(read("CHANGELOG.md")).toContain("<!-- response-type-changed at #/components/schemas/Card .brand -->");
     expect(read("CHANGELOG.md")).toContain("Why: Brands are numbered now.");
     expect(read("openapi-changes.allow.yaml")).toContain("acknowledged: []");
     expect(read("openapi-changes.allow.yaml")).toContain("# The contract gate's configuration");
+  });
+
+  it("a removed response field: --dry-run refuses it unacknowledged, proposes a major once acknowledged", async () => {
+    await settle();
+    edit("openapi/components/schemas/transactions/Transaction.yaml", (text) =>
+      text.replace(/\n {2}counterpartyBankCode:\n {4}type: string\n {4}description: May be an empty string\.\n/, "\n"),
+    );
+    const key = "response-optional-field-removed #/components/schemas/Transaction .counterpartyBankCode";
+    const refused: Error = await release(root, undefined, quiet, { today: TODAY, dryRun: true }).catch((e) => e);
+    expect(refused).toBeInstanceOf(JobFailure);
+    expect(refused.message).toContain(`- ${key}: optional field \`counterpartyBankCode\` removed`);
+    edit("openapi-changes.allow.yaml", (text) =>
+      text.replace("acknowledged: []", `acknowledged:\n  - change: "${key}"\n    reason: Never filled in.`),
+    );
+    const proposed = await release(root, undefined, quiet, { today: TODAY, dryRun: true });
+    expect(proposed).toMatchObject({ bump: "major", version: "2.0.0", verdict: "breaking" });
+    await release(root, undefined, quiet, { today: TODAY });
+    const changelog = read("CHANGELOG.md");
+    expect(changelog).toMatch(
+      /^# Changelog\n\n## 2\.0\.0 \(2026-11-22\)\n\n\*\*1 change needs action\*\* before you upgrade/,
+    );
+    expect(changelog).toContain("`getTransaction` (GET /transactions/{transactionId})");
+    expect(changelog).toMatch(/- \*\*Action needed:\*\* [^\n]*`counterpartyBankCode`[^\n]*no longer/);
   });
 
   it("refuses while a breaking change is neither acknowledged nor undone, naming it and the ways out", async () => {

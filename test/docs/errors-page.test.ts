@@ -4,6 +4,7 @@
  * sending), and a running sandbox (every case of every operation provoked, its status compared with the page's).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PARTNER_HANDLERS } from "../../devkit/src/sandbox/flows/index.ts";
 import {
   ERROR_CASES,
   type ErrorOperation,
@@ -148,6 +149,8 @@ describe("the errors page and the sandbox", () => {
   it("answers every case of every operation with the status the page shows", async () => {
     let checked = 0;
     for (const operation of operations) {
+      // One without a handler answers its contract example (units.test.ts lists it): no error case to provoke.
+      if (!Object.hasOwn(PARTNER_HANDLERS, operation.operationId)) continue;
       for (const row of errorRows(operation)) {
         if (row.caseId === undefined) continue;
         const request = provoke(operation, row.caseId);

@@ -162,3 +162,80 @@ describe("partner-webhook-envelope", async () => {
     expect(messages.join("\n")).toMatch(/"company.kyc_status_changed" envelope must fix a required `type`/);
   });
 });
+
+describe("partner-example-properties", async () => {
+  const lint = await linterForRule("partner-example-properties");
+
+  it("stays quiet on the contract", async () => {
+    expect(await lint(loadDocument())).toEqual([]);
+  });
+
+  it("fires on a response example still carrying a field the schema no longer declares (a removal or a rename)", async () => {
+    const doc = loadDocument();
+    delete doc.components.schemas.Transaction.properties.counterpartyBankCode;
+    const results = await lint(doc);
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.every((result) => result.code === "partner-example-properties")).toBe(true);
+    expect(results[0]!.message).toMatch(/property `counterpartyBankCode` \(at \/transaction\/counterpartyBankCode\)/);
+    expect(results[0]!.path.slice(0, 3)).toEqual(["paths", "/transactions/{transactionId}", "get"]);
+  });
+
+  it("fires on a webhook example and on an inline request example, naming the property and where it is", async () => {
+    const doc = loadDocument();
+    const media = doc.paths["/v1/cards"].post.requestBody.content["application/json"];
+    media.example = { ...Object.values<any>(media.examples)[0].value, nickname: "x" };
+    const webhook = doc.webhooks["payment_route.created"].post.requestBody.content["application/json"];
+    const [name, first] = Object.entries<any>(webhook.examples)[0]!;
+    first.value = { ...first.value, payload: { ...first.value.payload, colour: "blue" } };
+    const messages = (await lint(doc)).map((result) => result.message);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^the inline example of the request body of "createCard".*`nickname` \(at \/nickname\)/),
+        expect.stringMatching(
+          new RegExp(`^example "${name}" of the webhook body of .*\`colour\` \\(at /payload/colour\\)`),
+        ),
+      ]),
+    );
+  });
+
+  it("judges a oneOf/anyOf value by the member it fits, and leaves open objects open", async () => {
+    const doc = loadDocument();
+    doc.components.schemas.Thing = {
+      anyOf: [
+        { type: "object", properties: { kind: { const: "a" }, a: { type: "string" } } },
+        { type: "object", properties: { kind: { const: "b" }, b: { type: "string" } } },
+      ],
+    };
+    doc.components.schemas.Free = { type: "object", description: "no properties listed" };
+    doc.components.schemas.Thing.examples = [
+      { kind: "a", a: "x" },
+      { kind: "b", b: "y" },
+      { kind: "a", c: "z" },
+    ];
+    doc.components.schemas.Free.examples = [{ anything: 1 }];
+    const messages = (await lint(doc)).map((result) => result.message);
+    expect(messages).toEqual([expect.stringMatching(/^example 3 of schema "Thing" has property `c`/)]);
+  });
+});
+
+describe("partner-parameter-examples", async () => {
+  const lint = await linterForRule("partner-parameter-examples");
+
+  it("stays quiet on the contract", async () => {
+    expect(await lint(loadDocument())).toEqual([]);
+  });
+
+  it("fires on a required parameter without an example, naming it and its operation", async () => {
+    const doc = loadDocument();
+    doc.paths["/v1/cards"].get.parameters.push(
+      { name: "region", in: "query", required: true, schema: { type: "string" } },
+      { name: "colour", in: "query", schema: { type: "string" } },
+      { name: "size", in: "query", required: true, schema: { type: "string", examples: ["S"] } },
+    );
+    const results = await lint(doc);
+    expect(results.map((result) => result.message)).toEqual([
+      expect.stringMatching(/^required query parameter "region" \(of "listCards"\) has no example/),
+    ]);
+    expect(results[0]!.path.slice(0, 4)).toEqual(["paths", "/v1/cards", "get", "parameters"]);
+  });
+});

@@ -7,6 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PARTNER_HANDLERS } from "../../devkit/src/sandbox/flows/index.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { createPartnerClient, paginate, unwrap } from "../../src/index.ts";
 import { createWebhookHandler, type WebhookEvent, webhookEventTypes } from "../../src/webhooks/index.ts";
@@ -270,8 +271,10 @@ describe("a partner integration against the sandbox", () => {
     expect(answered.get("listSpendingAccountTransactions")!.length).toBeGreaterThanOrEqual(total + 1);
   });
 
-  it("answered every partner operation, every answer within its contract", () => {
-    expect([...answered.keys()].sort()).toEqual(operations.map((op) => op.operationId).sort());
+  it("answered every partner operation a flow handles, every answer within its contract", () => {
+    // One without a handler answers its contract example (units.test.ts lists it): nothing to run end to end.
+    const handled = operations.filter((op) => Object.hasOwn(PARTNER_HANDLERS, op.operationId));
+    expect([...answered.keys()].sort()).toEqual(handled.map((op) => op.operationId).sort());
     expect(problems).toEqual([]);
   });
 

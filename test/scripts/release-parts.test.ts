@@ -45,7 +45,9 @@ describe("one version for the package and the contract", () => {
 });
 
 function change(fields: Partial<Change> & Pick<Change, "check" | "level" | "location" | "message">): Change {
-  return { kind: fields.check, flow: "toPartner", usedBy: [], documentation: false, ...fields };
+  const [, direction, kind] = /^(request-|response-)?(.*)$/.exec(fields.check)!;
+  const flow = direction === "request-" ? "toService" : "toPartner";
+  return { kind: kind!, flow, usedBy: [], documentation: false, ...fields };
 }
 
 function reportOf(changes: Change[]): DiffReport {
@@ -64,7 +66,7 @@ function reportOf(changes: Change[]): DiffReport {
 describe("the changelog in partners' words", () => {
   const names = operationNames(loadDocument());
 
-  it("names each operation by its id and path, those needing action first, with the check on a detail line", () => {
+  it("names each operation by its id and path, those needing action first, with the check in a comment for the team", () => {
     const entry = partnerChangelog(
       reportOf([
         change({
@@ -113,14 +115,18 @@ describe("the changelog in partners' words", () => {
     ]);
     expect(entry).toMatch(/^## 2\.0\.0 \(2026-11-26\)\n\n\*\*1 change needs action\*\* before you upgrade to 2\.0\.0/);
     expect(entry).toContain(
-      "- **Action needed:** Required `query status` added. Update the requests your code sends: the old ones are refused.\n" +
-        "  <br>Detail: `request-parameter-added-required` at `GET /v1/cards query status`",
+      "- **Action needed:** The query parameter `status` is new and must be sent. Update the requests your code sends before you upgrade: the old ones are refused.\n" +
+        "  <!-- request-parameter-added-required at GET /v1/cards query status -->",
     );
+    expect(entry).toContain("- **No action needed:** The field `brand` is no longer sent. Nothing to do.");
+    expect(entry).toContain("- **No action needed:** The field `reason` is new: answers may carry it. Nothing to do.");
     // In the listCards section, the action comes before the field that merely went away.
     const listCards = entry.slice(entry.indexOf("### `listCards`"), entry.indexOf("### `listCardBins`"));
     expect(listCards.indexOf("Action needed")).toBeLessThan(listCards.indexOf("No action needed"));
-    expect(entry).toContain("rename them in your code");
-    expect(entry).toContain("Detail: `response-documentation-changed` at `#/info`");
+    expect(entry).toContain(
+      "- **Check your code:** Its name changes (the name the typed client's helpers use for it). If your code names it",
+    );
+    expect(entry).toContain("<!-- response-documentation-changed at #/info -->");
   });
 
   it("says so when nothing changed, and maps each level to one action", () => {

@@ -30,6 +30,7 @@ describe("a release in a temporary git repository", () => {
       "openapi",
       "redocly.yaml",
       "package.json",
+      "package-lock.json",
       "CHANGELOG.md",
       "release",
       "openapi-changes.allow.yaml",
@@ -37,12 +38,12 @@ describe("a release in a temporary git repository", () => {
       "generated/openapi.yaml",
     ])
       cpSync(path.join(repoRoot, entry), path.join(root, entry), { recursive: true });
-    // The state this repository was in at the first release under one number: package 0.1.0, contract 1.0.0.
+    // The state after release 0.1.0: the package and the contract at one version.
     writeFileSync(
       path.join(root, "package.json"),
       read("package.json").replace(/"version": "[^"]*"/, '"version": "0.1.0"'),
     );
-    writeFileSync(path.join(root, "openapi/openapi.yaml"), withContractVersion(read("openapi/openapi.yaml"), "1.0.0"));
+    writeFileSync(path.join(root, "openapi/openapi.yaml"), withContractVersion(read("openapi/openapi.yaml"), "0.1.0"));
     git("init", "--quiet");
     git("config", "user.email", "release@test.invalid");
     git("config", "user.name", "Release test");
@@ -63,23 +64,30 @@ describe("a release in a temporary git repository", () => {
   it("gives package and contract one version, keeps the contract, commits and tags the release", async () => {
     addField();
     const result = await release(root, undefined, quiet, { today: "2026-11-26", tag: true });
-    expect(result).toMatchObject({ version: "1.1.0", bump: "minor", tag: "v1.1.0" });
-    expect(JSON.parse(read("package.json")).version).toBe("1.1.0");
-    expect(contractVersionOf(read("openapi/openapi.yaml"))).toBe("1.1.0");
+    expect(result).toMatchObject({ version: "0.2.0", bump: "minor", tag: "v0.2.0" });
+    expect(JSON.parse(read("package.json")).version).toBe("0.2.0");
+    expect(contractVersionOf(read("openapi/openapi.yaml"))).toBe("0.2.0");
+    // npm's lock names the version too: the package's, and the devkit's peer dependency on it.
+    const lock = JSON.parse(read("package-lock.json"));
+    expect([
+      lock.version,
+      lock.packages[""].version,
+      lock.packages.devkit.peerDependencies["partner-api-client"],
+    ]).toEqual(["0.2.0", "0.2.0", "0.2.0"]);
     // The committed bundle follows the contract: what `npm run bundle -- --check` compares.
     const fresh = await bundleContract(path.join(root, "openapi/openapi.yaml"), path.join(root, "redocly.yaml"));
     expect(read("generated/openapi.json")).toBe(fresh.json);
     expect(read("generated/openapi.yaml")).toBe(fresh.yaml);
-    expect(JSON.parse(read("release/openapi.json")).info.version).toBe("1.1.0");
-    expect(read("release/versions/1.1.0.json")).toBe(read("release/openapi.json"));
-    expect((await releasedContracts(root)).map((contract) => contract.version)).toEqual(["1.1.0", "0.1.0"]);
-    expect(read("CHANGELOG.md")).toContain("## 1.1.0 (2026-11-26)");
+    expect(JSON.parse(read("release/openapi.json")).info.version).toBe("0.2.0");
+    expect(read("release/versions/0.2.0.json")).toBe(read("release/openapi.json"));
+    expect((await releasedContracts(root)).map((contract) => contract.version)).toEqual(["0.2.0", "0.1.0"]);
+    expect(read("CHANGELOG.md")).toContain("## 0.2.0 (2026-11-26)");
     // Everything the release wrote is in the tagged commit; nothing is left over.
     expect(git("status", "--porcelain")).toBe("");
-    expect(git("log", "-1", "--format=%s")).toBe("Release 1.1.0");
-    expect(git("rev-parse", "v1.1.0^{commit}")).toBe(git("rev-parse", "HEAD"));
-    expect(git("cat-file", "-t", "v1.1.0")).toBe("tag");
-    expect(git("show", "v1.1.0:release/versions/1.1.0.json")).toBe(read("release/versions/1.1.0.json").trimEnd());
+    expect(git("log", "-1", "--format=%s")).toBe("Release 0.2.0");
+    expect(git("rev-parse", "v0.2.0^{commit}")).toBe(git("rev-parse", "HEAD"));
+    expect(git("cat-file", "-t", "v0.2.0")).toBe("tag");
+    expect(git("show", "v0.2.0:release/versions/0.2.0.json")).toBe(read("release/versions/0.2.0.json").trimEnd());
   });
 
   it("refuses a working tree with uncommitted changes, and a tag that exists, writing nothing", async () => {
@@ -92,12 +100,12 @@ describe("a release in a temporary git repository", () => {
     );
     expect(read("package.json")).toBe(before);
     git("checkout", "--", ".");
-    git("tag", "v1.1.0");
+    git("tag", "v0.2.0");
     await expect(release(root, undefined, quiet, { today: "2026-11-26", tag: true })).rejects.toThrow(
-      /the tag v1\.1\.0 exists already/,
+      /the tag v0\.2\.0 exists already/,
     );
     expect(read("package.json")).toBe(before);
-    expect(existsSync(path.join(root, "release/versions/1.1.0.json"))).toBe(false);
+    expect(existsSync(path.join(root, "release/versions/0.2.0.json"))).toBe(false);
   });
 
   it("the command tags by default, and says to use --no-tag outside a git work tree", async () => {
@@ -120,7 +128,7 @@ describe("a release in a temporary git repository", () => {
       const untagged = await runInProcess(releaseCommand, ["minor", "--no-tag"]);
       expect(untagged.code, untagged.stderr).toBe(0);
       expect(untagged.stdout).not.toContain("tagged");
-      expect(JSON.parse(readFileSync(path.join(outside, "package.json"), "utf8")).version).toBe("1.1.0");
+      expect(JSON.parse(readFileSync(path.join(outside, "package.json"), "utf8")).version).toBe("0.2.0");
     } finally {
       process.chdir(cwd);
       rmSync(outside, { recursive: true, force: true });

@@ -116,6 +116,8 @@ export class ContractRouter {
   private readonly validators = new Map<string, ValidateFunction>();
   /** The webhooks of the documents by event type. */
   readonly webhooks = new Map<string, Webhook>();
+  /** The documents routed, by API (the sandbox answers an operation without a handler from its examples). */
+  readonly documents = new Map<Operation["api"], Json>();
 
   constructor(documents: { api: Operation["api"]; document: Json }[]) {
     for (const ajv of [this.ajv, this.coercingAjv]) {
@@ -124,6 +126,7 @@ export class ContractRouter {
       for (const format of ["int32", "int64", "float", "double"]) ajv.addFormat(format, true);
     }
     for (const { api, document } of documents) {
+      this.documents.set(api, document);
       const id = `https://sandbox.invalid/${api}.json`;
       this.ajv.addSchema(document, id);
       this.coercingAjv.addSchema(document, id);

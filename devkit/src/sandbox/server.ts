@@ -13,6 +13,7 @@ import { callerKey } from "./accounts.ts";
 import { answerText } from "./answer-text.ts";
 import { ulidParameterNames } from "./contracts.ts";
 import type { SandboxEngine } from "./engine.ts";
+import { exampleHandler } from "./example-answers.ts";
 import { type AnyReply, type Call, SandboxProblem } from "./flows/flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS, type Task } from "./flows/index.ts";
 import { HOSTED_PAGE_POLICY } from "./hosted.ts";
@@ -186,7 +187,8 @@ type RoutedHandler = (call: Call) => AnyReply | Promise<AnyReply>;
 
 /**
  * Each operation's handler, from the flows' typed maps by operationId; a handler of the other API never
- * answers an operation of one (the partner's and the control API's are looked up apart).
+ * answers an operation of one (the partner's and the control API's are looked up apart). One without a handler
+ * answers its contract example, marked as such.
  */
 function handlersByOperation(router: ContractRouter): Map<Operation, RoutedHandler> {
   // Typed per operation in the flows; here they are looked up by the name the router found.
@@ -197,9 +199,13 @@ function handlersByOperation(router: ContractRouter): Map<Operation, RoutedHandl
   const byOperation = new Map<Operation, RoutedHandler>();
   for (const operation of router.operations) {
     const handlers = maps[operation.api];
-    if (!Object.hasOwn(handlers, operation.operationId))
-      throw new Error(`the sandbox has no handler for the ${operation.api} operation ${operation.operationId}`);
-    byOperation.set(operation, handlers[operation.operationId]!);
+    // An operation no flow handles yet is answered from the contract's examples (example-answers.ts).
+    byOperation.set(
+      operation,
+      Object.hasOwn(handlers, operation.operationId)
+        ? handlers[operation.operationId]!
+        : exampleHandler(router.documents.get(operation.api), operation),
+    );
   }
   return byOperation;
 }

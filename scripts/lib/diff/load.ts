@@ -40,6 +40,24 @@ export function gitRefExists(ref: string, repoDir: string): boolean {
   return !ref.startsWith("-") && git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], repoDir).status === 0;
 }
 
+/**
+ * The commit `git merge-base HEAD <ref>` names: where the current branch left `ref` (a pull request's target), so a
+ * comparison with it judges the branch's own change and nothing merged into `ref` since. Bad input when `ref` is
+ * no commit or the two share no history (a shallow clone: fetch more of it).
+ */
+export function mergeBase(ref: string, repoDir: string): string {
+  if (!gitRefExists(ref, repoDir))
+    throw new UsageError(
+      `--merge-base ${describeValue(ref)} is not a git ref of this repository (origin/main, main, a commit)`,
+    );
+  const result = git(["merge-base", "HEAD", ref], repoDir);
+  if (result.status !== 0)
+    throw new UsageError(
+      `--merge-base ${describeValue(ref)}: HEAD and ${ref} share no commit (a shallow clone? fetch with more depth)`,
+    );
+  return result.stdout.toString().trim();
+}
+
 function shortCommit(ref: string, repoDir: string): string {
   return git(["rev-parse", "--short", `${ref}^{commit}`], repoDir)
     .stdout.toString()

@@ -154,9 +154,19 @@ const MARKDOWN_SECTIONS: { title: string; pick: (change: Change, failOn: Level) 
   },
 ];
 
-/** A changelog section; `heading` replaces the default `## API changes: <base> → <head>`. */
+/**
+ * `## API changes: <base> → <head>` when the versions differ; the same version on both sides is a working tree not
+ * released yet: `## API changes since <base> (unreleased)`.
+ */
+export function markdownHeading(report: Pick<DiffReport, "base" | "head">): string {
+  return report.base.version === report.head.version
+    ? `## API changes since ${report.base.version} (unreleased)`
+    : `## API changes: ${report.base.version} → ${report.head.version}`;
+}
+
+/** A changelog section; `heading` replaces the default (`markdownHeading`). */
 export function formatMarkdown(report: DiffReport, heading?: string): string {
-  const lines = [heading ?? `## API changes: ${report.base.version} → ${report.head.version}`, ""];
+  const lines = [heading ?? markdownHeading(report), ""];
   if (report.changes.length === 0) lines.push("No changes to the API contract.", "");
   for (const section of MARKDOWN_SECTIONS) {
     const group = report.changes.filter((change) => section.pick(change, report.failOn));
@@ -190,15 +200,24 @@ export function formatJson(report: DiffReport): string {
   return `${JSON.stringify(list)}\n`;
 }
 
-/** GitHub Actions workflow commands: `::error`, `::warning`, `::notice`, one per change. */
-export function formatGithub(report: DiffReport): string {
+/**
+ * GitHub Actions workflow commands: `::error`, `::warning`, `::notice`, one per change; with `sources` (the head is
+ * the working tree), each carries the split file and line of the change (`file=openapi/…yaml,line=12`), so it lands
+ * on the YAML in the pull request's diff.
+ */
+export function formatGithub(
+  report: DiffReport,
+  sources?: (location: string) => { file: string; line: number } | undefined,
+): string {
   const escapeData = (text: string) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
   const escapeProperty = (text: string) => escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
   const command: Record<Level, string> = { error: "error", warning: "warning", info: "notice" };
   const lines = report.changes.map((change) => {
     const level = change.acknowledged ? "notice" : command[change.level];
     const title = escapeProperty(`${change.check}${change.acknowledged ? " (acknowledged)" : ""}`);
-    return `::${level} title=${title}::${escapeData(`${change.location}: ${change.message}`)}`;
+    const source = sources?.(change.location);
+    const at = source ? `file=${escapeProperty(source.file)},line=${source.line},` : "";
+    return `::${level} ${at}title=${title}::${escapeData(`${change.location}: ${change.message}`)}`;
   });
   return lines.length > 0 ? `${lines.join("\n")}\n` : "";
 }

@@ -11,6 +11,7 @@ import { docs } from "./checks/document.ts";
 import { serialization } from "./checks/parameters.ts";
 import { covers, mediaBase, sameMedia } from "./checks/request-body.ts";
 import { types } from "./checks/schema-keywords.ts";
+import { withEquivalentsFolded } from "./equivalent.ts";
 import { type Document, deref, type Parameter, stable, unstableNote } from "./pairs.ts";
 import { isObject, type Json, type JsonObject } from "./resolve.ts";
 import { compareHeaderSchemas, compareSchemas, judge, newComparison, type SchemaComparison } from "./schema-walk.ts";
@@ -28,6 +29,8 @@ interface Walk {
 
 /** Compares two documents (OpenAPI 3.0 or 3.1, bundled); every change, merged per shared component and sorted. */
 export function compareDocuments(base: Document, head: Document, options: CompareOptions = {}): Change[] {
+  base = withEquivalentsFolded(base);
+  head = withEquivalentsFolded(head);
   const today = options.today ?? new Date().toISOString().slice(0, 10);
   const walk: Walk = { cmp: newComparison(base, head, today), sink: new ChangeSink(), today };
   judge("document", { base, head }, "toPartner", walk.sink);

@@ -137,7 +137,7 @@ export interface DocsBuildResult {
   files: string[];
   /** Try it, Errors, Changelog and each released version's reference, relative to outDir. */
   pageFiles: string[];
-  /** The released versions the switcher lists, newest first. */
+  /** The released versions the switcher lists below the latest, newest first (each release once). */
   versions: string[];
   /** The Workflows section's files (the Arazzo documents and a diagram a workflow), relative to outDir. */
   workflowFiles: string[];
@@ -381,9 +381,12 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
     const title = String((output.document.info as { title?: unknown }).title);
     const version = String((output.document.info as { version?: unknown }).version);
     const released = await releasedContracts(repoRoot);
+    // Each release once: the contract being published is the latest, so its own release copy is not listed again.
     const navVersions: NavVersion[] = [
       { label: `${version} (latest)`, file: REFERENCE_PAGE.file },
-      ...released.map((contract) => ({ label: contract.version, file: versionPage(contract.version) })),
+      ...released
+        .filter((contract) => contract.version !== version)
+        .map((contract) => ({ label: contract.version, file: versionPage(contract.version) })),
     ];
     const navPages: NavPage[] = [
       REFERENCE_PAGE,
@@ -520,7 +523,7 @@ export async function buildDocs(options: DocsBuildOptions = {}): Promise<DocsBui
       indexPath,
       files,
       pageFiles,
-      versions: released.map((contract) => contract.version),
+      versions: navVersions.slice(1).map((entry) => entry.label),
       workflowFiles: workflows.files.map(({ name }) => name),
       sandboxFiles,
       screenshots,

@@ -1,12 +1,13 @@
 /**
  * The changelog entry of a release, in partners' words: per operation and webhook, what changed and what the
- * partner must do about it, the most pressing first; the gate's check id and location on a detail line under
- * each, for the API team. Made from the gate's report (scripts/lib/diff/report.ts), so it lists what the gate saw.
+ * partner must do about it, the most pressing first, in partners' words (partner-words.ts); the gate's check id and
+ * location in a comment under each, for the API team (the rendered page does not show it). Made from the gate's report (scripts/lib/diff/report.ts), so it lists what the gate saw.
  */
 import { isObject, type JsonObject } from "partner-api-devkit/cli";
 import { HTTP_METHODS } from "../../../src/http-methods.ts";
 import type { Change } from "../diff/changes.ts";
 import type { DiffReport } from "../diff/report.ts";
+import { partnerSentence } from "./partner-words.ts";
 
 /** What a partner must do about a change, by how it reaches them. */
 export type Action = "must" | "check" | "none" | "documentation";
@@ -25,22 +26,26 @@ export function actionFor(change: Change): Action {
   return change.documentation ? "documentation" : "none";
 }
 
-/** The sentence after the change's own message: where in the partner's code the change lands. */
+/** The sentence after what changed: whether and where in the partner's code to act. */
 export function whatToDo(change: Change, webhook: boolean): string {
   const action = actionFor(change);
   if (action === "must") {
-    if (webhook) return "Update your webhook receiver: the deliveries it reads change.";
-    if (change.check.startsWith("request-")) return "Update the requests your code sends: the old ones are refused.";
-    if (change.check.startsWith("response-")) return "Update the code that reads this answer.";
-    return "Update every call of it.";
+    if (webhook) return "Update your webhook receiver before you upgrade: the deliveries it reads change.";
+    if (change.flow === "toService")
+      return "Update the requests your code sends before you upgrade: the old ones are refused.";
+    if (change.flow === "toPartner") return "Update the code that reads the answer before you upgrade.";
+    return "Update every call of it before you upgrade.";
   }
   if (action === "check") {
     if (change.check === "operation-id-changed")
-      return "The client's typed helpers name operations by this id (`isApiError(error, id)`): rename them in your code.";
-    return "Your code may depend on it: check before upgrading.";
+      return "If your code names it (`isApiError(error, id)`), use the new name.";
+    return "Check the code that relies on it.";
   }
-  if (action === "none") return "Existing code keeps working; use it when you need it.";
-  return "Nothing changes on the wire.";
+  if (action === "none")
+    return /added|-widened$|reactivated/.test(change.kind) && change.flow === "toService"
+      ? "Nothing to do; use it when you need it."
+      : "Nothing to do.";
+  return "Nothing to do: nothing changes in what is sent.";
 }
 
 /** `GET /v1/cards` → `listCards`, from both contracts (a removed operation is named by the old one). */
@@ -82,6 +87,24 @@ function heading(target: string, names: ReadonlyMap<string, string>): string {
   return name ? `\`${name}\` (${target})` : target;
 }
 
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/**
+ * One summary, never contradicting the entries: what needs action first, then what to check, then the rest; a
+ * release with nothing to act on or check says "Nothing to do".
+ */
+export function summaryLine(counts: readonly (readonly [Action, number])[], version: string): string {
+  const of = (action: Action) => counts.find(([entry]) => entry === action)?.[1] ?? 0;
+  const [must, check] = [of("must"), of("check")];
+  const quiet = of("none") + of("documentation");
+  const rest = quiet > 0 ? `; ${plural(quiet, "change needs", "changes need")} nothing` : "";
+  if (must > 0)
+    return `**${plural(must, "change needs", "changes need")} action** before you upgrade to ${version}${check > 0 ? `; ${plural(check, "change", "changes")} to check` : ""}${rest}.`;
+  if (check > 0)
+    return `No change needs action before you upgrade to ${version}, but **${plural(check, "change", "changes")} to check**${rest}.`;
+  return `Nothing to do before you upgrade to ${version}: ${plural(quiet, "change needs", "changes need")} nothing.`;
+}
+
 /**
  * The Markdown entry: `## <version> (<date>)`, a summary line, then one `###` section per operation or webhook
  * (those needing action first), each change as "**<action>:** <what changed>. <what to do>" with a detail line.
@@ -98,21 +121,7 @@ export function partnerChangelog(
     lines.push("No changes to the API contract: nothing to do.", "");
     return lines.join("\n");
   }
-  const needs = counts.find(([action]) => action === "must")![1];
-  lines.push(
-    needs > 0
-      ? `**${needs} change${needs === 1 ? "" : "s"} need${needs === 1 ? "s" : ""} action** before you upgrade to ${version}; ` +
-          counts
-            .filter(([action, count]) => action !== "must" && count > 0)
-            .map(([action, count]) => `${count} ${ACTION_TITLES[action].toLowerCase()}`)
-            .join(", ") +
-          "."
-      : `Nothing to do before you upgrade to ${version}: ${counts
-          .filter(([, count]) => count > 0)
-          .map(([action, count]) => `${count} ${ACTION_TITLES[action].toLowerCase()}`)
-          .join(", ")}.`,
-    "",
-  );
+  lines.push(summaryLine(counts, version), "");
   const byTarget = new Map<string, Change[]>();
   for (const change of report.changes)
     for (const target of targetsOf(change)) byTarget.set(target, [...(byTarget.get(target) ?? []), change]);
@@ -124,11 +133,11 @@ export function partnerChangelog(
     lines.push(`### ${heading(target, names)}`, "");
     const sorted = [...changes].sort((a, b) => ORDER.indexOf(actionFor(a)) - ORDER.indexOf(actionFor(b)));
     for (const change of sorted) {
-      const message = change.message.charAt(0).toUpperCase() + change.message.slice(1);
       const acknowledged = change.acknowledged ? ` Why: ${change.acknowledged}` : "";
+      // The gate's check and location are for the API team: kept in the source, hidden from partners' view.
       lines.push(
-        `- **${ACTION_TITLES[actionFor(change)]}:** ${message}. ${whatToDo(change, target.startsWith("webhook "))}${acknowledged}`,
-        `  <br>Detail: \`${change.check}\` at \`${change.location}\``,
+        `- **${ACTION_TITLES[actionFor(change)]}:** ${partnerSentence(change)}. ${whatToDo(change, target.startsWith("webhook "))}${acknowledged}`,
+        `  <!-- ${change.check} at ${change.location.replace(/--/g, "- -")} -->`,
       );
     }
     lines.push("");

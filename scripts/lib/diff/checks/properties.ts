@@ -20,10 +20,12 @@ const family = defineFamily("properties", import.meta.url, {
       },
     },
   ),
-  // Response: a warning, as oasdiff rates it: readers that use the field when present lose it without notice.
+  // Response: an error, where oasdiff rates it a warning. This API's description marks no response field required
+  // ("in response tables every listed field is optional"), so `required` tells partners nothing: a field it
+  // documents is one partners read. The way to remove one is to deprecate it first (below).
   "optional-field-removed": flow(
     "Optional field removed or renamed",
-    ["error", "warning"],
+    ["error", "error"],
     {
       request: ["request-property-removed"],
       response: ["response-optional-property-removed"],
@@ -32,12 +34,17 @@ const family = defineFamily("properties", import.meta.url, {
       why: {
         request:
           "Old writers still send the field, which the contract no longer allows (a validating server rejects it).",
+        response:
+          "Partners read every documented response field: this API marks none required, so `optional` says nothing about who reads it. Deprecate the field in one release (`deprecated: true`) and remove it in a later one (a warning).",
       },
     },
   ),
+  // The deprecation path: a field a release marked deprecated may go in a later one. Removed from a response it is
+  // still a warning (partners were told, yet some still read it); from a request, information (the service no
+  // longer reads it).
   "field-removed-after-deprecation": flow("Deprecated field removed (no sunset, or after its sunset)", [
     "info",
-    "info",
+    "warning",
   ]),
   "field-added-required": flow("Field added as required", ["error", "info"], {
     request: ["new-required-request-property", "new-required-request-property-with-default"],
