@@ -49,9 +49,10 @@ describe("GitHub workflows validate against the GitHub workflow schema", () => {
     const { gate, test, runtimes, docs } = workflow.jobs;
     expect(gate.permissions).toEqual({ contents: "read", "pull-requests": "write" });
     const gateSteps = JSON.stringify(gate.steps);
+    expect(gateSteps).toContain("args=--merge-base origin/$BASE_REF");
     expect(gateSteps).toContain('git merge-base \\"origin/$BASE_REF\\" HEAD');
-    expect(gateSteps).toContain('--base \\"$BASE\\" --format github');
-    expect(gateSteps).toContain('--base \\"$BASE\\" --format markdown');
+    expect(gateSteps).toContain("diff -- $BASE_ARGS --format github");
+    expect(gateSteps).toContain("diff -- $BASE_ARGS --format markdown");
     const comment = gate.steps.find((step: { uses?: string }) => step.uses?.startsWith("actions/github-script@"));
     expect(comment.with.script).toContain('const marker = "<!-- partner-api-contract-gate -->"');
     expect(comment.with.script).toMatch(/updateComment[\s\S]*createComment/);
