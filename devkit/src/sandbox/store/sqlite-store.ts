@@ -97,11 +97,32 @@ interface SqliteModule {
   DatabaseSync: new (file: string, options?: { readOnly?: boolean }) => Database;
 }
 
+/**
+ * Node 22 prints "ExperimentalWarning: SQLite is an experimental feature" when `node:sqlite` is first loaded (24 and
+ * later do not): a sandbox that prints a warning on every start reads as broken, so that one warning, and only while
+ * the module loads, is not passed on. Every other warning still is. The checkpoint thread does the same (below).
+ */
+function withoutSqliteWarning<T>(load: () => T): T {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (this: typeof process, warning: string | Error, ...rest: unknown[]) {
+    const text = typeof warning === "string" ? warning : warning.message;
+    if (/^SQLite is an experimental feature/.test(text)) return;
+    return Reflect.apply(emitWarning, this, [warning, ...rest]);
+  } as typeof process.emitWarning;
+  try {
+    return load();
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
+
 /** `node:sqlite`, or a refusal naming what the runtime lacks. */
 function sqliteModule(shownAs: string): SqliteModule {
   let module: SqliteModule | undefined;
   try {
-    module = process.getBuiltinModule?.("node:sqlite") as unknown as SqliteModule | undefined;
+    module = withoutSqliteWarning(
+      () => process.getBuiltinModule?.("node:sqlite") as unknown as SqliteModule | undefined,
+    );
   } catch {
     module = undefined;
   }
@@ -362,7 +383,11 @@ export function readStateFile(
 /** What the checkpoint thread runs: a connection of its own, a passive checkpoint (writers go on) when asked. */
 const CHECKPOINT_THREAD = `
 const { parentPort, workerData } = require("node:worker_threads");
+const emitWarning = process.emitWarning;
+process.emitWarning = (warning, ...rest) =>
+  /^SQLite is an experimental feature/.test(String(warning?.message ?? warning)) ? undefined : emitWarning.call(process, warning, ...rest);
 const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
+process.emitWarning = emitWarning;
 const db = new DatabaseSync(workerData.file);
 db.exec("PRAGMA busy_timeout = 1000; PRAGMA synchronous = " + workerData.synchronous);
 parentPort.on("message", (message) => {
