@@ -1,10 +1,12 @@
 /**
  * The two contracts the sandbox serves, read once per process, and the one router over both (it holds no state,
- * so every sandbox of the process shares it).
+ * so every sandbox of the process shares it). partner-api-devkit/msw builds its router over the same documents,
+ * bundled with its code rather than read from files (`routerOver`).
  */
 import { readFileSync } from "node:fs";
-import { ContractRouter } from "../contract/router.ts";
+import type { ContractRouter } from "../contract/router.ts";
 import { contractJsonPath, sandboxContractJsonPath } from "../paths.ts";
+import { routerOver } from "./router-over.ts";
 
 let documents: { partner: Record<string, unknown>; control: Record<string, unknown> } | undefined;
 
@@ -21,9 +23,6 @@ let sharedRouter: ContractRouter | undefined;
 /** One router for both contracts, shared by every sandbox of the process. */
 export function sandboxRouter(): ContractRouter {
   const { partner, control } = loadDocuments();
-  sharedRouter ??= new ContractRouter([
-    { api: "control", document: control },
-    { api: "partner", document: partner },
-  ]);
+  sharedRouter ??= routerOver(partner, control);
   return sharedRouter;
 }

@@ -8,6 +8,7 @@
  * 422 for JSON nested too deep or a string too long.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { concatBytes, EMPTY_BYTES, utf8Length, utf8Text } from "../bytes.ts";
 import type { ContractRouter, Issue, Operation, QueryValues } from "../contract/router.ts";
 import { callerKey } from "./accounts.ts";
 import { answerText } from "./answer-text.ts";
@@ -16,7 +17,7 @@ import { type AnyReply, type Call, SandboxProblem } from "./flows/flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS, type Task } from "./flows/index.ts";
 import { HOSTED_PAGE_POLICY } from "./hosted.ts";
 import { longStrings, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_STRING_LENGTH, nestsDeeperThan } from "./limits.ts";
-import { StateNotSavedError } from "./store/journal-store.ts";
+import { StateNotSavedError } from "./store/errors.ts";
 import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
 export { MAX_BODY_BYTES };
@@ -56,7 +57,6 @@ function headersFor(cors: boolean, contentType?: string): OutgoingHttpHeaders {
 }
 
 const NO_QUERY: QueryValues = { get: () => null };
-const EMPTY_BODY = Buffer.alloc(0);
 /**
  * A request target whose path `new URL` would return unchanged: no dot segments, percent-escapes, backslashes
  * or leading `//`, and no fragment. Anything else goes through `new URL`, so both give the same path and query.
@@ -86,7 +86,7 @@ const bodyTooLarge = () =>
     `the body is over ${MAX_BODY_BYTES} bytes (1 MiB), the largest the sandbox takes`,
   );
 
-function readBody(request: IncomingMessage): Promise<Buffer> {
+function readBody(request: IncomingMessage): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     // A declared length over the limit is refused without reading it (what is sent is drained).
     if (Number(request.headers["content-length"]) > MAX_BODY_BYTES) {
@@ -94,9 +94,9 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
       request.resume();
       return;
     }
-    const chunks: Buffer[] = [];
+    const chunks: Uint8Array[] = [];
     let size = 0;
-    request.on("data", (chunk: Buffer) => {
+    request.on("data", (chunk: Uint8Array) => {
       if (size > MAX_BODY_BYTES) return;
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
@@ -107,7 +107,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
       }
       chunks.push(chunk);
     });
-    request.on("end", () => resolve(Buffer.concat(chunks)));
+    request.on("end", () => resolve(concatBytes(chunks)));
     request.on("error", reject);
   });
 }
@@ -144,7 +144,7 @@ function send(
   if (reply.headers) headers = { ...headers, ...reply.headers };
   if (exchange) text = exchange.answer(reply.status, headers, text);
   // Its length declared, so the answer goes out in one write, not chunked; the text is encoded as it is written.
-  response.writeHead(reply.status, { ...headers, "content-length": text === undefined ? 0 : Buffer.byteLength(text) });
+  response.writeHead(reply.status, { ...headers, "content-length": text === undefined ? 0 : utf8Length(text) });
   response.end(text);
 }
 
@@ -230,7 +230,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       // X-API-Key, or the account X-Sandbox-Account names by fingerprint (as the dashboard sends).
       const apiKey = callerKey(request.headers, engine);
 
-      const raw = hasBody(request) ? await readBody(request) : EMPTY_BODY;
+      const raw = hasBody(request) ? await readBody(request) : EMPTY_BYTES;
       exchange.received(raw);
       // A fault answers for the call (or drops it) before anything else, as a failing service would.
       const striking = exchange.strike(response);
@@ -268,7 +268,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
             `the body must be ${[...declaredBody.mediaTypes.keys()].join(" or ")}, not "${mediaType || "(no content-type)"}"`,
           );
         }
-        const text = raw.toString("utf8");
+        const text = utf8Text(raw);
         if (mediaType === "application/x-www-form-urlencoded") body = Object.fromEntries(new URLSearchParams(text));
         else {
           if (nestsDeeperThan(text, MAX_JSON_DEPTH))

@@ -9,6 +9,7 @@
 import { statSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { TABLE_NAMES } from "../records.ts";
+import { StateNotSavedError } from "./errors.ts";
 import {
   createJournalSync,
   journalFile,
@@ -23,10 +24,7 @@ import { type LoadedState, loadStateFiles, STATE_FORMAT, STATE_VERSION } from ".
 import { encodeTable } from "./snapshot.ts";
 import { MemoryStore } from "./tables.ts";
 
-/** A change could not be made durable: it was rolled back in memory (the records are as the files hold them). */
-export class StateNotSavedError extends Error {
-  override readonly name = "StateNotSavedError";
-}
+export { StateNotSavedError };
 
 /** The file operations the journal appends with (a test hands in ones that fail, as a full disk would). */
 export interface JournalIo {
