@@ -75,7 +75,8 @@ export function createSandboxHandlers(options: SandboxHandlersOptions = {}): San
   const controlFor = ((apiKey?: string, controlOptions: { throwOnError?: boolean } = {}) =>
     controlClient(
       settings.baseUrl,
-      { ...(apiKey !== undefined ? { apiKey } : {}), ...controlOptions },
+      // The global fetch as it is at each call: MSW's setupServer patches it after the handlers are made.
+      { ...(apiKey !== undefined ? { apiKey } : {}), ...controlOptions, fetch: (request) => globalThis.fetch(request) },
       sharedRouter,
     )) as SandboxHandlers["controlFor"];
   const stop = () => {
