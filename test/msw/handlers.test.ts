@@ -1,6 +1,6 @@
 /**
  * createSandboxHandlers (partner-api-devkit/msw) in this process, from source: its options refused with errors
- * that name them, the partner and control APIs through MSW's setupServer with `onUnhandledRequest: "error"`,
+ * that name them, the partner and control APIs through MSW's setupServer with `onUnhandledFrame: "error"`,
  * the same contract validation as the HTTP sandbox, a fault that drops a call as a network error, the request
  * log's stream as a streamed body, and `answer()` without MSW. The whole onboarding through the packed packages:
  * installed.test.ts.
@@ -34,7 +34,7 @@ const server = setupServer(
   }),
 );
 
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
 afterAll(async () => {
   server.close();
   await sandbox.stop();
@@ -101,14 +101,14 @@ describe("createSandboxHandlers", () => {
 
   it("a fault that drops the call is a network error; the request log streams", async () => {
     const control = sandbox.controlFor("msw-c", { throwOnError: true });
-    await control.POST("/_sandbox/faults", { body: { operationId: "listCardBins", drop: true, times: 1 } });
+    await control.POST("/_sandbox/faults", { body: { operationId: "listCompanies", drop: true, times: 1 } });
     const client = createPartnerClient({ apiKey: "msw-c", baseUrl: BASE, retry: false });
-    await expect(client.GET("/v1/card-bins")).rejects.toThrow();
+    await expect(client.GET("/v1/companies")).rejects.toThrow();
     const stream = await fetch(`${BASE}/_sandbox/requests/stream`, { headers: { "x-api-key": "msw-c" } });
     expect(stream.headers.get("content-type")).toMatch(/text\/event-stream/);
     const reader = stream.body!.getReader();
     const { value } = await reader.read();
-    expect(new TextDecoder().decode(value)).toMatch(/listCardBins|:/);
+    expect(new TextDecoder().decode(value)).toMatch(/listCompanies|:/);
     await reader.cancel();
   });
 

@@ -111,7 +111,11 @@ describe("partner-api-devkit/msw in a fresh project, as the guide says", () => {
   test("the Vitest example passes with setupServer, and its process opens no port", async () => {
     writeFileSync(path.join(app, "onboarding.test.ts"), example("vitest-with-setupserver"));
     writeFileSync(path.join(app, "no-listen.js"), NO_LISTEN_SETUP);
-    const output = await inApp("npx", ["vitest", "run", "onboarding.test.ts", "--setupFiles", "./no-listen.js"], app);
+    writeFileSync(
+      path.join(app, "vitest.config.js"),
+      'import { defineConfig } from "vitest/config";\nexport default defineConfig({ test: { setupFiles: ["./no-listen.js"] } });\n',
+    );
+    const output = await inApp("npx", ["vitest", "run", "onboarding.test.ts"], app);
     expect(output).toMatch(/1 passed/);
     expect(JSON.parse(readFileSync(path.join(app, "listened.json"), "utf8"))).toEqual([]);
   }, 180_000);

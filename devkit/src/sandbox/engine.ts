@@ -438,7 +438,8 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
       this.timerDueAt = undefined;
       this.runDueNow().catch(() => undefined);
     }, delay);
-    this.timer.unref();
+    // Node only: a browser's timers have no unref (partner-api-devkit/msw).
+    this.timer.unref?.();
   }
 
   async stop(): Promise<void> {
