@@ -17,8 +17,9 @@ import { promisify } from "node:util";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { hasChromium, launchChromium } from "../../scripts/lib/chromium.ts";
-import { markdownTypeScriptBlocks, partnersGuidePath } from "../../scripts/lib/docs/snippets.ts";
+import { MSW_EXAMPLES, markdownTypeScriptBlocks, partnersGuidePath } from "../../scripts/lib/docs/snippets.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { typecheckModules } from "../../scripts/lib/typecheck.ts";
 import { lockDist } from "../helpers/build-lock.ts";
 
 const run = promisify(execFile);
@@ -38,13 +39,14 @@ async function inApp(command: string, args: string[], cwd: string, timeout = 180
   }
 }
 
-/** The guide's example under `heading`, as written. */
-function example(heading: string): string {
-  const blocks = markdownTypeScriptBlocks(readFileSync(partnersGuidePath, "utf8"), "partners");
-  const block = blocks.find((each) => each.name === `partners-${heading}`);
-  if (!block) throw new Error(`docs/partners.md has no TypeScript block under a heading that slugs to ${heading}`);
-  return block.source;
+/** The guide's example block of that name, as written. */
+function exampleBlock(name: string) {
+  const blocks = markdownTypeScriptBlocks(readFileSync(partnersGuidePath, "utf8"), "partners", "docs/partners.md");
+  const block = blocks.find((each) => each.name === name);
+  if (!block) throw new Error(`docs/partners.md has no TypeScript block ${name}`);
+  return block;
 }
+const example = (name: string): string => exampleBlock(name).source;
 
 const manifest = (file: string) =>
   JSON.parse(readFileSync(path.join(repoRoot, file), "utf8")) as { devDependencies: Record<string, string> };
@@ -108,8 +110,15 @@ describe("partner-api-devkit/msw in a fresh project, as the guide says", () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
+  test("both examples compile against the installed packages", async () => {
+    const errors = await typecheckModules([exampleBlock(MSW_EXAMPLES.vitest), exampleBlock(MSW_EXAMPLES.browser)], {
+      installedIn: app,
+    });
+    expect(errors.map((error) => `${error.where} ${error.message}`)).toEqual([]);
+  }, 120_000);
+
   test("the Vitest example passes with setupServer, and its process opens no port", async () => {
-    writeFileSync(path.join(app, "onboarding.test.ts"), example("vitest-with-setupserver"));
+    writeFileSync(path.join(app, "onboarding.test.ts"), example(MSW_EXAMPLES.vitest));
     writeFileSync(path.join(app, "no-listen.js"), NO_LISTEN_SETUP);
     writeFileSync(
       path.join(app, "vitest.config.js"),
@@ -125,7 +134,7 @@ describe("partner-api-devkit/msw in a fresh project, as the guide says", () => {
     async () => {
       const publicDir = path.join(app, "public");
       mkdirSync(publicDir);
-      writeFileSync(path.join(app, "page.ts"), example("a-browser-page-with-setupworker"));
+      writeFileSync(path.join(app, "page.ts"), example(MSW_EXAMPLES.browser));
       await inApp("npx", ["msw", "init", "public/", "--no-save"], app);
       const bundled = await inApp(
         "npx",
