@@ -96,7 +96,7 @@ export async function bundleDevkit(outDir: string, io: CliIO, entries: readonly 
       chunkNames: "chunks/[name]-[hash]",
       platform: "node",
       format: "esm",
-      target: "node20",
+      target: "node22",
       packages: "external",
       metafile: true,
       legalComments: "none",

@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, readdir, symlink } from "node:fs/promises";
 import path from "node:path";
 import { bundleDevkit } from "../../devkit/scripts/build.ts";
+import { MINIMUM_NODE } from "../../devkit/src/cli/node-version.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { type Served, watchServed } from "../helpers/served.ts";
 import { runChild } from "./targets.ts";
@@ -59,6 +60,29 @@ const COMPANY = {
 };
 
 /** Runs the smoke test with `node`; returns what it proved, or throws naming the command that failed. */
+/**
+ * The built command under a Node below its `engines`: it must exit 2 at start with the one-line message of
+ * devkit/src/cli/node-version.ts naming that Node's version, print nothing else, and so load none of the modules
+ * that would fail there first (node:sqlite among them).
+ */
+export async function refusedDevkit(
+  build: DevkitBuild,
+  node: { path: string; version: string },
+  work: string,
+): Promise<string> {
+  const cwd = await mkdtemp(path.join(work, "devkit-refused-"));
+  const state = path.join(cwd, "sandbox-state");
+  const started = await runChild(node.path, [build.cli, "sandbox", "--port", "0", "--state", state], { cwd });
+  const expected = `error: partner-api needs Node.js ${MINIMUM_NODE.join(".")} or later`;
+  const said = `exit ${started.code}, stdout ${JSON.stringify(started.stdout)}, stderr ${JSON.stringify(started.stderr)}`;
+  if (started.code !== 2 || started.stdout !== "" || !started.stderr.startsWith(expected))
+    throw new Error(`partner-api under Node.js ${node.version} was not refused at start as expected: ${said}`);
+  if (!started.stderr.includes(`this is Node.js ${node.version}.`) || started.stderr.trim().includes("\n"))
+    throw new Error(`the refusal under Node.js ${node.version} is not one line naming the version: ${said}`);
+  if ((await readdir(cwd)).length > 0) throw new Error(`partner-api under Node.js ${node.version} wrote into ${cwd}`);
+  return `Node.js ${node.version}: partner-api refused at start (exit 2), naming the version`;
+}
+
 export async function smokeDevkit(
   build: DevkitBuild,
   node: { path: string; version: string },

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { parse } from "yaml";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { checkVersion, matrixDir, pinnedVersion, RUNTIMES, runtimeSpec } from "../../scripts/lib/runtimes.ts";
-import { TARGETS, WORKERD_WITHOUT_NODE_GLOBALS } from "./target-names.ts";
+import { DEVKIT_NODES, TARGETS, WORKERD_WITHOUT_NODE_GLOBALS } from "./target-names.ts";
 
 const read = async (file: string) => readFile(path.join(repoRoot, file), "utf8");
 const json = async (file: string) => JSON.parse(await read(file));
@@ -66,7 +66,8 @@ describe("runtimes/package.json", () => {
     for (const spec of RUNTIMES.filter((runtime) => runtime.id !== "typescript7"))
       expect(TARGETS as readonly string[], spec.id).toContain(spec.id);
     expect(TARGETS).toContain("chromium");
-    for (const node of ["node20", "node22", "node24", "node26"]) expect(TARGETS).toContain(`devkit-${node}`);
+    for (const node of ["node22", "node24", "node26"]) expect(TARGETS).toContain(`devkit-${node}`);
+    expect(TARGETS).toContain("devkit-refused-node20");
   });
 });
 
@@ -156,18 +157,34 @@ describe("what the docs and the workflow say", () => {
   it("the Runtimes workflow sets up the pinned versions with each ecosystem's own action", async () => {
     const workflow = parse(await read(".github/workflows/runtimes.yml"));
     const pinned = await pins();
-    const nodes = workflow.jobs.node.strategy.matrix.include as { target: string; "node-version": string }[];
+    const nodes = workflow.jobs.node.strategy.matrix.include as {
+      target: string;
+      "node-version": string;
+      only: string;
+    }[];
     expect(Object.fromEntries(nodes.map((entry) => [entry.target, entry["node-version"]]))).toEqual({
       node20: pinned.node20,
       node22: pinned.node22,
       node24: pinned.node24,
       node26: pinned.node26,
     });
-    const step = (job: string, action: string) =>
-      (workflow.jobs[job].steps as { uses?: string; with?: Record<string, string> }[]).find((s) =>
+    // Each Node runs the client scenario, and the devkit's smoke test or, below its engines, its refusal.
+    for (const entry of nodes) {
+      const devkit = (DEVKIT_NODES as readonly string[]).includes(entry.target) ? "devkit" : "devkit-refused";
+      expect(entry.only, entry.target).toBe(`${entry.target},${devkit}-${entry.target}`);
+      expect(TARGETS as readonly string[]).toContain(`${devkit}-${entry.target}`);
+    }
+    const setups = (job: string, action: string) =>
+      (workflow.jobs[job].steps as { uses?: string; with?: Record<string, string> }[]).filter((s) =>
         s.uses?.startsWith(`${action}@`),
       );
-    expect(step("node", "actions/setup-node")?.with?.["node-version"]).toBe(`$${"{{"} matrix.node-version }}`);
+    const step = (job: string, action: string) => setups(job, action)[0];
+    // The Node under test first, then the repository's Node (.nvmrc) for the tools, which --from-path passes over.
+    expect(setups("node", "actions/setup-node").map((s) => s.with)).toEqual([
+      { "node-version": `$${"{{"} matrix.node-version }}` },
+      { "node-version-file": ".nvmrc", cache: "npm" },
+    ]);
+    expect(JSON.stringify(workflow.jobs.node.steps)).toContain(`--from-path --only $${"{{"} matrix.only }}`);
     expect(step("bun", "oven-sh/setup-bun")?.with?.["bun-version"]).toBe(pinned.bun);
     expect(step("deno", "denoland/setup-deno")?.with?.["deno-version"]).toBe(pinned.deno);
     const runs = JSON.stringify(workflow.jobs);

@@ -22,7 +22,7 @@ import {
   runtimeSpec,
   underCI,
 } from "../../scripts/lib/runtimes.ts";
-import { type DevkitBuild, makeDevkit, smokeDevkit } from "./devkit-smoke.ts";
+import { type DevkitBuild, makeDevkit, refusedDevkit, smokeDevkit } from "./devkit-smoke.ts";
 import type { ScenarioConfig, ScenarioReport } from "./scenario.ts";
 import { type StubServer, startStubServer } from "./stub-server.ts";
 import { TARGETS, type Target, WORKERD_WITHOUT_NODE_GLOBALS } from "./target-names.ts";
@@ -56,27 +56,40 @@ interface Context {
   work: string;
 }
 
-function findOnPath(name: string): string | undefined {
+/** Every executable `name` on PATH, in PATH's order. */
+function allOnPath(name: string): string[] {
+  const found: string[] = [];
   for (const dir of (process.env.PATH ?? "").split(path.delimiter).filter(Boolean)) {
     const candidate = path.join(dir, name);
     try {
       accessSync(candidate, constants.X_OK);
-      return candidate;
+      if (!found.includes(candidate)) found.push(candidate);
     } catch {
       // not here
     }
   }
-  return undefined;
+  return found;
 }
 
 /** The binary and version of a runtime: from PATH with --from-path (checked against the pin), else the matrix. */
 async function runtimeBinary(id: RuntimeId, context: Context): Promise<{ path: string; version: string }> {
   const onPath = ON_PATH[id];
   if (context.fromPath && onPath) {
-    const found = findOnPath(onPath);
-    if (!found) throw new Error(`--from-path: no ${onPath} on PATH for ${id}`);
+    // The first one at the pin: a workflow sets up the Node under test, then Node 24 (.nvmrc) for the tools, and
+    // both are on PATH.
+    const found = allOnPath(onPath);
+    if (found.length === 0) throw new Error(`--from-path: no ${onPath} on PATH for ${id}`);
     const spec = runtimeSpec(id);
-    return { path: found, version: await checkVersion(spec, found, await pinnedVersion(spec)) };
+    const pinned = await pinnedVersion(spec);
+    const refusals: string[] = [];
+    for (const candidate of found) {
+      try {
+        return { path: candidate, version: await checkVersion(spec, candidate, pinned) };
+      } catch (error) {
+        refusals.push((error as Error).message);
+      }
+    }
+    throw new Error(`--from-path: no ${onPath} on PATH is the pinned ${id}: ${refusals.join("; ")}`);
   }
   const installed = (await context.matrix()).runtimes.get(id)!;
   return { path: installed.path, version: installed.version };
@@ -121,13 +134,19 @@ async function runTarget(target: Target, context: Context): Promise<Outcome> {
     return { target, ok: true, skipped: why, line: `- chromium SKIPPED: ${why}` };
   }
   try {
-    const what = target.startsWith("devkit-")
-      ? await smokeDevkit(
+    const what = target.startsWith("devkit-refused-")
+      ? await refusedDevkit(
           await context.devkit(),
-          await runtimeBinary(target.slice("devkit-".length) as RuntimeId, context),
+          await runtimeBinary(target.slice("devkit-refused-".length) as RuntimeId, context),
           context.work,
         )
-      : await runScenarioTarget(target, context);
+      : target.startsWith("devkit-")
+        ? await smokeDevkit(
+            await context.devkit(),
+            await runtimeBinary(target.slice("devkit-".length) as RuntimeId, context),
+            context.work,
+          )
+        : await runScenarioTarget(target, context);
     return { target, ok: true, line: `✓ ${target.padEnd(14)} ${what} (${took()})` };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -161,8 +180,8 @@ Targets: ${TARGETS.join(", ")}
 
 Options:
   --only <targets>  run only these (repeatable)
-  --from-path       take node, bun and deno from PATH (as GitHub's set-up actions install them), each checked
-                    against the version runtimes/package.json pins; workerd and TypeScript 7 still come from the matrix
+  --from-path       take node, bun and deno from PATH (as GitHub's set-up actions install them): the first one
+                    answering the version runtimes/package.json pins; workerd and TypeScript 7 still come from the matrix
   --install         install the matrix into its cache folder if needed, check every binary answers --version, and stop
   --list            print each runtime of the installed matrix: id, version and binary (tab-separated), and stop
 

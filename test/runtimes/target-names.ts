@@ -1,7 +1,12 @@
 /** What `npm run test:runtimes` runs, by name: a runtime running the client scenario, or the devkit under one Node. */
 
-/** The Nodes the devkit's smoke test runs under (devkit-smoke.ts). */
-export const DEVKIT_NODES = ["node20", "node22", "node24", "node26"] as const;
+/**
+ * The Nodes the devkit's smoke test runs under (devkit-smoke.ts): those of its `engines` (22.13 and later); Node 20
+ * runs the client scenario only.
+ */
+export const DEVKIT_NODES = ["node22", "node24", "node26"] as const;
+/** The Nodes of the matrix below the devkit's `engines`: its command must refuse to start there, saying why. */
+export const DEVKIT_REFUSED_NODES = ["node20"] as const;
 
 export const TARGETS = [
   "node20",
@@ -13,6 +18,7 @@ export const TARGETS = [
   "workerd",
   "chromium",
   ...DEVKIT_NODES.map((node) => `devkit-${node}` as const),
+  ...DEVKIT_REFUSED_NODES.map((node) => `devkit-refused-${node}` as const),
 ] as const;
 export type Target = (typeof TARGETS)[number];
 
