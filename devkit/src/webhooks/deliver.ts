@@ -44,6 +44,8 @@ export interface DeliveryOptions {
   timeoutMs?: number;
   /** Aborts the attempt under way (it reports an error) and any wait before the next. */
   signal?: AbortSignal;
+  /** The body's X-Signature when the caller signed it already (signWebhookPayloadAsync of `body` with `secret`). */
+  signature?: string;
 }
 
 export interface DeliveryResult {
@@ -58,7 +60,7 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
   const delays = options.delaysMs ?? RETRY_DELAYS_MS;
   const of = options.delaysMs === undefined ? DELIVERY_ATTEMPTS : delays.length + 1;
   // Web Crypto, as Node and browsers both have it: the sandbox delivers from a browser tab too (partner-api-devkit/msw).
-  const signature = await signWebhookPayloadAsync(options.body, options.secret);
+  const signature = options.signature ?? (await signWebhookPayloadAsync(options.body, options.secret));
   const attempts: AttemptReport[] = [];
   const started = performance.now();
   for (let attempt = 1; attempt <= of; attempt++) {
