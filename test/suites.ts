@@ -93,6 +93,7 @@ export const HEAVIEST_SLOW_FILES: readonly string[] = [
   "test/docs/samples-run.test.ts",
   "test/docs/browser.test.ts",
   "test/devkit/installed.test.ts",
+  "test/msw/installed.test.ts",
   "test/bench/tiny.test.ts",
   "test/consumer/package.test.ts",
   "test/dashboard/browser.test.ts",
