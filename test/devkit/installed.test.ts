@@ -7,7 +7,7 @@
  * shared.
  */
 import { execFile, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -185,6 +185,9 @@ describe("the packed client and devkit, installed in a partner's project", () =>
         "dist/cli.js",
         "dist/cli-kit.d.ts",
         "dist/cli-kit.js",
+        "dist/msw.browser.js",
+        "dist/msw.d.ts",
+        "dist/msw.js",
         "dist/openapi.json",
         "dist/sandbox.d.ts",
         "dist/sandbox.js",
@@ -227,7 +230,9 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     const client = JSON.parse(
       readFileSync(path.join(app, "node_modules", "partner-api-client", "package.json"), "utf8"),
     ) as { version: string };
-    expect(manifest.peerDependencies).toEqual({ "partner-api-client": client.version });
+    // And MSW, optional (partner-api-devkit/msw): this project, without it, installs none.
+    expect(manifest.peerDependencies).toEqual({ "partner-api-client": client.version, msw: expect.any(String) });
+    expect(existsSync(path.join(app, "node_modules", "msw"))).toBe(false);
   });
 
   test("npx partner-api: --version, --help on every level, exit 2 for what it does not know", async () => {
@@ -419,6 +424,12 @@ describe("the packed client and devkit, installed in a partner's project", () =>
         },
         files: ["typed.ts"],
         include: ["node_modules/partner-api-devkit/dist/**/*.d.ts"],
+        // partner-api-devkit/msw's declarations import MSW, which this project does not install: they are checked
+        // in a project that does (test/msw/installed.test.ts).
+        exclude: [
+          "node_modules/partner-api-devkit/dist/msw.d.ts",
+          "node_modules/partner-api-devkit/dist/types/devkit/src/msw/**",
+        ],
       }),
     );
     const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
