@@ -11,6 +11,7 @@ import { diffBenchmark } from "./diff.ts";
 import type { BenchSize } from "./harness.ts";
 import { machineInfo } from "./machine.ts";
 import { mockBenchmark } from "./mock.ts";
+import { mswBenchmark } from "./msw.ts";
 import { persistenceBenchmark } from "./persistence.ts";
 import { pipelineBenchmark } from "./pipeline.ts";
 import { proxyBenchmark } from "./proxy.ts";
@@ -38,6 +39,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   dashboardBenchmark,
   typecheckBenchmark,
   sizeBenchmark,
+  mswBenchmark,
 ];
 
 export interface BenchOptions {

@@ -29,6 +29,8 @@ export const SLOW_TEST_FILES: Readonly<Record<string, string>> = {
   "test/conformance/verify-prism.slow.test.ts": "starts Prism and runs verify against it",
   "test/conformance/verify.test.ts":
     "runs verify against the sandbox several times, npm run verify and proxy as processes",
+  "test/msw/installed.test.ts":
+    "packs the client and the devkit, installs them with MSW, Vitest and esbuild in a fresh project, runs Vitest and Chromium there",
   "test/consumer/package.test.ts": "builds and packs the client, installs it in a fresh project, starts Prism",
   "test/consumer/typescript.test.ts":
     "builds the client, type-checks a consumer project with TypeScript 5.9 and 7 (six tsc runs, about 20 s)",
@@ -103,6 +105,7 @@ export const HEAVIEST_SLOW_FILES: readonly string[] = [
   "test/docs/browser.test.ts",
   "test/devkit/installed.test.ts",
   "test/release/registry.test.ts",
+  "test/msw/installed.test.ts",
   "test/bench/tiny.test.ts",
   "test/consumer/package.test.ts",
   "test/dashboard/browser.test.ts",

@@ -4,6 +4,9 @@
  *   dist/cli.js      the `partner-api` executable
  *   dist/cli-kit.js  the commands and their runner for `import … from "partner-api-devkit/cli"`, with dist/cli-kit.d.ts
  *   dist/sandbox.js  `startSandbox()` for `import … from "partner-api-devkit/sandbox"`, with dist/sandbox.d.ts
+ *   dist/msw.js      `createSandboxHandlers()` for `import … from "partner-api-devkit/msw"` in Node, with dist/msw.d.ts
+ *   dist/msw.browser.js  the same for a browser (the export's `browser` condition): no Node module in it, its npm
+ *                    packages bundled in but MSW and the client (the partner's own copies)
  *   dist/chunks/     the code those three share
  *   dist/*.json      the bundled contracts the tools serve (copied from generated/)
  *   dist/workflows/  the Arazzo documents of openapi/workflows/ (the sandbox's shipped scenarios, the control CLI's
@@ -42,10 +45,11 @@ const ENTRIES: Entry[] = [
   { name: "cli", source: "src/cli/main.ts", executable: true },
   { name: "cli-kit", source: "src/cli/kit.ts", executable: false },
   { name: "sandbox", source: "src/sandbox/index.ts", executable: false },
+  { name: "msw", source: "src/msw/index.ts", executable: false },
 ];
 
 /** The entries with declarations: dist/<name>.d.ts re-exports what tsc writes for the source under dist/types/. */
-const TYPED_ENTRIES = ["cli-kit", "sandbox"];
+const TYPED_ENTRIES = ["cli-kit", "sandbox", "msw"];
 
 async function exists(file: string): Promise<boolean> {
   return stat(file).then(
@@ -124,6 +128,64 @@ export async function bundleDevkit(outDir: string, io: CliIO, entries: readonly 
   return { imported: new Set(packagesImported(result.metafile!)), inputs };
 }
 
+/**
+ * The modules that need Node, each with its browser stand-in beside it (`x.browser.ts` for `x.ts`): what finds and
+ * reads files, and what checks receivers by Node's address and name lookups. Everything else the msw entry reaches
+ * runs in a browser as it is; a Node module left in the bundle
+ * fails the build.
+ */
+const BROWSER_STAND_INS = [
+  "src/paths.ts",
+  "src/sandbox/testmode/data-file.ts",
+  "src/sandbox/receivers.ts",
+  "src/sandbox/receiver-agent.ts",
+];
+
+/** The packages the browser bundle leaves to the partner's bundler: their own MSW and client. */
+export const BROWSER_EXTERNAL = ["msw", "partner-api-client"];
+
+/** Bundles `source` for a browser into `outFile` (ESM); returns the bundle's bytes. */
+export async function bundleForBrowser(source: string, outFile: string, minify = false): Promise<Metafile> {
+  const standIns = new Map(
+    BROWSER_STAND_INS.map((file) => [
+      path.join(devkitRoot, file),
+      path.join(devkitRoot, file.replace(/\.ts$/, ".browser.ts")),
+    ]),
+  );
+  const result = await build({
+    absWorkingDir: devkitRoot,
+    entryPoints: [source],
+    outfile: outFile,
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    conditions: ["partner-api-source"],
+    external: BROWSER_EXTERNAL,
+    minify,
+    metafile: true,
+    legalComments: "none",
+    logLevel: "error",
+    plugins: [
+      {
+        name: "node-edges",
+        setup(build) {
+          // The few Node modules that stay behind the stand-ins' callers: calls that throw in a browser.
+          build.onResolve({ filter: /^node:(fs|fs\/promises|path)$/ }, () => ({
+            path: path.join(devkitRoot, "src/node-stand-in.browser.ts"),
+          }));
+          build.onResolve({ filter: /\.ts$/ }, (args) => {
+            const resolved = path.resolve(args.resolveDir, args.path);
+            const standIn = standIns.get(resolved);
+            return standIn ? { path: standIn } : undefined;
+          });
+        },
+      },
+    ],
+  });
+  return result.metafile!;
+}
+
 /** Where a shipped workflow's OpenAPI sources are in the package: the contracts dist/ carries, beside workflows/. */
 const PACKAGED_SOURCES: Readonly<Record<string, string>> = {
   "../openapi.yaml": "../openapi.json",
@@ -191,6 +253,10 @@ export const buildCommand = defineCommand({
       else io.err(`  skipped dist/${entry.name}.js: ${entry.source} does not exist yet`);
     }
     const { imported } = await bundleDevkit(distDir, io, entries);
+    if (entries.some((entry) => entry.name === "msw"))
+      await step(io, "bundle dist/msw.browser.js (for a browser: no Node module)", () =>
+        bundleForBrowser("src/msw/index.ts", path.join(distDir, "msw.browser.js")),
+      );
     const declared = { ...manifest.dependencies, ...manifest.peerDependencies };
     const undeclared = [...imported].filter((name) => !Object.hasOwn(declared, name));
     if (undeclared.length > 0) {

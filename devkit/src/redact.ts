@@ -5,6 +5,7 @@
  * case-insensitively: a JSON or form body is parsed and its secret-named fields replaced, whatever its size;
  * a body that cannot be parsed is shown as its length and type, never its bytes.
  */
+import { utf8Length } from "./bytes.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./sandbox/limits.ts";
 
 export const REDACTED = "[REDACTED]";
@@ -147,7 +148,7 @@ export type ReadBody = { parsed: unknown } | { omitted: OmittedBody };
 export function readRedacted(text: string, contentType: string | readonly string[] | number | undefined): ReadBody {
   const mediaType = mediaTypeOf(contentType);
   const omitted = (reason: string): ReadBody => ({
-    omitted: { bytes: Buffer.byteLength(text), mediaType: mediaType || "(none)", reason },
+    omitted: { bytes: utf8Length(text), mediaType: mediaType || "(none)", reason },
   });
   if (isJsonMediaType(mediaType)) {
     // Deeper than any body the sandbox takes: it could be parsed, but not written out again (JSON.stringify recurses).

@@ -16,6 +16,12 @@ export const SOURCE_PACKAGES: Readonly<Record<string, string>> = {
   "partner-api-client": path.join(repoRoot, "src", "index.ts"),
   "partner-api-client/types": path.join(repoRoot, "generated", "schema.d.ts"),
   "partner-api-devkit/sandbox": path.join(repoRoot, "devkit", "src", "sandbox", "index.ts"),
+  "partner-api-devkit/msw": path.join(repoRoot, "devkit", "src", "msw", "index.ts"),
+  // What the guide's MSW examples import besides (a partner installs them): their declarations here.
+  msw: path.join(repoRoot, "node_modules", "msw", "lib", "core", "index.d.ts"),
+  "msw/node": path.join(repoRoot, "node_modules", "msw", "lib", "node", "index.d.ts"),
+  "msw/browser": path.join(repoRoot, "node_modules", "msw", "lib", "browser", "index.d.ts"),
+  vitest: path.join(repoRoot, "node_modules", "vitest", "dist", "index.d.ts"),
 };
 
 export interface ModuleSource {

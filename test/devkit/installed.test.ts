@@ -7,14 +7,14 @@
  * shared.
  */
 import { execFile, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findFreePort } from "../../devkit/src/prism.ts";
-import { documentedSnippets } from "../../scripts/lib/docs/snippets.ts";
+import { documentedSnippets, MSW_EXAMPLES } from "../../scripts/lib/docs/snippets.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { type Receiver, startReceiver } from "../../scripts/lib/receiver.ts";
 import { typecheckModules } from "../../scripts/lib/typecheck.ts";
@@ -186,6 +186,9 @@ describe("the packed client and devkit, installed in a partner's project", () =>
         "dist/cli.js",
         "dist/cli-kit.d.ts",
         "dist/cli-kit.js",
+        "dist/msw.browser.js",
+        "dist/msw.d.ts",
+        "dist/msw.js",
         "dist/openapi.json",
         "dist/sandbox.d.ts",
         "dist/sandbox.js",
@@ -228,7 +231,9 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     const client = JSON.parse(
       readFileSync(path.join(app, "node_modules", "partner-api-client", "package.json"), "utf8"),
     ) as { version: string };
-    expect(manifest.peerDependencies).toEqual({ "partner-api-client": client.version });
+    // And MSW, optional (partner-api-devkit/msw): this project, without it, installs none.
+    expect(manifest.peerDependencies).toEqual({ "partner-api-client": client.version, msw: expect.any(String) });
+    expect(existsSync(path.join(app, "node_modules", "msw"))).toBe(false);
   });
 
   test("npx partner-api: --version, --help on every level, exit 2 for what it does not know", async () => {
@@ -408,6 +413,12 @@ describe("the packed client and devkit, installed in a partner's project", () =>
         compilerOptions: strictConsumerOptions(),
         files: ["typed.ts"],
         include: ["node_modules/partner-api-devkit/dist/**/*.d.ts"],
+        // partner-api-devkit/msw's declarations import MSW, which this project does not install: they are checked
+        // in a project that does (test/msw/installed.test.ts).
+        exclude: [
+          "node_modules/partner-api-devkit/dist/msw.d.ts",
+          "node_modules/partner-api-devkit/dist/types/devkit/src/msw/**",
+        ],
       }),
     );
     const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
@@ -429,7 +440,15 @@ describe("the packed client and devkit, installed in a partner's project", () =>
         "await startSandbox({ prot: 4020 });",
       ].join("\n"),
     };
-    const errors = await typecheckModules([...documentedSnippets(loadDocument()), broken], { installedIn: app });
+    const errors = await typecheckModules(
+      [
+        ...documentedSnippets(loadDocument()).filter(
+          (block) => !(Object.values(MSW_EXAMPLES) as string[]).includes(block.name),
+        ),
+        broken,
+      ],
+      { installedIn: app },
+    );
     expect(errors.map((error) => `${error.where} ${error.message.split("\n")[0]}`)).toEqual([
       // openapi-fetch's overloads answer an unknown path with "Expected 2 arguments, but got 1".
       expect.stringMatching(/^broken:3 /),

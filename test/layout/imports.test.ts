@@ -52,6 +52,7 @@ interface Manifest {
   exports: Record<string, unknown>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   devDependencies?: Record<string, string>;
 }
 
@@ -72,6 +73,9 @@ function packageOf(specifier: string): string {
 }
 
 const isBuiltin = (specifier: string) => specifier.startsWith("node:") || builtinModules.includes(specifier);
+
+/** The files of generated/ the devkit's source may import: the control contract's types, the contracts the msw entry bundles. */
+const DEVKIT_GENERATED = ["generated/sandbox.js", "generated/openapi.json", "generated/sandbox.json"];
 
 describe("imports go one way: scripts → devkit → client", () => {
   it("the client (src/) imports src/, generated/, openapi-fetch and node built-ins: nothing of the devkit or the tools", () => {
@@ -95,8 +99,9 @@ describe("imports go one way: scripts → devkit → client", () => {
           return !isPublicEntry(specifier, "partner-api-client", client);
         return !declared.has(packageOf(specifier));
       }
-      // The control contract's types (generated/sandbox.d.ts) are the devkit's own; the build copies them.
-      return !target.startsWith("devkit/src/") && target !== "generated/sandbox.js";
+      // The control contract's types (generated/sandbox.d.ts) are the devkit's own; the build copies them. The msw
+      // entry bundles both contracts as data (a browser has no files to read them from).
+      return !target.startsWith("devkit/src/") && !DEVKIT_GENERATED.includes(target);
     });
     expect(offending.map(show)).toEqual([]);
   });
@@ -169,7 +174,7 @@ describe("the packages resolve from source in the repository, built elsewhere", 
         checked.push(`${dir} ${entry}`);
       }
     }
-    expect(checked).toEqual([". .", ". ./types", "devkit ./cli", "devkit ./sandbox"]);
+    expect(checked).toEqual([". .", ". ./types", "devkit ./cli", "devkit ./sandbox", "devkit ./msw"]);
   });
 
   it("tsc, vitest and every tsx run set the condition", () => {
@@ -187,7 +192,12 @@ describe("the packages resolve from source in the repository, built elsewhere", 
   });
 
   it("the devkit's peer dependency is this client's exact version, linked from the workspace here", () => {
-    expect(devkit.peerDependencies).toEqual({ "partner-api-client": client.version });
+    // MSW too, optional: partners who use partner-api-devkit/msw bring their own (its exact version a dev dependency here).
+    expect(devkit.peerDependencies).toEqual({
+      "partner-api-client": client.version,
+      msw: `^${devkit.devDependencies?.msw}`,
+    });
+    expect(devkit.peerDependenciesMeta).toEqual({ msw: { optional: true } });
     expect(devkit.devDependencies?.["partner-api-client"]).toBe("file:..");
     expect(devkit.dependencies).not.toHaveProperty("partner-api-client");
   });

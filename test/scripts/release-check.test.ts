@@ -35,7 +35,7 @@ describe("npm run release:check", () => {
     const setVersion = (text: string) => text.replace(/("version": )"[^"]*"/, `$1"${version}"`);
     edit("package.json", setVersion);
     edit("devkit/package.json", (text) =>
-      setVersion(text).replace(/("partner-api-client": )"[^"]*"(\n\s*\})/, `$1"${version}"$2`),
+      setVersion(text).replace(/("peerDependencies":\s*\{[^}]*"partner-api-client":\s*)"[^"]*"/, `$1"${version}"`),
     );
     edit("openapi/openapi.yaml", (text) => withContractVersion(text, version));
     edit("generated/openapi.json", setVersion);
@@ -86,7 +86,7 @@ describe("npm run release:check", () => {
     ],
     [
       "devkit/package.json",
-      (text: string) => text.replace(/("partner-api-client": )"[^"]*"(\n\s*\})/, '$1"0.0.9"$2'),
+      (text: string) => text.replace(/("peerDependencies":\s*\{[^}]*"partner-api-client":\s*)"[^"]*"/, '$1"0.0.9"'),
       "peer dependency on partner-api-client is 0.0.9",
     ],
     [

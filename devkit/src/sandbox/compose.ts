@@ -10,18 +10,15 @@ import type { ArazzoDocument } from "../arazzo/document.ts";
 import { checkArazzoShape, WorkflowError } from "../arazzo/document.ts";
 import { createDashboard } from "../dashboard/index.ts";
 import { displayPath } from "../paths.ts";
+import { assembleSandbox } from "./assemble.ts";
 import { createBoundary } from "./boundary.ts";
 import { SandboxClock } from "./clock.ts";
 import { sandboxRouter } from "./contracts.ts";
 import { controlClient, type SandboxControl } from "./control-client.ts";
-import { SandboxEngine } from "./engine.ts";
-import { engineParts, type Task } from "./flows/index.ts";
 import { checkedOptions, type SandboxOptions } from "./options.ts";
-import { createRequestListener } from "./server.ts";
 import { openSqliteStore, type PersistentStore, type StoreContext } from "./store/sqlite-store.ts";
 import { type LoadedState, SandboxStateError } from "./store/state-file.ts";
 import { MemoryStore, type Store } from "./store/tables.ts";
-import { TestMode } from "./testmode/index.ts";
 import { type PreparedScenario, type ScenarioRun, ScenarioRunner } from "./testmode/scenarios.ts";
 
 /** What `Sandbox.runWorkflow` runs: a shipped workflow, or a document's. */
@@ -131,26 +128,16 @@ async function serve(settings: ReturnType<typeof checkedOptions>, store: Store, 
         : settings.host;
   const baseUrl = `http://${shownHost}:${port}`;
   // From here to the listener below nothing waits: no request is taken before the sandbox can answer it.
-  const engine: SandboxEngine<Task> = new SandboxEngine<Task>(
-    store,
-    clock,
-    {
-      cardIssuingSeconds: settings.cardIssuingSeconds,
-      kybReviewSeconds: settings.kybReviewSeconds,
-      webhookTimeoutMs: settings.webhookTimeoutMs,
-      webhooks: settings.webhooks,
-      baseUrl: () => baseUrl,
-      receivers: { ownPort: () => port, allowPrivate: settings.allowPrivateReceivers },
-    },
-    engineParts,
-  );
-  const testMode = new TestMode(engine, router, {
-    seed: store.seed,
+  const { engine, testMode, listener } = assembleSandbox(router, store, clock, {
+    cardIssuingSeconds: settings.cardIssuingSeconds,
+    kybReviewSeconds: settings.kybReviewSeconds,
+    webhookTimeoutMs: settings.webhookTimeoutMs,
+    webhooks: settings.webhooks,
+    baseUrl: () => baseUrl,
+    receivers: { ownPort: () => port, allowPrivate: settings.allowPrivateReceivers },
     requestLogSize: settings.requestLogSize,
     faults: settings.faults,
   });
-  const listener = createRequestListener(router, engine, testMode);
-  testMode.scenarios.serveWith(listener);
   // The dashboard answers a browser at / and its own files; every other request is the API's. Neither sees
   // a request for another host, nor one to the control API or the dashboard from another origin.
   const boundary = createBoundary(settings.host, settings.allowedHosts);

@@ -5,7 +5,6 @@
  * it through the interface they declare (flows/flow.ts `FlowEnv`). HTTP lives in server.ts.
  */
 
-import { setMaxListeners } from "node:events";
 import { ATTEMPT_TIMEOUT_MS } from "../webhooks/deliver.ts";
 import { CLOCK_RANGE, type SandboxClock } from "./clock.ts";
 import { heapify, peekTask, popTask, pushTask } from "./due.ts";
@@ -29,6 +28,8 @@ export interface EngineSettings {
   baseUrl: () => string;
   /** Where receivers may be (receivers.ts): not the sandbox itself; private ranges when allowed. */
   receivers?: ReceiverPolicy;
+  /** The partner contract served, whose examples every new account holds (default: the one read from files). */
+  partnerContract?: Record<string, unknown>;
   /** Real milliseconds one webhook delivery attempt may take, waiting for a free connection included. Default 10 s. */
   webhookTimeoutMs?: number;
 }
@@ -101,8 +102,9 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
     this.parts = parts(this);
     this.fresh();
     store.onReload(() => this.fresh());
-    // Every delivery under way listens to it: hundreds at once are expected, not a leak.
-    setMaxListeners(0, this.stopping.signal);
+    // Every delivery under way listens to it: hundreds at once are expected, not a leak. Node warns past 10
+    // listeners on one signal; a browser (partner-api-devkit/msw) has no such warning, nor node:events.
+    nodeEvents()?.setMaxListeners(0, this.stopping.signal);
   }
 
   /** Builds the caches again from the store when it was reset or read back since they were built. */
@@ -441,7 +443,8 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
       this.timerDueAt = undefined;
       this.runDueNow().catch(() => undefined);
     }, delay);
-    this.timer.unref();
+    // Node only: a browser's timers have no unref (partner-api-devkit/msw).
+    this.timer.unref?.();
   }
 
   async stop(): Promise<void> {
@@ -460,4 +463,10 @@ function signal(): { promise: Promise<void>; resolve: () => void } {
     resolve = done;
   });
   return { promise, resolve };
+}
+
+/** node:events where the engine runs in Node, without importing it (the engine runs in a browser too). */
+function nodeEvents(): typeof import("node:events") | undefined {
+  const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  return nodeProcess?.getBuiltinModule?.("node:events") as typeof import("node:events") | undefined;
 }

@@ -6,8 +6,8 @@
  * form, and a link is only ever an http(s) address (a `javascript:` redirectUri, from a state file of before
  * the check, is shown as text).
  */
-import { createHash } from "node:crypto";
 import type { components } from "../../../generated/sandbox.js";
+import { sha256Base64 } from "../bytes.ts";
 import type { CompanyRecord } from "./records.ts";
 
 const STYLE =
@@ -16,7 +16,7 @@ const STYLE =
 /** What a hosted page may do: show its own style, post its own form. No script, no other resource, no <base>. */
 export const HOSTED_PAGE_POLICY = [
   "default-src 'none'",
-  `style-src 'sha256-${createHash("sha256").update(STYLE).digest("base64")}'`,
+  `style-src 'sha256-${sha256Base64(STYLE)}'`,
   "form-action 'self'",
   "base-uri 'none'",
 ].join("; ");

@@ -4,7 +4,6 @@
  */
 
 import path from "node:path";
-import { ATTEMPT_TIMEOUT_MS } from "../webhooks/deliver.ts";
 import { checkedAllowedHosts } from "./boundary.ts";
 import { CLOCK_RANGE_TEXT, inClockRange } from "./clock.ts";
 import { sandboxRouter } from "./contracts.ts";
@@ -14,16 +13,24 @@ import { DEFAULT_REQUEST_LOG_SIZE } from "./testmode/log.ts";
 
 export const DEFAULT_SANDBOX_HOST = "127.0.0.1";
 export const DEFAULT_SANDBOX_PORT = 4020;
-export const DEFAULT_CARD_ISSUING_SECONDS = 10;
-export const DEFAULT_KYB_REVIEW_SECONDS = 60;
-/** Real seconds one webhook delivery attempt may take (the webhook kit's limit, ATTEMPT_TIMEOUT_MS). */
-export const DEFAULT_WEBHOOK_TIMEOUT_SECONDS = ATTEMPT_TIMEOUT_MS / 1000;
-/** The longest `webhookTimeoutSeconds` allows. */
-export const MAX_WEBHOOK_TIMEOUT_SECONDS = 60;
-/** The account scenarios given at start run as when neither they nor `scenarioApiKey` name one. */
-export const DEFAULT_SCENARIO_API_KEY = "sandbox";
-/** The largest request log `requestLogSize` allows. */
-export const MAX_REQUEST_LOG_SIZE = 100_000;
+
+import {
+  DEFAULT_CARD_ISSUING_SECONDS,
+  DEFAULT_KYB_REVIEW_SECONDS,
+  DEFAULT_SCENARIO_API_KEY,
+  DEFAULT_WEBHOOK_TIMEOUT_SECONDS,
+  MAX_REQUEST_LOG_SIZE,
+  MAX_WEBHOOK_TIMEOUT_SECONDS,
+} from "./defaults.ts";
+
+export {
+  DEFAULT_CARD_ISSUING_SECONDS,
+  DEFAULT_KYB_REVIEW_SECONDS,
+  DEFAULT_SCENARIO_API_KEY,
+  DEFAULT_WEBHOOK_TIMEOUT_SECONDS,
+  MAX_REQUEST_LOG_SIZE,
+  MAX_WEBHOOK_TIMEOUT_SECONDS,
+};
 
 export interface SandboxOptions {
   /** Port to listen on; 0 picks a free one. Default 4020. */

@@ -8,10 +8,10 @@
  * 422 for JSON nested too deep or a string too long.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { concatBytes, EMPTY_BYTES, utf8Length, utf8Text } from "../bytes.ts";
 import type { ContractRouter, Issue, Operation, QueryValues } from "../contract/router.ts";
 import { callerKey } from "./accounts.ts";
 import { answerText } from "./answer-text.ts";
-import { ulidParameterNames } from "./contracts.ts";
 import type { SandboxEngine } from "./engine.ts";
 import { exampleHandler } from "./example-answers.ts";
 import { type AnyReply, type Call, SandboxProblem } from "./flows/flow.ts";
@@ -19,7 +19,8 @@ import { CONTROL_HANDLERS, PARTNER_HANDLERS, type Task } from "./flows/index.ts"
 import { HOSTED_PAGE_POLICY } from "./hosted.ts";
 import { longStrings, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_STRING_LENGTH, nestsDeeperThan } from "./limits.ts";
 import { newAccountQuota } from "./origin-quota.ts";
-import { StateNotSavedError } from "./store/sqlite-store.ts";
+import { ulidParameterNames } from "./router-over.ts";
+import { StateNotSavedError } from "./store/errors.ts";
 import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
 export { MAX_BODY_BYTES };
@@ -59,7 +60,6 @@ function headersFor(cors: boolean, contentType?: string): OutgoingHttpHeaders {
 }
 
 const NO_QUERY: QueryValues = { get: () => null };
-const EMPTY_BODY = Buffer.alloc(0);
 /**
  * A request target whose path `new URL` would return unchanged: no dot segments, percent-escapes, backslashes
  * or leading `//`, and no fragment. Anything else goes through `new URL`, so both give the same path and query.
@@ -94,7 +94,7 @@ class RequestGone extends Error {
   override readonly name = "RequestGone";
 }
 
-function readBody(request: IncomingMessage): Promise<Buffer> {
+function readBody(request: IncomingMessage): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     // A declared length over the limit is refused without reading it (what is sent is drained).
     if (Number(request.headers["content-length"]) > MAX_BODY_BYTES) {
@@ -102,9 +102,9 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
       request.resume();
       return;
     }
-    const chunks: Buffer[] = [];
+    const chunks: Uint8Array[] = [];
     let size = 0;
-    request.on("data", (chunk: Buffer) => {
+    request.on("data", (chunk: Uint8Array) => {
       if (size > MAX_BODY_BYTES) return;
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
@@ -115,7 +115,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
       }
       chunks.push(chunk);
     });
-    request.on("end", () => resolve(Buffer.concat(chunks)));
+    request.on("end", () => resolve(concatBytes(chunks)));
     request.on("error", (error) => reject(new RequestGone(error.message)));
   });
 }
@@ -152,7 +152,7 @@ function send(
   if (reply.headers) headers = { ...headers, ...reply.headers };
   if (exchange) text = exchange.answer(reply.status, headers, text);
   // Its length declared, so the answer goes out in one write, not chunked; the text is encoded as it is written.
-  response.writeHead(reply.status, { ...headers, "content-length": text === undefined ? 0 : Buffer.byteLength(text) });
+  response.writeHead(reply.status, { ...headers, "content-length": text === undefined ? 0 : utf8Length(text) });
   response.end(text);
 }
 
@@ -246,7 +246,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       // X-API-Key, or the account X-Sandbox-Account names by fingerprint (as the dashboard sends).
       const apiKey = callerKey(request.headers, engine);
 
-      const raw = hasBody(request) ? await readBody(request) : EMPTY_BODY;
+      const raw = hasBody(request) ? await readBody(request) : EMPTY_BYTES;
       exchange.received(raw);
       // A fault answers for the call (or drops it) before anything else, as a failing service would.
       const striking = exchange.strike(response);
@@ -284,7 +284,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
             `the body must be ${[...declaredBody.mediaTypes.keys()].join(" or ")}, not "${mediaType || "(no content-type)"}"`,
           );
         }
-        const text = raw.toString("utf8");
+        const text = utf8Text(raw);
         if (mediaType === "application/x-www-form-urlencoded") body = Object.fromEntries(new URLSearchParams(text));
         else {
           if (nestsDeeperThan(text, MAX_JSON_DEPTH))
@@ -318,7 +318,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       if (issues.length > 0) throw invalidRequest(issues);
       // A ULID in lower case is the same id (the standard reads either case); records hold them upper case.
       const params = values as Record<string, unknown>;
-      for (const name of ulidParameterNames())
+      for (const name of ulidParameterNames(router))
         if (typeof params[name] === "string") params[name] = (params[name] as string).toUpperCase();
 
       const isNewAccount = apiKey !== undefined && !engine.hasAccount(apiKey);

@@ -6,7 +6,7 @@
  * body bytes (so the same event id). Redirects are not followed: a 3xx answer is a failed attempt.
  */
 // The client's own signing (a peer dependency): the devkit signs exactly as the partner's installed client verifies.
-import { signWebhookPayload } from "partner-api-client";
+import { signWebhookPayloadAsync } from "partner-api-client";
 
 /** The waits before each retry, from the source's Events section: one retry each, so 5 retries. */
 export const RETRY_DELAYS_MS: readonly number[] = [10_000, 30_000, 60_000, 120_000, 300_000];
@@ -46,6 +46,8 @@ export interface DeliveryOptions {
   signal?: AbortSignal;
   /** The connections' dispatcher (an undici Agent): the sandbox's checks where each name resolves. */
   dispatcher?: unknown;
+  /** The body's X-Signature when the caller signed it already (signWebhookPayloadAsync of `body` with `secret`). */
+  signature?: string;
 }
 
 export interface DeliveryResult {
@@ -59,7 +61,8 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const delays = options.delaysMs ?? RETRY_DELAYS_MS;
   const of = options.delaysMs === undefined ? DELIVERY_ATTEMPTS : delays.length + 1;
-  const signature = signWebhookPayload(options.body, options.secret);
+  // Web Crypto, as Node and browsers both have it: the sandbox delivers from a browser tab too (partner-api-devkit/msw).
+  const signature = options.signature ?? (await signWebhookPayloadAsync(options.body, options.secret));
   const attempts: AttemptReport[] = [];
   const started = performance.now();
   for (let attempt = 1; attempt <= of; attempt++) {

@@ -21,6 +21,16 @@ import { addCodeSamples, TYPESCRIPT_LABEL } from "./samples.ts";
 
 export const partnersGuidePath = path.join(repoRoot, "docs", "partners.md");
 
+/**
+ * The guide's two MSW examples (docs/partners.md, "The sandbox in unit and browser tests"), by block name: they
+ * import MSW and Vitest, which a project has only when it tests with them, so test/msw/installed.test.ts compiles
+ * and runs them in a project that installs those, and test/devkit/installed.test.ts's project leaves them out.
+ */
+export const MSW_EXAMPLES = {
+  vitest: "partners-vitest-with-setupserver",
+  browser: "partners-a-browser-page-with-setupworker",
+} as const;
+
 /** An opening fence of a TypeScript block, at any indentation (a block inside a list item is indented). */
 const TS_FENCE = /^( *)```(?:ts|typescript)[ \t]*$/;
 

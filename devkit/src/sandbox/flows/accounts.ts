@@ -42,7 +42,7 @@ export function seedAccount(env: FlowEnv, apiKey: string): void {
     if (webhooks) addEndpoint(env, apiKey, webhooks.url, webhooks.secret);
     // The demo company is the contract examples' company, holding what they name, so the reference's requests
     // run as displayed against a fresh account.
-    const examples = contractExamples();
+    const examples = contractExamples(env.settings.partnerContract);
     const demo = addCompany(env, apiKey, {
       name: "Sandbox Demo Company",
       countryCode: "US",

@@ -164,12 +164,16 @@ export function readContractExamples(doc: Record<string, unknown>): ContractExam
   });
 }
 
-let served: ContractExamples | undefined;
+const served = new WeakMap<Record<string, unknown>, ContractExamples>();
 
-/** The examples of the contract the sandbox serves, read once per process. */
-export function contractExamples(): ContractExamples {
-  served ??= readContractExamples(partnerDocument());
-  return served;
+/** The examples of the contract the sandbox serves (by default the one read from files), read once per document. */
+export function contractExamples(document: Record<string, unknown> = partnerDocument()): ContractExamples {
+  let examples = served.get(document);
+  if (!examples) {
+    examples = readContractExamples(document);
+    served.set(document, examples);
+  }
+  return examples;
 }
 
 /** Puts the examples' card holder, card, wallet, route and transactions under `company` (the examples' company). */

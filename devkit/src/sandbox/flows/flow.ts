@@ -238,6 +238,8 @@ export interface FlowSettings {
   baseUrl(): string;
   /** Where receivers may be (receivers.ts); every address but the sandbox's own and private ones when omitted. */
   readonly receivers?: ReceiverPolicy;
+  /** The partner contract served, whose examples every new account holds (default: the one read from files). */
+  readonly partnerContract?: Record<string, unknown>;
 }
 
 /** What a flow sees of the sandbox: the records, the clock, ids, timed tasks, events. */

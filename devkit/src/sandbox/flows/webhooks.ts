@@ -4,7 +4,7 @@
  * the clock, retried after 10 s, 30 s, 1 min, 2 min and 5 min while the receiver answers non-2xx or cannot be
  * reached.
  */
-import { webhookEventTypes } from "partner-api-client";
+import { signWebhookPayloadAsync, webhookEventTypes } from "partner-api-client";
 import { redactUrlCredentials } from "../../redact.ts";
 import { deliverWebhook, RETRY_DELAYS_MS } from "../../webhooks/deliver.ts";
 import { nextAttemptsByEvent, shownEvent } from "../deliveries.ts";
@@ -214,6 +214,8 @@ async function attemptDelivery(
   secret: string,
   stopping: AbortSignal,
 ): Promise<{ statusCode?: number; error?: string; durationMs?: number }> {
+  // Signed (Web Crypto, asynchronous) before the limit starts and before a connection is held.
+  const signature = await signWebhookPayloadAsync(body, secret);
   const timeoutMs = env.webhookTimeoutMs;
   const deadline = performance.now() + timeoutMs;
   let slots = slotsOf.get(env);
@@ -241,7 +243,16 @@ async function attemptDelivery(
   try {
     const left = Math.max(1, Math.ceil(deadline - performance.now()));
     const [attempt] = (
-      await deliverWebhook({ url, body, secret, delaysMs: [], timeoutMs: left, signal: stopping, dispatcher: agent })
+      await deliverWebhook({
+        url,
+        body,
+        secret,
+        signature,
+        delaysMs: [],
+        timeoutMs: left,
+        signal: stopping,
+        dispatcher: agent,
+      })
     ).attempts;
     // Real milliseconds, to a tenth: what the receiver took, for the events list and the dashboard.
     const timing = attempt === undefined ? {} : { durationMs: Math.round(attempt.ms * 10) / 10 };

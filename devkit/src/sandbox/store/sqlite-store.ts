@@ -28,6 +28,7 @@ import { Worker } from "node:worker_threads";
 import { CLOCK_RANGE_TEXT, inClockRange } from "../clock.ts";
 import { OWNERS, type Records, type Row, TABLE_NAMES, type TableName } from "../records.ts";
 import { ChangeSet } from "./changes.ts";
+import { StateNotSavedError } from "./errors.ts";
 import { looksLikeFormat4, readFormat4 } from "./format4.ts";
 import {
   checkRecord,
@@ -48,10 +49,7 @@ export const APPLICATION_ID = 0x50415342;
 const STATE_FILE_MODE = 0o600;
 const SQLITE_HEADER = "SQLite format 3\u0000";
 
-/** A change could not be made durable: it was rolled back (the records are as the database holds them). */
-export class StateNotSavedError extends Error {
-  override readonly name = "StateNotSavedError";
-}
+export { StateNotSavedError };
 
 /** What a store for a state file is made from: the file, how it is named, the clock to stamp commits with. */
 export interface StoreContext {

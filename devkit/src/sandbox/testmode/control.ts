@@ -104,7 +104,7 @@ export const testModeFlow = defineFlow()({
             response.write(text);
           };
           const keepAlive = setInterval(() => write(": keep-alive\n\n"), STREAM_KEEPALIVE_MS);
-          keepAlive.unref();
+          keepAlive.unref?.();
           write(": following the request log\n\n");
           const stop = log.follow(
             { filter, send: (entry, json) => write(`event: request\nid: ${entry.id}\ndata: ${json}\n\n`) },

@@ -5,6 +5,7 @@
  * and the same calls fail the same way every run.
  */
 import type { components } from "../../../../generated/sandbox.js";
+import { utf8Length } from "../../bytes.ts";
 import type { Operation } from "../../contract/router.ts";
 import { type RandomHolder, randomStateFor, SeededRandom } from "../random.ts";
 
@@ -65,7 +66,7 @@ export class FaultBook {
         `${account === undefined ? "the sandbox holds" : `account ${account} holds`} ${MAX_FAULTS_PER_ACCOUNT} ${account === undefined ? "sandbox-wide faults" : "faults"}, the most one account may: remove some first`,
       );
     if (input.body !== undefined) {
-      const bytes = Buffer.byteLength(JSON.stringify(input.body));
+      const bytes = utf8Length(JSON.stringify(input.body));
       if (bytes > MAX_FAULT_BODY_BYTES)
         throw new FaultInputError(
           `body is ${bytes} bytes as JSON; a fault's body may be at most ${MAX_FAULT_BODY_BYTES} bytes (64 KiB)`,

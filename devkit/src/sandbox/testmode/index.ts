@@ -5,6 +5,7 @@
  * handed this test mode with each call.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { utf8Bytes } from "../../bytes.ts";
 import type { ContractRouter, Operation } from "../../contract/router.ts";
 import { callerFingerprint, headerValue } from "../accounts.ts";
 import type { SandboxEngine } from "../engine.ts";
@@ -119,7 +120,7 @@ export class Exchange {
   private readonly atMs: number;
   private operation: Operation | undefined;
   private account: string | null = null;
-  private body: Buffer | undefined;
+  private body: Uint8Array | undefined;
   private fault: Fault | undefined;
   private readonly scenario: string | undefined;
   private logged = true;
@@ -141,7 +142,7 @@ export class Exchange {
     this.logged = !UNLOGGED.has(operation.operationId);
   }
 
-  received(body: Buffer): void {
+  received(body: Uint8Array): void {
     this.body = body;
   }
 
@@ -184,11 +185,11 @@ export class Exchange {
     }
     const sent = text.slice(0, Math.ceil(text.length / 2) - 1) || "{";
     // Logged as bytes of its own: the cut string is a slice that would hold on to the whole answer.
-    this.record(status, headers, Buffer.from(sent));
+    this.record(status, headers, utf8Bytes(sent));
     return sent;
   }
 
-  private record(status: number | null, headers: OutgoingHttpHeaders, text: Buffer | string | undefined): void {
+  private record(status: number | null, headers: OutgoingHttpHeaders, text: Uint8Array | string | undefined): void {
     if (!this.logged) return;
     const target = this.request.url ?? "/";
     const mark = target.indexOf("?");

@@ -8,9 +8,9 @@
  * twice that. Secrets are redacted in every rendering: headers, query and bodies, by the names redact.ts lists;
  * a body that is not JSON or a form shows as its length and type.
  */
-import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import type { components } from "../../../../generated/sandbox.js";
+import { sha256Hex, utf8Bytes, utf8Length, utf8Text } from "../../bytes.ts";
 import type { ContractRouter, Operation } from "../../contract/router.ts";
 import {
   headerText,
@@ -46,7 +46,7 @@ export const MAX_STREAM_BUFFER_BYTES = 1024 * 1024;
 
 /** An account as the log and faults name it: a fingerprint of its API key, never the key. */
 export function accountFingerprint(apiKey: string): string {
-  return `acct_${createHash("sha256").update(apiKey).digest("hex").slice(0, 12)}`;
+  return `acct_${sha256Hex(apiKey).slice(0, 12)}`;
 }
 
 /** One call as it happened, before rendering. */
@@ -59,10 +59,10 @@ export interface LoggedCall {
   query: string;
   scenario: string | undefined;
   requestHeaders: IncomingHttpHeaders;
-  requestBody: Buffer | undefined;
+  requestBody: Uint8Array | undefined;
   status: number | null;
   responseHeaders: OutgoingHttpHeaders;
-  responseText: Buffer | string | undefined;
+  responseText: Uint8Array | string | undefined;
   durationMs: number;
   fault: FaultApplied | null;
 }
@@ -81,8 +81,8 @@ export interface RequestFilter {
  * `redacted`, the JSON text of a larger body already redacted (`cut` when only its start is kept); `omitted`,
  * the size and type of a larger body that is neither JSON nor a form.
  */
-type KeptBody = Buffer | string | LargeBody;
-type LargeBody = { kind: "redacted"; text: Buffer; cut: boolean } | { kind: "omitted"; omitted: OmittedBody };
+type KeptBody = Uint8Array | string | LargeBody;
+type LargeBody = { kind: "redacted"; text: Uint8Array; cut: boolean } | { kind: "omitted"; omitted: OmittedBody };
 
 /** What a kept body holds, in bytes: a body as sent its own size (`sent`), a larger one what was kept of it. */
 function keptSize(body: KeptBody | undefined, sent: number): number {
@@ -92,24 +92,24 @@ function keptSize(body: KeptBody | undefined, sent: number): number {
 }
 
 /** A body's size in bytes (0: none). */
-function sizeOf(text: Buffer | string | undefined): number {
+function sizeOf(text: Uint8Array | string | undefined): number {
   if (text === undefined) return 0;
-  return typeof text === "string" ? Buffer.byteLength(text) : text.length;
+  return typeof text === "string" ? utf8Length(text) : text.length;
 }
 
 /** A body larger than LOGGED_BODY_BYTES, read at once: redacted, its start kept, or its size and type. */
-function keepLarge(text: Buffer | string, contentType: string): LargeBody {
-  const read = readRedacted(text.toString(), contentType);
+function keepLarge(text: Uint8Array | string, contentType: string): LargeBody {
+  const read = readRedacted(utf8Text(text), contentType);
   if ("omitted" in read) return { kind: "omitted", omitted: read.omitted };
   const json = JSON.stringify(read.parsed);
   // Kept as bytes of its own: a slice of the string would hold on to the whole text it was cut from.
   return json.length <= LOGGED_BODY_BYTES
-    ? { kind: "redacted", text: Buffer.from(json), cut: false }
-    : { kind: "redacted", text: Buffer.from(json.slice(0, LOGGED_BODY_BYTES)), cut: true };
+    ? { kind: "redacted", text: utf8Bytes(json), cut: false }
+    : { kind: "redacted", text: utf8Bytes(json.slice(0, LOGGED_BODY_BYTES)), cut: true };
 }
 
-function isSent(body: KeptBody): body is Buffer | string {
-  return typeof body === "string" || Buffer.isBuffer(body);
+function isSent(body: KeptBody): body is Uint8Array | string {
+  return typeof body === "string" || body instanceof Uint8Array;
 }
 
 /** The body as `LoggedMessage` shows it: parsed and redacted, its redacted start when cut, or its size and type. */
@@ -119,11 +119,11 @@ function shown(
 ): { body?: unknown; truncated?: true; omitted?: OmittedBody } {
   if (body === undefined) return {};
   if (isSent(body)) {
-    const read = readRedacted(body.toString(), headerText(contentType));
+    const read = readRedacted(utf8Text(body), headerText(contentType));
     return "omitted" in read ? { omitted: read.omitted } : { body: read.parsed };
   }
   if (body.kind === "omitted") return { omitted: body.omitted };
-  return body.cut ? { body: body.text.toString(), truncated: true } : { body: JSON.parse(body.text.toString()) };
+  return body.cut ? { body: utf8Text(body.text), truncated: true } : { body: JSON.parse(utf8Text(body.text)) };
 }
 
 class Entry {
@@ -143,7 +143,7 @@ class Entry {
   ) {
     const responseText = call.responseText;
     if (responseText !== undefined && responseText.length > LOGGED_BODY_BYTES)
-      this.check = contractCheck(router, call, responseText.toString());
+      this.check = contractCheck(router, call, utf8Text(responseText));
     // Kept as they are, not copied: an answer's text is its own (one cut short by a malformed fault comes as bytes
     // of its own, Exchange.answer), a request's bytes are the ones read. A larger body is read at once.
     const requestBytes = sizeOf(call.requestBody);
@@ -184,7 +184,7 @@ class Entry {
   /** The entry in its contract shape, built each time it is read (what it holds is not kept twice). */
   render(router: ContractRouter): SandboxRequest {
     const { call } = this;
-    const answer = this.responseBody !== undefined && isSent(this.responseBody) ? this.responseBody.toString() : "";
+    const answer = this.responseBody !== undefined && isSent(this.responseBody) ? utf8Text(this.responseBody) : "";
     this.check ??= contractCheck(router, call, answer);
     return {
       id: this.id,

@@ -5,9 +5,7 @@
  * webhooks), marked as the scenario's by the request object itself, which no client can forge (so faults never
  * strike it), with the clock frozen for the run's length: the same state, seed and clock reading give the same ids.
  */
-import { EventEmitter } from "node:events";
-import { IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
-import { Socket } from "node:net";
+import type { IncomingMessage } from "node:http";
 import type { components } from "../../../../generated/sandbox.js";
 import { type Catalogue, type ResolvedDocument, resolveArazzo } from "../../arazzo/check.ts";
 import {
@@ -21,6 +19,7 @@ import { type Fetch, runArazzo, type StepCall, type WorkflowRun } from "../../ar
 import type { ContractRouter } from "../../contract/router.ts";
 import { displayPath } from "../../paths.ts";
 import type { SandboxClock } from "../clock.ts";
+import { answerInProcess, type RequestListener } from "../in-process.ts";
 
 export type ScenarioRun = components["schemas"]["ScenarioRun"];
 export type ShippedScenario = components["schemas"]["ShippedScenario"];
@@ -31,7 +30,6 @@ const NOT_IN_SCENARIOS = new Set(["runScenario", "streamRequests"]);
 const IN_PROCESS_BASE = "http://127.0.0.1";
 
 /** The sandbox's HTTP handler, as server.ts makes it. */
-export type RequestListener = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 
 /** What a run needs of the sandbox: its operations, its clock, and a way to mark its own calls. */
 export interface ScenarioHost {
@@ -208,84 +206,9 @@ function asScenarioStep(call: StepCall): ScenarioRun["steps"][number] {
 }
 
 /**
- * A fetch that hands each request to the sandbox's handler in this process: the request is a real IncomingMessage
- * (marked as the scenario's before the handler sees it), the response a stand-in that collects what is sent.
+ * A fetch that hands each request to the sandbox's handler in this process (in-process.ts), marked as the
+ * scenario's before the handler sees it.
  */
 function inProcessFetch(listener: RequestListener, mark: (request: IncomingMessage) => void): Fetch {
-  return async (url, init) => {
-    const target = new URL(url);
-    const body = init.body === undefined || init.body === null ? undefined : Buffer.from(String(init.body));
-    const request = new IncomingMessage(new Socket());
-    request.method = init.method ?? "GET";
-    request.url = `${target.pathname}${target.search}`;
-    const headers: Record<string, string> = { host: target.host };
-    for (const [name, value] of Object.entries((init.headers ?? {}) as Record<string, string>))
-      headers[name.toLowerCase()] = value;
-    if (body !== undefined) headers["content-length"] = String(body.length);
-    request.headers = headers;
-    request.rawHeaders = Object.entries(headers).flat();
-    if (body !== undefined) request.push(body);
-    request.push(null);
-    mark(request);
-    const response = new CollectedResponse();
-    await listener(request, response as unknown as ServerResponse);
-    if (!response.ended)
-      throw new Error(`the sandbox's handler returned without answering ${request.method} ${request.url}`);
-    const { status, headers: sent, text } = await response.done;
-    const answerHeaders = new Headers();
-    for (const [name, value] of Object.entries(sent))
-      if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(", ") : String(value));
-    return new Response(text === "" || status === 204 || status === 304 ? null : text, {
-      status,
-      headers: answerHeaders,
-    });
-  };
-}
-
-/** What the handler writes to a response, collected: the status, the headers and the text. */
-class CollectedResponse extends EventEmitter {
-  statusCode = 200;
-  destroyed = false;
-  headersSent = false;
-  ended = false;
-  private readonly headers: OutgoingHttpHeaders = {};
-  private readonly chunks: string[] = [];
-  private finish!: (answer: { status: number; headers: OutgoingHttpHeaders; text: string }) => void;
-  readonly done = new Promise<{ status: number; headers: OutgoingHttpHeaders; text: string }>((resolve) => {
-    this.finish = resolve;
-  });
-
-  setHeader(name: string, value: string | number | readonly string[]): this {
-    this.headers[name.toLowerCase()] = value as string;
-    return this;
-  }
-
-  getHeader(name: string): unknown {
-    return this.headers[name.toLowerCase()];
-  }
-
-  writeHead(status: number, headers?: OutgoingHttpHeaders): this {
-    this.statusCode = status;
-    for (const [name, value] of Object.entries(headers ?? {})) this.headers[name.toLowerCase()] = value;
-    this.headersSent = true;
-    return this;
-  }
-
-  flushHeaders(): void {
-    this.headersSent = true;
-  }
-
-  write(chunk: string | Buffer): boolean {
-    this.chunks.push(String(chunk));
-    return true;
-  }
-
-  end(chunk?: string | Buffer): this {
-    if (chunk !== undefined) this.chunks.push(String(chunk));
-    this.ended = true;
-    this.finish({ status: this.statusCode, headers: this.headers, text: this.chunks.join("") });
-    this.emit("finish");
-    this.emit("close");
-    return this;
-  }
+  return (url, init) => answerInProcess(listener, new Request(url, init), mark);
 }
