@@ -15,7 +15,7 @@ describe("npm run lint", () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(
-      /lint passed: 0 errors, 0 warnings, 0 notes \(Redocly 0, Spectral 0, sandbox 0, workflows 0\) in \d/,
+      /lint passed: 0 errors, 0 warnings, 0 notes \(Redocly 0, Spectral 0, sandbox 0, across both contracts 0, workflows 0\) in \d/,
     );
     expect(run.stderr).toContain("✓ Redocly lint of openapi/openapi.yaml");
     expect(run.stderr).toContain("✓ Spectral lint of the bundle");
@@ -41,7 +41,7 @@ describe("npm run lint", () => {
     // the company-scope rule knows unscoped operations by id, so the rename trips it too
     expect(run.stdout).toMatch(/spectral\/partner-company-scope +"fetchCompanies" has company scope/);
     expect(run.stderr).toMatch(
-      /FAILED: lint: 3 errors, 0 warnings, 0 notes \(Redocly 1, Spectral 2, sandbox 0, workflows 0\) \(after \d/,
+      /FAILED: lint: 3 errors, 0 warnings, 0 notes \(Redocly 1, Spectral 2, sandbox 0, across both contracts 0, workflows 0\) \(after \d/,
     );
   });
 

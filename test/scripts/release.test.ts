@@ -44,6 +44,12 @@ describe("a release in a temporary git repository", () => {
       read("package.json").replace(/"version": "[^"]*"/, '"version": "0.1.0"'),
     );
     writeFileSync(path.join(root, "openapi/openapi.yaml"), withContractVersion(read("openapi/openapi.yaml"), "0.1.0"));
+    // Released as it stands today: nothing unreleased and nothing acknowledged, whatever main carries since 0.1.0.
+    const released = JSON.parse(read("generated/openapi.json")) as { info: { version: string } };
+    released.info.version = "0.1.0";
+    for (const file of ["release/openapi.json", "release/versions/0.1.0.json"])
+      writeFileSync(path.join(root, file), `${JSON.stringify(released, null, 2)}\n`);
+    writeFileSync(path.join(root, "openapi-changes.allow.yaml"), "levels: {}\nacknowledged: []\n");
     git("init", "--quiet");
     git("config", "user.email", "release@test.invalid");
     git("config", "user.name", "Release test");

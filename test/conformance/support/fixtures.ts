@@ -194,7 +194,7 @@ export const FIXTURES: Record<VerifyCheckId, readonly Fixture[]> = {
         },
       }),
       fires: ["listCardBins"],
-      message: /must be number/,
+      message: /"1.5" \(a string\); allowed: a number/,
     },
     {
       name: "listCompanies answers ids that break the ULID pattern",
