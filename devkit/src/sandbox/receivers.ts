@@ -20,6 +20,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP, isIPv4 } from "node:net";
 import { networkInterfaces } from "node:os";
+import { receiverUrlForm } from "./receiver-url.ts";
 
 export interface ReceiverPolicy {
   /** The sandbox's own port (a local address on it is the sandbox); undefined before it listens. */
@@ -151,15 +152,9 @@ function portOf(url: URL): number {
  * metadata service, credentials), or undefined. Names are checked again on every delivery's lookup.
  */
 export function receiverUrlRefusal(text: string, policy: ReceiverPolicy): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return "is not a URL";
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return `must be http: or https:, not ${url.protocol}`;
-  if (url.username !== "" || url.password !== "")
-    return "must not carry a user name or password (it would be shown wherever the URL is): sign-in for a receiver is its signing secret";
+  const form = receiverUrlForm(text);
+  if ("refusal" in form) return form.refusal;
+  const { url } = form;
   const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
   const port = portOf(url);
   const shown = `${url.hostname}:${port}`;
