@@ -1,15 +1,7 @@
 /** The options of `createSandboxHandlers`, checked: a bad one throws a TypeError naming it and what it takes. */
-import { CLOCK_RANGE_TEXT, inClockRange } from "../sandbox/clock.ts";
-import {
-  DEFAULT_CARD_ISSUING_SECONDS,
-  DEFAULT_KYB_REVIEW_SECONDS,
-  DEFAULT_WEBHOOK_TIMEOUT_SECONDS,
-  MAX_REQUEST_LOG_SIZE,
-  MAX_WEBHOOK_TIMEOUT_SECONDS,
-} from "../sandbox/defaults.ts";
-import { DEFAULT_REQUEST_LOG_SIZE } from "../sandbox/testmode/log.ts";
+import { checkedEngineOptions, type EngineOptions } from "../sandbox/engine-options.ts";
 
-export interface SandboxHandlersOptions {
+export interface SandboxHandlersOptions extends EngineOptions {
   /**
    * Where the handlers answer (no trailing slash): the partner API under it, the control API under
    * `${baseUrl}/_sandbox`. Default: the contract's sandbox server address, a placeholder under the reserved
@@ -82,53 +74,6 @@ export function checkedHandlerOptions(options: SandboxHandlersOptions, partner: 
   }
   if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.search !== "" || parsed.hash !== "")
     fail(`baseUrl must be an http(s) URL without query or fragment, got ${String(options.baseUrl)}`);
-  const seed = options.seed ?? 1;
-  if (!Number.isSafeInteger(seed) || seed < 0) fail(`seed must be a non-negative integer, got ${String(options.seed)}`);
-  const speed = options.speed ?? 1;
-  if (typeof speed !== "number" || !Number.isFinite(speed) || speed <= 0)
-    fail(`speed must be a number above 0, got ${String(options.speed)}`);
-  const seconds = (name: "cardIssuingSeconds" | "kybReviewSeconds", fallback: number): number => {
-    const value = options[name] ?? fallback;
-    if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
-      fail(`${name} must be a number of seconds, 0 or more, got ${String(options[name])}`);
-    return value;
-  };
-  const webhookTimeoutSeconds = options.webhookTimeoutSeconds ?? DEFAULT_WEBHOOK_TIMEOUT_SECONDS;
-  if (
-    typeof webhookTimeoutSeconds !== "number" ||
-    !Number.isFinite(webhookTimeoutSeconds) ||
-    webhookTimeoutSeconds <= 0 ||
-    webhookTimeoutSeconds > MAX_WEBHOOK_TIMEOUT_SECONDS
-  )
-    fail(
-      `webhookTimeoutSeconds must be a number of seconds above 0, at most ${MAX_WEBHOOK_TIMEOUT_SECONDS}, got ${String(options.webhookTimeoutSeconds)}`,
-    );
-  if (options.webhooks !== undefined) {
-    const { url, secret } = options.webhooks ?? {};
-    if (typeof url !== "string" || !/^https?:\/\/./.test(url))
-      fail(`webhooks.url must be an http(s) URL, got ${String(url)}`);
-    if (typeof secret !== "string" || secret === "") fail("webhooks.secret must be a non-empty string");
-  }
-  const startMs = options.startTime === undefined ? Date.now() : new Date(options.startTime).getTime();
-  if (Number.isNaN(startMs) || !inClockRange(startMs))
-    fail(`startTime must be an ISO 8601 time ${CLOCK_RANGE_TEXT}, got ${String(options.startTime)}`);
-  if (options.frozen !== undefined && typeof options.frozen !== "boolean")
-    fail(`frozen must be true or false, got ${String(options.frozen)}`);
-  const requestLogSize = options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
-  if (!Number.isInteger(requestLogSize) || requestLogSize < 0 || requestLogSize > MAX_REQUEST_LOG_SIZE)
-    fail(
-      `requestLogSize must be a whole number from 0 to ${MAX_REQUEST_LOG_SIZE}, got ${String(options.requestLogSize)}`,
-    );
-  return {
-    baseUrl: (baseUrl as string).replace(/\/+$/, ""),
-    seed,
-    speed,
-    startMs,
-    frozen: options.frozen ?? false,
-    webhooks: options.webhooks,
-    cardIssuingSeconds: seconds("cardIssuingSeconds", DEFAULT_CARD_ISSUING_SECONDS),
-    kybReviewSeconds: seconds("kybReviewSeconds", DEFAULT_KYB_REVIEW_SECONDS),
-    webhookTimeoutMs: webhookTimeoutSeconds * 1000,
-    requestLogSize,
-  };
+  const engine = checkedEngineOptions(options, fail);
+  return { baseUrl: (baseUrl as string).replace(/\/+$/, ""), ...engine };
 }

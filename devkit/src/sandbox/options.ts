@@ -5,23 +5,13 @@
 
 import path from "node:path";
 import { checkedAllowedHosts } from "./boundary.ts";
-import { CLOCK_RANGE_TEXT, inClockRange } from "./clock.ts";
 import { sandboxRouter } from "./contracts.ts";
+import { checkedEngineOptions, type EngineOptions } from "./engine-options.ts";
 import { receiverUrlRefusal } from "./receivers.ts";
 import { FaultBook, type FaultInput, FaultInputError } from "./testmode/faults.ts";
-import { DEFAULT_REQUEST_LOG_SIZE } from "./testmode/log.ts";
 
 export const DEFAULT_SANDBOX_HOST = "127.0.0.1";
 export const DEFAULT_SANDBOX_PORT = 4020;
-
-import {
-  DEFAULT_CARD_ISSUING_SECONDS,
-  DEFAULT_KYB_REVIEW_SECONDS,
-  DEFAULT_SCENARIO_API_KEY,
-  DEFAULT_WEBHOOK_TIMEOUT_SECONDS,
-  MAX_REQUEST_LOG_SIZE,
-  MAX_WEBHOOK_TIMEOUT_SECONDS,
-} from "./defaults.ts";
 
 export {
   DEFAULT_CARD_ISSUING_SECONDS,
@@ -30,9 +20,11 @@ export {
   DEFAULT_WEBHOOK_TIMEOUT_SECONDS,
   MAX_REQUEST_LOG_SIZE,
   MAX_WEBHOOK_TIMEOUT_SECONDS,
-};
+} from "./defaults.ts";
 
-export interface SandboxOptions {
+import { DEFAULT_SCENARIO_API_KEY } from "./defaults.ts";
+
+export interface SandboxOptions extends EngineOptions {
   /** Port to listen on; 0 picks a free one. Default 4020. */
   port?: number;
   /** Interface to listen on. Default 127.0.0.1. */
@@ -115,34 +107,9 @@ export function checkedOptions(options: SandboxOptions) {
   const host = options.host ?? DEFAULT_SANDBOX_HOST;
   if (typeof host !== "string" || host === "") fail(`host must be a non-empty string, got ${String(options.host)}`);
   const allowedHosts = checkedAllowedHosts(options.allowedHosts, "startSandbox: allowedHosts");
-  const seed = options.seed ?? 1;
-  if (!Number.isSafeInteger(seed) || seed < 0) fail(`seed must be a non-negative integer, got ${String(options.seed)}`);
-  const speed = options.speed ?? 1;
-  if (typeof speed !== "number" || !Number.isFinite(speed) || speed <= 0)
-    fail(`speed must be a number above 0, got ${String(options.speed)}`);
-  for (const name of ["cardIssuingSeconds", "kybReviewSeconds"] as const) {
-    const value = options[name];
-    if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value) || value < 0))
-      fail(`${name} must be a number of seconds, 0 or more, got ${String(value)}`);
-  }
-  const webhookTimeoutSeconds = options.webhookTimeoutSeconds ?? DEFAULT_WEBHOOK_TIMEOUT_SECONDS;
-  if (
-    typeof webhookTimeoutSeconds !== "number" ||
-    !Number.isFinite(webhookTimeoutSeconds) ||
-    webhookTimeoutSeconds <= 0 ||
-    webhookTimeoutSeconds > MAX_WEBHOOK_TIMEOUT_SECONDS
-  )
-    fail(
-      `webhookTimeoutSeconds must be a number of seconds above 0, at most ${MAX_WEBHOOK_TIMEOUT_SECONDS}, got ${String(options.webhookTimeoutSeconds)}`,
-    );
+  const engine = checkedEngineOptions(options, fail);
   if (options.state !== undefined && (typeof options.state !== "string" || options.state === ""))
     fail(`state must be a file path, got ${String(options.state)}`);
-  if (options.webhooks !== undefined) {
-    const { url, secret } = options.webhooks;
-    if (typeof url !== "string" || !/^https?:\/\/./.test(url))
-      fail(`webhooks.url must be an http(s) URL, got ${String(url)}`);
-    if (typeof secret !== "string" || secret === "") fail("webhooks.secret must be a non-empty string");
-  }
   const allowPrivateReceivers = options.allowPrivateReceivers ?? false;
   if (typeof allowPrivateReceivers !== "boolean")
     fail(`allowPrivateReceivers must be true or false, got ${String(options.allowPrivateReceivers)}`);
@@ -153,17 +120,6 @@ export function checkedOptions(options: SandboxOptions) {
     });
     if (why !== undefined) fail(`webhooks.url ${why}`);
   }
-  const startMs = options.startTime === undefined ? Date.now() : new Date(options.startTime).getTime();
-  if (Number.isNaN(startMs)) fail(`startTime must be an ISO 8601 time, got ${String(options.startTime)}`);
-  if (!inClockRange(startMs))
-    fail(`startTime must be ${CLOCK_RANGE_TEXT} (the sandbox clock's range), got ${String(options.startTime)}`);
-  if (options.frozen !== undefined && typeof options.frozen !== "boolean")
-    fail(`frozen must be true or false, got ${String(options.frozen)}`);
-  const requestLogSize = options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
-  if (!Number.isInteger(requestLogSize) || requestLogSize < 0 || requestLogSize > MAX_REQUEST_LOG_SIZE)
-    fail(
-      `requestLogSize must be a whole number from 0 to ${MAX_REQUEST_LOG_SIZE}, got ${String(options.requestLogSize)}`,
-    );
   const faults = options.faults ?? [];
   if (!Array.isArray(faults))
     fail(`faults must be an array of faults (createFault's body), got ${String(options.faults)}`);
@@ -187,8 +143,7 @@ export function checkedOptions(options: SandboxOptions) {
   if (typeof scenarioApiKey !== "string" || scenarioApiKey === "")
     fail(`scenarioApiKey must be a non-empty string, got ${String(options.scenarioApiKey)}`);
   return {
-    frozen: options.frozen ?? false,
-    requestLogSize,
+    ...engine,
     faults,
     scenarios,
     scenarioApiKey,
@@ -196,14 +151,7 @@ export function checkedOptions(options: SandboxOptions) {
     host,
     allowedHosts,
     allowPrivateReceivers,
-    seed,
-    speed,
-    startMs,
-    cardIssuingSeconds: options.cardIssuingSeconds ?? DEFAULT_CARD_ISSUING_SECONDS,
-    kybReviewSeconds: options.kybReviewSeconds ?? DEFAULT_KYB_REVIEW_SECONDS,
-    webhookTimeoutMs: webhookTimeoutSeconds * 1000,
     ...(options.state !== undefined ? { state: path.resolve(options.state) } : {}),
-    ...(options.webhooks ? { webhooks: { url: options.webhooks.url, secret: options.webhooks.secret } } : {}),
   };
 }
 
