@@ -17,7 +17,7 @@ import { findFreePort } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { lockDist } from "../helpers/build-lock.ts";
 import { type Served, watchServed } from "../helpers/served.ts";
-import { strictConsumerOptions } from "../helpers/strict-tsconfig.ts";
+import { strictTypeCheck } from "../helpers/strict-tsconfig.ts";
 
 const run = promisify(execFile);
 const bin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
@@ -201,31 +201,12 @@ describe("published to a local registry and installed from it alone", () => {
 
     test("a program using the installed client compiles under strict without skipLibCheck, and calls the sandbox from the installed bin", async () => {
       writeFileSync(path.join(app, "call.ts"), CALL_PROGRAM);
-      writeFileSync(
-        path.join(app, "tsconfig.json"),
-        JSON.stringify({
-          compilerOptions: strictConsumerOptions({ allowImportingTsExtensions: true }),
-          files: ["call.ts"],
-          include: ["node_modules/partner-api-client/dist/**/*.d.ts", "node_modules/partner-api-devkit/dist/**/*.d.ts"],
-          // partner-api-devkit/msw's declarations import MSW, an optional peer this project does not install (a
-          // project that does is type-checked with them in test/msw/installed.test.ts); every other one is checked.
-          exclude: [
-            "node_modules/partner-api-devkit/dist/msw.d.ts",
-            "node_modules/partner-api-devkit/dist/types/devkit/src/msw/**",
-          ],
-        }),
-      );
-      const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
-      const checked = await run(process.execPath, [tsc, "-p", app], { cwd: app, encoding: "utf8" }).catch(
-        (error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error) }),
-      );
-      expect(checked.stdout).toBe("");
+      const packages = ["partner-api-client", "partner-api-devkit"];
+      const check = () => strictTypeCheck(app, ["call.ts"], packages, { allowImportingTsExtensions: true });
+      expect(await check()).toBe("");
       // A wrong use must fail the same check.
       writeFileSync(path.join(app, "call.ts"), CALL_PROGRAM.replace('"/v1/companies"', '"/v1/no-such-path"'));
-      const broken = await run(process.execPath, [tsc, "-p", app], { cwd: app, encoding: "utf8" }).catch(
-        (error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }),
-      );
-      expect(broken.stdout).toMatch(/call\.ts\(\d+,\d+\): error TS/);
+      expect(await check()).toMatch(/call\.ts\(\d+,\d+\): error TS/);
       writeFileSync(path.join(app, "call.ts"), CALL_PROGRAM);
 
       sandbox = serve(
