@@ -20,7 +20,7 @@ import { type Receiver, startReceiver } from "../../scripts/lib/receiver.ts";
 import { typecheckModules } from "../../scripts/lib/typecheck.ts";
 import { verifyWebhookSignature } from "../../src/webhooks/index.ts";
 import { loadDocument } from "../contract/support/contract.ts";
-import { lockDist } from "../helpers/build-lock.ts";
+import { type Packed, packPackages } from "../helpers/build-lock.ts";
 import { type Served, watchServed } from "../helpers/served.ts";
 import { strictTypeCheck } from "../helpers/strict-tsconfig.ts";
 
@@ -97,21 +97,6 @@ async function until(condition: () => boolean, ms: number): Promise<void> {
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-/** `npm pack` of the client: its prepack rebuilds dist/, so under the lock test/consumer takes too. */
-async function packClient(destination: string): Promise<string> {
-  const release = await lockDist();
-  try {
-    return await npm(["pack", "--json", "--pack-destination", destination], repoRoot);
-  } finally {
-    await release();
-  }
-}
-
-interface Packed {
-  filename: string;
-  files: { path: string }[];
-}
-
 describe("the packed client and devkit, installed in a partner's project", () => {
   let work: string;
   let devkitPacked: Packed;
@@ -125,13 +110,10 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     work = mkdtempSync(path.join(os.tmpdir(), "partner-api-installed-"));
     app = path.join(work, "partner-app");
     mkdirSync(app);
-    // The two packs (esbuild and tsc each) run side by side.
-    const [devkitOutput, clientOutput] = await Promise.all([
-      npm(["pack", "-w", "devkit", "--json", "--pack-destination", work], repoRoot),
-      packClient(work),
-    ]);
-    devkitPacked = (JSON.parse(devkitOutput) as Packed[])[0]!;
-    const clientPacked = (JSON.parse(clientOutput) as Packed[])[0]!;
+    // The two packs (esbuild and tsc each) run side by side, under the dist/ lock.
+    const both = await packPackages(work, npm);
+    devkitPacked = both.devkit;
+    const clientPacked = both.client;
     const packed = lap("both packed in", started);
     // One install of both, as `npm install` in a partner's clone: the devkit's peer dependency is the client
     // installed beside it (installed alone, npm would fetch the peer from the registry).

@@ -1,7 +1,8 @@
 /**
- * One build of the client's dist/ at a time across vitest workers. `npm pack` runs prepack, which empties
- * dist/ and compiles it again; the tests that pack the client (test/consumer, test/devkit) run in parallel
- * workers, and without this one would delete the other's build while it packs or reads it.
+ * One build of the packages' dist/ folders at a time across vitest workers. `npm pack` runs prepack, which empties
+ * dist/ (the client's, or devkit/dist/) and builds it again; the tests that pack (test/consumer, test/devkit,
+ * test/msw, test/release) run in parallel workers, and without this one would delete the other's build while it
+ * packs or reads it. Every pack of either package goes through the lock: `packPackages` below.
  */
 
 import { createHash } from "node:crypto";
@@ -35,4 +36,38 @@ export async function lockDist(timeoutMs = 5 * 60_000): Promise<() => Promise<vo
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
+}
+
+/** What `npm pack --json` says of one tarball. */
+export interface Packed {
+  filename: string;
+  files: { path: string }[];
+}
+
+/**
+ * Packs the client (repository root) and the devkit (`-w devkit`) into `destination`, side by side, under the lock:
+ * `npm` is the caller's way of running npm (its environment, its timeout), given the arguments and the folder.
+ */
+export async function packPackages(
+  destination: string,
+  npm: (args: string[], cwd: string) => Promise<string>,
+): Promise<{ client: Packed; devkit: Packed }> {
+  const release = await lockDist();
+  try {
+    const [client, devkit] = await Promise.all([
+      npm(["pack", "--json", "--pack-destination", destination], repoRoot),
+      npm(["pack", "-w", "devkit", "--json", "--pack-destination", destination], repoRoot),
+    ]);
+    return { client: packedOf(client), devkit: packedOf(devkit) };
+  } finally {
+    await release();
+  }
+}
+
+/** The one tarball of `npm pack --json`'s output (prepack's own lines may come before the JSON). */
+function packedOf(output: string): Packed {
+  const json = output.slice(output.indexOf("["), output.lastIndexOf("]") + 1);
+  const [packed] = JSON.parse(json) as Packed[];
+  if (!packed) throw new Error(`npm pack named no tarball:\n${output}`);
+  return packed;
 }

@@ -20,7 +20,7 @@ import { hasChromium, launchChromium } from "../../scripts/lib/chromium.ts";
 import { MSW_EXAMPLES, markdownTypeScriptBlocks, partnersGuidePath } from "../../scripts/lib/docs/snippets.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { typecheckModules } from "../../scripts/lib/typecheck.ts";
-import { lockDist } from "../helpers/build-lock.ts";
+import { type Packed, packPackages } from "../helpers/build-lock.ts";
 
 const run = promisify(execFile);
 
@@ -72,21 +72,8 @@ describe("partner-api-devkit/msw in a fresh project, as the guide says", () => {
     work = mkdtempSync(path.join(os.tmpdir(), "partner-api-msw-"));
     app = path.join(work, "partner-app");
     mkdirSync(app);
-    const release = await lockDist();
-    let devkitOut: string;
-    let clientOut: string;
-    try {
-      [devkitOut, clientOut] = await Promise.all([
-        inApp("npm", ["pack", "-w", "devkit", "--json", "--pack-destination", work], repoRoot),
-        inApp("npm", ["pack", "--json", "--pack-destination", work], repoRoot),
-      ]);
-    } finally {
-      await release();
-    }
-    const tarball = (output: string) => {
-      const json = output.slice(output.indexOf("["), output.lastIndexOf("]") + 1);
-      return path.join(work, (JSON.parse(json) as { filename: string }[])[0]!.filename);
-    };
+    const packed = await packPackages(work, (args, cwd) => inApp("npm", args, cwd));
+    const tarball = (which: Packed) => path.join(work, which.filename);
     const root = manifest("package.json").devDependencies;
     writeFileSync(
       path.join(app, "package.json"),
@@ -94,9 +81,9 @@ describe("partner-api-devkit/msw in a fresh project, as the guide says", () => {
         name: "partner-app",
         private: true,
         type: "module",
-        dependencies: { "partner-api-client": `file:${tarball(clientOut)}` },
+        dependencies: { "partner-api-client": `file:${tarball(packed.client)}` },
         devDependencies: {
-          "partner-api-devkit": `file:${tarball(devkitOut)}`,
+          "partner-api-devkit": `file:${tarball(packed.devkit)}`,
           msw: manifest("devkit/package.json").devDependencies.msw,
           vitest: root.vitest,
           esbuild: root.esbuild,

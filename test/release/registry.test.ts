@@ -15,7 +15,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findFreePort } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { lockDist } from "../helpers/build-lock.ts";
+import { packPackages } from "../helpers/build-lock.ts";
 import { type Served, watchServed } from "../helpers/served.ts";
 import { strictTypeCheck } from "../helpers/strict-tsconfig.ts";
 
@@ -102,15 +102,13 @@ describe("published to a local registry and installed from it alone", () => {
       work,
       "verdaccio",
     );
-    // Both packs (each builds with its prepack) while the registry starts; the client's under the dist/ lock.
-    const release = await lockDist();
-    const [clientPack, devkitPack] = await Promise.all([
-      exec("npm", ["pack", "--json", "--pack-destination", work], repoRoot).finally(release),
-      exec("npm", ["pack", "-w", "devkit", "--json", "--pack-destination", work], repoRoot),
+    // Both packs (each builds with its prepack, under the dist/ lock) while the registry starts.
+    const [packed] = await Promise.all([
+      packPackages(work, (args, cwd) => exec("npm", args, cwd)),
       waitForRegistry(registry, verdaccio),
     ]);
-    tarballs[client.name] = path.join(work, (JSON.parse(clientPack) as { filename: string }[])[0]!.filename);
-    tarballs[devkit.name] = path.join(work, (JSON.parse(devkitPack!) as { filename: string }[])[0]!.filename);
+    tarballs[client.name] = path.join(work, packed.client.filename);
+    tarballs[devkit.name] = path.join(work, packed.devkit.filename);
     // A user for publishing, as `npm adduser` makes one: the token goes to this run's own npmrc.
     const user = await fetch(`${registry}-/user/org.couchdb.user:release-test`, {
       method: "PUT",
