@@ -5,7 +5,8 @@
  * and answers what Prism cannot be handed: a body nested deeper than the sandbox's limit (MAX_JSON_DEPTH, far
  * beyond any schema of the contract, which Prism would refuse with 422 anyway) gets that 422 here, naming the
  * limit; a body over 10 MB a 413; a request whose sender went away or broke its chunking is dropped. Every other
- * request reaches Prism byte for byte, and its answer comes back unchanged.
+ * request reaches Prism byte for byte, and its answer comes back unchanged, but for Prism's own refusals (4xx):
+ * those get the same status with the reason in a reader's words (mock-words.ts), as the sandbox words its own.
  */
 import {
   createServer,
@@ -15,6 +16,8 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import { ContractRouter } from "./contract/router.ts";
+import { isPrismRefusal, prismLocations, type ReadRequest, wordedAnswer } from "./mock-words.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./sandbox/limits.ts";
 
 /** Prism's own body limit (10 MB): a larger body is refused here, unread. */
@@ -36,6 +39,43 @@ function problem(response: ServerResponse, status: number, title: string, detail
     "access-control-allow-origin": "*",
   });
   response.end(body);
+}
+
+/** Prism's headers for an answer whose body the front replaces: without its length, type and findings. */
+const REPLACED_HEADERS = new Set(["content-length", "content-type", "sl-violations", "transfer-encoding"]);
+
+/**
+ * Passes Prism's answer on: unchanged, unless it is Prism's refusal of the request (a 4xx of its own), which
+ * goes out with the same status and the reason in words.
+ */
+function relay(answer: IncomingMessage, response: ServerResponse, request: ReadRequest, router?: ContractRouter): void {
+  const status = answer.statusCode ?? 502;
+  answer.on("error", () => response.destroy());
+  if (!router || status < 400 || status > 499) {
+    response.writeHead(status, answer.statusMessage, answer.rawHeaders);
+    answer.pipe(response);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+  answer.on("end", () => {
+    const text = Buffer.concat(chunks).toString("utf8");
+    if (!isPrismRefusal(status, answer.headers, text)) {
+      response.writeHead(status, answer.statusMessage, answer.rawHeaders);
+      response.end(text);
+      return;
+    }
+    const worded = wordedAnswer(router, request, status, prismLocations(answer.headers, text));
+    const body = JSON.stringify(worded.body);
+    const kept = Object.entries(answer.headers).filter(([name]) => !REPLACED_HEADERS.has(name));
+    response.writeHead(worded.status, {
+      ...Object.fromEntries(kept),
+      ...worded.headers,
+      "content-type": worded.contentType,
+      "content-length": Buffer.byteLength(body),
+    });
+    response.end(body);
+  });
 }
 
 /** The whole body, or "too-large", or undefined when the request stream failed (the sender is gone). */
@@ -65,10 +105,15 @@ function readBody(request: IncomingMessage): Promise<Buffer | "too-large" | unde
 
 /**
  * Listens on host:port (first, so a port in use is found before Prism starts) and passes requests on to Prism
- * once `forwardTo` names its port.
+ * once `forwardTo` names its port. With `contract` (the document Prism serves), Prism's refusals are worded.
  */
-export async function startMockFront(host: string, port: number): Promise<MockFront> {
+export async function startMockFront(
+  host: string,
+  port: number,
+  contract?: Record<string, unknown>,
+): Promise<MockFront> {
   let prismPort: number | undefined;
+  const router = contract ? new ContractRouter([{ api: "partner", document: contract }]) : undefined;
   const server: Server = createServer(async (request, response) => {
     request.on("error", () => response.destroy());
     const hasBody =
@@ -106,11 +151,8 @@ export async function startMockFront(host: string, port: number): Promise<MockFr
     if (hasBody) headers["content-length"] = String(body.length);
     const upstream = httpRequest(
       { host: "127.0.0.1", port: prismPort, method: request.method, path: request.url, headers },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
-        answer.pipe(response);
-        answer.on("error", () => response.destroy());
-      },
+      (answer) =>
+        relay(answer, response, { method: request.method ?? "GET", url: request.url ?? "/", headers, body }, router),
     );
     upstream.on("error", (error) => {
       if (response.headersSent) response.destroy();
