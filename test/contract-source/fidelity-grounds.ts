@@ -10,7 +10,7 @@
  * fails the suite, as does a rule here the contract no longer states. `int32`, `int64`, `float` and `double`
  * formats only annotate a number's type, constrain nothing (the sandbox's validator treats them so), and are left out.
  */
-const READINGS: Record<string, string> = {
+export const READINGS: Record<string, string> = {
   "#/components/schemas/Ulid pattern ^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$":
     "source: all identifiers are ULID strings; ULID standard: 26 Crockford base32 characters, first at most 7, either case on decode",
   "#/components/schemas/Ulid minLength 26": "ULID standard: 26 characters",

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { HTTP_METHODS } from "../../src/http-methods.ts";
 import { loadDocument } from "../contract/support/contract.ts";
-import { ungrounded } from "./fidelity-grounds.ts";
+import { READINGS, ungrounded } from "./fidelity-grounds.ts";
 
 const doc = loadDocument();
 const schemas = doc.components.schemas;
@@ -336,6 +336,22 @@ describe("servers", () => {
 describe("value rules and fields", () => {
   it("state no rule without a source line or a listed reading, and exactly the source's fields and required lists", () => {
     expect(ungrounded(doc)).toEqual([]);
+  });
+
+  it("list every reading under Readings in docs/api-team.md, by the name of the field or schema it constrains", () => {
+    const guide = readFileSync("docs/api-team.md", "utf8");
+    const section = guide.slice(guide.indexOf("Readings the contract had to make"));
+    const names = new Set(
+      Object.keys(READINGS).map((reading) => {
+        const pointer = reading.split(" ")[0]!.split("/");
+        const property = pointer.lastIndexOf("properties");
+        if (property !== -1) return pointer[property + 1]!;
+        // A parameter by its HTTP name (X-Signature), a schema by its own.
+        return pointer[2] === "parameters" ? doc.components.parameters[pointer[3]!].name : pointer[3]!;
+      }),
+    );
+    expect(names.size).toBeGreaterThan(5);
+    for (const name of names) expect(section, name).toContain(`\`${name}\``);
   });
 
   it("x-idempotent: on every GET (HTTP's definition of GET) and on openWalletAddress (the source), nowhere else", () => {
