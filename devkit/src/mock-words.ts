@@ -6,8 +6,8 @@
  * router (contract/router.ts, whose issues issue-text.ts words: the field, the value received and what is allowed),
  * and the answer keeps Prism's status with a problem document in those words, as the sandbox's would be.
  */
-
 import { shown } from "./contract/issue-text.ts";
+import { followRefs, isObject } from "./contract/refs.ts";
 import type { ContractRouter, Issue, Operation } from "./contract/router.ts";
 
 /** A problem document (RFC 9457) as the front sends it, and any header it needs (a 405's Allow). */
@@ -104,6 +104,33 @@ function requestIssues(
   return [...parameters.issues, ...issues];
 }
 
+/** The named examples of an operation's responses, each as `Prefer` names it (`example=bankTransfer`). */
+function exampleNames(router: ContractRouter, operation: Operation): string[] {
+  const document = router.documents.get(operation.api);
+  const paths = isObject(document) && isObject(document.paths) ? document.paths : {};
+  const item = followRefs<unknown>(document, paths[operation.path]);
+  const declared = isObject(item) ? item[operation.method.toLowerCase()] : undefined;
+  const names = new Set<string>();
+  for (const raw of Object.values(isObject(declared) && isObject(declared.responses) ? declared.responses : {})) {
+    const response = followRefs<unknown>(document, raw);
+    const content = isObject(response) && isObject(response.content) ? response.content : {};
+    for (const media of Object.values(content))
+      if (isObject(media) && isObject(media.examples)) for (const name of Object.keys(media.examples)) names.add(name);
+  }
+  return [...names];
+}
+
+/** A `Prefer` header asking for a status or an example the operation does not document (Prism's 404). */
+function preferAnswer(router: ContractRouter, operation: Operation, prefer: string): WordedAnswer {
+  const codes = [...operation.responses.keys()].map((code) => `code=${code}`);
+  const examples = exampleNames(router, operation).map((name) => `example=${name}`);
+  return answer(
+    404,
+    "No such example",
+    `${operation.operationId}: the Prefer header got ${shown(prefer)}; allowed: ${[...codes, ...examples].join(", ")}`,
+  );
+}
+
 /**
  * The front's answer for a request Prism refused with `status`: Prism's status, the reason in words. Prism and
  * the router read the same contract; where the router finds nothing (a rule only Prism applies), the answer still
@@ -144,6 +171,8 @@ export function wordedAnswer(
     );
   const found = requestIssues(router, operation, request, match.pathParams);
   if (!Array.isArray(found)) return found;
+  const prefer = headerValue(request.headers, "prefer");
+  if (status === 404 && found.length === 0 && prefer) return preferAnswer(router, operation, prefer);
   const declared = operation.responses.get(status)?.mediaType;
   if (found.length > 0)
     return answer(status, "Invalid request", found.map((issue) => issue.message).join("; "), found, declared);

@@ -316,9 +316,10 @@ describe.concurrent("the webhook pages' samples", () => {
           const lines = (text: string[]) => text.map((line) => line.trimEnd());
           expect(lines(good.stdout.trimEnd().split("\n")), where).toEqual(lines(webhookLines(body)));
         }
-        // Every hostile signature on the first page; on the others, one of each kind that crashes a careless check.
+        // Every hostile signature on the first page (the check is the same text on every page); on the others, a
+        // mismatch and the non-ASCII signature that crashes a careless comparison.
         const attacks = hostile(event.body).filter(
-          ([name]) => index === 0 || ["wrong-digest", "non-ascii", "emoji", "missing"].includes(name),
+          ([name]) => index === 0 || ["wrong-digest", "non-ascii"].includes(name),
         );
         for (const [name, signature, input] of attacks) {
           const bad = await prepared.run({ args: signature === undefined ? [] : [signature], env, input });
