@@ -238,7 +238,7 @@ describe("the mock's front: Prism's refusals in words (a real Prism behind it)",
         body: JSON.stringify({ isUnlimitedLimitPerTransaction: false, isAllowedAllCurrencies: true }),
       },
       422,
-      ["limitPerTransaction", "required and was not sent"],
+      ["limitPerTransaction", "required when isUnlimitedLimitPerTransaction is false and was not sent"],
     ],
     [
       "a header and a query parameter",
