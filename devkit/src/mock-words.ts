@@ -6,7 +6,7 @@
  * router (contract/router.ts, whose issues issue-text.ts words: the field, the value received and what is allowed),
  * and the answer keeps Prism's status with a problem document in those words, as the sandbox's would be.
  */
-import { shown } from "./contract/issue-text.ts";
+import { requestWords, shown } from "./contract/issue-text.ts";
 import { followRefs, isObject } from "./contract/refs.ts";
 import type { ContractRouter, Issue, Operation } from "./contract/router.ts";
 
@@ -81,11 +81,7 @@ function requestIssues(
   if (declared && request.body.length > 0) {
     const mediaType = (headerValue(request.headers, "content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (!declared.mediaTypes.has(mediaType))
-      return answer(
-        415,
-        "Unsupported media type",
-        `the Content-Type header got ${shown(mediaType || undefined)}; allowed: ${[...declared.mediaTypes.keys()].join(", ")}`,
-      );
+      return answer(415, "Unsupported media type", requestWords.mediaType(mediaType, [...declared.mediaTypes.keys()]));
     let body: unknown;
     try {
       body = JSON.parse(request.body.toString("utf8"));
@@ -145,15 +141,11 @@ export function wordedAnswer(
   const url = new URL(request.url, "http://mock.invalid");
   const match = router.match(request.method, url.pathname);
   if (match.kind === "no-path") {
-    const paths = [...new Set(router.operations.map((operation) => operation.path))].sort();
-    return answer(404, "No such path", `no operation has the path ${url.pathname}; allowed: ${paths.join(", ")}`);
+    const paths = router.operations.map((operation) => operation.path);
+    return answer(404, "No such path", requestWords.noPath(url.pathname, paths));
   }
   if (match.kind === "no-method") {
-    const worded = answer(
-      405,
-      "Method not allowed",
-      `${match.path} has no ${request.method} operation; allowed: ${match.methods.join(", ")}`,
-    );
+    const worded = answer(405, "Method not allowed", requestWords.noMethod(match.path, request.method, match.methods));
     return { ...worded, headers: { allow: match.methods.join(", ") } };
   }
   const { operation } = match;
@@ -161,7 +153,11 @@ export function wordedAnswer(
     return answer(
       401,
       "Missing API key",
-      `${operation.operationId} needs the X-API-Key header, got ${shown(headerValue(request.headers, "x-api-key"))}; allowed: any non-empty key (the mock checks only that one is sent)`,
+      requestWords.missingKey(
+        operation.operationId,
+        headerValue(request.headers, "x-api-key"),
+        "any non-empty key (the mock checks only that one is sent)",
+      ),
     );
   if (status === 406)
     return answer(

@@ -191,3 +191,18 @@ export function shownErrors(errors: readonly ErrorObject[]): ErrorObject[] {
     return !precise.some((other) => !isBranching(other) && other.instancePath.startsWith(error.instancePath));
   });
 }
+
+/**
+ * The request-level refusals the sandbox and the mock's front share, each naming what was received and what is
+ * allowed: a missing API key, a path or method no operation has, a body's media type the operation does not take.
+ */
+export const requestWords = {
+  missingKey: (operationId: string, received: string | undefined, whichKeys: string) =>
+    `${operationId} needs the X-API-Key header, got ${shown(received)}; allowed: ${whichKeys}`,
+  noPath: (pathname: string, paths: readonly string[]) =>
+    `no operation has the path ${shown(pathname)}; allowed: ${[...new Set(paths)].sort().join(", ")}`,
+  noMethod: (path: string, method: string, methods: readonly string[]) =>
+    `${path} has no ${method} operation; allowed: ${methods.join(", ")}`,
+  mediaType: (received: string, allowed: readonly string[]) =>
+    `the Content-Type header got ${shown(received || undefined)}; allowed: ${allowed.join(", ")}`,
+};

@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { concatBytes, EMPTY_BYTES, utf8Length, utf8Text } from "../bytes.ts";
+import { requestWords } from "../contract/issue-text.ts";
 import type { ContractRouter, Issue, Operation, QueryValues } from "../contract/router.ts";
 import { callerKey } from "./accounts.ts";
 import { answerText } from "./answer-text.ts";
@@ -230,7 +231,15 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       exchange = testMode.open(request);
       const match = router.match(request.method ?? "GET", pathname);
       if (match.kind === "no-path")
-        throw new SandboxProblem(404, "no-such-path", "No such path", `no operation has the path ${pathname}`);
+        throw new SandboxProblem(
+          404,
+          "no-such-path",
+          "No such path",
+          requestWords.noPath(
+            pathname,
+            router.operations.filter((known) => known.api === "partner").map((known) => known.path),
+          ),
+        );
       if (match.kind === "no-method") {
         // RFC 9110: a 405 lists the methods the path has.
         response.setHeader("allow", match.methods.join(", "));
@@ -238,7 +247,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
           405,
           "no-such-method",
           "Method not allowed",
-          `${match.path} has no ${request.method} operation`,
+          requestWords.noMethod(match.path, String(request.method), match.methods),
         );
       }
       operation = match.operation;
@@ -268,7 +277,11 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
           401,
           "missing-api-key",
           "Missing API key",
-          `${operation.operationId} needs the X-API-Key header`,
+          requestWords.missingKey(
+            operation.operationId,
+            undefined,
+            "any key (each key is a sandbox account of its own)",
+          ),
         );
       let body: unknown;
       const issues: Issue[] = [];
@@ -281,7 +294,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
             status,
             "unsupported-media-type",
             "Unsupported media type",
-            `the body must be ${[...declaredBody.mediaTypes.keys()].join(" or ")}, not "${mediaType || "(no content-type)"}"`,
+            requestWords.mediaType(mediaType, [...declaredBody.mediaTypes.keys()]),
           );
         }
         const text = utf8Text(raw);
