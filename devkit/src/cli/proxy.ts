@@ -6,7 +6,7 @@
  * --fail-on-violation, exits 1 when there was any, within STOP_LIMIT_MS. Given a command (`-- npm test`), it runs
  * it with PARTNER_API_BASE_URL pointing at the proxy and stops when the command ends: the one way to keep
  * --fail-on-violation's exit code in a script, since a background job ignores SIGINT there and `kill` reaches
- * npx, not the proxy (docs/design/verify-coverage.md). The work is devkit/src/conformance/proxy.ts.
+ * npx, not the proxy (docs/design/verify-coverage.md). The work is devkit/src/conformance/proxy.ts and proxy/.
  */
 
 import { spawn } from "node:child_process";

@@ -1,7 +1,7 @@
 /**
  * `partner-api verify` (and `npm run verify` in this repository): checks a running implementation of the
  * partner API (the real service, its staging sandbox, the local sandbox, Prism) against the contract. The work
- * is devkit/src/conformance/verify.ts; this is its options, its report and its exit code.
+ * is devkit/src/conformance/verify.ts and verify/; this is its options, its report and its exit code.
  */
 import { constants } from "node:fs";
 import { access, chmod, writeFile } from "node:fs/promises";
