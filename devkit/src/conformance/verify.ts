@@ -12,9 +12,9 @@
  * This file starts a run and returns its report. The rest lives in verify/: options.ts (the options, the report's
  * shape, the defaults), run.ts (the run context the phases share), phases.ts (the phases, named and in order, each
  * in a module of its own: positive.ts, negative.ts, wrong-method.ts, isolation.ts, other-account.ts, webhooks.ts),
- * control.ts (the sandbox's control API), setup.ts (the run's signal, the reachability check) and report.ts.
+ * control.ts (the sandbox's control API), setup.ts (the run's signal, the reachability check, the receivers'
+ * secrets) and report.ts.
  */
-import { randomBytes } from "node:crypto";
 import { ContractRouter } from "../contract/router.ts";
 import { linkOrder } from "./links.ts";
 import { detectControl } from "./verify/control.ts";
@@ -22,7 +22,7 @@ import { defaultChecks, loadDefaultDocument, type VerifyOptions, type VerifyRepo
 import { runPhases } from "./verify/phases.ts";
 import { report } from "./verify/report.ts";
 import { Run, valueSources } from "./verify/run.ts";
-import { preflight, runSignal } from "./verify/setup.ts";
+import { preflight, runSignal, webhookSecrets } from "./verify/setup.ts";
 import { removeEndpoints } from "./verify/webhooks.ts";
 
 export type { Control } from "./verify/control.ts";
@@ -35,7 +35,6 @@ export {
   type VerifyOptions,
   type VerifyReport,
 } from "./verify/options.ts";
-export { RUN_PHASES } from "./verify/phases.ts";
 
 /** Runs verify against `options.baseUrl`; throws UsageError for bad input (an unreachable URL, a refused key). */
 export async function verify(options: VerifyOptions): Promise<VerifyReport> {
@@ -48,14 +47,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   try {
     const redirected = await preflight(options, signal);
     const control = await detectControl(options.baseUrl, signal);
-    // Each account's receiver has a secret of its own, so a delivery signed with the other's is caught.
-    const secrets = new Map<"main" | "other", string>();
-    const mainSecret =
-      options.webhookSecret ?? (control ? `whsec_verify_${randomBytes(12).toString("hex")}` : undefined);
-    if (mainSecret !== undefined) secrets.set("main", mainSecret);
-    const otherSecret =
-      options.otherWebhookSecret ?? (control ? `whsec_verify_${randomBytes(12).toString("hex")}` : undefined);
-    if (otherSecret !== undefined && options.otherApiKey !== undefined) secrets.set("other", otherSecret);
+    const secrets = webhookSecrets(options, control !== undefined);
     const partnerOperations = router.operations.filter((operation) => operation.api === "partner");
     run = new Run(options, router, document, enabled, secrets, signal, valueSources(document, partnerOperations));
     run.control = control;

@@ -1,4 +1,8 @@
-/** Before the first phase: the run's signal (its deadline, the caller's stop) and the reachability check. */
+/**
+ * Before the first phase: the run's signal (its deadline, the caller's stop), the reachability check, and the
+ * receivers' signing secrets.
+ */
+import { randomBytes } from "node:crypto";
 import { formatDuration } from "../../common/duration.ts";
 import { UsageError } from "../../common/errors.ts";
 import { redirectNote } from "../checks.ts";
@@ -47,4 +51,20 @@ export function runSignal(options: VerifyOptions): { signal: AbortSignal; clear(
       options.signal?.removeEventListener("abort", onAbort);
     },
   };
+}
+
+/**
+ * The signing secret of each account's receiver: the ones given, or made for the run when it registers its
+ * receivers through the control API. Each account has a secret of its own, so a delivery signed with the other's
+ * is caught.
+ */
+export function webhookSecrets(options: VerifyOptions, hasControl: boolean): Map<"main" | "other", string> {
+  const secrets = new Map<"main" | "other", string>();
+  const mainSecret =
+    options.webhookSecret ?? (hasControl ? `whsec_verify_${randomBytes(12).toString("hex")}` : undefined);
+  if (mainSecret !== undefined) secrets.set("main", mainSecret);
+  const otherSecret =
+    options.otherWebhookSecret ?? (hasControl ? `whsec_verify_${randomBytes(12).toString("hex")}` : undefined);
+  if (otherSecret !== undefined && options.otherApiKey !== undefined) secrets.set("other", otherSecret);
+  return secrets;
 }
