@@ -197,6 +197,80 @@ describe("partner-api mock / npm run mock: bad settings, in-process", () => {
   });
 });
 
+const company = "01JD8X2K7P3M9Q4R6S8T0V2W4X";
+const json = { "X-API-Key": "any", "X-Company-Id": company, "Content-Type": "application/json" };
+// [case, path, request, status, what the answer must name: the field, the value received, what is allowed]
+const cases: Array<[string, string, RequestInit, number, string[]]> = [
+  ["no API key", "/v1/companies", {}, 401, ["X-API-Key", "got nothing", "allowed: any non-empty key"]],
+  ["an unknown path", "/v1/nothing", { headers: json }, 404, ["/v1/nothing", "allowed:", "/v1/companies"]],
+  ["an unknown method", "/v1/companies", { method: "DELETE", headers: json }, 405, ["DELETE", "allowed: GET, POST"]],
+  [
+    "an enum value (createCard declares its own 422)",
+    "/v1/cards",
+    {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ cardHolderId: company, name: "Ops", category: "Travel", bin: "45671234" }),
+    },
+    422,
+    ["body/category", '"Travel"', '"TravelExpenses"', '"OfficeSupplies"'],
+  ],
+  [
+    "a conditional rule (if/then)",
+    "/v1/cards/01JD8X9N4E2R6T8V0W2Y4Z6A8C/spend-settings",
+    {
+      method: "PATCH",
+      headers: json,
+      body: JSON.stringify({ isUnlimitedLimitPerTransaction: false, isAllowedAllCurrencies: true }),
+    },
+    422,
+    ["limitPerTransaction", "required when isUnlimitedLimitPerTransaction is false and was not sent"],
+  ],
+  [
+    "a header and a query parameter",
+    "/v1/cards?limit=abc",
+    { headers: { "X-API-Key": "any", "X-Company-Id": "not-a-ulid" } },
+    422,
+    ["X-Company-Id", '"not-a-ulid"', "a ULID", "limit", '"abc"', "an integer"],
+  ],
+  [
+    "a missing required header",
+    "/v1/card-bins",
+    { headers: { "X-API-Key": "any" } },
+    422,
+    ["X-Company-Id", "is required"],
+  ],
+  ["malformed JSON", "/v1/companies", { method: "POST", headers: json, body: "{bad" }, 400, ["not JSON", "position 1"]],
+  [
+    "a content type the operation does not take",
+    "/v1/companies",
+    { method: "POST", headers: { ...json, "Content-Type": "text/plain" }, body: "x" },
+    415,
+    ["Content-Type", '"text/plain"', "application/json"],
+  ],
+  [
+    "a Prefer header naming an example the operation does not have",
+    "/transactions/01JD8Y0A1B2C3D4E5F6G7H8J9K",
+    { headers: { "X-API-Key": "any", Prefer: "example=nope" } },
+    404,
+    ['"example=nope"', "code=200", "code=404", "example=bankTransfer"],
+  ],
+  [
+    "a Prefer header naming a status the operation does not document",
+    "/transactions/01JD8Y0A1B2C3D4E5F6G7H8J9K",
+    { headers: { "X-API-Key": "any", Prefer: "code=418" } },
+    404,
+    ['"code=418"', "code=403"],
+  ],
+  [
+    "an Accept the operation cannot answer",
+    "/v1/companies",
+    { headers: { ...json, Accept: "text/html" } },
+    406,
+    ["Accept", '"text/html"', "application/json"],
+  ],
+];
+
 describe("the mock's front: Prism's refusals in words (a real Prism behind it)", () => {
   let prism: PrismServer;
   let front: MockFront;
@@ -210,86 +284,6 @@ describe("the mock's front: Prism's refusals in words (a real Prism behind it)",
   afterAll(async () => {
     await Promise.all([front?.close(), prism?.stop()]);
   });
-
-  const company = "01JD8X2K7P3M9Q4R6S8T0V2W4X";
-  const json = { "X-API-Key": "any", "X-Company-Id": company, "Content-Type": "application/json" };
-  // [case, path, request, status, what the answer must name: the field, the value received, what is allowed]
-  const cases: Array<[string, string, RequestInit, number, string[]]> = [
-    ["no API key", "/v1/companies", {}, 401, ["X-API-Key", "got nothing", "allowed: any non-empty key"]],
-    ["an unknown path", "/v1/nothing", { headers: json }, 404, ["/v1/nothing", "allowed:", "/v1/companies"]],
-    ["an unknown method", "/v1/companies", { method: "DELETE", headers: json }, 405, ["DELETE", "allowed: GET, POST"]],
-    [
-      "an enum value (createCard declares its own 422)",
-      "/v1/cards",
-      {
-        method: "POST",
-        headers: json,
-        body: JSON.stringify({ cardHolderId: company, name: "Ops", category: "Travel", bin: "45671234" }),
-      },
-      422,
-      ["body/category", '"Travel"', '"TravelExpenses"', '"OfficeSupplies"'],
-    ],
-    [
-      "a conditional rule (if/then)",
-      "/v1/cards/01JD8X9N4E2R6T8V0W2Y4Z6A8C/spend-settings",
-      {
-        method: "PATCH",
-        headers: json,
-        body: JSON.stringify({ isUnlimitedLimitPerTransaction: false, isAllowedAllCurrencies: true }),
-      },
-      422,
-      ["limitPerTransaction", "required when isUnlimitedLimitPerTransaction is false and was not sent"],
-    ],
-    [
-      "a header and a query parameter",
-      "/v1/cards?limit=abc",
-      { headers: { "X-API-Key": "any", "X-Company-Id": "not-a-ulid" } },
-      422,
-      ["X-Company-Id", '"not-a-ulid"', "a ULID", "limit", '"abc"', "an integer"],
-    ],
-    [
-      "a missing required header",
-      "/v1/card-bins",
-      { headers: { "X-API-Key": "any" } },
-      422,
-      ["X-Company-Id", "is required"],
-    ],
-    [
-      "malformed JSON",
-      "/v1/companies",
-      { method: "POST", headers: json, body: "{bad" },
-      400,
-      ["not JSON", "position 1"],
-    ],
-    [
-      "a content type the operation does not take",
-      "/v1/companies",
-      { method: "POST", headers: { ...json, "Content-Type": "text/plain" }, body: "x" },
-      415,
-      ["Content-Type", '"text/plain"', "application/json"],
-    ],
-    [
-      "a Prefer header naming an example the operation does not have",
-      "/transactions/01JD8Y0A1B2C3D4E5F6G7H8J9K",
-      { headers: { "X-API-Key": "any", Prefer: "example=nope" } },
-      404,
-      ['"example=nope"', "code=200", "code=404", "example=bankTransfer"],
-    ],
-    [
-      "a Prefer header naming a status the operation does not document",
-      "/transactions/01JD8Y0A1B2C3D4E5F6G7H8J9K",
-      { headers: { "X-API-Key": "any", Prefer: "code=418" } },
-      404,
-      ['"code=418"', "code=403"],
-    ],
-    [
-      "an Accept the operation cannot answer",
-      "/v1/companies",
-      { headers: { ...json, Accept: "text/html" } },
-      406,
-      ["Accept", '"text/html"', "application/json"],
-    ],
-  ];
 
   it.each(cases)(
     "%s: Prism's status, the field, the value and what is allowed",

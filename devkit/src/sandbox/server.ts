@@ -38,6 +38,8 @@ const CORS_HEADERS = {
 };
 const BASE_HEADERS = { "x-content-type-options": "nosniff" };
 const PROBLEM_TYPE_BASE = "https://sandbox.partner-api.invalid/problems/";
+/** The keys a 401 says the sandbox takes. (A 404 lists the partner API's paths: the control API's are the dashboard's.) */
+const SANDBOX_KEYS = "any key (each key is a sandbox account of its own)";
 
 /** The response headers for each side and content type, built once: writeHead only reads them. */
 const headersByContentType = new Map<string, OutgoingHttpHeaders>();
@@ -215,6 +217,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
   const handlers = handlersByOperation(router);
   // New accounts from other sites' pages, bounded per origin on the sandbox's clock (origin-quota.ts).
   const newAccounts = newAccountQuota(() => engine.clock.now());
+  const partnerPaths = router.operations.filter((known) => known.api === "partner").map((known) => known.path);
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     let operation: Operation | undefined;
     let exchange: Exchange | undefined;
@@ -231,15 +234,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       exchange = testMode.open(request);
       const match = router.match(request.method ?? "GET", pathname);
       if (match.kind === "no-path")
-        throw new SandboxProblem(
-          404,
-          "no-such-path",
-          "No such path",
-          requestWords.noPath(
-            pathname,
-            router.operations.filter((known) => known.api === "partner").map((known) => known.path),
-          ),
-        );
+        throw new SandboxProblem(404, "no-such-path", "No such path", requestWords.noPath(pathname, partnerPaths));
       if (match.kind === "no-method") {
         // RFC 9110: a 405 lists the methods the path has.
         response.setHeader("allow", match.methods.join(", "));
@@ -277,11 +272,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
           401,
           "missing-api-key",
           "Missing API key",
-          requestWords.missingKey(
-            operation.operationId,
-            undefined,
-            "any key (each key is a sandbox account of its own)",
-          ),
+          requestWords.missingKey(operation.operationId, undefined, SANDBOX_KEYS),
         );
       let body: unknown;
       const issues: Issue[] = [];
