@@ -11,7 +11,7 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { SOURCE_CONDITION, TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { SOURCE_CONDITION, SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 import vitestConfig from "../../vitest.config.ts";
 
 interface Import {
@@ -177,20 +177,48 @@ describe("the packages resolve from source in the repository, built elsewhere", 
     expect(checked).toEqual([". .", ". ./types", "devkit ./cli", "devkit ./sandbox", "devkit ./msw"]);
   });
 
-  it("tsc, vitest and every tsx run set the condition", () => {
+  it("tsc, vitest and every node run set the condition", () => {
     const tsconfig = ts.readConfigFile(path.join(repoRoot, "tsconfig.json"), ts.sys.readFile).config;
     expect(tsconfig.compilerOptions.customConditions).toEqual([SOURCE_CONDITION]);
     expect(vitestConfig.ssr?.resolve?.conditions).toContain(SOURCE_CONDITION);
     expect(vitestConfig.environments?.__vitest__?.resolve?.conditions).toContain(SOURCE_CONDITION);
-    expect(TSX_NODE_ARGS).toContain(`--conditions=${SOURCE_CONDITION}`);
-    const tsxScripts = [client, devkit].flatMap((manifest) =>
-      Object.entries(manifest.scripts ?? {}).filter(([, line]) => /\btsx\b/.test(line)),
+    expect(SOURCE_NODE_ARGS).toContain(`--conditions=${SOURCE_CONDITION}`);
+    const typeScriptScripts = [client, devkit].flatMap((manifest) =>
+      Object.entries(manifest.scripts ?? {}).filter(([, line]) => /\.ts\b/.test(line)),
     );
-    expect(tsxScripts.length).toBeGreaterThan(10);
-    const without = tsxScripts.filter(([, line]) => !line.includes(`tsx --conditions=${SOURCE_CONDITION} `));
+    expect(typeScriptScripts.length).toBeGreaterThan(10);
+    const without = typeScriptScripts.filter(
+      ([, line]) => !/^node --conditions=partner-api-source \S+\.ts$/.test(line),
+    );
     expect(without.map(([name]) => name)).toEqual([]);
   });
+});
 
+describe("scripts run on Node's own TypeScript support: no loader", () => {
+  it("tsconfig.json allows only syntax Node can erase, and type imports that say so", () => {
+    const { compilerOptions } = ts.readConfigFile(path.join(repoRoot, "tsconfig.json"), ts.sys.readFile).config;
+    expect(compilerOptions).toMatchObject({ erasableSyntaxOnly: true, verbatimModuleSyntax: true });
+  });
+
+  it("no npm script, CI step, workflow or file of the repository's own starts tsx, and neither package depends on it", () => {
+    const places = [
+      ...[client, devkit].flatMap((manifest) => Object.values(manifest.scripts ?? {})),
+      readFileSync(path.join(repoRoot, ".ci/run"), "utf8"),
+      ...readdirSync(path.join(repoRoot, ".github/workflows")).map((name) =>
+        readFileSync(path.join(repoRoot, ".github/workflows", name), "utf8"),
+      ),
+    ];
+    expect(places.filter((text) => /\btsx\b/.test(text))).toEqual([]);
+    for (const manifest of [client, devkit])
+      expect({ ...manifest.dependencies, ...manifest.devDependencies }).not.toHaveProperty("tsx");
+    const imported = ["src", "devkit", "scripts", "bench", "test"]
+      .flatMap(importsIn)
+      .filter(({ specifier }) => packageOf(specifier) === "tsx");
+    expect(imported.map(show)).toEqual([]);
+  });
+});
+
+describe("the devkit's links", () => {
   it("the devkit's peer dependency is this client's exact version, linked from the workspace here", () => {
     // MSW too, optional: partners who use partner-api-devkit/msw bring their own (its exact version a dev dependency here).
     expect(devkit.peerDependencies).toEqual({

@@ -11,7 +11,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { mockCommand } from "../../devkit/src/cli/mock.ts";
 import { findFreePort } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { alive } from "../helpers/process.ts";
 
 const children: ChildProcess[] = [];
@@ -26,8 +26,8 @@ interface Run {
 }
 
 function runMock(env: Record<string, string>, args: string[] = []): Run {
-  // Run the script's own node process (tsx's loader, not the tsx CLI wrapper) so that signals reach it directly.
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, path.join(repoRoot, "scripts", "mock.ts"), ...args], {
+  // Run the script's own node process (not npm's) so that signals reach it directly.
+  const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, path.join(repoRoot, "scripts", "mock.ts"), ...args], {
     cwd: repoRoot,
     env: { ...process.env, MOCK_PORT: "", MOCK_HOST: "", MOCK_LOG_LEVEL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -212,15 +212,27 @@ class Run {
   readonly context: CaseContext;
   readonly checkContext: CheckContext;
 
+  readonly options: VerifyOptions;
+  readonly router: ContractRouter;
+  readonly document: Record<string, unknown>;
+  readonly enabled: ReadonlySet<string>;
+  readonly webhookSecrets: ReadonlyMap<"main" | "other", string>;
+  readonly sources: readonly ValueSource[];
   constructor(
-    readonly options: VerifyOptions,
-    readonly router: ContractRouter,
-    readonly document: Record<string, unknown>,
-    readonly enabled: ReadonlySet<string>,
-    readonly webhookSecrets: ReadonlyMap<"main" | "other", string>,
+    options: VerifyOptions,
+    router: ContractRouter,
+    document: Record<string, unknown>,
+    enabled: ReadonlySet<string>,
+    webhookSecrets: ReadonlyMap<"main" | "other", string>,
     signal: AbortSignal,
-    readonly sources: readonly ValueSource[],
+    sources: readonly ValueSource[],
   ) {
+    this.options = options;
+    this.router = router;
+    this.document = document;
+    this.enabled = enabled;
+    this.webhookSecrets = webhookSecrets;
+    this.sources = sources;
     this.signal = signal;
     this.responseChecks = CHECKS.filter(
       (check): check is ResponseCheck => check.target === "response" && enabled.has(check.id),

@@ -46,11 +46,9 @@ export class FaultBook {
   /** The partner API's operations, the only ones a fault may name. */
   private readonly operations: Operation[];
 
-  constructor(
-    seed: number,
-    operations: readonly Operation[],
-    private readonly now: () => number,
-  ) {
+  private readonly now: () => number;
+  constructor(seed: number, operations: readonly Operation[], now: () => number) {
+    this.now = now;
     this.chance = { random: randomStateFor(seed, "faults") };
     this.operations = operations.filter((operation) => operation.api === "partner");
   }

@@ -56,7 +56,10 @@ export class ScenarioRunner {
   private froze = false;
   private listener: RequestListener | undefined;
 
-  constructor(private readonly host: ScenarioHost) {}
+  private readonly host: ScenarioHost;
+  constructor(host: ScenarioHost) {
+    this.host = host;
+  }
 
   /** The handler scenario calls go through (set once the sandbox has made it). */
   serveWith(listener: RequestListener): void {
