@@ -4,7 +4,7 @@
  * sizes, with one secret and with two (a rotation, where the signing secret is the second one).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { verifyWebhookSignature } from "../src/index.ts";
+import { verifyWebhookSignature } from "partner-api-client";
 import type { Benchmark } from "./context.ts";
 import { compareAlternating } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";

@@ -72,10 +72,20 @@ function packageOf(specifier: string): string {
   return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
 }
 
+/** The repository's two packages, by name. */
+const PACKAGES: readonly (readonly [string, Manifest])[] = [
+  ["partner-api-client", client],
+  ["partner-api-devkit", devkit],
+];
+
+/** A specifier that reaches into either package past its "exports" (`partner-api-client/src/…`). */
+const throughPrivateEntry = (specifier: string) =>
+  PACKAGES.some(([name, manifest]) => packageOf(specifier) === name && !isPublicEntry(specifier, name, manifest));
+
 const isBuiltin = (specifier: string) => specifier.startsWith("node:") || builtinModules.includes(specifier);
 
-/** The files of generated/ the devkit's source may import: the control contract's types, the contracts the msw entry bundles. */
-const DEVKIT_GENERATED = ["generated/sandbox.js", "generated/openapi.json", "generated/sandbox.json"];
+/** The files of the repository's generated/ the devkit's source may import: the contracts the msw entry bundles as data. */
+const DEVKIT_BUNDLED = ["generated/openapi.json", "generated/sandbox.json"];
 
 describe("imports go one way: scripts → devkit → client", () => {
   it("the client (src/) imports src/, generated/, openapi-fetch and node built-ins: nothing of the devkit or the tools", () => {
@@ -87,7 +97,7 @@ describe("imports go one way: scripts → devkit → client", () => {
     expect(offending.map(show)).toEqual([]);
   });
 
-  it("the devkit's source imports itself, its declared packages and the client as partner-api-client, never src/ or scripts/", () => {
+  it("the devkit's source imports itself, its declared packages and the client as partner-api-client, never src/, scripts/ or the repository's generated types", () => {
     const declared = new Set([
       ...Object.keys(devkit.dependencies ?? {}),
       ...Object.keys(devkit.peerDependencies ?? {}),
@@ -99,9 +109,12 @@ describe("imports go one way: scripts → devkit → client", () => {
           return !isPublicEntry(specifier, "partner-api-client", client);
         return !declared.has(packageOf(specifier));
       }
-      // The control contract's types (generated/sandbox.d.ts) are the devkit's own; the build copies them. The msw
-      // entry bundles both contracts as data (a browser has no files to read them from).
-      return !target.startsWith("devkit/src/") && !DEVKIT_GENERATED.includes(target);
+      // The control contract's types are the devkit's own (devkit/generated/, written by `npm run generate`; the
+      // build ships them beside its declarations). The msw entry bundles both contracts as data (a browser has no
+      // files to read them from), so the package carries them too.
+      return (
+        !["devkit/src/", "devkit/generated/"].some((dir) => target.startsWith(dir)) && !DEVKIT_BUNDLED.includes(target)
+      );
     });
     expect(offending.map(show)).toEqual([]);
   });
@@ -113,21 +126,20 @@ describe("imports go one way: scripts → devkit → client", () => {
     expect(offending.map(show)).toEqual([]);
   });
 
-  it("scripts/ use the devkit only through its public entries, and never bench/ or test/", () => {
+  it("scripts/ use the client and the devkit only through their public entries, and never bench/ or test/", () => {
     const offending = importsIn("scripts").filter(({ specifier, target }) =>
       target === undefined
-        ? packageOf(specifier) === "partner-api-devkit" && !isPublicEntry(specifier, "partner-api-devkit", devkit)
-        : ["devkit/", "bench/", "test/"].some((dir) => target.startsWith(dir)),
+        ? throughPrivateEntry(specifier)
+        : ["src/", "devkit/", "bench/", "test/"].some((dir) => target.startsWith(dir)),
     );
     expect(offending.map(show)).toEqual([]);
   });
 
-  it("bench/ uses itself, scripts/lib/, the devkit, the client's public entry and the contract's examples, never other src/ files", () => {
+  it("bench/ uses itself, scripts/lib/, the devkit, the client as partner-api-client and the contract's examples, never src/", () => {
     const offending = importsIn("bench").filter(({ specifier, target }) =>
       target === undefined
-        ? packageOf(specifier) === "partner-api-devkit" && !isPublicEntry(specifier, "partner-api-devkit", devkit)
+        ? throughPrivateEntry(specifier)
         : !["bench/", "scripts/lib/", "devkit/src/", "devkit/scripts/"].some((dir) => target.startsWith(dir)) &&
-          target !== "src/index.ts" &&
           target !== "generated/examples.ts",
     );
     expect(offending.map(show)).toEqual([]);
@@ -144,7 +156,10 @@ describe("imports go one way: scripts → devkit → client", () => {
     const specifiers = (file: string) => importsOf(file).map((found) => found.target ?? found.specifier);
     expect(specifiers("bench/cli.ts")).toEqual(expect.arrayContaining(["partner-api-devkit/cli", "bench/harness.ts"]));
     expect(specifiers("devkit/src/webhooks/deliver.ts")).toContain("partner-api-client");
-    expect(specifiers("devkit/src/sandbox/index.ts")).toContain("generated/sandbox.js");
+    expect(specifiers("devkit/src/sandbox/index.ts")).toContain("devkit/generated/sandbox.js");
+    expect(specifiers("scripts/lib/generate.ts")).toContain("partner-api-client");
+    expect(throughPrivateEntry("partner-api-client/src/http-methods.ts")).toBe(true);
+    expect(throughPrivateEntry("partner-api-client")).toBe(false);
     expect(specifiers("scripts/mock.ts")).toContain("partner-api-devkit/cli");
     expect(isPublicEntry("partner-api-devkit/cli", "partner-api-devkit", devkit)).toBe(true);
     expect(isPublicEntry("partner-api-devkit/src/cli/runner.ts", "partner-api-devkit", devkit)).toBe(false);

@@ -25,8 +25,8 @@
 import { type ArazzoWorkflow, shippedDocuments, shippedWorkflows } from "../arazzo/document.ts";
 import { ExpressionError } from "../arazzo/expressions.ts";
 import { runWorkflow, WorkflowError } from "../arazzo/index.ts";
+import { sandboxRouter } from "../contract/documents.ts";
 import type { ContractRouter, Operation } from "../contract/router.ts";
-import { sandboxRouter } from "../sandbox/contracts.ts";
 import { type CaseContext, isWrite, type RequestParts } from "./cases.ts";
 import { curlLine, describeFetchError, fetchBounded } from "./http.ts";
 import type { Found, FoundValues, ValueSource } from "./links.ts";

@@ -14,10 +14,10 @@ import { readFileSync } from "node:fs";
 import { shippedDocuments } from "../arazzo/document.ts";
 import { formatDuration } from "../common/duration.ts";
 import { UsageError } from "../common/errors.ts";
+import { sandboxRouter } from "../contract/documents.ts";
 import { ContractRouter, type Operation } from "../contract/router.ts";
 import { inert } from "../inert.ts";
 import { contractJsonPath } from "../paths.ts";
-import { sandboxRouter } from "../sandbox/contracts.ts";
 import { controlClient, type SandboxControl } from "../sandbox/control-client.ts";
 import {
   bodyValues,

@@ -11,9 +11,9 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { HTTP_METHODS } from "partner-api-client";
 import { isObject, type JsonObject } from "partner-api-devkit/cli";
 import ts from "typescript";
-import { HTTP_METHODS } from "../../../src/http-methods.ts";
 import { repoRoot } from "../paths.ts";
 import type { ModuleSource } from "../typecheck.ts";
 import { gettingStartedPath } from "./getting-started.ts";

@@ -18,7 +18,7 @@ import type {
   paths as PartnerPaths,
   webhooks as PartnerWebhooks,
 } from "partner-api-client";
-import type { operations as ControlOperations } from "../../../../generated/sandbox.js";
+import type { operations as ControlOperations } from "../../../generated/sandbox.js";
 import type { ContractRouter, Issue } from "../../contract/router.ts";
 import type { SandboxClock } from "../clock.ts";
 import type { SeededRandom } from "../random.ts";

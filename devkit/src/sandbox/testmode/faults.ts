@@ -4,7 +4,7 @@
  * state file. Each fault's chance is drawn from a generator seeded by the sandbox's seed, so the same seed
  * and the same calls fail the same way every run.
  */
-import type { components } from "../../../../generated/sandbox.js";
+import type { components } from "../../../generated/sandbox.js";
 import { utf8Length } from "../../bytes.ts";
 import type { Operation } from "../../contract/router.ts";
 import { type RandomHolder, randomStateFor, SeededRandom } from "../random.ts";

@@ -9,7 +9,7 @@
  * a body that is not JSON or a form shows as its length and type.
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
-import type { components } from "../../../../generated/sandbox.js";
+import type { components } from "../../../generated/sandbox.js";
 import { sha256Hex, utf8Bytes, utf8Length, utf8Text } from "../../bytes.ts";
 import type { ContractRouter, Operation } from "../../contract/router.ts";
 import {

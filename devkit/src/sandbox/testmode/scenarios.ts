@@ -6,7 +6,7 @@
  * strike it), with the clock frozen for the run's length: the same state, seed and clock reading give the same ids.
  */
 import type { IncomingMessage } from "node:http";
-import type { components } from "../../../../generated/sandbox.js";
+import type { components } from "../../../generated/sandbox.js";
 import { type Catalogue, type ResolvedDocument, resolveArazzo } from "../../arazzo/check.ts";
 import {
   type ArazzoDocument,
