@@ -23,7 +23,7 @@ import {
   MAX_REQUEST_STREAMS_PER_ACCOUNT,
 } from "../../devkit/src/sandbox/testmode/log.ts";
 import { DELIVERY_ATTEMPTS, RETRY_DELAYS_MS } from "../../devkit/src/webhooks/deliver.ts";
-import { partnersGuidePath } from "../../scripts/lib/docs/snippets.ts";
+import { partnersGuidePath } from "../../scripts/lib/paths.ts";
 import { documentAnchors } from "../helpers/markdown-links.ts";
 
 const guide = readFileSync(partnersGuidePath, "utf8");
