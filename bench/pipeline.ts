@@ -87,19 +87,19 @@ export const pipelineBenchmark: Benchmark = {
         value: npmAlone["npm run (no script: lists them)"]!.medianMs,
         unit: "ms",
       });
-      // Every script runs through tsx, which compiles TypeScript on the fly: its start-up, also alone.
-      const tsxAlone = await compareCommands(
-        { "tsx of an empty script": { command: "tsx", args: ["--eval", ""], cwd: dir, env } },
+      // Every script runs on node, which strips the TypeScript's types as it loads: its start-up, also alone.
+      const nodeAlone = await compareCommands(
+        { "node of an empty script": { command: process.execPath, args: ["--eval", ""], cwd: dir, env } },
         rounds,
         onRun,
       );
       figures.push({
-        label: 'tsx start-up (`tsx --eval ""`)',
-        value: tsxAlone["tsx of an empty script"]!.medianMs,
+        label: 'node start-up (`node --eval ""`)',
+        value: nodeAlone["node of an empty script"]!.medianMs,
         unit: "ms",
       });
       const startUp =
-        npmAlone["npm run (no script: lists them)"]!.medianMs + tsxAlone["tsx of an empty script"]!.medianMs;
+        npmAlone["npm run (no script: lists them)"]!.medianMs + nodeAlone["node of an empty script"]!.medianMs;
       // At size tiny (the test that keeps every benchmark from rotting) one step proves the comparison runs; each
       // script is tested on its own, and `npm run docs` alone takes most of a minute.
       const timed = size === "tiny" ? PIPELINE_STEPS.filter((step) => step.script === "bundle") : PIPELINE_STEPS;
@@ -168,7 +168,7 @@ export const pipelineBenchmark: Benchmark = {
         if (step.name !== "test") {
           const extra = ours - bare;
           notes.push(
-            `${step.name}: ours takes ${Math.round(extra)} ms ${extra >= 0 ? "more" : "less"} than bare; npm and tsx start-up account for ` +
+            `${step.name}: ours takes ${Math.round(extra)} ms ${extra >= 0 ? "more" : "less"} than bare; npm and node start-up account for ` +
               `${Math.round(startUp)} ms of any script. ${step.note.replace(/^bare: /, "Bare: ")}.`,
           );
         }

@@ -19,10 +19,10 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./common/json-depth.ts";
 import { ContractRouter } from "./contract/router.ts";
 import { isPrismRefusal, prismLocations, type ReadRequest, wordedAnswer } from "./mock-words.ts";
 import { type PrismOptions, type PrismServer, startPrism } from "./prism.ts";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "./sandbox/limits.ts";
 
 /** Prism's own body limit (10 MB): a larger body is refused here, unread. */
 export const MOCK_MAX_BODY_BYTES = 10 * 1024 * 1024;

@@ -12,7 +12,7 @@ import { mockCommand } from "../../devkit/src/cli/mock.ts";
 import { type MockFront, startMockFront } from "../../devkit/src/mock-front.ts";
 import { findFreePort, type PrismServer, startPrism } from "../../devkit/src/prism.ts";
 import { bundleJsonPath, repoRoot } from "../../scripts/lib/paths.ts";
-import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 import { alive } from "../helpers/process.ts";
 
@@ -28,8 +28,8 @@ interface Run {
 }
 
 function runMock(env: Record<string, string>, args: string[] = []): Run {
-  // Run the script's own node process (tsx's loader, not the tsx CLI wrapper) so that signals reach it directly.
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, path.join(repoRoot, "scripts", "mock.ts"), ...args], {
+  // Run the script's own node process (not npm's) so that signals reach it directly.
+  const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, path.join(repoRoot, "scripts", "mock.ts"), ...args], {
     cwd: repoRoot,
     env: { ...process.env, MOCK_PORT: "", MOCK_HOST: "", MOCK_LOG_LEVEL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -9,8 +9,10 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { concatBytes, EMPTY_BYTES, utf8Length, utf8Text } from "../bytes.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../common/json-depth.ts";
 import { requestWords } from "../contract/issue-text.ts";
 import type { ContractRouter, Issue, Operation, QueryValues } from "../contract/router.ts";
+import { ulidParameterNames } from "../contract/router-over.ts";
 import { callerKey } from "./accounts.ts";
 import { answerText } from "./answer-text.ts";
 import type { SandboxEngine } from "./engine.ts";
@@ -18,9 +20,8 @@ import { exampleHandler } from "./example-answers.ts";
 import { type AnyReply, type Call, SandboxProblem } from "./flows/flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS, type Task } from "./flows/index.ts";
 import { HOSTED_PAGE_POLICY } from "./hosted.ts";
-import { longStrings, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_STRING_LENGTH, nestsDeeperThan } from "./limits.ts";
+import { longStrings, MAX_BODY_BYTES, MAX_STRING_LENGTH } from "./limits.ts";
 import { newAccountQuota } from "./origin-quota.ts";
-import { ulidParameterNames } from "./router-over.ts";
 import { StateNotSavedError } from "./store/errors.ts";
 import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 

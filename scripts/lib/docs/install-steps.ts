@@ -5,7 +5,7 @@
  * reference's Getting started) takes them from here; test/docs/install-steps.test.ts holds them to package.json.
  */
 import { readFileSync } from "node:fs";
-import { partnersGuidePath } from "./snippets.ts";
+import { partnersGuidePath } from "../paths.ts";
 
 export interface InstallSteps {
   /** The Markdown of the section, without its heading. */
