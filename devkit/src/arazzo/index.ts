@@ -15,7 +15,7 @@
  */
 import { ContractRouter } from "../contract/router.ts";
 import { sandboxRouter } from "../sandbox/contracts.ts";
-import { type ArazzoIssue, type Catalogue, resolveArazzo } from "./check.ts";
+import { resolveArazzo } from "./check.ts";
 import {
   type ArazzoDocument,
   checkArazzoShape,
@@ -26,17 +26,11 @@ import {
   shippedWorkflows,
   WorkflowError,
 } from "./document.ts";
-import {
-  type CallContext,
-  type Fetch,
-  type RunLimits,
-  type RunTarget,
-  runArazzo,
-  type StepCall,
-  type WorkflowRun,
-} from "./runner.ts";
+import type { ArazzoIssue, Catalogue } from "./model.ts";
+import type { CallContext, Fetch, RunLimits, RunTarget, StepCall, WorkflowRun } from "./run-types.ts";
+import { runArazzo } from "./runner.ts";
 
-export { DEFAULT_RUN_LIMITS } from "./runner.ts";
+export { DEFAULT_RUN_LIMITS } from "./run-types.ts";
 export type {
   ArazzoDocument,
   ArazzoIssue,
