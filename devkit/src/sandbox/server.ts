@@ -60,7 +60,8 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const pass = new Pass(request, response);
     try {
-      await run(steps, pass, front);
+      const pending = run(steps, pass, front);
+      if (pending) await pending;
       if (pass.reply) send(pass, pass.reply);
     } catch (error) {
       answerError(pass, error);

@@ -198,9 +198,10 @@ export function validate(pass: Pass, front: Front): void {
 
 /**
  * The operation's handler, run on the engine; whatever it changed (an account seeded before a 404 too) is on disk
- * before the answer. A new account from another site's page counts against its origin's quota first.
+ * before the answer. A new account from another site's page counts against its origin's quota first. A call that
+ * commits nothing and a handler that answers at once take no turn of the event loop.
  */
-export async function dispatch(pass: Pass, front: Front): Promise<void> {
+export function dispatch(pass: Pass, front: Front): void | Promise<void> {
   const { engine } = front;
   const { apiKey } = pass;
   const isNewAccount = apiKey !== undefined && !engine.hasAccount(apiKey);
@@ -212,18 +213,31 @@ export async function dispatch(pass: Pass, front: Front): Promise<void> {
     body: pass.body,
     ...(apiKey !== undefined ? { apiKey } : {}),
   } as Call;
+  const handler = front.handlers.get(pass.operation!)!;
+  if (pass.request.method !== "GET" || isNewAccount) return committed(pass, front, () => handler(call));
+  const answer = engine.hold(() => handler(call));
+  if (!(answer instanceof Promise)) {
+    pass.reply = answer;
+    return;
+  }
+  return answer.then((reply) => {
+    pass.reply = reply;
+  });
+}
+
+/** A handler's call whose changes are committed before its answer (refused when a commit failed meanwhile). */
+async function committed(pass: Pass, front: Front, handle: () => AnyReply | Promise<AnyReply>): Promise<void> {
+  const { engine } = front;
   const undone = engine.store.undone;
-  const commits = pass.request.method !== "GET" || isNewAccount;
   let reply: AnyReply;
   try {
-    const handler = front.handlers.get(pass.operation!)!;
-    const answer = engine.hold(() => handler(call));
+    const answer = engine.hold(handle);
     reply = answer instanceof Promise ? await answer : answer;
   } finally {
-    if (commits) await engine.store.commit();
+    await engine.store.commit();
   }
   // Another request's commit failed while this one ran: the changes this one made were undone with it.
-  if (commits && engine.store.undone !== undone)
+  if (engine.store.undone !== undone)
     throw new StateNotSavedError(
       "the change was not saved to the sandbox state file (a commit failed while it was made, and was undone with it); the sandbox holds what the file holds",
     );
@@ -233,11 +247,17 @@ export async function dispatch(pass: Pass, front: Front): Promise<void> {
 /** The order of the steps: the one place it is written. */
 export const PIPELINE: readonly Step[] = [target, preflight, route, identify, receive, authorize, validate, dispatch];
 
-/** Runs the steps in order until one answers or drops the call; waits only on a step that returns a promise. */
-export async function run(steps: readonly Step[], pass: Pass, front: Front): Promise<void> {
-  for (const step of steps) {
-    const pending = step(pass, front);
-    if (pending !== undefined) await pending;
+/**
+ * Runs the steps in order from `from` until one answers or drops the call. Synchronous until a step returns a
+ * promise: the rest runs once it settles, so a call no step waits on takes no turn of the event loop.
+ */
+export function run(steps: readonly Step[], pass: Pass, front: Front, from = 0): void | Promise<void> {
+  for (let index = from; index < steps.length; index++) {
+    const pending = steps[index]!(pass, front);
+    if (pending !== undefined)
+      return pending.then(() =>
+        pass.reply !== undefined || pass.dropped ? undefined : run(steps, pass, front, index + 1),
+      );
     if (pass.reply !== undefined || pass.dropped) return;
   }
 }
