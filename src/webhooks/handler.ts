@@ -84,8 +84,30 @@ export interface WebhookHandler {
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** A receiver's options, checked: what every request reads. */
+interface Receiver {
+  secrets: ReturnType<typeof secretList>;
+  on: WebhookHandlers;
+  maxBodyBytes: number;
+  deduper: WebhookDeduper | undefined;
+  onResult: WebhookHandlerOptions["onResult"];
+}
+
 /** Builds a receiver: reads the raw body (bounded), verifies `X-Signature`, dedupes by id, dispatches on `type`. */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+  const receiver = checkedOptions(options);
+  const fetchHandler = (request: Request) => answerFetch(receiver, request);
+  const nodeHandler = (req: NodeRequestLike, res: NodeResponseLike) => answerNode(receiver, req, res);
+  const handler = ((first: Request | NodeRequestLike, res?: NodeResponseLike) =>
+    res === undefined ? fetchHandler(first as Request) : nodeHandler(first as NodeRequestLike, res)) as WebhookHandler;
+  handler.fetch = fetchHandler;
+  handler.node = nodeHandler;
+  handler.handle = (rawBody, signature) => handle(receiver, rawBody, signature);
+  return handler;
+}
+
+/** The options, each checked with an error naming it and what it takes. */
+function checkedOptions(options: WebhookHandlerOptions): Receiver {
   if (!options || typeof options !== "object") throw new WebhookError("createWebhookHandler needs an options object");
   const secrets = secretList(options.secrets, "options.secrets");
   const on = options.on;
@@ -105,129 +127,124 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     throw new WebhookError(`options.maxBodyBytes must be a positive integer, got ${String(maxBodyBytes)}`);
   }
   const deduper = options.dedupe === false ? undefined : (options.dedupe ?? createWebhookDeduper());
+  return { secrets, on, maxBodyBytes, deduper, onResult: options.onResult };
+}
 
-  function report(result: WebhookHandlerResult): WebhookHandlerResult {
-    try {
-      options.onResult?.(result);
-    } catch {
-      // A logging hook must not change the answer given to the sender.
-    }
-    return result;
+function report(receiver: Receiver, result: WebhookHandlerResult): WebhookHandlerResult {
+  try {
+    receiver.onResult?.(result);
+  } catch {
+    // A logging hook must not change the answer given to the sender.
   }
+  return result;
+}
 
-  async function handle(
-    rawBody: string | Uint8Array,
-    signature: string | null | undefined,
-  ): Promise<WebhookHandlerResult> {
-    let event: WebhookEvent;
-    try {
-      event = await constructWebhookEventAsync(rawBody, signature, secrets);
-    } catch (error) {
-      if (error instanceof WebhookSignatureError) return report({ status: 401, verdict: "bad_signature", error });
-      if (error instanceof WebhookPayloadError) return report({ status: 400, verdict: "bad_body", error });
-      return report({ status: 500, verdict: "handler_failed", error });
-    }
-    const run = on[event.type] as ((event: WebhookEvent) => unknown) | undefined;
-    try {
-      const work = async () => {
-        if (!run) return "ignored" as const;
-        await run(event);
-        return "handled" as const;
-      };
-      const outcome = deduper
-        ? await deduper.process(event.id, work)
-        : { duplicate: false as const, value: await work() };
-      return report({ status: 200, verdict: outcome.duplicate ? "duplicate" : outcome.value, event });
-    } catch (error) {
-      return report({ status: 500, verdict: "handler_failed", event, error });
-    }
+/** The core: verify, parse, dedupe, dispatch. */
+async function handle(
+  receiver: Receiver,
+  rawBody: string | Uint8Array,
+  signature: string | null | undefined,
+): Promise<WebhookHandlerResult> {
+  let event: WebhookEvent;
+  try {
+    event = await constructWebhookEventAsync(rawBody, signature, receiver.secrets);
+  } catch (error) {
+    if (error instanceof WebhookSignatureError)
+      return report(receiver, { status: 401, verdict: "bad_signature", error });
+    if (error instanceof WebhookPayloadError) return report(receiver, { status: 400, verdict: "bad_body", error });
+    return report(receiver, { status: 500, verdict: "handler_failed", error });
   }
-
-  function answer(result: WebhookHandlerResult): { status: number; body: string } {
-    const body: Record<string, unknown> = { verdict: result.verdict };
-    if (result.event) body.id = result.event.id;
-    // The handler's own error stays private; the kit's refusals say what was wrong with the request.
-    if (result.status < 500 && result.error instanceof Error) body.error = result.error.message;
-    return { status: result.status, body: JSON.stringify(body) };
-  }
-
-  async function fetchHandler(request: Request): Promise<Response> {
-    const reply = (result: WebhookHandlerResult, headers: Record<string, string> = {}) => {
-      const { status, body } = answer(result);
-      return new Response(body, { status, headers: { "content-type": "application/json", ...headers } });
+  const run = receiver.on[event.type] as ((event: WebhookEvent) => unknown) | undefined;
+  try {
+    const work = async () => {
+      if (!run) return "ignored" as const;
+      await run(event);
+      return "handled" as const;
     };
-    if (request.method !== "POST") {
-      return reply(
-        report({
-          status: 405,
-          verdict: "method_not_allowed",
-          error: new WebhookError(`webhooks are POSTed, got ${request.method}`),
-        }),
-        { allow: "POST" },
-      );
-    }
-    const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-    if (declared > maxBodyBytes) return reply(tooLarge(maxBodyBytes));
-    const body = await readLimited(request.body, maxBodyBytes);
-    if (body === undefined) return reply(tooLarge(maxBodyBytes));
-    return reply(await handle(body, request.headers.get("x-signature")));
+    const outcome = receiver.deduper
+      ? await receiver.deduper.process(event.id, work)
+      : { duplicate: false as const, value: await work() };
+    return report(receiver, { status: 200, verdict: outcome.duplicate ? "duplicate" : outcome.value, event });
+  } catch (error) {
+    return report(receiver, { status: 500, verdict: "handler_failed", event, error });
   }
+}
 
-  async function nodeHandler(req: NodeRequestLike, res: NodeResponseLike): Promise<void> {
-    const reply = (result: WebhookHandlerResult, headers: Record<string, string> = {}) => {
-      const { status, body } = answer(result);
-      res.statusCode = status;
-      res.setHeader("content-type", "application/json");
-      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      res.end(body);
-    };
-    if (req.method !== "POST") {
-      req.resume();
-      return reply(
-        report({
-          status: 405,
-          verdict: "method_not_allowed",
-          error: new WebhookError(`webhooks are POSTed, got ${req.method}`),
-        }),
-        { allow: "POST" },
-      );
-    }
-    const header = req.headers["x-signature"];
-    const signature = Array.isArray(header) ? undefined : header;
-    if (req.body !== undefined) {
-      // Body-parsing middleware ran first; only a raw body (express.raw, express.text) can be verified.
-      if (typeof req.body === "string" || req.body instanceof Uint8Array)
-        return reply(await handle(req.body, signature));
-      return reply(
-        report({ status: 500, verdict: "handler_failed", error: new WebhookRawBodyError("req.body", req.body) }),
-      );
-    }
-    const declared = Number(req.headers["content-length"] ?? Number.NaN);
-    if (declared > maxBodyBytes) {
-      req.resume();
-      return reply(tooLarge(maxBodyBytes), { connection: "close" });
-    }
-    const body = await readNodeLimited(req, maxBodyBytes).catch((): typeof ABORTED => ABORTED);
-    // The sender went away mid-body (or sent a broken one): there is no one to answer, and nothing to verify.
-    if (body === ABORTED) return;
-    if (body === undefined) return reply(tooLarge(maxBodyBytes), { connection: "close" });
-    return reply(await handle(body, signature));
+function answer(result: WebhookHandlerResult): { status: number; body: string } {
+  const body: Record<string, unknown> = { verdict: result.verdict };
+  if (result.event) body.id = result.event.id;
+  // The handler's own error stays private; the kit's refusals say what was wrong with the request.
+  if (result.status < 500 && result.error instanceof Error) body.error = result.error.message;
+  return { status: result.status, body: JSON.stringify(body) };
+}
+
+function methodNotAllowed(receiver: Receiver, method: string | undefined): WebhookHandlerResult {
+  return report(receiver, {
+    status: 405,
+    verdict: "method_not_allowed",
+    error: new WebhookError(`webhooks are POSTed, got ${method}`),
+  });
+}
+
+function tooLarge(receiver: Receiver): WebhookHandlerResult {
+  return report(receiver, {
+    status: 413,
+    verdict: "too_large",
+    error: new WebhookError(`the body is larger than maxBodyBytes (${receiver.maxBodyBytes} bytes)`),
+  });
+}
+
+/** Fetch-style: a `Request` answered with a `Response`. */
+async function answerFetch(receiver: Receiver, request: Request): Promise<Response> {
+  const reply = (result: WebhookHandlerResult, headers: Record<string, string> = {}) => {
+    const { status, body } = answer(result);
+    return new Response(body, { status, headers: { "content-type": "application/json", ...headers } });
+  };
+  if (request.method !== "POST") return reply(methodNotAllowed(receiver, request.method), { allow: "POST" });
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (declared > receiver.maxBodyBytes) return reply(tooLarge(receiver));
+  const body = await readLimited(request.body, receiver.maxBodyBytes);
+  if (body === undefined) return reply(tooLarge(receiver));
+  return reply(await handle(receiver, body, request.headers.get("x-signature")));
+}
+
+/** Node `http`: reads `req` (or the raw body middleware left on it), writes `res`. */
+async function answerNode(receiver: Receiver, req: NodeRequestLike, res: NodeResponseLike): Promise<void> {
+  const reply = (result: WebhookHandlerResult, headers: Record<string, string> = {}) => {
+    const { status, body } = answer(result);
+    res.statusCode = status;
+    res.setHeader("content-type", "application/json");
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.end(body);
+  };
+  if (req.method !== "POST") {
+    req.resume();
+    return reply(methodNotAllowed(receiver, req.method), { allow: "POST" });
   }
-
-  function tooLarge(limit: number): WebhookHandlerResult {
-    return report({
-      status: 413,
-      verdict: "too_large",
-      error: new WebhookError(`the body is larger than maxBodyBytes (${limit} bytes)`),
-    });
+  const header = req.headers["x-signature"];
+  const signature = Array.isArray(header) ? undefined : header;
+  if (req.body !== undefined) {
+    // Body-parsing middleware ran first; only a raw body (express.raw, express.text) can be verified.
+    if (typeof req.body === "string" || req.body instanceof Uint8Array)
+      return reply(await handle(receiver, req.body, signature));
+    return reply(
+      report(receiver, {
+        status: 500,
+        verdict: "handler_failed",
+        error: new WebhookRawBodyError("req.body", req.body),
+      }),
+    );
   }
-
-  const handler = ((first: Request | NodeRequestLike, res?: NodeResponseLike) =>
-    res === undefined ? fetchHandler(first as Request) : nodeHandler(first as NodeRequestLike, res)) as WebhookHandler;
-  handler.fetch = fetchHandler;
-  handler.node = nodeHandler;
-  handler.handle = handle;
-  return handler;
+  const declared = Number(req.headers["content-length"] ?? Number.NaN);
+  if (declared > receiver.maxBodyBytes) {
+    req.resume();
+    return reply(tooLarge(receiver), { connection: "close" });
+  }
+  const body = await readNodeLimited(req, receiver.maxBodyBytes).catch((): typeof ABORTED => ABORTED);
+  // The sender went away mid-body (or sent a broken one): there is no one to answer, and nothing to verify.
+  if (body === ABORTED) return;
+  if (body === undefined) return reply(tooLarge(receiver), { connection: "close" });
+  return reply(await handle(receiver, body, signature));
 }
 
 /** The whole body, or undefined once it grows past `limit` bytes (the rest is not read). */

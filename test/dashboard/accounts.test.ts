@@ -66,7 +66,7 @@ describe("the fingerprint", () => {
   });
 });
 
-describe("listAccounts and getAccount", () => {
+describe("listAccounts and getAccount: who called, and labels", () => {
   it("list the accounts that have called, in order, by fingerprint and never by key", async () => {
     const first = clientFor(sandbox.url, "sk_list_first");
     const second = clientFor(sandbox.url, "sk_list_second");
@@ -143,7 +143,9 @@ describe("listAccounts and getAccount", () => {
     });
     expect(unknown.status).toBe(404);
   });
+});
 
+describe("listAccounts and getAccount: what getAccount gives", () => {
   it("getAccount lists a company's deposits, newest first, with their routes (the ledger does not hold them)", async () => {
     const key = "sk_deposits";
     const client = clientFor(sandbox.url, key);

@@ -188,7 +188,7 @@ const runOn = (
   inputs: Record<string, unknown> = { apiKey: "k" },
 ) => runWorkflow({ document: document as never, baseUrl: "http://x.invalid", inputs, fetch, limits });
 
-describe("runWorkflow with a stand-in fetch", () => {
+describe("runWorkflow with a stand-in fetch: requests and retries", () => {
   it("builds each request from the step: the server per source, path, query, headers, cookie and body", async () => {
     const { requests, fetch } = standIn((url) =>
       url.endsWith("/v1/companies")
@@ -275,7 +275,9 @@ describe("runWorkflow with a stand-in fetch", () => {
     );
     expect(requests).toHaveLength(2);
   });
+});
 
+describe("runWorkflow with a stand-in fetch: bounds and inputs", () => {
   it("stops at its bounds, naming each: calls, bytes of one answer, bytes kept, time of a call", async () => {
     const loop = arazzoDocument([
       workflow("loop", [listStep({ onSuccess: [{ name: "again", type: "goto", stepId: "companies" }] })]),
@@ -338,7 +340,9 @@ describe("runWorkflow with a stand-in fetch", () => {
       workflows: [{ workflowId: "typed" }],
     });
   });
+});
 
+describe("runWorkflow with a stand-in fetch: causes, and what the fetch is told", () => {
   it("names a WorkflowError's cause: a document that cannot run is refused before any call", async () => {
     const { requests, fetch } = standIn(() => json(200, {}));
     const broken = arazzoDocument([workflow("broken", [listStep({ outputs: { id: "$steps.nowhere.outputs.id" } })])]);

@@ -49,11 +49,37 @@ export async function runScenario(config: ScenarioConfig): Promise<ScenarioRepor
       return error;
     }
   };
-  const { baseUrl, apiKey, companyId, ids, examples, webhook } = config;
   const fastRetry = { attempts: 3, baseDelayMs: 1, maxDelayMs: 50 };
-  const client = api.createPartnerClient({ apiKey, baseUrl, retry: fastRetry });
-  const company = client.forCompany(companyId);
+  const client = api.createPartnerClient({ apiKey: config.apiKey, baseUrl: config.baseUrl, retry: fastRetry });
+  const scenario: Scenario = {
+    config,
+    check,
+    rejection,
+    fastRetry,
+    client,
+    company: client.forCompany(config.companyId),
+  };
+  await callsAndPaging(scenario);
+  await retriesAndTimeouts(scenario);
+  await typedErrors(scenario);
+  const root = await webhooks(scenario);
+  return { root, checks };
+}
 
+/** What each part of the scenario checks with: the config, the check functions, and the clients. */
+interface Scenario {
+  config: ScenarioConfig;
+  check: (name: string, holds: boolean, detail?: () => unknown) => void;
+  rejection: (name: string, call: () => Promise<unknown>) => Promise<any>;
+  fastRetry: { attempts: number; baseDelayMs: number; maxDelayMs: number };
+  client: api.PartnerClient;
+  company: api.CompanyClient;
+}
+
+/** Calls, company scope and paging. */
+async function callsAndPaging(scenario: Scenario): Promise<void> {
+  const { check, client, company } = scenario;
+  const { baseUrl, apiKey, companyId, examples } = scenario.config;
   // Calls: one that acts for no company, then company scope through forCompany and through companyId.
   const companies = await client.GET("/v1/companies");
   check("call: listCompanies answers 200 with the example's companies", companies.response.status === 200, () => [
@@ -96,7 +122,12 @@ export async function runScenario(config: ScenarioConfig): Promise<ScenarioRepor
   for await (const card of api.paginate(company, "/v1/cards", { params: { query: { limit: 1 } }, maxItems: 1 }))
     capped.push(card.id ?? "");
   check("paging: maxItems stops early", capped.length === 1, () => capped);
+}
 
+/** Retries, timeouts and the caller's own abort. */
+async function retriesAndTimeouts(scenario: Scenario): Promise<void> {
+  const { check, rejection, company } = scenario;
+  const { baseUrl, apiKey, companyId, ids } = scenario.config;
   // Retries: an operation safe to repeat is sent again after a 503; one that is not is never repeated.
   const flaky = await company.GET("/v1/card-holders/{cardHolderId}", {
     params: { path: { cardHolderId: ids.flaky } },
@@ -142,7 +173,12 @@ export async function runScenario(config: ScenarioConfig): Promise<ScenarioRepor
     aborted?.name === "AbortError",
     () => String(aborted),
   );
+}
 
+/** Typed errors and throwOnError. */
+async function typedErrors(scenario: Scenario): Promise<void> {
+  const { check, rejection, fastRetry, client, company } = scenario;
+  const { baseUrl, apiKey, ids, examples } = scenario.config;
   // Typed errors.
   const missing = await client.GET("/transactions/{transactionId}", {
     params: { path: { transactionId: ids.missing } },
@@ -194,7 +230,12 @@ export async function runScenario(config: ScenarioConfig): Promise<ScenarioRepor
   check("throwOnError: a 404 throws ApiError", api.isApiError(thrown, "getTransaction") && thrown.status === 404, () =>
     String(thrown),
   );
+}
 
+/** Webhooks: Web Crypto everywhere; node:crypto where the runtime has it, from the Node root only. */
+async function webhooks(scenario: Scenario): Promise<ScenarioReport["root"]> {
+  const { config, check, rejection } = scenario;
+  const { baseUrl, webhook } = scenario.config;
   // Webhooks: Web Crypto everywhere.
   const { body, signature, secret } = webhook;
   const tampered = body.replace("approved", "rejected");
@@ -246,7 +287,7 @@ export async function runScenario(config: ScenarioConfig): Promise<ScenarioRepor
         nodeRoot.constructWebhookEvent!(body, signature, secret).id === event.id,
     );
   }
-  return { root, checks };
+  return root;
 }
 
 function same(a: readonly string[], b: readonly string[]): boolean {

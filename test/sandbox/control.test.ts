@@ -84,7 +84,7 @@ describe("reset", () => {
   });
 });
 
-describe("companies through the control API", () => {
+describe("companies through the control API: holders, wallets and statuses", () => {
   it("card holders: created, listed, readable with getCardHolder and usable for createCard", async () => {
     const client = clientFor(sandbox.url, "holders");
     const { companyId } = await seededCompany(client);
@@ -146,7 +146,9 @@ describe("companies through the control API", () => {
     ).toBe("Active");
     expect((await client.post(`${base}/kyc-status`, { kycStatus: "bogus" })).status).toBe(422);
   });
+});
 
+describe("companies through the control API: KYB, KYC and routes", () => {
   it("kyb-result announces only a result that changes a submission's status", async () => {
     const client = clientFor(sandbox.url, "kyb-results");
     const { companyId } = await seededCompany(client);

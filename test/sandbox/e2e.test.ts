@@ -104,9 +104,9 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-describe("a partner integration against the sandbox", () => {
-  let companyId: string;
+let companyId: string;
 
+describe("a partner integration against the sandbox: onboarding and cards", () => {
   it("onboards a company with Swap: link event, KYC status changes, KYB result", async () => {
     const api = client();
     const { company } = unwrap(
@@ -196,7 +196,9 @@ describe("a partner integration against the sandbox", () => {
     const token = unwrap(await company.POST("/v1/cards/{cardId}/details", { params: { path: { cardId } } }));
     expect(typeof token.data?.accessToken).toBe("string");
   });
+});
 
+describe("a partner integration against the sandbox: money, wallets and what arrived", () => {
   it("route, deposit, the transaction event, then getTransaction", async () => {
     const company = client().forCompany(companyId);
     // Verification is approved; the terms are still to be accepted, and block routes alongside it.

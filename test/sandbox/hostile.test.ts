@@ -62,6 +62,38 @@ interface Shot {
   raw?: string;
 }
 
+/** Paths that climb out, escape or decode to nothing. */
+const ODD_PATHS = [
+  "/../../../../etc/passwd",
+  "/v1/../../package.json",
+  "/_dashboard/../../package.json",
+  "/_dashboard/%2e%2e/%2e%2e/package.json",
+  "/_dashboard/..%5c..%5cpackage.json",
+  "//evil.example/v1/companies",
+  "/v1/companies/..;/cards",
+  "/v1/%63ompanies",
+  "/v1/companies%00",
+  "/%",
+  "/_sandbox/%E0%A4%A",
+  "/_sandbox/accounts/..%2f..%2f",
+  `/${"a/".repeat(2_000)}`,
+  "/😀",
+  "/_dashboard/",
+  "/",
+];
+
+/** Requests sent as raw bytes: a request line or header the client would refuse to send. */
+const RAW_REQUESTS = [
+  "GET /v1/companies HTTP/1.1\r\nHost: x\r\nX-API-Key: a\u0000b\r\n\r\n",
+  "GET /v1/companies HTTP/9.9\r\nHost: x\r\n\r\n",
+  "GET\r\n\r\n",
+  "POST /v1/companies HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
+  "POST /v1/companies HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+  "GET /v1/companies HTTP/1.1\r\nHost: x\r\nX-API-Key: hostile-raw\r\n\r\n",
+  "POST /v1/companies HTTP/1.1\r\nHost: x\r\nX-API-Key: hostile-raw\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+  "GET /v1/companies?\u00ff HTTP/1.1\r\nHost: x\r\n\r\n",
+];
+
 /** The barrage: the operations of both contracts, each called badly in one of many ways. */
 function barrage(seed: number, count: number, companyId: string): Shot[] {
   const random = seededRandom(seed);
@@ -131,24 +163,8 @@ function barrage(seed: number, count: number, companyId: string): Shot[] {
     if (next() < 0.85) headers["x-api-key"] = next() < 0.5 ? pick(PROTO_NAMES) : `hostile-${int(5)}`;
     if (next() < 0.6) headers["x-company-id"] = next() < 0.4 ? companyId : pick(ODD_TEXT).slice(0, 200);
     if (next() < 0.1) headers["x-sandbox-account"] = pick(ODD_TEXT).slice(0, 200);
-    let pathText = operation.path.replace(/\{[^}]+\}/g, () => {
-      const roll = next();
-      if (roll < 0.3) return companyId;
-      // Escapes that decode to nothing (a lone %, a cut-short or overlong UTF-8 sequence), sent as they are.
-      if (roll < 0.4) return pick(["%", "%zz", "%E0%A4%A", "%C0%AF", "%ED%A0%80", "..%2f..%2f", "%00"]);
-      return encodeURIComponent(pick(ODD_TEXT));
-    });
-    if (next() < 0.4) {
-      const query = [
-        `page=${pick(["-1", "0", "abc", "1e309", "99999999999999999999", "", "1.5"])}`,
-        `limit=${pick(["-5", "0", "1000000", "x"])}`,
-        `${encodeURIComponent(pick(PROTO_NAMES))}=${encodeURIComponent(pick(ODD_TEXT))}`,
-        `keyword=${encodeURIComponent(oddText().slice(0, 5_000))}`,
-        "page=1&page=2",
-        "%zz=%zz",
-      ];
-      pathText += `?${query.slice(0, 1 + int(query.length)).join("&")}`;
-    }
+    let pathText = oddIds(random, operation.path, companyId);
+    if (next() < 0.4) pathText += `?${oddQuery(random, oddText)}`;
     let method = operation.method.toUpperCase();
     let body: string | Buffer | undefined;
     let raw: string | undefined;
@@ -157,24 +173,7 @@ function barrage(seed: number, count: number, companyId: string): Shot[] {
         method = pick(["PROPFIND", "TRACE", "HEAD", "OPTIONS", "PURGE", "FOO", "PUT", "DELETE", "PATCH"]);
         break;
       case 1:
-        pathText = pick([
-          "/../../../../etc/passwd",
-          "/v1/../../package.json",
-          "/_dashboard/../../package.json",
-          "/_dashboard/%2e%2e/%2e%2e/package.json",
-          "/_dashboard/..%5c..%5cpackage.json",
-          "//evil.example/v1/companies",
-          "/v1/companies/..;/cards",
-          "/v1/%63ompanies",
-          "/v1/companies%00",
-          "/%",
-          "/_sandbox/%E0%A4%A",
-          "/_sandbox/accounts/..%2f..%2f",
-          `/${"a/".repeat(2_000)}`,
-          "/😀",
-          "/_dashboard/",
-          "/",
-        ]);
+        pathText = pick(ODD_PATHS);
         break;
       case 2:
         headers["x-api-key"] = "k".repeat(8_000 + int(20_000));
@@ -183,105 +182,18 @@ function barrage(seed: number, count: number, companyId: string): Shot[] {
         headers["x-huge"] = "h".repeat(20_000);
         break;
       case 4:
-        raw = pick([
-          "GET /v1/companies HTTP/1.1\r\nHost: x\r\nX-API-Key: a\u0000b\r\n\r\n",
-          "GET /v1/companies HTTP/9.9\r\nHost: x\r\n\r\n",
-          "GET\r\n\r\n",
-          "POST /v1/companies HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
-          "POST /v1/companies HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
-          "GET /v1/companies HTTP/1.1\r\nHost: x\r\nX-API-Key: hostile-raw\r\n\r\n",
-          "POST /v1/companies HTTP/1.1\r\nHost: x\r\nX-API-Key: hostile-raw\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
-          "GET /v1/companies?\u00ff HTTP/1.1\r\nHost: x\r\n\r\n",
-        ]);
+        raw = pick(RAW_REQUESTS);
         break;
       case 5:
         body = Buffer.alloc(1024 * 1024 + 1 + int(1024 * 1024), 0x61);
         break;
-      case 6: {
-        // A scenario (an Arazzo document) whose ids, outputs, inputs, references and keys are Object.prototype members.
-        const name = pick(PROTO_NAMES);
+      case 6:
         method = "POST";
         pathText = "/_sandbox/scenarios";
-        const step = (stepId: string, operationId: string, extra: Record<string, unknown> = {}) => ({
-          stepId,
-          operationId: `$sourceDescriptions.${pick(["partner", name])}.${operationId}`,
-          ...extra,
-        });
-        body = JSON.stringify(
-          next() < 0.3
-            ? { name, inputs: { [name]: 1 } }
-            : {
-                workflowId: pick([name, "w"]),
-                inputs: { apiKey: name, [name]: name },
-                arazzo: {
-                  arazzo: "1.0.1",
-                  info: { title: name, version: "1" },
-                  sourceDescriptions: [
-                    { name: "partner", url: `${name}.yaml` },
-                    { name, url: name, type: pick(["openapi", "arazzo"]) },
-                  ],
-                  workflows: [
-                    {
-                      workflowId: pick([name, "w"]),
-                      inputs: { type: "object", properties: { [name]: { type: "string", default: name } } },
-                      parameters: [{ name: "X-API-Key", in: "header", value: `$inputs.${name}` }],
-                      steps: [
-                        step(pick(["constructor", "toString", "valueOf"]), "listCompanies", {
-                          outputs: { [name]: "$response.body#/companies/0/name", toString: `$inputs.${name}` },
-                        }),
-                        step("onboard", pick(["onboardCompany", "valueOf", "toString", "hasOwnProperty"]), {
-                          requestBody: {
-                            payload: { ...ONBOARD_BODY, name: `{$steps.${name}.outputs.${name}}`, [name]: 1 },
-                          },
-                          successCriteria: [{ condition: `$response.body#/${name} == $inputs.${name}` }],
-                        }),
-                        next() < 0.5
-                          ? { stepId: "nested", workflowId: `$sourceDescriptions.${name}.${name}` }
-                          : step("cards", "listCards", {
-                              parameters: [{ name: "X-Company-Id", in: "header", value: `$steps.${name}.outputs.id` }],
-                            }),
-                        step("again", "listCards", {
-                          parameters: [
-                            { name, in: "query", value: "1" },
-                            { name: "keyword", in: "query", value: `$components.${name}.x` },
-                          ],
-                          onFailure: [{ name, type: "goto", stepId: name }],
-                        }),
-                      ],
-                      outputs: { [name]: `$steps.${name}.outputs.${name}` },
-                    },
-                  ],
-                },
-              },
-        );
+        body = scenarioBody(random);
         break;
-      }
       case 7: {
-        // The control API with bodies of the right shape and hostile values, as the company's own account.
-        const name = pick(PROTO_NAMES);
-        const company = `/_sandbox/companies/${companyId}`;
-        const calls: [string, string, unknown?][] = [
-          ["POST", "/_sandbox/clock/advance", { seconds: 31_536_000 }],
-          ["POST", "/_sandbox/clock/advance", { to: "9999-12-31T23:59:59.999Z" }],
-          ["POST", "/_sandbox/faults", { operationId: name, status: 503 }],
-          ["POST", "/_sandbox/webhook-endpoints", { url: `http://127.0.0.1:9/${name}`, secret: name, events: [name] }],
-          ["POST", "/_sandbox/webhook-endpoints", { url: "http://127.0.0.1:9/", secret: name }],
-          ["PATCH", `/_sandbox/webhook-endpoints/${encodeURIComponent(name)}`, { events: [name] }],
-          ["POST", `${company}/kyc-status`, { kycStatus: name }],
-          ["POST", `${company}/kyc-status`, { kycStatus: "approved" }],
-          ["POST", `${company}/terms-acceptance`, { tosAccepted: true }],
-          ["POST", `${company}/payment-routes`, { type: "offramp", force: true, currency: name }],
-          ["POST", `${company}/payment-routes`, { type: "onramp", force: true }],
-          ["POST", `${company}/spending-account/entries`, { amount: 1e9, type: name }],
-          ["POST", `${company}/wallets`, { currency: name }],
-          ["POST", `${company}/card-holders`, { name, email: `${name}@example.com` }],
-          ["POST", `${company}/kyb-result`, { status: name }],
-          ["GET", `/_sandbox/requests?operationId=${name}&status=abc&api=${name}&account=${name}&limit=-1`],
-          ["GET", `/_sandbox/events?type=${name}`],
-          ["POST", "/_sandbox/events/evt_01JD8X9N4E2R6T8V0W2Y4Z6A8C/resend"],
-          ["GET", `/_sandbox/accounts/acct_${"0".repeat(12)}`],
-        ];
-        const [callMethod, callPath, callBody] = pick(calls);
+        const [callMethod, callPath, callBody] = controlCall(random, companyId);
         method = callMethod;
         pathText = callPath;
         headers["x-api-key"] = "hostile-0";
@@ -299,6 +211,123 @@ function barrage(seed: number, count: number, companyId: string): Shot[] {
     shots.push({ method, path: pathText, headers, ...(body !== undefined ? { body } : {}), ...(raw ? { raw } : {}) });
   }
   return shots;
+}
+
+/**
+ * A scenario (an Arazzo document) whose ids, outputs, inputs, references and keys are Object.prototype members.
+ * @returns the shot's body, POSTed to /_sandbox/scenarios
+ */
+function scenarioBody(random: ReturnType<typeof seededRandom>): string {
+  const { pick, next } = random;
+  const name = pick(PROTO_NAMES);
+  const step = (stepId: string, operationId: string, extra: Record<string, unknown> = {}) => ({
+    stepId,
+    operationId: `$sourceDescriptions.${pick(["partner", name])}.${operationId}`,
+    ...extra,
+  });
+  const body = JSON.stringify(
+    next() < 0.3
+      ? { name, inputs: { [name]: 1 } }
+      : {
+          workflowId: pick([name, "w"]),
+          inputs: { apiKey: name, [name]: name },
+          arazzo: {
+            arazzo: "1.0.1",
+            info: { title: name, version: "1" },
+            sourceDescriptions: [
+              { name: "partner", url: `${name}.yaml` },
+              { name, url: name, type: pick(["openapi", "arazzo"]) },
+            ],
+            workflows: [
+              {
+                workflowId: pick([name, "w"]),
+                inputs: { type: "object", properties: { [name]: { type: "string", default: name } } },
+                parameters: [{ name: "X-API-Key", in: "header", value: `$inputs.${name}` }],
+                steps: [
+                  step(pick(["constructor", "toString", "valueOf"]), "listCompanies", {
+                    outputs: { [name]: "$response.body#/companies/0/name", toString: `$inputs.${name}` },
+                  }),
+                  step("onboard", pick(["onboardCompany", "valueOf", "toString", "hasOwnProperty"]), {
+                    requestBody: {
+                      payload: { ...ONBOARD_BODY, name: `{$steps.${name}.outputs.${name}}`, [name]: 1 },
+                    },
+                    successCriteria: [{ condition: `$response.body#/${name} == $inputs.${name}` }],
+                  }),
+                  next() < 0.5
+                    ? { stepId: "nested", workflowId: `$sourceDescriptions.${name}.${name}` }
+                    : step("cards", "listCards", {
+                        parameters: [{ name: "X-Company-Id", in: "header", value: `$steps.${name}.outputs.id` }],
+                      }),
+                  step("again", "listCards", {
+                    parameters: [
+                      { name, in: "query", value: "1" },
+                      { name: "keyword", in: "query", value: `$components.${name}.x` },
+                    ],
+                    onFailure: [{ name, type: "goto", stepId: name }],
+                  }),
+                ],
+                outputs: { [name]: `$steps.${name}.outputs.${name}` },
+              },
+            ],
+          },
+        },
+  );
+  return body;
+}
+
+/** The control API with bodies of the right shape and hostile values, as the company's own account. */
+function controlCall(random: ReturnType<typeof seededRandom>, companyId: string): [string, string, unknown?] {
+  const { pick } = random;
+  const name = pick(PROTO_NAMES);
+  const company = `/_sandbox/companies/${companyId}`;
+  const calls: [string, string, unknown?][] = [
+    ["POST", "/_sandbox/clock/advance", { seconds: 31_536_000 }],
+    ["POST", "/_sandbox/clock/advance", { to: "9999-12-31T23:59:59.999Z" }],
+    ["POST", "/_sandbox/faults", { operationId: name, status: 503 }],
+    ["POST", "/_sandbox/webhook-endpoints", { url: `http://127.0.0.1:9/${name}`, secret: name, events: [name] }],
+    ["POST", "/_sandbox/webhook-endpoints", { url: "http://127.0.0.1:9/", secret: name }],
+    ["PATCH", `/_sandbox/webhook-endpoints/${encodeURIComponent(name)}`, { events: [name] }],
+    ["POST", `${company}/kyc-status`, { kycStatus: name }],
+    ["POST", `${company}/kyc-status`, { kycStatus: "approved" }],
+    ["POST", `${company}/terms-acceptance`, { tosAccepted: true }],
+    ["POST", `${company}/payment-routes`, { type: "offramp", force: true, currency: name }],
+    ["POST", `${company}/payment-routes`, { type: "onramp", force: true }],
+    ["POST", `${company}/spending-account/entries`, { amount: 1e9, type: name }],
+    ["POST", `${company}/wallets`, { currency: name }],
+    ["POST", `${company}/card-holders`, { name, email: `${name}@example.com` }],
+    ["POST", `${company}/kyb-result`, { status: name }],
+    ["GET", `/_sandbox/requests?operationId=${name}&status=abc&api=${name}&account=${name}&limit=-1`],
+    ["GET", `/_sandbox/events?type=${name}`],
+    ["POST", "/_sandbox/events/evt_01JD8X9N4E2R6T8V0W2Y4Z6A8C/resend"],
+    ["GET", `/_sandbox/accounts/acct_${"0".repeat(12)}`],
+  ];
+  return pick(calls);
+}
+
+/** An operation's path with each parameter the company's id, an escape that decodes to nothing, or odd text. */
+function oddIds(random: ReturnType<typeof seededRandom>, path: string, companyId: string): string {
+  const { pick, next } = random;
+  return path.replace(/\{[^}]+\}/g, () => {
+    const roll = next();
+    if (roll < 0.3) return companyId;
+    // Escapes that decode to nothing (a lone %, a cut-short or overlong UTF-8 sequence), sent as they are.
+    if (roll < 0.4) return pick(["%", "%zz", "%E0%A4%A", "%C0%AF", "%ED%A0%80", "..%2f..%2f", "%00"]);
+    return encodeURIComponent(pick(ODD_TEXT));
+  });
+}
+
+/** A query string of odd pages, limits, names and keywords (a few of them, drawn in order). */
+function oddQuery(random: ReturnType<typeof seededRandom>, oddText: () => string): string {
+  const { int, pick } = random;
+  const query = [
+    `page=${pick(["-1", "0", "abc", "1e309", "99999999999999999999", "", "1.5"])}`,
+    `limit=${pick(["-5", "0", "1000000", "x"])}`,
+    `${encodeURIComponent(pick(PROTO_NAMES))}=${encodeURIComponent(pick(ODD_TEXT))}`,
+    `keyword=${encodeURIComponent(oddText().slice(0, 5_000))}`,
+    "page=1&page=2",
+    "%zz=%zz",
+  ];
+  return query.slice(0, 1 + int(query.length)).join("&");
 }
 
 interface Answered {

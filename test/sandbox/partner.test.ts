@@ -68,7 +68,7 @@ describe("companies", () => {
   });
 });
 
-describe("cards", () => {
+describe("cards: bins, issuing and paging", () => {
   it("createCard answers 422 for a bin not among the company's BINs and for an unknown card holder", async () => {
     const client = clientFor(sandbox.url, "cards-a");
     const { companyId, cardHolderId } = await seededCompany(client);
@@ -117,7 +117,9 @@ describe("cards", () => {
       "Travel three",
     ]);
   });
+});
 
+describe("cards: settings, holders and many at once", () => {
   it("spend settings follow the contract's conditional rules; unfreeze works; the details token is fresh each call", async () => {
     const client = clientFor(sandbox.url, "cards-d");
     const { companyId, cardHolderId } = await seededCompany(client);

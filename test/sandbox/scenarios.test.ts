@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shippedWorkflows } from "../../devkit/src/arazzo/document.ts";
 import { type Sandbox, sandboxRouter, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { arazzoDocument, type Json, workflow } from "../helpers/arazzo.ts";
+import { REFUSED_SCENARIOS } from "./scenario-refusals.ts";
 import { clientFor, ONBOARD_BODY } from "./support.ts";
 
 let sandbox: Sandbox;
@@ -29,7 +30,7 @@ const SHIPPED = [...shippedWorkflows(sandboxRouter()).keys()];
 type Step = { workflowId: string; stepId: string; body?: any; status: number };
 const stepOf = (run: { steps: Step[] }, stepId: string) => run.steps.find((step) => step.stepId === stepId)!;
 
-describe("the shipped scenarios", () => {
+describe("the shipped scenarios: listed and run", () => {
   it("are the workflows of openapi/workflows, listed with their steps and outputs", async () => {
     expect(SHIPPED).toEqual(
       expect.arrayContaining(["approved-company", "card-issued", "company-with-onramp-and-deposits"]),
@@ -91,7 +92,9 @@ describe("the shipped scenarios", () => {
     const cards = (await client.get("/v1/cards", { companyId })).body.cards;
     expect(cards).toEqual([expect.objectContaining({ id: cardId, status: "Active", name: "Team travel" })]);
   });
+});
 
+describe("the shipped scenarios: their companies and ids", () => {
   it("onboard companies of their own names: no two scenarios (neither built on the other) share one", async () => {
     const workflows = shippedWorkflows(sandboxRouter());
     /** The workflows a workflow runs, itself included, through its steps' workflowIds. */
@@ -210,7 +213,7 @@ function posted(workflows: Json[], extra: Json = {}): Json {
   return document;
 }
 
-describe("a posted Arazzo document", () => {
+describe("a posted Arazzo document: chains, the clock and actions", () => {
   it("chains calls: expressions fill paths, headers, queries and bodies; a whole expression keeps its type", async () => {
     const client = clientFor(sandbox.url, "scenario-posted");
     const run = await client.post("/_sandbox/scenarios", {
@@ -302,187 +305,10 @@ describe("a posted Arazzo document", () => {
     expect(run.status, run.text).toBe(200);
     expect(run.body.steps.map((step: Step) => step.stepId)).toEqual(["companies", "companies", "clock"]);
   });
+});
 
-  it.each([
-    [{ name: "no-such-scenario" }, 404, /no shipped scenario is called "no-such-scenario" \(onboard-company, /],
-    [
-      { arazzo: { arazzo: "1.0.1", info: { title: "t", version: "1" } } },
-      422,
-      /body\/arazzo must have the property sourceDescriptions/,
-    ],
-    [
-      { arazzo: { ...arazzoDocument([]), arazzo: "2.0.0" } },
-      422,
-      /body\/arazzo\/arazzo got "2\.0\.0"; allowed: .*pattern/,
-    ],
-    [
-      { name: "approved-company", arazzo: arazzoDocument([workflow("w", [])]) },
-      422,
-      /body has more than one of name, arazzo; allowed: exactly one of them/,
-    ],
-    [
-      {
-        arazzo: arazzoDocument([
-          workflow("w", [{ stepId: "s", operationId: "$sourceDescriptions.partner.makeMoney" }]),
-        ]),
-      },
-      422,
-      /workflow w, step s: operationId "makeMoney" is not an operation of the partner API or the sandbox's control API/,
-    ],
-    [
-      { arazzo: arazzoDocument([workflow("w", [{ stepId: "s", operationId: "listCompanies" }])]) },
-      422,
-      /operationId "listCompanies" must name its source as \$sourceDescriptions\.<source>\.listCompanies: the document has 2 OpenAPI sources/,
-    ],
-    [
-      {
-        arazzo: arazzoDocument([
-          workflow("w", [{ stepId: "s", operationId: "$sourceDescriptions.sandbox.runScenario" }]),
-        ]),
-      },
-      422,
-      /step s calls runScenario, which a scenario may not call/,
-    ],
-    [
-      {
-        arazzo: arazzoDocument([
-          workflow("w", [
-            {
-              stepId: "s",
-              operationId: "$sourceDescriptions.sandbox.listWallets",
-              parameters: [{ name: "companyId", in: "path", value: "$steps.nobody.outputs.id" }],
-            },
-          ]),
-        ]),
-      },
-      422,
-      /workflow w, step s, parameter companyId: \$steps\.nobody\.outputs\.id: names no step of workflow w \(its steps: s\)/,
-    ],
-    [
-      {
-        arazzo: arazzoDocument([
-          workflow("w", [
-            {
-              stepId: "c",
-              operationId: "$sourceDescriptions.partner.listCompanies",
-              outputs: { id: "$response.body#/companies/0/id" },
-            },
-            {
-              stepId: "s",
-              operationId: "$sourceDescriptions.sandbox.listWallets",
-              parameters: [{ name: "companyId", in: "path", value: "$steps.c.outputs.companyId" }],
-            },
-          ]),
-        ]),
-      },
-      422,
-      /\$steps\.c\.outputs\.companyId: names no output of step c \(its outputs: id\)/,
-    ],
-    [
-      {
-        arazzo: arazzoDocument([
-          workflow("w", [{ stepId: "s", operationId: "$sourceDescriptions.sandbox.listWallets" }]),
-        ]),
-      },
-      422,
-      /the path parameter companyId of listWallets has no value/,
-    ],
-    [
-      {
-        arazzo: arazzoDocument([
-          workflow("w", [
-            {
-              stepId: "s",
-              operationId: "$sourceDescriptions.partner.listCompanies",
-              parameters: [{ name: "colour", in: "query", value: "red" }],
-            },
-          ]),
-        ]),
-      },
-      422,
-      /listCompanies has no query parameter colour \(it has none\)/,
-    ],
-    [
-      {
-        arazzo: arazzoDocument([
-          workflow("w", [
-            {
-              stepId: "s",
-              operationId: "$sourceDescriptions.partner.listCompanies",
-              successCriteria: [{ context: "$statusCode", condition: "^200$", type: "regex" }],
-            },
-          ]),
-        ]),
-      },
-      422,
-      /a regex criterion \("\^200\$"\): the runner runs simple conditions only/,
-    ],
-    [
-      {
-        arazzo: arazzoDocument([
-          workflow("w", [
-            {
-              stepId: "s",
-              operationId: "$sourceDescriptions.partner.listCompanies",
-              onFailure: [{ name: "forever", type: "retry", retryAfter: 3600, retryLimit: 1000 }],
-            },
-          ]),
-        ]),
-      },
-      422,
-      /retryAfter 3600 is over 10 seconds, the longest wait a run takes; .*retryLimit 1000 is over 10, the most retries a run makes/,
-    ],
-    [
-      {
-        arazzo: {
-          ...arazzoDocument([workflow("w", [{ stepId: "s", workflowId: "$sourceDescriptions.elsewhere.x" }])]),
-          sourceDescriptions: [{ name: "elsewhere", url: "https://example.com/theirs.arazzo.yaml", type: "arazzo" }],
-        },
-      },
-      422,
-      /an arazzo source must be a shipped document \(partner-api\.arazzo\.yaml, sandbox\.arazzo\.yaml\); "https:\/\/example\.com\/theirs\.arazzo\.yaml" is none of them/,
-    ],
-    [
-      {
-        arazzo: arazzoDocument([
-          workflow("w", [
-            {
-              stepId: "s",
-              operationId: "$sourceDescriptions.partner.listCompanies",
-              successCriteria: [{ condition: "$statusCode == 404" }],
-            },
-          ]),
-        ]),
-      },
-      422,
-      /workflow w, step s failed: \$statusCode == 404 — it answered 200: \{"companies"/,
-    ],
-    [
-      {
-        arazzo: arazzoDocument([
-          workflow("w", [
-            {
-              stepId: "s",
-              operationId: "$sourceDescriptions.partner.getCardHolder",
-              parameters: [{ name: "cardHolderId", in: "path", value: "01JD8X4M6Q2V7R9T3W5Y0Z1A2B" }],
-            },
-          ]),
-        ]),
-      },
-      422,
-      /workflow w, step s failed: its answer is not a success \(2xx\) — it answered 422: .*X-Company-Id/,
-    ],
-    [
-      {
-        arazzo: arazzoDocument([
-          workflow("w", [{ stepId: "s", operationId: "$sourceDescriptions.partner.listCompanies" }]),
-        ]),
-        workflowId: "other",
-      },
-      422,
-      /the posted Arazzo document has no workflow "other" \(its workflows: w\)/,
-    ],
-  ])("refuses %j (%i), naming what is wrong", async (body, status, message) => {
+describe("a posted Arazzo document: refusals, and names like any other", () => {
+  it.each(REFUSED_SCENARIOS)("refuses %j (%i), naming what is wrong", async (body, status, message) => {
     const answer = await clientFor(sandbox.url, "scenario-refused").post("/_sandbox/scenarios", body);
     expect(answer.status, answer.text).toBe(status);
     expect(answer.body.detail).toMatch(message);

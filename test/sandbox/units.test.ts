@@ -187,9 +187,9 @@ describe("due tasks", () => {
   });
 });
 
-describe("SandboxEngine", () => {
-  const settings = { cardIssuingSeconds: 10, kybReviewSeconds: 60, baseUrl: () => "http://sandbox.invalid" };
+const settings = { cardIssuingSeconds: 10, kybReviewSeconds: 60, baseUrl: () => "http://sandbox.invalid" };
 
+describe("SandboxEngine: clock readings and records", () => {
   it("holds one clock reading for a call: an id and the createdAt beside it name the same millisecond", () => {
     const start = Date.parse("2030-01-01T00:00:00Z");
     // A running clock whose every reading is 0.6 ms after the one before: two reads cross a millisecond often.
@@ -224,7 +224,9 @@ describe("SandboxEngine", () => {
     expect(heldAt).toBe(iso(start + 1));
     expect(engine.now()).toBe(iso(start + 6));
   });
+});
 
+describe("SandboxEngine: wallets, generators and due tasks", () => {
   it("gives each new wallet no address of another: opening one on a wallet leaves the others' empty", async () => {
     const engine = memoryEngine();
     const handle = (operation: string, params: object, body: unknown) =>

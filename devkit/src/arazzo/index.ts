@@ -13,10 +13,9 @@
  *   checkWorkflowDocuments(files, contracts)
  *     what `npm run lint` reports beyond Spectral and Redocly: operations, references and expressions.
  */
-
-import { sandboxRouter } from "../contract/documents.ts";
 import { ContractRouter } from "../contract/router.ts";
-import { type ArazzoIssue, type Catalogue, resolveArazzo } from "./check.ts";
+import { sandboxRouter } from "../contract/documents.ts";
+import { resolveArazzo } from "./check.ts";
 import {
   type ArazzoDocument,
   checkArazzoShape,
@@ -27,17 +26,11 @@ import {
   shippedWorkflows,
   WorkflowError,
 } from "./document.ts";
-import {
-  type CallContext,
-  type Fetch,
-  type RunLimits,
-  type RunTarget,
-  runArazzo,
-  type StepCall,
-  type WorkflowRun,
-} from "./runner.ts";
+import type { ArazzoIssue, Catalogue } from "./model.ts";
+import type { CallContext, Fetch, RunLimits, RunTarget, StepCall, WorkflowRun } from "./run-types.ts";
+import { runArazzo } from "./runner.ts";
 
-export { DEFAULT_RUN_LIMITS } from "./runner.ts";
+export { DEFAULT_RUN_LIMITS } from "./run-types.ts";
 export type {
   ArazzoDocument,
   ArazzoIssue,

@@ -127,123 +127,26 @@ export class ContractRouter {
     }
     for (const { api, document } of documents) {
       this.documents.set(api, document);
-      const id = `https://sandbox.invalid/${api}.json`;
-      this.ajv.addSchema(document, id);
-      this.coercingAjv.addSchema(document, id);
-      const globalSecurity = (document.security ?? []) as Json[];
-      for (const [path, rawItem] of Object.entries((document.paths ?? {}) as Json)) {
-        const item = resolve(document, rawItem).value;
-        const names: string[] = [];
-        const pattern = new RegExp(
-          `^${path
-            .split("/")
-            .map((segment) =>
-              segment.replace(/\{([^}]+)\}|[^{}]+/g, (part, name?: string) => {
-                if (name) {
-                  names.push(name);
-                  return "([^/]+)";
-                }
-                return part.replace(/[.*+?^$()|[\]\\]/g, "\\$&");
-              }),
-            )
-            .join("/")}$`,
-        );
-        const route: Route = { pattern, names, path, methods: new Map() };
-        for (const method of HTTP_METHODS) {
-          const op = item[method] as Json | undefined;
-          if (!op) continue;
-          const opPointer = `${id}#/paths/${pointerSegment(path)}/${method}`;
-          const parameters: Parameter[] = [
-            ...((item.parameters ?? []) as Json[]).map(
-              (p, i) => [p, `${id}#/paths/${pointerSegment(path)}/parameters/${i}`] as const,
-            ),
-            ...((op.parameters ?? []) as Json[]).map((p, i) => [p, `${opPointer}/parameters/${i}`] as const),
-          ].map(([raw, at]) => {
-            const { value, pointer } = resolve(document, raw);
-            return {
-              name: String(value.name),
-              in: value.in as Parameter["in"],
-              required: value.required === true,
-              pointer: `${pointer ? `${id}${pointer}` : at}/schema`,
-            };
-          });
-          const security = (op.security ?? globalSecurity) as Json[];
-          const resolvedBody = op.requestBody ? resolve(document, op.requestBody) : undefined;
-          const body = resolvedBody?.value;
-          const bodyAt = resolvedBody?.pointer ? `${id}${resolvedBody.pointer}` : `${opPointer}/requestBody`;
-          const responses: Operation["responses"] = new Map();
-          const responseMediaTypes: Operation["responseMediaTypes"] = new Map();
-          const responseHeaders: Operation["responseHeaders"] = new Map();
-          for (const [status, raw] of Object.entries((op.responses ?? {}) as Json)) {
-            const { value: response, pointer } = resolve(document, raw);
-            const mediaTypes = Object.keys((response.content ?? {}) as Json);
-            const mediaType = mediaTypes[0];
-            const at = pointer ? `${id}${pointer}` : `${opPointer}/responses/${status}`;
-            responses.set(
-              Number(status),
-              mediaType ? { mediaType, pointer: `${at}/content/${pointerSegment(mediaType)}/schema` } : undefined,
-            );
-            responseMediaTypes.set(Number(status), mediaTypes);
-            responseHeaders.set(
-              Number(status),
-              Object.entries((response.headers ?? {}) as Json).map(([name, rawHeader]) => {
-                const header = resolve(document, rawHeader);
-                const headerAt = header.pointer ? `${id}${header.pointer}` : `${at}/headers/${pointerSegment(name)}`;
-                return {
-                  name,
-                  in: "header" as const,
-                  required: header.value.required === true,
-                  pointer: `${headerAt}/schema`,
-                };
-              }),
-            );
-          }
-          route.methods.set(method.toUpperCase(), {
-            operationId: String(op.operationId),
-            method: method.toUpperCase(),
-            path,
-            api,
-            parameters,
-            needsApiKey: security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0),
-            requestBody: body
-              ? {
-                  required: body.required === true,
-                  mediaTypes: new Map(
-                    Object.keys((body.content ?? {}) as Json).map((mediaType) => [
-                      mediaType,
-                      `${bodyAt}/content/${pointerSegment(mediaType)}/schema`,
-                    ]),
-                  ),
-                }
-              : undefined,
-            responses,
-            responseMediaTypes,
-            responseHeaders,
-          });
-        }
-        if (names.length === 0) {
-          this.routes.unshift(route);
-          this.literalRoutes.set(path, route);
-        } else {
-          this.routes.push(route);
-          const count = segmentCount(path);
-          const sameLength = this.templatedRoutes.get(count);
-          if (sameLength) sameLength.push(route);
-          else this.templatedRoutes.set(count, [route]);
-        }
-      }
-      for (const [type, rawItem] of Object.entries((document.webhooks ?? {}) as Json)) {
-        const post = resolve(document, rawItem).value.post as Json | undefined;
-        if (!post?.requestBody) continue;
-        const body = resolve(document, post.requestBody);
-        const at = body.pointer ? `${id}${body.pointer}` : `${id}#/webhooks/${pointerSegment(type)}/post/requestBody`;
-        const mediaType = Object.keys((body.value.content ?? {}) as Json)[0] ?? "application/json";
-        this.webhooks.set(type, {
-          type,
-          operationId: String(post.operationId),
-          pointer: `${at}/content/${pointerSegment(mediaType)}/schema`,
-        });
-      }
+      const source: Source = { api, document, id: `https://sandbox.invalid/${api}.json` };
+      this.ajv.addSchema(document, source.id);
+      this.coercingAjv.addSchema(document, source.id);
+      for (const [path, rawItem] of Object.entries((document.paths ?? {}) as Json))
+        this.addRoute(routeOf(source, path, rawItem));
+      for (const webhook of webhooksOf(source)) this.webhooks.set(webhook.type, webhook);
+    }
+  }
+
+  /** A path's route: literal paths first (and found by a map), templated ones by their segment count. */
+  private addRoute(route: Route): void {
+    if (route.names.length === 0) {
+      this.routes.unshift(route);
+      this.literalRoutes.set(route.path, route);
+    } else {
+      this.routes.push(route);
+      const count = segmentCount(route.path);
+      const sameLength = this.templatedRoutes.get(count);
+      if (sameLength) sameLength.push(route);
+      else this.templatedRoutes.set(count, [route]);
     }
   }
 
@@ -406,6 +309,138 @@ export class ContractRouter {
       rule: rulePointer(error.schemaPath),
     }));
   }
+}
+
+/** A document being routed: its API and the id its schemas are added to Ajv under. */
+interface Source {
+  api: Operation["api"];
+  document: Json;
+  id: string;
+}
+
+/** A path's pattern: each `{name}` a segment captured (its name pushed to `names`), the rest literal. */
+function pathPattern(path: string, names: string[]): RegExp {
+  return new RegExp(
+    `^${path
+      .split("/")
+      .map((segment) =>
+        segment.replace(/\{([^}]+)\}|[^{}]+/g, (part, name?: string) => {
+          if (name) {
+            names.push(name);
+            return "([^/]+)";
+          }
+          return part.replace(/[.*+?^$()|[\]\\]/g, "\\$&");
+        }),
+      )
+      .join("/")}$`,
+  );
+}
+
+/** A path item's route, with each of its methods' operation. */
+function routeOf(source: Source, path: string, rawItem: unknown): Route {
+  const item = resolve(source.document, rawItem).value;
+  const names: string[] = [];
+  const route: Route = { pattern: pathPattern(path, names), names, path, methods: new Map() };
+  for (const method of HTTP_METHODS) {
+    const op = item[method] as Json | undefined;
+    if (op) route.methods.set(method.toUpperCase(), operationOf(source, path, item, method, op));
+  }
+  return route;
+}
+
+/** One operation: its parameters (the path item's, then its own), security, request body and responses. */
+function operationOf(source: Source, path: string, item: Json, method: string, op: Json): Operation {
+  const { document, id, api } = source;
+  const opPointer = `${id}#/paths/${pointerSegment(path)}/${method}`;
+  const parameters: Parameter[] = [
+    ...((item.parameters ?? []) as Json[]).map(
+      (p, i) => [p, `${id}#/paths/${pointerSegment(path)}/parameters/${i}`] as const,
+    ),
+    ...((op.parameters ?? []) as Json[]).map((p, i) => [p, `${opPointer}/parameters/${i}`] as const),
+  ].map(([raw, at]) => {
+    const { value, pointer } = resolve(document, raw);
+    return {
+      name: String(value.name),
+      in: value.in as Parameter["in"],
+      required: value.required === true,
+      pointer: `${pointer ? `${id}${pointer}` : at}/schema`,
+    };
+  });
+  const security = (op.security ?? document.security ?? []) as Json[];
+  const resolvedBody = op.requestBody ? resolve(document, op.requestBody) : undefined;
+  const body = resolvedBody?.value;
+  const bodyAt = resolvedBody?.pointer ? `${id}${resolvedBody.pointer}` : `${opPointer}/requestBody`;
+  return {
+    operationId: String(op.operationId),
+    method: method.toUpperCase(),
+    path,
+    api,
+    parameters,
+    needsApiKey: security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0),
+    requestBody: body
+      ? {
+          required: body.required === true,
+          mediaTypes: new Map(
+            Object.keys((body.content ?? {}) as Json).map((mediaType) => [
+              mediaType,
+              `${bodyAt}/content/${pointerSegment(mediaType)}/schema`,
+            ]),
+          ),
+        }
+      : undefined,
+    ...responsesOf(source, op, opPointer),
+  };
+}
+
+/** An operation's responses by status: the first media type's schema, every media type, and the headers. */
+function responsesOf(
+  source: Source,
+  op: Json,
+  opPointer: string,
+): Pick<Operation, "responses" | "responseMediaTypes" | "responseHeaders"> {
+  const { document, id } = source;
+  const responses: Operation["responses"] = new Map();
+  const responseMediaTypes: Operation["responseMediaTypes"] = new Map();
+  const responseHeaders: Operation["responseHeaders"] = new Map();
+  for (const [status, raw] of Object.entries((op.responses ?? {}) as Json)) {
+    const { value: response, pointer } = resolve(document, raw);
+    const mediaTypes = Object.keys((response.content ?? {}) as Json);
+    const mediaType = mediaTypes[0];
+    const at = pointer ? `${id}${pointer}` : `${opPointer}/responses/${status}`;
+    responses.set(
+      Number(status),
+      mediaType ? { mediaType, pointer: `${at}/content/${pointerSegment(mediaType)}/schema` } : undefined,
+    );
+    responseMediaTypes.set(Number(status), mediaTypes);
+    responseHeaders.set(
+      Number(status),
+      Object.entries((response.headers ?? {}) as Json).map(([name, rawHeader]) => {
+        const header = resolve(document, rawHeader);
+        const headerAt = header.pointer ? `${id}${header.pointer}` : `${at}/headers/${pointerSegment(name)}`;
+        return { name, in: "header" as const, required: header.value.required === true, pointer: `${headerAt}/schema` };
+      }),
+    );
+  }
+  return { responses, responseMediaTypes, responseHeaders };
+}
+
+/** The document's webhooks, each with its payload schema's pointer. */
+function webhooksOf(source: Source): Webhook[] {
+  const { document, id } = source;
+  const webhooks: Webhook[] = [];
+  for (const [type, rawItem] of Object.entries((document.webhooks ?? {}) as Json)) {
+    const post = resolve(document, rawItem).value.post as Json | undefined;
+    if (!post?.requestBody) continue;
+    const body = resolve(document, post.requestBody);
+    const at = body.pointer ? `${id}${body.pointer}` : `${id}#/webhooks/${pointerSegment(type)}/post/requestBody`;
+    const mediaType = Object.keys((body.value.content ?? {}) as Json)[0] ?? "application/json";
+    webhooks.push({
+      type,
+      operationId: String(post.operationId),
+      pointer: `${at}/content/${pointerSegment(mediaType)}/schema`,
+    });
+  }
+  return webhooks;
 }
 
 const NO_PATH_PARAMS: Readonly<Record<string, string>> = Object.freeze({});

@@ -6,18 +6,11 @@
  * table never holds more than MAX_ROWS rows and a burst costs one redraw, not one per call.
  */
 import { client, ok } from "./api.js";
-import {
-  announce,
-  badge,
-  formatClock,
-  formatDuration,
-  h,
-  pretty,
-  replaceKeepingFocus,
-  showProblem,
-  statusTone,
-} from "./dom.js";
-import { faultEffect, matches } from "./format.js";
+import { announce, h, replaceKeepingFocus, showProblem } from "./dom.js";
+import { matches } from "./format.js";
+import { callDetails, detailsPanel } from "./requests-details.js";
+import { logFilters } from "./requests-filters.js";
+import { gapRow, logTable, onRowChosen, rowDrawer } from "./requests-table.js";
 
 /** Calls kept in the page (the sandbox's own log holds 1,000 too). */
 export const MAX_KEPT = 1000;
@@ -30,7 +23,7 @@ const DRAW_MEASURE = "dashboard:draw";
 /** How often new calls are drawn, at most. */
 const DRAW_EVERY_MS = 250;
 
-/** @typedef {import("./api.js").Schemas["SandboxRequest"]} LoggedCall */
+/** @typedef {import("./requests-table.js").LoggedCall} LoggedCall */
 
 /**
  * @param {HTMLElement} root
@@ -42,154 +35,27 @@ export function mount(root, context) {
   /** Arrived since the last draw, oldest first. @type {LoggedCall[]} */
   let arrived = [];
   let lastId = 0;
-  let measured = 0;
+  const measure = drawMeasure();
   let paused = false;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let drawTimer;
   /** @type {number | undefined} */
   let selectedId;
 
-  const scope = /** @type {HTMLSelectElement} */ (
-    h(
-      "select",
-      { id: "log-scope" },
-      h("option", { value: "account" }, "the chosen account"),
-      h("option", { value: "" }, "every account"),
-    )
-  );
-  /** Names the chosen account in the scope menu, so the filter says whose calls it keeps. */
-  const nameScope = () => {
-    const chosen = context.account();
-    /** @type {HTMLOptionElement} */ (scope.options[0]).textContent = chosen
-      ? `the chosen account (${context.nameOf(chosen)})`
-      : "the chosen account (none yet)";
-  };
-  nameScope();
-  const text = /** @type {HTMLInputElement} */ (
-    h("input", { id: "log-text", type: "search", placeholder: "listCardBins or /v1/…" })
-  );
-  const status = /** @type {HTMLSelectElement} */ (
-    h(
-      "select",
-      { id: "log-status" },
-      h("option", { value: "" }, "any status"),
-      ...["2xx", "3xx", "4xx", "5xx"].map((s) => h("option", { value: s }, s)),
-      h("option", { value: "dropped" }, "dropped connection"),
-    )
-  );
-  const faulted = /** @type {HTMLInputElement} */ (h("input", { id: "log-faulted", type: "checkbox" }));
-  const mismatched = /** @type {HTMLInputElement} */ (h("input", { id: "log-mismatched", type: "checkbox" }));
+  const filters = logFilters(context);
   const pause = h("button", { type: "button", "aria-pressed": "false" }, "Pause");
   const clear = h("button", { type: "button" }, "Clear the log");
   const state = h("p", { class: "muted", role: "status", "aria-live": "polite" }, "Connecting…");
-  const tbody = /** @type {HTMLTableSectionElement} */ (h("tbody", {}));
-  const table = h(
-    "table",
-    { class: "log" },
-    h("caption", { class: "visually-hidden" }, "Calls the sandbox answered, newest first"),
-    h(
-      "colgroup",
-      {},
-      ...["7.5rem", "9rem", "4rem", "", "4.5rem", "5rem", "8rem", "7rem"].map((width) =>
-        h("col", width ? { style: `width: ${width}` } : {}),
-      ),
-    ),
-    h(
-      "thead",
-      {},
-      h(
-        "tr",
-        {},
-        ...["Time", "Account", "Method", "Path", "Status", "Duration", "Fault", "Contract"].map((t) =>
-          h("th", { scope: "col" }, t),
-        ),
-      ),
-    ),
-    tbody,
-  );
-  const details = h(
-    "aside",
-    { "aria-label": "The selected call" },
-    h("p", { class: "muted" }, "Choose a call to see its bodies."),
-  );
-
+  const { table, tbody } = logTable();
+  const row = rowDrawer(context, () => selectedId);
+  const details = detailsPanel();
   root.append(
-    h(
-      "div",
-      { class: "filters", role: "group", "aria-label": "Filter the log" },
-      h("label", { for: "log-scope" }, "Calls of "),
-      scope,
-      h("label", { for: "log-text" }, "Operation or path "),
-      text,
-      h("label", { for: "log-status" }, "Status "),
-      status,
-      h("label", {}, faulted, " faulted only"),
-      h("label", {}, mismatched, " answer not as the contract says"),
-      pause,
-      clear,
-    ),
+    filters.group(pause, clear),
     state,
     h("div", { class: "split" }, h("div", { class: "scroll" }, table), details),
   );
 
-  const filter = () => ({
-    account: scope.value === "account" ? context.account() : "",
-    text: text.value.trim(),
-    status: status.value,
-    faulted: faulted.checked,
-    mismatched: mismatched.checked,
-  });
-
-  // One row drawn as a copy of this one, its cells filled with text: at hundreds of calls a second, cloning a
-  // row costs far less than building its elements one by one.
-  const rowTemplate = h(
-    "tr",
-    {},
-    h("td", { class: "mono" }),
-    h("td", { class: "mono" }),
-    h("td", {}),
-    h("td", {}, h("button", { type: "button" }, h("span", {}), " ", h("span", { class: "mono" }))),
-    h("td", {}, h("span", { class: "badge" })),
-    h("td", {}),
-    h("td", {}),
-    h("td", {}),
-  );
-
-  /** @param {LoggedCall} call */
-  function row(call) {
-    const tr = /** @type {HTMLTableRowElement} */ (rowTemplate.cloneNode(true));
-    const cells = tr.cells;
-    tr.dataset.id = String(call.id);
-    tr.dataset.status = call.status === null ? "dropped" : String(call.status);
-    if (call.id === selectedId) tr.className = "selected";
-    /** @type {HTMLElement} */ (cells[0]).textContent = formatClock(call.at);
-    /** @type {HTMLElement} */ (cells[1]).textContent = call.account ? context.nameOf(call.account) : "–";
-    /** @type {HTMLElement} */ (cells[2]).textContent = call.method;
-    const button = /** @type {HTMLElement} */ (cells[3]?.firstChild);
-    button.title = call.path;
-    /** @type {HTMLElement} */ (button.firstChild).textContent = call.operationId ?? "";
-    /** @type {HTMLElement} */ (button.lastChild).textContent = call.path;
-    const status = /** @type {HTMLElement} */ (cells[4]?.firstChild);
-    status.textContent = call.status === null ? "dropped" : String(call.status);
-    status.classList.add(statusTone(call.status));
-    /** @type {HTMLElement} */ (cells[5]).textContent = formatDuration(call.durationMs);
-    if (call.fault) cells[6]?.append(badge(faultEffect(call.fault), "bad"));
-    cells[7]?.append(
-      call.contract === null
-        ? "–"
-        : call.contract.valid
-          ? badge("as declared", "ok", "answer as the contract declares")
-          : badge(`${call.contract.issues.length} issue(s)`, "bad", "answer not as the contract declares"),
-    );
-    return tr;
-  }
-
-  // One listener for every row's button: the row names the call.
-  tbody.addEventListener("click", (event) => {
-    const target = /** @type {HTMLElement} */ (event.target);
-    const tr = target.closest("button") && target.closest("tr");
-    if (!tr) return;
-    const id = Number(tr.dataset.id);
+  onRowChosen(tbody, (id) => {
     const call = kept.find((c) => c.id === id);
     if (call) select(call);
   });
@@ -199,52 +65,11 @@ export function mount(root, context) {
     selectedId = call.id;
     for (const tr of tbody.querySelectorAll("tr.selected")) tr.classList.remove("selected");
     tbody.querySelector(`tr[data-id="${call.id}"]`)?.classList.add("selected");
-    const issues = call.contract?.issues ?? [];
-    replaceKeepingFocus(
-      details,
-      h("h2", {}, `${call.method} ${call.path}${call.query ? `?${call.query}` : ""}`),
-      h(
-        "p",
-        {},
-        badge(call.status === null ? "dropped" : String(call.status), statusTone(call.status)),
-        ` ${call.operationId ?? "no operation"} · ${formatDuration(call.durationMs)} · ${call.account ? context.nameOf(call.account) : "no key"}`,
-        call.scenario ? ` · scenario ${call.scenario}` : "",
-      ),
-      call.fault ? h("p", {}, "Fault applied: ", h("code", {}, call.fault.id), ` (${faultEffect(call.fault)})`) : null,
-      call.contract
-        ? h(
-            "div",
-            {},
-            h("h3", {}, call.contract.valid ? "The answer is as the contract declares" : "Rules the answer broke"),
-            issues.length > 0
-              ? h(
-                  "ul",
-                  {},
-                  ...issues.map((issue) =>
-                    h("li", {}, issue.location ? h("code", {}, issue.location.join(".")) : "", ` ${issue.message}`),
-                  ),
-                )
-              : null,
-          )
-        : null,
-      h("h3", {}, "Request"),
-      h("pre", {}, pretty(call.request.headers)),
-      h("pre", {}, pretty(call.request.body)),
-      h("h3", {}, "Response"),
-      h("pre", {}, pretty(call.response.headers)),
-      h("pre", {}, pretty(call.response.body)),
-    );
+    replaceKeepingFocus(details, ...callDetails(call, context));
   }
 
   function redraw() {
-    const current = filter();
-    const rows = [];
-    for (const call of kept) {
-      if (!matches(call, current)) continue;
-      rows.push(row(call));
-      if (rows.length === MAX_ROWS) break;
-    }
-    tbody.replaceChildren(...rows);
+    tbody.replaceChildren(...keptRows(kept, filters.filter(), row));
     describeState();
   }
 
@@ -262,40 +87,10 @@ export function mount(root, context) {
     const started = performance.now();
     const batch = arrived;
     arrived = [];
-    const current = filter();
-    const fragment = document.createDocumentFragment();
-    let added = 0;
-    let skipped = 0;
-    for (let i = batch.length - 1; i >= 0; i--) {
-      const call = /** @type {LoggedCall} */ (batch[i]);
-      if (!matches(call, current)) continue;
-      if (added === DRAWN_PER_BATCH) {
-        skipped++;
-        continue;
-      }
-      fragment.append(row(call));
-      added++;
-    }
-    // Faster than a screenful a batch: the newest are drawn, and a line says how many were not.
-    if (skipped > 0) fragment.append(gapRow(skipped));
-    tbody.prepend(fragment);
+    tbody.prepend(batchRows(batch, filters.filter(), row));
     while (tbody.rows.length > MAX_ROWS) tbody.deleteRow(-1);
     describeState();
-    // What each batch cost the page, as bench/dashboard.ts reads it; the timeline is emptied now and then.
-    if (++measured > 500) {
-      performance.clearMeasures(DRAW_MEASURE);
-      measured = 1;
-    }
-    performance.measure(DRAW_MEASURE, { start: started });
-  }
-
-  /** @param {number} count */
-  function gapRow(count) {
-    return h(
-      "tr",
-      { class: "gap" },
-      h("td", { colspan: "8", class: "muted" }, `${count} more call(s) arrived meanwhile; Pause draws every kept call`),
-    );
+    measure(started);
   }
 
   /** @param {LoggedCall} call */
@@ -309,65 +104,154 @@ export function mount(root, context) {
     drawTimer ??= setTimeout(drawArrived, DRAW_EVERY_MS);
   }
 
-  // The stream first, then the calls before it, so none falls between the two.
-  const stream = new EventSource("/_sandbox/requests/stream");
-  /** @type {LoggedCall[]} */
-  const early = [];
-  let loaded = false;
-  stream.addEventListener("request", (event) => {
-    const call = /** @type {LoggedCall} */ (JSON.parse(/** @type {MessageEvent} */ (event).data));
-    if (loaded) receive(call);
-    else early.push(call);
-  });
-  stream.addEventListener("open", describeState);
-  stream.addEventListener("error", () => {
-    state.textContent = "The live stream is down; the page reconnects by itself.";
-  });
-  ok(client.GET("/_sandbox/requests", { params: { query: { limit: MAX_KEPT } } })).then(
-    ({ requests }) => {
+  const stream = follow(
+    receive,
+    (requests, early) => {
       kept = requests.slice(0, MAX_KEPT);
       lastId = kept[0]?.id ?? 0;
-      loaded = true;
       for (const call of early) receive(call);
-      early.length = 0;
       arrived = [];
       redraw();
     },
-    (/** @type {unknown} */ error) => {
-      loaded = true;
-      showProblem(error);
+    describeState,
+    (message) => {
+      state.textContent = message;
     },
   );
 
-  for (const input of [scope, status, faulted, mismatched]) input.addEventListener("change", redraw);
-  text.addEventListener("input", redraw);
+  filters.onChange(redraw);
   pause.addEventListener("click", () => {
     paused = !paused;
-    pause.setAttribute("aria-pressed", String(paused));
-    pause.textContent = paused ? "Resume" : "Pause";
+    pressed(pause, paused);
     // Pausing draws every kept call (no gaps); resuming goes on from the newest.
     arrived = [];
     redraw();
   });
-  clear.addEventListener("click", async () => {
-    try {
-      await ok(client.DELETE("/_sandbox/requests"));
+  clear.addEventListener("click", () =>
+    clearLog(() => {
       kept = [];
       arrived = [];
       redraw();
-      announce("request log cleared");
-    } catch (error) {
-      showProblem(error);
-    }
-  });
+    }),
+  );
   const stopAccount = context.onAccountChange(() => {
-    nameScope();
-    if (scope.value === "account") redraw();
+    filters.nameScope();
+    if (filters.byAccount()) redraw();
   });
 
   return () => {
     stream.close();
     clearTimeout(drawTimer);
     stopAccount();
+  };
+}
+
+/**
+ * Follows the log: the stream first, then the calls before it, so none falls between the two. The calls the
+ * stream brought before that read are handed to `loaded` with it; every later one to `receive`.
+ * @param {(call: LoggedCall) => void} receive
+ * @param {(requests: LoggedCall[], early: LoggedCall[]) => void} loaded
+ * @param {() => void} opened
+ * @param {(message: string) => void} down
+ */
+function follow(receive, loaded, opened, down) {
+  const stream = new EventSource("/_sandbox/requests/stream");
+  /** @type {LoggedCall[]} */
+  const early = [];
+  let read = false;
+  stream.addEventListener("request", (event) => {
+    const call = /** @type {LoggedCall} */ (JSON.parse(/** @type {MessageEvent} */ (event).data));
+    if (read) receive(call);
+    else early.push(call);
+  });
+  stream.addEventListener("open", opened);
+  stream.addEventListener("error", () => down("The live stream is down; the page reconnects by itself."));
+  ok(client.GET("/_sandbox/requests", { params: { query: { limit: MAX_KEPT } } })).then(
+    ({ requests }) => {
+      read = true;
+      loaded(requests, early.splice(0));
+    },
+    (/** @type {unknown} */ error) => {
+      read = true;
+      showProblem(error);
+    },
+  );
+  return stream;
+}
+
+/**
+ * A batch of calls that arrived (oldest first) as rows, newest on top: those the filter keeps, at most
+ * DRAWN_PER_BATCH, then a line counting the rest (faster than a screenful a batch, the newest are drawn).
+ * @param {LoggedCall[]} batch
+ * @param {Parameters<typeof matches>[1]} current
+ * @param {(call: LoggedCall) => HTMLTableRowElement} row
+ */
+function batchRows(batch, current, row) {
+  const fragment = document.createDocumentFragment();
+  let added = 0;
+  let skipped = 0;
+  for (let i = batch.length - 1; i >= 0; i--) {
+    const call = /** @type {LoggedCall} */ (batch[i]);
+    if (!matches(call, current)) continue;
+    if (added === DRAWN_PER_BATCH) {
+      skipped++;
+      continue;
+    }
+    fragment.append(row(call));
+    added++;
+  }
+  if (skipped > 0) fragment.append(gapRow(skipped));
+  return fragment;
+}
+
+/**
+ * The pause button as the log's state has it.
+ * @param {HTMLElement} button
+ * @param {boolean} paused
+ */
+function pressed(button, paused) {
+  button.setAttribute("aria-pressed", String(paused));
+  button.textContent = paused ? "Resume" : "Pause";
+}
+
+/**
+ * Empties the sandbox's request log, then the page's.
+ * @param {() => void} cleared
+ */
+async function clearLog(cleared) {
+  try {
+    await ok(client.DELETE("/_sandbox/requests"));
+    cleared();
+    announce("request log cleared");
+  } catch (error) {
+    showProblem(error);
+  }
+}
+
+/**
+ * The newest MAX_ROWS kept calls the filter keeps, as rows.
+ * @param {LoggedCall[]} kept
+ * @param {Parameters<typeof matches>[1]} current
+ * @param {(call: LoggedCall) => HTMLTableRowElement} row
+ */
+function keptRows(kept, current, row) {
+  const rows = [];
+  for (const call of kept) {
+    if (!matches(call, current)) continue;
+    rows.push(row(call));
+    if (rows.length === MAX_ROWS) break;
+  }
+  return rows;
+}
+
+/** Measures each batch drawn, as bench/dashboard.ts reads it; the timeline is emptied now and then. */
+function drawMeasure() {
+  let measured = 0;
+  return (/** @type {number} */ started) => {
+    if (++measured > 500) {
+      performance.clearMeasures(DRAW_MEASURE);
+      measured = 1;
+    }
+    performance.measure(DRAW_MEASURE, { start: started });
   };
 }

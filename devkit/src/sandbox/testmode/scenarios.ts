@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { components } from "../../../generated/sandbox.js";
-import { type Catalogue, type ResolvedDocument, resolveArazzo } from "../../arazzo/check.ts";
+import { resolveArazzo } from "../../arazzo/check.ts";
 import {
   type ArazzoDocument,
   readArazzoFile,
@@ -15,7 +15,9 @@ import {
   shippedWorkflows,
   WorkflowError,
 } from "../../arazzo/document.ts";
-import { type Fetch, runArazzo, type StepCall, type WorkflowRun } from "../../arazzo/runner.ts";
+import type { Catalogue, ResolvedDocument } from "../../arazzo/model.ts";
+import type { Fetch, StepCall, WorkflowRun } from "../../arazzo/run-types.ts";
+import { runArazzo } from "../../arazzo/runner.ts";
 import type { ContractRouter } from "../../contract/router.ts";
 import { displayPath } from "../../paths.ts";
 import type { SandboxClock } from "../clock.ts";
