@@ -166,7 +166,7 @@ describe("the gate on files", () => {
         id: "request-pattern-changed",
         level: "error",
         family: "schema keywords",
-        detector: "scripts/lib/diff/checks/schema-keywords.ts#patterns",
+        detector: "scripts/lib/diff/checks/schema-keywords/patterns.ts#patterns",
       }),
     );
     for (const check of checks) expect(existsSync(path.join(repoRoot, check.detector.split("#")[0]!))).toBe(true);
