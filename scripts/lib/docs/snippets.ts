@@ -17,9 +17,10 @@ import { HTTP_METHODS } from "../../../src/http-methods.ts";
 import { repoRoot } from "../paths.ts";
 import type { ModuleSource } from "../typecheck.ts";
 import { gettingStartedPath } from "./getting-started.ts";
+import { partnersGuidePath } from "./install-steps.ts";
 import { addCodeSamples, TYPESCRIPT_LABEL } from "./samples.ts";
 
-export const partnersGuidePath = path.join(repoRoot, "docs", "partners.md");
+export { partnersGuidePath };
 
 /**
  * The guide's two MSW examples (docs/partners.md, "The sandbox in unit and browser tests"), by block name: they
