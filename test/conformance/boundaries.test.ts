@@ -106,7 +106,9 @@ describe("boundary values of a schema", () => {
     expect(fromId.find((boundary) => boundary.scenario === "string_below_min_length")?.value).toBe(id.slice(0, 25));
     expect(fromId.find((boundary) => boundary.scenario === "string_above_max_length")?.value).toBe(`${id}B`);
   });
+});
 
+describe("boundary values of a schema: objects, arrays, seeds and what cannot be built", () => {
   it("objects: only the required properties, each property at its boundaries, each required one missing, an extra one refused", () => {
     const schema = {
       type: "object",

@@ -184,7 +184,9 @@ describe("verify", { timeout: 120_000 }, () => {
     const skipped = report.skipped.find((skip: { what: string }) => skip.what === "webhooks");
     expect(skipped?.reason).toMatch(/delivery\(ies\) answered but not checked: .* 32 MiB verify keeps/);
   });
+});
 
+describe("verify: many ids, and text that forges a verdict", { timeout: 120_000 }, () => {
   it("150,000 companies: ids found and matched in one pass, no recursion (was RangeError, exit 3)", async () => {
     const companies = Buffer.from(
       JSON.stringify({

@@ -143,7 +143,9 @@ describe("proxy", () => {
       await proxy.close();
     }
   });
+});
 
+describe("proxy: broken implementations", () => {
   it("reports each broken implementation on traffic with the check verify uses", async () => {
     const faulty = await startFaulty(sandbox.url, {
       request(request) {
@@ -348,47 +350,49 @@ describe("the proxy command", () => {
     );
     await faulty.close();
   });
+});
 
-  describe("with a command after --", () => {
-    const run = (args: string[], signal?: AbortSignal) => {
-      const err: string[] = [];
-      const running = runCommand(
-        proxyCommand({ name: "partner-api proxy" }),
-        ["--upstream", sandbox.url, "--fail-on-violation", "--", ...args],
-        { out: () => undefined, err: (text) => err.push(text) },
-        signal,
-      );
-      return { running, err };
-    };
+describe("the proxy command with a command after --", () => {
+  const run = (args: string[], signal?: AbortSignal) => {
+    const err: string[] = [];
+    const running = runCommand(
+      proxyCommand({ name: "partner-api proxy" }),
+      ["--upstream", sandbox.url, "--fail-on-violation", "--", ...args],
+      { out: () => undefined, err: (text) => err.push(text) },
+      signal,
+    );
+    return { running, err };
+  };
 
-    it("runs it with PARTNER_API_BASE_URL at the proxy, stops with it, and fails (exit 1) when it fails", async () => {
-      const script =
-        "fetch(process.env.PARTNER_API_BASE_URL + '/v1/companies', { headers: { 'X-API-Key': 'proxy-a' } }).then((r) => process.exit(r.status === 200 ? 3 : 9))";
-      const { running, err } = run([process.execPath, "-e", script]);
-      expect(await running).toBe(1);
-      expect(err.join("\n")).toMatch(/Running \S+ -e .* with PARTNER_API_BASE_URL=http:\/\/127\.0\.0\.1:\d+\./);
-      expect(err.join("\n")).toMatch(
-        /FAILED: \S+ -e .* failed \(exit 3\); proxy: 1 request\(s\) forwarded \(0 not in the contract\), 0 violation\(s\)/,
-      );
-    });
-
-    it("a stop (Ctrl-C, SIGTERM) stops the command too, and the run fails: the tests did not finish", async () => {
-      const controller = new AbortController();
-      const { running, err } = run([process.execPath, "-e", "setInterval(() => {}, 1000)"], controller.signal);
-      while (!err.some((line) => line.includes("Running "))) await new Promise((resolve) => setTimeout(resolve, 10));
-      controller.abort();
-      expect(await running).toBe(1);
-      expect(err.join("\n")).toMatch(/stopped: stopping \S+ -e .* \(SIGTERM\)/);
-      expect(err.join("\n")).toMatch(/failed \(signal SIGTERM\)/);
-    });
-
-    it("a command that cannot start is bad input (exit 2), named", async () => {
-      const { running, err } = run(["no-such-command-for-the-proxy"]);
-      expect(await running).toBe(2);
-      expect(err.join("\n")).toMatch(/the command no-such-command-for-the-proxy could not be started \(ENOENT\)/);
-    });
+  it("runs it with PARTNER_API_BASE_URL at the proxy, stops with it, and fails (exit 1) when it fails", async () => {
+    const script =
+      "fetch(process.env.PARTNER_API_BASE_URL + '/v1/companies', { headers: { 'X-API-Key': 'proxy-a' } }).then((r) => process.exit(r.status === 200 ? 3 : 9))";
+    const { running, err } = run([process.execPath, "-e", script]);
+    expect(await running).toBe(1);
+    expect(err.join("\n")).toMatch(/Running \S+ -e .* with PARTNER_API_BASE_URL=http:\/\/127\.0\.0\.1:\d+\./);
+    expect(err.join("\n")).toMatch(
+      /FAILED: \S+ -e .* failed \(exit 3\); proxy: 1 request\(s\) forwarded \(0 not in the contract\), 0 violation\(s\)/,
+    );
   });
 
+  it("a stop (Ctrl-C, SIGTERM) stops the command too, and the run fails: the tests did not finish", async () => {
+    const controller = new AbortController();
+    const { running, err } = run([process.execPath, "-e", "setInterval(() => {}, 1000)"], controller.signal);
+    while (!err.some((line) => line.includes("Running "))) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    expect(await running).toBe(1);
+    expect(err.join("\n")).toMatch(/stopped: stopping \S+ -e .* \(SIGTERM\)/);
+    expect(err.join("\n")).toMatch(/failed \(signal SIGTERM\)/);
+  });
+
+  it("a command that cannot start is bad input (exit 2), named", async () => {
+    const { running, err } = run(["no-such-command-for-the-proxy"]);
+    expect(await running).toBe(2);
+    expect(err.join("\n")).toMatch(/the command no-such-command-for-the-proxy could not be started \(ENOENT\)/);
+  });
+});
+
+describe("the proxy command's bad input", () => {
   it.each([
     [[], /--upstream is required/],
     [["--upstream", "nope"], /--upstream must be an http: or https: URL, got "nope"/],

@@ -246,7 +246,9 @@ describe("parts", () => {
       expect(run.stderr).toMatch(/--max-duration must be a duration from 1s to 24h/);
     }
   });
+});
 
+describe("parts: values, invalid text, findings and size limits", () => {
   it("valuesAt reads every value at a path, holdsString finds a string anywhere", () => {
     const body = {
       transactions: [{ transaction: { id: "a" }, data: { card: { id: "c" } } }, { transaction: { id: "b" } }],

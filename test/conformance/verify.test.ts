@@ -133,7 +133,9 @@ describe("verify against the sandbox", () => {
     expect(report.changes).toEqual([expect.stringMatching(/^moved the sandbox's clock/)]);
     expect(await endpointsOf(key)).toHaveLength(16);
   });
+});
 
+describe("verify against the sandbox: read-only runs and seeds", () => {
   it("a read-only run says which checks and operations it could not make, and why: could not check, exit 1", async () => {
     const run = await runInProcess(command, ["--base-url", sandbox.url, "--api-key", "read-only"]);
     expect(run.code).toBe(1);
@@ -190,7 +192,9 @@ describe("verify against the sandbox", () => {
     expect(await requests(11)).toEqual(first);
     expect(await requests(12)).not.toEqual(first);
   });
+});
 
+describe("verify against the sandbox: without the control API, and the report files", () => {
   it("without the control API, with --webhook-secret: checks what reaches the receiver registered with the service", async () => {
     const port = await findFreePort();
     // The service's developer settings, played by the sandbox's start option: every account's events go there.

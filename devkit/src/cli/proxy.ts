@@ -6,7 +6,7 @@
  * --fail-on-violation, exits 1 when there was any, within STOP_LIMIT_MS. Given a command (`-- npm test`), it runs
  * it with PARTNER_API_BASE_URL pointing at the proxy and stops when the command ends: the one way to keep
  * --fail-on-violation's exit code in a script, since a background job ignores SIGINT there and `kill` reaches
- * npx, not the proxy (docs/design/verify-coverage.md). The work is devkit/src/conformance/proxy.ts.
+ * npx, not the proxy (docs/design/verify-coverage.md). The work is devkit/src/conformance/proxy.ts and proxy/.
  */
 
 import { spawn } from "node:child_process";
@@ -14,7 +14,7 @@ import { constants, readFileSync } from "node:fs";
 import { access, type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
 import { formatDuration, parseDuration } from "../common/duration.ts";
-import { DEFAULT_UPSTREAM_TIMEOUT_MS, startProxy } from "../conformance/proxy.ts";
+import { type ContractProxy, DEFAULT_UPSTREAM_TIMEOUT_MS, startProxy } from "../conformance/proxy.ts";
 import type { Failure } from "../conformance/types.ts";
 import { inert, inertJson } from "../inert.ts";
 import { contractJsonPath } from "../paths.ts";
@@ -129,12 +129,9 @@ export function violationLine(failure: Failure): string {
   );
 }
 
-export function proxyCommand({ name }: ProxyCommandOptions) {
-  return defineCommand({
-    name,
-    summary:
-      "forwards requests to an implementation unchanged and reports every answer (and request) that breaks the contract",
-    usage: `Usage: ${name} --upstream <url> [--port ${DEFAULT_PROXY_PORT}] [--host <host>] [--allowed-host <name>]... [--report <file.jsonl>]
+/** The command's help text. */
+function proxyUsage(name: string): string {
+  return `Usage: ${name} --upstream <url> [--port ${DEFAULT_PROXY_PORT}] [--host <host>] [--allowed-host <name>]... [--report <file.jsonl>]
        [--fail-on-violation] [--max-response-time <ms>] [--upstream-timeout <duration>] [-- <command> [args…]]
 
 Point your integration tests at the proxy instead of the implementation. Both directions are validated
@@ -162,7 +159,61 @@ Options:
 Bodies stream through; each is validated when it is at most 1 MiB (a larger one passes unvalidated, with a
 note). Ctrl-C (or SIGTERM, or the end of the process that started it) cuts what is still in flight and prints
 the summary within ${STOP_LIMIT_MS / 1000 + 1} s. Exit codes: 0 stopped (or no violation), 1 violations with
---fail-on-violation, a failed command, or it could not listen, 2 bad option or a command that cannot start.`,
+--fail-on-violation, a failed command, or it could not listen, 2 bad option or a command that cannot start.`;
+}
+
+/** --allowed-host's names, checked as the sandbox checks them. */
+function parseAllowedHosts(values: string[] | undefined): string[] {
+  try {
+    return checkedAllowedHosts(values, "--allowed-host");
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/^--allowed-host\[\d+\]/, "--allowed-host"));
+  }
+}
+
+function parseUpstreamTimeout(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const ms = parseDuration(value);
+  if (ms === undefined || ms < 100 || ms > 3_600_000)
+    throw new UsageError(
+      `--upstream-timeout must be a duration from 100ms to 1h (30s, 2m, or plain seconds), got ${describeValue(value)}`,
+    );
+  return ms;
+}
+
+/** Opens --report for appending, readable by its owner only; undefined without --report. */
+async function openReport(option: string | undefined): Promise<{ file: string; handle: FileHandle } | undefined> {
+  if (option === undefined) return undefined;
+  const file = path.resolve(option);
+  if (option === "") throw new UsageError("--report must be a file path");
+  try {
+    await access(path.dirname(file), constants.W_OK);
+  } catch {
+    throw new UsageError(`--report ${option}: its folder does not exist or is not writable`);
+  }
+  // Readable by its owner only, as the sandbox's state: a violation quotes the request that made it.
+  const handle = await open(file, "a", 0o600).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`--report ${option}: cannot open it (${error.code ?? error.message})`);
+  });
+  await handle.chmod(0o600).catch(() => undefined);
+  return { file, handle };
+}
+
+/** The closing line's counts: requests, violations and warnings by check, and whether every exchange was judged. */
+function proxySummary(proxy: ContractProxy, stopped: boolean): string {
+  const errors = proxy.errors();
+  const warnings = [...proxy.counts.values()].reduce((sum, count) => sum + count, 0) - errors;
+  const byCheck = proxy.counts;
+  const { requests, unmatched, unvalidated, cut, refused } = proxy.stats;
+  return `${requests} request(s) forwarded (${unmatched} not in the contract${unvalidated > 0 ? `, ${unvalidated} with a body passed on unvalidated` : ""}${cut > 0 ? `, ${cut} cut short or unanswered` : ""})${refused > 0 ? `, ${refused} refused (another Host, or another origin for the control API)` : ""}, ${errors} violation(s), ${warnings} warning(s)${byCheck.size > 0 ? `: ${[...byCheck].map(([id, count]) => `${id} ${count}`).join(", ")}` : ""}${stopped ? "" : ` (stopped before every exchange was judged, after ${formatDuration(STOP_LIMIT_MS)})`}`;
+}
+
+export function proxyCommand({ name }: ProxyCommandOptions) {
+  return defineCommand({
+    name,
+    summary:
+      "forwards requests to an implementation unchanged and reports every answer (and request) that breaks the contract",
+    usage: proxyUsage(name),
     options: {
       upstream: { type: "string" },
       port: { type: "string" },
@@ -182,37 +233,12 @@ the summary within ${STOP_LIMIT_MS / 1000 + 1} s. Exit codes: 0 stopped (or no v
       // With a command, a free port: the command is told where the proxy is.
       const port = parseInteger(values.port, "--port", 0, 65_535) ?? (command.length > 0 ? 0 : DEFAULT_PROXY_PORT);
       const host = parseHost(values.host, "--host") ?? "127.0.0.1";
-      let allowedHosts: string[];
-      try {
-        allowedHosts = checkedAllowedHosts(values["allowed-host"], "--allowed-host");
-      } catch (error) {
-        throw new UsageError((error as Error).message.replace(/^--allowed-host\[\d+\]/, "--allowed-host"));
-      }
+      const allowedHosts = parseAllowedHosts(values["allowed-host"]);
       const maxResponseTimeMs = parseInteger(values["max-response-time"], "--max-response-time", 1, 600_000);
-      let upstreamTimeoutMs = DEFAULT_UPSTREAM_TIMEOUT_MS;
-      if (values["upstream-timeout"] !== undefined) {
-        const ms = parseDuration(values["upstream-timeout"]);
-        if (ms === undefined || ms < 100 || ms > 3_600_000)
-          throw new UsageError(
-            `--upstream-timeout must be a duration from 100ms to 1h (30s, 2m, or plain seconds), got ${describeValue(values["upstream-timeout"])}`,
-          );
-        upstreamTimeoutMs = ms;
-      }
-      const reportFile = values.report === undefined ? undefined : path.resolve(values.report);
-      let report: FileHandle | undefined;
-      if (reportFile !== undefined) {
-        if (values.report === "") throw new UsageError("--report must be a file path");
-        try {
-          await access(path.dirname(reportFile), constants.W_OK);
-        } catch {
-          throw new UsageError(`--report ${values.report}: its folder does not exist or is not writable`);
-        }
-        // Readable by its owner only, as the sandbox's state: a violation quotes the request that made it.
-        report = await open(reportFile, "a", 0o600).catch((error: NodeJS.ErrnoException) => {
-          throw new UsageError(`--report ${values.report}: cannot open it (${error.code ?? error.message})`);
-        });
-        await report.chmod(0o600).catch(() => undefined);
-      }
+      const upstreamTimeoutMs = parseUpstreamTimeout(values["upstream-timeout"]);
+      const opened = await openReport(values.report);
+      const reportFile = opened?.file;
+      const report = opened?.handle;
       let writes: Promise<void> = Promise.resolve();
       const proxy = await startProxy({
         upstream,
@@ -266,16 +292,12 @@ the summary within ${STOP_LIMIT_MS / 1000 + 1} s. Exit codes: 0 stopped (or no v
         proxy.close().then(() => writes),
       );
       await within(500, report?.close() ?? Promise.resolve());
-      const errors = proxy.errors();
-      const warnings = [...proxy.counts.values()].reduce((sum, count) => sum + count, 0) - errors;
-      const byCheck = proxy.counts;
-      const { requests, unmatched, unvalidated, cut, refused } = proxy.stats;
-      const summary = `${requests} request(s) forwarded (${unmatched} not in the contract${unvalidated > 0 ? `, ${unvalidated} with a body passed on unvalidated` : ""}${cut > 0 ? `, ${cut} cut short or unanswered` : ""})${refused > 0 ? `, ${refused} refused (another Host, or another origin for the control API)` : ""}, ${errors} violation(s), ${warnings} warning(s)${byCheck.size > 0 ? `: ${[...byCheck].map(([id, count]) => `${id} ${count}`).join(", ")}` : ""}${stopped ? "" : ` (stopped before every exchange was judged, after ${formatDuration(STOP_LIMIT_MS)})`}`;
+      const summary = proxySummary(proxy, stopped);
       const failed =
         ended !== undefined && ended.code !== 0
           ? `${describeCommand(command)} failed (${ended.code !== null ? `exit ${ended.code}` : `signal ${ended.signal}`})`
           : undefined;
-      const violated = errors > 0 && values["fail-on-violation"];
+      const violated = proxy.errors() > 0 && values["fail-on-violation"];
       if (failed !== undefined || violated)
         throw new JobFailure(
           failed !== undefined ? `${failed}; proxy: ${summary}` : `${summary} (--fail-on-violation)`,

@@ -57,11 +57,9 @@ export function sandboxCommand({ name }: SandboxCommandOptions): CommandGroup {
   };
 }
 
-function sandboxStartCommand(name: string, group: string) {
-  return defineCommand({
-    name,
-    summary: "serves the whole partner API with state, a clock you drive and signed webhooks (the sandbox)",
-    usage: `Usage: ${group} [start] [--port <port>] [--host <host>] [--allowed-host <name>]... [--seed <n>]
+/** `start`'s help text; `group` is how the sandbox command is invoked. */
+function sandboxStartUsage(group: string): string {
+  return `Usage: ${group} [start] [--port <port>] [--host <host>] [--allowed-host <name>]... [--seed <n>]
        [--state <file>] [--speed <n>]
        [--start-time <iso>] [--frozen] [--webhook-url <url> --webhook-secret <secret>] [--allow-private-receivers]
        [--faults <file>] [--scenario <name|file>]... [--scenario-api-key <key>] [--print-address]
@@ -98,7 +96,14 @@ Options:
 
 Ctrl-C, SIGTERM or SIGHUP stops it, and so does the end of the process that started it (npx, npm run, or
 its parent): "kill $!" after "npx partner-api sandbox … &" leaves nothing answering.
-Exit codes: 0 stopped, 1 it could not start, 2 bad option.`,
+Exit codes: 0 stopped, 1 it could not start, 2 bad option.`;
+}
+
+function sandboxStartCommand(name: string, group: string) {
+  return defineCommand({
+    name,
+    summary: "serves the whole partner API with state, a clock you drive and signed webhooks (the sandbox)",
+    usage: sandboxStartUsage(group),
     options: {
       port: { type: "string" },
       host: { type: "string" },

@@ -1,7 +1,7 @@
 /**
  * `partner-api verify` (and `npm run verify` in this repository): checks a running implementation of the
  * partner API (the real service, its staging sandbox, the local sandbox, Prism) against the contract. The work
- * is devkit/src/conformance/verify.ts; this is its options, its report and its exit code.
+ * is devkit/src/conformance/verify.ts and verify/; this is its options, its report and its exit code.
  */
 import { constants } from "node:fs";
 import { access, chmod, writeFile } from "node:fs/promises";
@@ -17,9 +17,11 @@ import {
   DEFAULT_WEBHOOK_WAIT_MS,
   defaultChecks,
   idNames,
+  type VerifyOptions,
   verify,
 } from "../conformance/verify.ts";
 import {
+  type CommandContext,
   defineCommand,
   describeValue,
   JobFailure,
@@ -153,12 +155,9 @@ async function checkOutput(file: string): Promise<string> {
   return resolved;
 }
 
-export function verifyCommand({ name }: VerifyCommandOptions) {
-  return defineCommand({
-    name,
-    summary:
-      "checks a running implementation of the partner API against the contract (responses, rules, auth, isolation, webhooks)",
-    usage: `Usage: ${name} --base-url <url> --api-key <key> [--other-api-key <key>] [--company-id <id>]
+/** The command's help text. */
+function verifyUsage(name: string): string {
+  return `Usage: ${name} --base-url <url> --api-key <key> [--other-api-key <key>] [--company-id <id>]
        [--allow-writes] [--max-response-time <ms>] [--checks a,b] [--exclude-checks a,b] [--phases a,b] [--seed <n>]
        [--max-requests <n>] [--max-duration <duration>] [--min-coverage <0-100>] [--webhook-secret <s>]
        [--format text|json|junit|markdown] [--output <file>]
@@ -200,100 +199,141 @@ Options:
 
 Exit codes: 0 the implementation conforms, 1 at least one failure, an operation the options allow never exercised
 (--min-coverage), or the run stopped before its end, 2 bad
-input (an unreachable --base-url, a refused --api-key, a bad option), 3 a bug of the tool.`,
-    options: {
-      "base-url": { type: "string" },
-      "api-key": { type: "string" },
-      "other-api-key": { type: "string" },
-      "company-id": { type: "string" },
-      id: { type: "string", multiple: true },
-      "allow-writes": { type: "boolean" },
-      "max-response-time": { type: "string" },
-      checks: { type: "string" },
-      "exclude-checks": { type: "string" },
-      phases: { type: "string" },
-      seed: { type: "string" },
-      "max-requests": { type: "string" },
-      "max-duration": { type: "string" },
-      "webhook-secret": { type: "string" },
-      "other-webhook-secret": { type: "string" },
-      "min-coverage": { type: "string" },
-      "webhook-host": { type: "string" },
-      "webhook-port": { type: "string" },
-      "webhook-wait": { type: "string" },
-      format: { type: "string" },
-      output: { type: "string" },
-      "list-checks": { type: "boolean" },
-    },
+input (an unreachable --base-url, a refused --api-key, a bad option), 3 a bug of the tool.`;
+}
+
+const VERIFY_OPTIONS = {
+  "base-url": { type: "string" },
+  "api-key": { type: "string" },
+  "other-api-key": { type: "string" },
+  "company-id": { type: "string" },
+  id: { type: "string", multiple: true },
+  "allow-writes": { type: "boolean" },
+  "max-response-time": { type: "string" },
+  checks: { type: "string" },
+  "exclude-checks": { type: "string" },
+  phases: { type: "string" },
+  seed: { type: "string" },
+  "max-requests": { type: "string" },
+  "max-duration": { type: "string" },
+  "webhook-secret": { type: "string" },
+  "other-webhook-secret": { type: "string" },
+  "min-coverage": { type: "string" },
+  "webhook-host": { type: "string" },
+  "webhook-port": { type: "string" },
+  "webhook-wait": { type: "string" },
+  format: { type: "string" },
+  output: { type: "string" },
+  "list-checks": { type: "boolean" },
+} as const;
+
+type VerifyValues = CommandContext<typeof VERIFY_OPTIONS>["values"];
+
+/** --base-url, the keys and --company-id: whom the run acts for, and where. */
+function parseTarget(values: VerifyValues) {
+  const baseOption = optionOrEnv(values["base-url"], "--base-url", "PARTNER_API_BASE_URL");
+  const baseUrl = parseBaseUrl(baseOption.value, baseOption.name);
+  const key = optionOrEnv(values["api-key"], "--api-key", KEY_VARIABLES.main);
+  if (key.value === undefined || key.value === "")
+    throw new UsageError(
+      `--api-key is required (or ${KEY_VARIABLES.main}): the key of an account of the implementation`,
+    );
+  const other = optionOrEnv(values["other-api-key"], "--other-api-key", KEY_VARIABLES.other);
+  if (other.value !== undefined && other.value === key.value)
+    throw new UsageError(`${other.name} must be another account's key than ${key.name}`);
+  const companyId = values["company-id"];
+  if (companyId !== undefined && !ULID.test(companyId))
+    throw new UsageError(
+      `--company-id must be a company's ULID (26 characters of Crockford base32), got ${describeValue(companyId)}`,
+    );
+  return { baseUrl, apiKey: key.value, otherApiKey: other.value, companyId };
+}
+
+/** --checks, --exclude-checks and --max-response-time: the checks to judge with. */
+function parseChecks(values: VerifyValues, maxResponseTimeMs: number | undefined): Set<string> {
+  const only = parseList(values.checks, "--checks");
+  const excluded = parseList(values["exclude-checks"], "--exclude-checks") ?? [];
+  const checks = new Set(only ?? defaultChecks());
+  if (maxResponseTimeMs !== undefined && only === undefined) checks.add("max_response_time");
+  if (checks.has("max_response_time") && maxResponseTimeMs === undefined)
+    throw new UsageError("--checks max_response_time needs --max-response-time <ms>");
+  for (const id of excluded) checks.delete(id);
+  if (checks.size === 0) throw new UsageError("--checks and --exclude-checks leave no check to judge with");
+  return checks;
+}
+
+/** The receivers' signing secrets: each account's, the other's only with --other-api-key. */
+function parseSecrets(values: VerifyValues, otherApiKey: string | undefined) {
+  const secret = optionOrEnv(values["webhook-secret"], "--webhook-secret", "PARTNER_WEBHOOK_SECRET");
+  if (secret.value === "") throw new UsageError(`${secret.name} must not be empty`);
+  const otherSecret = optionOrEnv(
+    values["other-webhook-secret"],
+    "--other-webhook-secret",
+    "PARTNER_OTHER_WEBHOOK_SECRET",
+  );
+  if (otherSecret.value === "") throw new UsageError(`${otherSecret.name} must not be empty`);
+  if (otherSecret.value !== undefined && otherApiKey === undefined)
+    throw new UsageError(`${otherSecret.name} is the other account's: it needs --other-api-key`);
+  return { webhookSecret: secret.value, otherWebhookSecret: otherSecret.value };
+}
+
+/** Every option checked, in the order the command always has checked them; the report's format and file. */
+async function verifyOptions(values: VerifyValues): Promise<{
+  options: VerifyOptions;
+  format: ReportFormat;
+  output: string | undefined;
+}> {
+  const { baseUrl, apiKey, otherApiKey, companyId } = parseTarget(values);
+  const format = (values.format ?? "text") as ReportFormat;
+  if (!REPORT_FORMATS.includes(format))
+    throw new UsageError(`--format must be one of ${REPORT_FORMATS.join(", ")}, got ${describeValue(values.format)}`);
+  const maxResponseTimeMs = parseInteger(values["max-response-time"], "--max-response-time", 1, 600_000);
+  const checks = parseChecks(values, maxResponseTimeMs);
+  const { webhookSecret, otherWebhookSecret } = parseSecrets(values, otherApiKey);
+  const minCoverage = parseInteger(values["min-coverage"], "--min-coverage", 0, 100) ?? 100;
+  const phases = parsePhases(values.phases);
+  const output = values.output === undefined ? undefined : await checkOutput(values.output);
+  const webhookHost = parseHost(values["webhook-host"], "--webhook-host");
+  const webhookPort = parseInteger(values["webhook-port"], "--webhook-port", 0, 65_535);
+  const maxDurationMs = parseMaxDuration(values["max-duration"]);
+  const options: VerifyOptions = {
+    baseUrl,
+    apiKey,
+    ...(otherApiKey !== undefined ? { otherApiKey } : {}),
+    ...(companyId !== undefined ? { companyId } : {}),
+    allowWrites: values["allow-writes"] === true,
+    ...(maxResponseTimeMs !== undefined ? { maxResponseTimeMs } : {}),
+    checks,
+    ...(phases !== undefined ? { phases } : {}),
+    seed: parseInteger(values.seed, "--seed", 0, 2 ** 31 - 1) ?? 1,
+    maxRequests: parseInteger(values["max-requests"], "--max-requests", 1, 100_000) ?? DEFAULT_MAX_REQUESTS,
+    maxDurationMs,
+    ...(webhookSecret !== undefined ? { webhookSecret } : {}),
+    ...(otherWebhookSecret !== undefined ? { otherWebhookSecret } : {}),
+    minCoverage: minCoverage / 100,
+    ...(webhookHost !== undefined ? { webhookHost } : {}),
+    ...(webhookPort !== undefined ? { webhookPort } : {}),
+    webhookWaitMs: parseInteger(values["webhook-wait"], "--webhook-wait", 0, 600_000) ?? DEFAULT_WEBHOOK_WAIT_MS,
+    ids: parseIds(values.id),
+  };
+  return { options, format, output };
+}
+
+export function verifyCommand({ name }: VerifyCommandOptions) {
+  return defineCommand({
+    name,
+    summary:
+      "checks a running implementation of the partner API against the contract (responses, rules, auth, isolation, webhooks)",
+    usage: verifyUsage(name),
+    options: VERIFY_OPTIONS,
     async run({ values, io, signal }) {
       if (values["list-checks"]) {
         io.out(listChecks());
         return `${CHECKS.length} checks`;
       }
-      const baseOption = optionOrEnv(values["base-url"], "--base-url", "PARTNER_API_BASE_URL");
-      const baseUrl = parseBaseUrl(baseOption.value, baseOption.name);
-      const key = optionOrEnv(values["api-key"], "--api-key", KEY_VARIABLES.main);
-      if (key.value === undefined || key.value === "")
-        throw new UsageError(
-          `--api-key is required (or ${KEY_VARIABLES.main}): the key of an account of the implementation`,
-        );
-      const other = optionOrEnv(values["other-api-key"], "--other-api-key", KEY_VARIABLES.other);
-      if (other.value !== undefined && other.value === key.value)
-        throw new UsageError(`${other.name} must be another account's key than ${key.name}`);
-      const companyId = values["company-id"];
-      if (companyId !== undefined && !ULID.test(companyId))
-        throw new UsageError(
-          `--company-id must be a company's ULID (26 characters of Crockford base32), got ${describeValue(companyId)}`,
-        );
-      const format = (values.format ?? "text") as ReportFormat;
-      if (!REPORT_FORMATS.includes(format))
-        throw new UsageError(
-          `--format must be one of ${REPORT_FORMATS.join(", ")}, got ${describeValue(values.format)}`,
-        );
-      const maxResponseTimeMs = parseInteger(values["max-response-time"], "--max-response-time", 1, 600_000);
-      const only = parseList(values.checks, "--checks");
-      const excluded = parseList(values["exclude-checks"], "--exclude-checks") ?? [];
-      const checks = new Set(only ?? defaultChecks());
-      if (maxResponseTimeMs !== undefined && only === undefined) checks.add("max_response_time");
-      if (checks.has("max_response_time") && maxResponseTimeMs === undefined)
-        throw new UsageError("--checks max_response_time needs --max-response-time <ms>");
-      for (const id of excluded) checks.delete(id);
-      if (checks.size === 0) throw new UsageError("--checks and --exclude-checks leave no check to judge with");
-      const secret = optionOrEnv(values["webhook-secret"], "--webhook-secret", "PARTNER_WEBHOOK_SECRET");
-      if (secret.value === "") throw new UsageError(`${secret.name} must not be empty`);
-      const otherSecret = optionOrEnv(
-        values["other-webhook-secret"],
-        "--other-webhook-secret",
-        "PARTNER_OTHER_WEBHOOK_SECRET",
-      );
-      if (otherSecret.value === "") throw new UsageError(`${otherSecret.name} must not be empty`);
-      if (otherSecret.value !== undefined && other.value === undefined)
-        throw new UsageError(`${otherSecret.name} is the other account's: it needs --other-api-key`);
-      const minCoverage = parseInteger(values["min-coverage"], "--min-coverage", 0, 100) ?? 100;
-      const phases = parsePhases(values.phases);
-      const output = values.output === undefined ? undefined : await checkOutput(values.output);
-      const webhookHost = parseHost(values["webhook-host"], "--webhook-host");
-      const webhookPort = parseInteger(values["webhook-port"], "--webhook-port", 0, 65_535);
-      const maxDurationMs = parseMaxDuration(values["max-duration"]);
+      const { options, format, output } = await verifyOptions(values);
       const report = await verify({
-        baseUrl,
-        apiKey: key.value,
-        ...(other.value !== undefined ? { otherApiKey: other.value } : {}),
-        ...(companyId !== undefined ? { companyId } : {}),
-        allowWrites: values["allow-writes"] === true,
-        ...(maxResponseTimeMs !== undefined ? { maxResponseTimeMs } : {}),
-        checks,
-        ...(phases !== undefined ? { phases } : {}),
-        seed: parseInteger(values.seed, "--seed", 0, 2 ** 31 - 1) ?? 1,
-        maxRequests: parseInteger(values["max-requests"], "--max-requests", 1, 100_000) ?? DEFAULT_MAX_REQUESTS,
-        maxDurationMs,
-        ...(secret.value !== undefined ? { webhookSecret: secret.value } : {}),
-        ...(otherSecret.value !== undefined ? { otherWebhookSecret: otherSecret.value } : {}),
-        minCoverage: minCoverage / 100,
-        ...(webhookHost !== undefined ? { webhookHost } : {}),
-        ...(webhookPort !== undefined ? { webhookPort } : {}),
-        webhookWaitMs: parseInteger(values["webhook-wait"], "--webhook-wait", 0, 600_000) ?? DEFAULT_WEBHOOK_WAIT_MS,
-        ids: parseIds(values.id),
+        ...options,
         onProgress: (message) => io.err(message),
         signal,
       }).catch((error: unknown) => {

@@ -161,62 +161,149 @@ function asResponse(exchange: Exchange): Response {
   return new Response(empty ? null : answer.text, { status: answer.status, headers });
 }
 
-/**
- * Runs the contract's workflows against the target, judging every partner API answer as it arrives; says for each
- * workflow skipped or stopped why.
- */
-export async function flowPhase(host: FlowHost): Promise<void> {
-  const controlRouter = sandboxRouter();
-  const operations = new Map(controlRouter.operations.map((operation) => [operation.operationId, operation]));
-  const partnerOperations = new Map(
-    host.router.operations.filter((operation) => operation.api === "partner").map((op) => [op.operationId, op]),
-  );
-  const byId = shippedWorkflows(controlRouter);
-  const documents = [...shippedDocuments(controlRouter).values()];
-  /** Whether a step reads back what an earlier one made or listed: a criterion compares with its outputs. */
-  const readsBack = (workflowId: string, stepId: string) =>
-    (byId.get(workflowId)?.workflow.steps.find((step) => step.stepId === stepId)?.successCriteria ?? []).some(
-      (criterion) => criterion.condition.includes("$steps."),
-    );
-  /** The probe each step sent last, by workflow and step: a failed read-back's curl line. */
-  const lastProbe = new Map<string, Probe>();
+/** The call the runner makes for one step: which workflow, step and operation it is. */
+interface StepCall {
+  workflowId: string;
+  stepId: string;
+  operationId: string;
+  api: string;
+}
 
-  const fetchJudged = async (
-    url: string,
-    init: RequestInit,
-    call: { workflowId: string; stepId: string; operationId: string; api: string },
-  ): Promise<Response> => {
+type FailedStep = NonNullable<WorkflowError["failedStep"]>;
+
+/**
+ * The flow phase's state across the workflows: the contracts' operations, the shipped workflows, and the probe
+ * each step sent last. `fetchJudged` is the fetch the runner calls: every partner API answer judged as it arrives.
+ */
+class FlowRun {
+  private readonly controlRouter = sandboxRouter();
+  private readonly operations: Map<string, Operation>;
+  private readonly partnerOperations: Map<string, Operation>;
+  private readonly byId: ReturnType<typeof shippedWorkflows>;
+  /** The probe each step sent last, by workflow and step: a failed read-back's curl line. */
+  private readonly lastProbe = new Map<string, Probe>();
+
+  constructor(private readonly host: FlowHost) {
+    this.operations = new Map(this.controlRouter.operations.map((operation) => [operation.operationId, operation]));
+    this.partnerOperations = new Map(
+      host.router.operations.filter((operation) => operation.api === "partner").map((op) => [op.operationId, op]),
+    );
+    this.byId = shippedWorkflows(this.controlRouter);
+  }
+
+  async run(): Promise<void> {
+    const documents = [...shippedDocuments(this.controlRouter).values()];
+    for (const { file, document } of documents)
+      for (const workflow of document.workflows) {
+        if (this.host.signal.aborted) return;
+        const what = `workflow ${workflow.workflowId} (${file})`;
+        const skipped = this.whySkipped(file, workflow);
+        if (skipped !== undefined) {
+          this.host.skip(what, skipped);
+          continue;
+        }
+        await this.runWorkflow(workflow, what);
+      }
+  }
+
+  /** Why a workflow is not run against this target, or undefined when it runs. */
+  private whySkipped(file: string, workflow: ArazzoWorkflow): string | undefined {
+    const { host } = this;
+    const need = needs(workflow, this.byId, this.operations);
+    if (need.control && !host.hasControl) return "needs the sandbox's control API, which the target does not serve";
+    // The sandbox's own journeys check what only the sandbox does (a sandbox reading, such as a ledger entry
+    // read back as a transaction): never against a target that is not the sandbox.
+    if (file === SANDBOX_WORKFLOWS_FILE && !host.hasControl)
+      return "a journey of the sandbox's own (its readings, not the API description's): the target is not the sandbox";
+    if (need.writes && !host.writes) return "makes changes, and this run is read-only: pass --allow-writes to run it";
+    return undefined;
+  }
+
+  private async runWorkflow(workflow: ArazzoWorkflow, what: string): Promise<void> {
+    const { host } = this;
+    try {
+      await runWorkflow({
+        workflowId: workflow.workflowId,
+        baseUrl: host.context.baseUrl,
+        inputs: { apiKey: host.context.keys.main },
+        fetch: this.fetchJudged,
+        signal: host.signal,
+        onWorkflowEnd: (ended) => this.workflowEnded(ended),
+      });
+    } catch (error) {
+      if (host.signal.aborted) throw error;
+      if (!(error instanceof WorkflowError) && !(error instanceof ExpressionError)) throw error;
+      const failed = error instanceof WorkflowError ? error.failedStep : undefined;
+      if (failed) this.recordFailedStep(failed);
+      host.skip(what, `stopped: ${describeFetchError(error)}; what it would have done next was not checked`);
+    }
+  }
+
+  /** A workflow ran to its end: its id outputs are kept, and the events it promises awaited. */
+  private workflowEnded(ended: { workflowId: string; outputs: Record<string, unknown> }): void {
+    const { host } = this;
+    const companyId = typeof ended.outputs.companyId === "string" ? ended.outputs.companyId : undefined;
+    for (const [name, value] of Object.entries(ended.outputs))
+      if (host.idNames.has(name) && typeof value === "string")
+        host.main.add({
+          name,
+          value,
+          ...(companyId !== undefined ? { companyId } : {}),
+          from: `workflow ${ended.workflowId}`,
+          strong: true,
+        });
+    if (!host.receiving) return;
+    for (const type of this.byId.get(ended.workflowId)?.workflow["x-webhooks"] ?? [])
+      host.expected.push({ type, companyId, after: `workflow ${ended.workflowId}` });
+  }
+
+  /** A partner API step's failed criteria, each recorded with the check that judges it. */
+  private recordFailedStep(failed: FailedStep): void {
+    const { host } = this;
+    const operation = this.partnerOperations.get(failed.operationId);
+    if (!operation) return;
+    const probe = this.lastProbe.get(`${failed.workflowId}\u0000${failed.stepId}`);
+    const base = {
+      operationId: operation.operationId,
+      method: operation.method,
+      path: operation.path,
+      status: failed.status,
+      label: `workflow ${failed.workflowId}, step ${failed.stepId}`,
+      ...(probe ? { curl: curlLine(probe) } : {}),
+    };
+    // A step's failed criteria, by what judges them: the status is the status checks' (positive_data_acceptance
+    // has judged the answer already), a comparison with an earlier step is a read-back, the rest the values
+    // the API description states.
+    const readBack = failed.criteria.filter((criterion) => criterion.includes("$steps."));
+    const statusFailed = failed.criteria.some((criterion) => criterion.includes("$statusCode"));
+    const values = failed.criteria.filter(
+      (criterion) => !criterion.includes("$steps.") && !criterion.includes("$statusCode"),
+    );
+    if (readBack.length > 0 && host.enabled.has("ensure_resource_availability"))
+      host.record({ id: "ensure_resource_availability", level: "error" }, base, {
+        message: `${readBack.join(" and ")} did not hold (answered ${failed.status}): what an earlier step of the workflow made or listed cannot be read back`,
+      });
+    if (!statusFailed && values.length > 0 && host.enabled.has("workflow_success_criteria"))
+      host.record({ id: "workflow_success_criteria", level: "error" }, base, {
+        message: `${values.join(" and ")} did not hold (answered ${failed.status}): the workflow's success criteria state what the API description says of this answer`,
+      });
+  }
+
+  /** Whether a step reads back what an earlier one made or listed: a criterion compares with its outputs. */
+  private readsBack(workflowId: string, stepId: string): boolean {
+    return (
+      this.byId.get(workflowId)?.workflow.steps.find((step) => step.stepId === stepId)?.successCriteria ?? []
+    ).some((criterion) => criterion.condition.includes("$steps."));
+  }
+
+  /** The runner's fetch: a partner API step is sent as a probe and judged; a control API step is only sent. */
+  private readonly fetchJudged = async (url: string, init: RequestInit, call: StepCall): Promise<Response> => {
+    const { host } = this;
     const label = `workflow ${call.workflowId}, step ${call.stepId}`;
     const headers = headerRecord(init.headers);
     const body = typeof init.body === "string" ? init.body : undefined;
-    const operation = partnerOperations.get(call.operationId);
-    if (call.api !== "partner" || !operation) {
-      // The sandbox's control API: it stands in for what the partner API cannot do; not the partner contract's to
-      // judge. Its answers' ids are taken as the workflows say.
-      const { response, text } = await fetchBounded(
-        url,
-        { method: init.method ?? "GET", headers, ...(body !== undefined ? { body } : {}), redirect: "manual" },
-        { signal: host.signal },
-      );
-      if (text === undefined) throw new Error(`its answer is over the size verify reads`);
-      if (response.ok) {
-        try {
-          const json = JSON.parse(text);
-          const path = pathParamsOf(controlRouter, init.method ?? "GET", new URL(url));
-          host.main.takeFrom(host.sources, call.operationId, json, path.companyId);
-          if (call.operationId === "advanceClock") {
-            const seconds = (body !== undefined ? (JSON.parse(body) as { seconds?: unknown }) : {}).seconds;
-            if (typeof seconds === "number") host.clockAdvancedSeconds += seconds;
-          }
-        } catch {
-          // Not JSON: nothing to take (the workflow's criteria say whether that is a problem).
-        }
-      }
-      return new Response(text === "" || response.status === 204 ? null : text, {
-        status: response.status,
-        headers: response.headers,
-      });
-    }
+    const operation = this.partnerOperations.get(call.operationId);
+    if (call.api !== "partner" || !operation) return this.controlFetch(url, init, call, headers, body);
     const parsed = new URL(url);
     const probe: Probe = {
       operation,
@@ -226,11 +313,11 @@ export async function flowPhase(host: FlowHost): Promise<void> {
       url,
       headers,
       ...(body !== undefined ? { body } : {}),
-      kind: readsBack(call.workflowId, call.stepId) ? "availability" : "positive",
+      kind: this.readsBack(call.workflowId, call.stepId) ? "availability" : "positive",
       label,
       account: "main",
     };
-    lastProbe.set(`${call.workflowId}\u0000${call.stepId}`, probe);
+    this.lastProbe.set(`${call.workflowId}\u0000${call.stepId}`, probe);
     const exchange = await host.exchange(probe);
     if (!exchange) throw new Error(host.signal.aborted ? "the run was stopped" : "--max-requests reached: not sent");
     const { answer } = exchange;
@@ -253,84 +340,48 @@ export async function flowPhase(host: FlowHost): Promise<void> {
     return asResponse(exchange);
   };
 
-  for (const { file, document } of documents)
-    for (const workflow of document.workflows) {
-      if (host.signal.aborted) return;
-      const what = `workflow ${workflow.workflowId} (${file})`;
-      const need = needs(workflow, byId, operations);
-      if (need.control && !host.hasControl) {
-        host.skip(what, "needs the sandbox's control API, which the target does not serve");
-        continue;
-      }
-      // The sandbox's own journeys check what only the sandbox does (a sandbox reading, such as a ledger entry
-      // read back as a transaction): never against a target that is not the sandbox.
-      if (file === SANDBOX_WORKFLOWS_FILE && !host.hasControl) {
-        host.skip(
-          what,
-          "a journey of the sandbox's own (its readings, not the API description's): the target is not the sandbox",
-        );
-        continue;
-      }
-      if (need.writes && !host.writes) {
-        host.skip(what, "makes changes, and this run is read-only: pass --allow-writes to run it");
-        continue;
-      }
+  /**
+   * A step on the sandbox's control API: it stands in for what the partner API cannot do; not the partner
+   * contract's to judge. Its answers' ids are taken as the workflows say.
+   */
+  private async controlFetch(
+    url: string,
+    init: RequestInit,
+    call: StepCall,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<Response> {
+    const { host } = this;
+    const { response, text } = await fetchBounded(
+      url,
+      { method: init.method ?? "GET", headers, ...(body !== undefined ? { body } : {}), redirect: "manual" },
+      { signal: host.signal },
+    );
+    if (text === undefined) throw new Error(`its answer is over the size verify reads`);
+    if (response.ok) {
       try {
-        await runWorkflow({
-          workflowId: workflow.workflowId,
-          baseUrl: host.context.baseUrl,
-          inputs: { apiKey: host.context.keys.main },
-          fetch: fetchJudged,
-          signal: host.signal,
-          onWorkflowEnd: (ended) => {
-            const companyId = typeof ended.outputs.companyId === "string" ? ended.outputs.companyId : undefined;
-            for (const [name, value] of Object.entries(ended.outputs))
-              if (host.idNames.has(name) && typeof value === "string")
-                host.main.add({
-                  name,
-                  value,
-                  ...(companyId !== undefined ? { companyId } : {}),
-                  from: `workflow ${ended.workflowId}`,
-                  strong: true,
-                });
-            if (!host.receiving) return;
-            for (const type of byId.get(ended.workflowId)?.workflow["x-webhooks"] ?? [])
-              host.expected.push({ type, companyId, after: `workflow ${ended.workflowId}` });
-          },
-        });
-      } catch (error) {
-        if (host.signal.aborted) throw error;
-        if (!(error instanceof WorkflowError) && !(error instanceof ExpressionError)) throw error;
-        const failed = error instanceof WorkflowError ? error.failedStep : undefined;
-        const operation = failed ? partnerOperations.get(failed.operationId) : undefined;
-        if (failed && operation) {
-          const probe = lastProbe.get(`${failed.workflowId}\u0000${failed.stepId}`);
-          const base = {
-            operationId: operation.operationId,
-            method: operation.method,
-            path: operation.path,
-            status: failed.status,
-            label: `workflow ${failed.workflowId}, step ${failed.stepId}`,
-            ...(probe ? { curl: curlLine(probe) } : {}),
-          };
-          // A step's failed criteria, by what judges them: the status is the status checks' (positive_data_acceptance
-          // has judged the answer already), a comparison with an earlier step is a read-back, the rest the values
-          // the API description states.
-          const readBack = failed.criteria.filter((criterion) => criterion.includes("$steps."));
-          const statusFailed = failed.criteria.some((criterion) => criterion.includes("$statusCode"));
-          const values = failed.criteria.filter(
-            (criterion) => !criterion.includes("$steps.") && !criterion.includes("$statusCode"),
-          );
-          if (readBack.length > 0 && host.enabled.has("ensure_resource_availability"))
-            host.record({ id: "ensure_resource_availability", level: "error" }, base, {
-              message: `${readBack.join(" and ")} did not hold (answered ${failed.status}): what an earlier step of the workflow made or listed cannot be read back`,
-            });
-          if (!statusFailed && values.length > 0 && host.enabled.has("workflow_success_criteria"))
-            host.record({ id: "workflow_success_criteria", level: "error" }, base, {
-              message: `${values.join(" and ")} did not hold (answered ${failed.status}): the workflow's success criteria state what the API description says of this answer`,
-            });
+        const json = JSON.parse(text);
+        const path = pathParamsOf(this.controlRouter, init.method ?? "GET", new URL(url));
+        host.main.takeFrom(host.sources, call.operationId, json, path.companyId);
+        if (call.operationId === "advanceClock") {
+          const seconds = (body !== undefined ? (JSON.parse(body) as { seconds?: unknown }) : {}).seconds;
+          if (typeof seconds === "number") host.clockAdvancedSeconds += seconds;
         }
-        host.skip(what, `stopped: ${describeFetchError(error)}; what it would have done next was not checked`);
+      } catch {
+        // Not JSON: nothing to take (the workflow's criteria say whether that is a problem).
       }
     }
+    return new Response(text === "" || response.status === 204 ? null : text, {
+      status: response.status,
+      headers: response.headers,
+    });
+  }
+}
+
+/**
+ * Runs the contract's workflows against the target, judging every partner API answer as it arrives; says for each
+ * workflow skipped or stopped why.
+ */
+export async function flowPhase(host: FlowHost): Promise<void> {
+  await new FlowRun(host).run();
 }
