@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type PrismServer, startPrism } from "../devkit/src/prism.ts";
+import { type PrismServer, prismVersion, startPrism } from "../devkit/src/prism.ts";
 import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { RecordedResponse } from "./bare-server.ts";
 import type { Benchmark } from "./context.ts";
@@ -295,7 +295,7 @@ export const mockBenchmark: Benchmark = {
         name: this.name,
         title: this.title,
         method:
-          `Prism 5.14.2 started by \`startPrism()\` (devkit/src/prism.ts, what \`npm run mock\` runs) and a bare \`node:http\` server ` +
+          `Prism ${prismVersion()} started by \`startPrism()\` (devkit/src/prism.ts, what \`npm run mock\` runs) and a bare \`node:http\` server ` +
           `(bench/bare-server.ts, its own process) replaying Prism's recorded status, headers and body for the same requests. ` +
           `Load from this process over keep-alive loopback connections, ${concurrency} at a time, ${requestsPerRound} requests per ` +
           `round, ${rounds} alternating round(s) per operation; figures are medians over rounds (p99 per round, then the median). ` +

@@ -177,6 +177,205 @@ export function format4Text(state: NonNullable<ReturnType<typeof readStateFile>>
   return parts.join("");
 }
 
+/** What a run collects as it goes, and the processes it started (stopped at its end, however it ends). */
+interface Collected {
+  figures: Figure[];
+  ratios: Ratio[];
+  notes: string[];
+  errors: string[];
+  running: SandboxProcess[];
+  /** POST /v1/cards p50 by design and state size ("<design> <count>"). */
+  postP50: Map<string, number>;
+}
+
+/** POST /v1/cards one after the other on a fresh process: p50 and p99 (3 warm-up posts first). */
+async function timePosts(url: string, posts: number, design: string, count: number, collected: Collected) {
+  for (let i = 0; i < 3; i++) await postCard(url);
+  const latencies: number[] = [];
+  for (let i = 0; i < posts; i++) latencies.push(await postCard(url));
+  const p50 = percentile(latencies, 50);
+  collected.postP50.set(`${design} ${count}`, p50);
+  collected.figures.push(
+    { label: `${design}: POST /v1/cards p50 at ${count} cards`, value: p50, unit: "ms" },
+    { label: `${design}: POST /v1/cards p99 at ${count} cards`, value: percentile(latencies, 99), unit: "ms" },
+  );
+}
+
+/**
+ * A GET, one at a time, while two writers create cards one after the other each (as measured before SQLite);
+ * then 8 writers, and kill -9 while they go. Returns the GETs' latencies, the cards before and how many were
+ * answered 201.
+ */
+async function getsWhileWriting(sandbox: Running, gets: number) {
+  const before = await cardCount(sandbox.url);
+  let made = 0;
+  let writing = 2;
+  const writer = async (index: number) => {
+    while (index < writing) {
+      await postCard(sandbox.url).then(
+        () => made++,
+        () => undefined,
+      );
+    }
+  };
+  const writers = Array.from({ length: 2 }, (_, index) => writer(index));
+  const latencies = await timedGets(sandbox.url, gets);
+  writing = 8;
+  const more = Array.from({ length: 6 }, (_, index) => writer(index + 2));
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await sandbox.child.stop("SIGKILL");
+  writing = 0;
+  await Promise.all([...writers, ...more]);
+  return { latencies, answered: before + made };
+}
+
+/**
+ * At the largest state: GETs with nothing else running and while writers run, kill -9 under 8 writers, and the
+ * restart that must hold every card answered (for the default design, also of the built CLI).
+ */
+async function atLargest(
+  sandbox: Running,
+  design: (typeof DESIGNS)[number],
+  run: { file: string; count: number; bytes: number; gets: number; repoRoot: string },
+  collected: Collected,
+): Promise<void> {
+  const { figures, ratios, notes, errors, running } = collected;
+  const { file, count, gets } = run;
+  // The same GETs with nothing else running, for comparison.
+  figures.push({
+    label: `${design.name}: GET /v1/card-bins p99 with no writes, at ${count} cards`,
+    value: percentile(await timedGets(sandbox.url, gets), 99),
+    unit: "ms",
+  });
+  const { latencies, answered } = await getsWhileWriting(sandbox, gets);
+  figures.push({
+    label: `${design.name}: GET /v1/card-bins p99 while 2 writers create cards, at ${count} cards`,
+    value: percentile(latencies, 99),
+    unit: "ms",
+  });
+  if (design.name === CHOSEN)
+    ratios.push({
+      label: `${TARGET_GET_P99_MS} ms ÷ ${CHOSEN} GET p99 while writes run at ${count} cards (at least 1: under ${TARGET_GET_P99_MS} ms)`,
+      value: TARGET_GET_P99_MS / percentile(latencies, 99),
+      target: 1,
+    });
+  const again = await spawnSandbox(file, design.synchronous);
+  running.push(again.child);
+  const memory = processMemoryMiB(again.child.child.pid!);
+  const held = await cardCount(again.url);
+  // Answered before the kill: held. One whose answer the kill cut off may be held too.
+  if (held < answered)
+    errors.push(
+      `persistence: ${design.name}: after kill -9 under 8 writers the sandbox holds ${held} cards, fewer than the ${answered} answered`,
+    );
+  else
+    notes.push(
+      `${design.name}: after kill -9 under 8 writers, the restarted sandbox held all ${answered} cards answered (${held - answered} more whose answer the kill cut off).`,
+    );
+  figures.push(
+    {
+      label: `${design.name}: restart at ${count} cards after kill -9 (spawn to first answer)`,
+      value: again.restartMs,
+      unit: "ms",
+    },
+    { label: `${design.name}: of which startSandbox (reading the state)`, value: again.startMs, unit: "ms" },
+    { label: `${design.name}: state file at ${count} cards`, value: run.bytes / 2 ** 20, unit: "MiB" },
+  );
+  if (memory) figures.push({ label: `${design.name}: RSS after the restart`, value: memory.rss, unit: "MiB" });
+  await again.child.stop();
+  if (design.name === CHOSEN) await builtRestart(run, again, collected);
+}
+
+/**
+ * The same restart as partners run it: the published `partner-api sandbox --state` (plain JavaScript, no
+ * TypeScript loader) on the file the kill left, then killed the same way.
+ */
+async function builtRestart(
+  { file, count, repoRoot }: { file: string; count: number; repoRoot: string },
+  underTsx: Running,
+  { figures, ratios, running }: Collected,
+): Promise<void> {
+  const cli = await buildPublishedCli(repoRoot);
+  const built = await startSandboxCommand(
+    repoRoot,
+    [cli, "sandbox"],
+    ["--state", file, "--frozen", "--start-time", START_TIME],
+  );
+  running.push(built.process);
+  await built.process.stop();
+  figures.push({
+    label: `${CHOSEN}: restart at ${count} cards of the built partner-api sandbox --state (spawn to first answer)`,
+    value: built.startupMs,
+    unit: "ms",
+  });
+  ratios.push(
+    {
+      label: `${TARGET_RESTART_MS} ms ÷ restart at ${count} cards, the built partner-api sandbox (at least 1: under ${TARGET_RESTART_MS / 1000} s)`,
+      value: TARGET_RESTART_MS / built.startupMs,
+      target: 1,
+    },
+    {
+      label: `${TARGET_RESTART_MS} ms ÷ restart at ${count} cards, bench/persistence-server.ts under tsx`,
+      value: TARGET_RESTART_MS / underTsx.restartMs,
+    },
+  );
+}
+
+/**
+ * The same records as the release before SQLite wrote them (a format 4 snapshot), for the file's size, and the
+ * first start on it: the one-time migration into the database.
+ */
+async function format4Comparison(
+  dir: string,
+  seed: { file: string; card: CardRecord },
+  largest: number,
+  { figures, errors, running }: Collected,
+): Promise<void> {
+  const format4 = path.join(dir, `format4-${largest}.json`);
+  const sqliteState = path.join(dir, `source-${largest}.db`);
+  await writeState(sqliteState, seed.file, seed.card, largest);
+  await writeFile(format4, format4Text(readStateFile(sqliteState, "source")!));
+  figures.push({
+    label: `format 4 (the release before: JSON snapshot): state file at ${largest} cards`,
+    value: (await stat(format4)).size / 2 ** 20,
+    unit: "MiB",
+  });
+  const migrated = await spawnSandbox(format4, "NORMAL");
+  running.push(migrated.child);
+  if ((await cardCount(migrated.url)) !== largest)
+    errors.push(`persistence: the format 4 file's ${largest} cards were not all there after the migration`);
+  await migrated.child.stop("SIGTERM");
+  figures.push({
+    label: `first start on that format 4 file (migrated into SQLite), bench/persistence-server.ts under tsx (spawn to first answer)`,
+    value: migrated.restartMs,
+    unit: "ms",
+  });
+}
+
+/** POST p50 at the largest state against the empty one (the target), and what FULL costs a request beside NORMAL. */
+function postRatios(counts: number[], { postP50 }: Collected): Ratio[] {
+  const largest = counts.at(-1)!;
+  const empty = postP50.get(`${CHOSEN} ${counts[0]}`)!;
+  const full = postP50.get(`${CHOSEN} ${largest}`)!;
+  return [
+    {
+      label: `${TARGET_POST_GROWTH} × POST p50 at ${counts[0]} cards ÷ at ${largest} cards (at least 1: within ${TARGET_POST_GROWTH}x of the empty state)`,
+      value: (TARGET_POST_GROWTH * empty) / full,
+      target: 1,
+    },
+    {
+      label: `${DESIGNS[1]!.name} ÷ ${CHOSEN}, POST /v1/cards p50 at ${largest} cards (what syncing every commit costs a request alone)`,
+      value: postP50.get(`${DESIGNS[1]!.name} ${largest}`)! / full,
+    },
+  ];
+}
+
+const NOTES = [
+  "FULL syncs the write-ahead log at every commit (a power cut loses nothing answered); NORMAL only at checkpoints (a power cut may lose the last commits, never corrupt the file). Both survive kill -9 with nothing answered lost: a commit is in the log (the operating system's cache) before its answer. Either way the commit runs on the store's writer thread, not on the event loop.",
+  "Large states are written straight into the database (the seeded account plus generated Active cards), not made through 100,000 calls; each size starts a fresh process on its own file.",
+  "Restart is measured after a kill -9 under 8 writers: the sandbox then opens the database (SQLite replays the log) and reads the accounts and timed tasks (an account's other records are read on its first call that needs them). It is measured twice on the same file: bench/persistence-server.ts under tsx (spawn to first answer includes tsx compiling the TypeScript), then the built `partner-api sandbox --state` partners run, which the target is measured on.",
+];
+
 export const persistenceBenchmark: Benchmark = {
   name: "persistence",
   title: "Sandbox state file (SQLite): synchronous NORMAL beside FULL",
@@ -186,171 +385,35 @@ export const persistenceBenchmark: Benchmark = {
     const gets = size === "full" ? 300 : size === "quick" ? 100 : 20;
     const largest = counts.at(-1)!;
     const dir = await mkdtemp(path.join(os.tmpdir(), "partner-bench-persistence-"));
-    const running: SandboxProcess[] = [];
-    const figures: Figure[] = [];
-    const ratios: Ratio[] = [];
-    const notes: string[] = [];
-    const errors: string[] = [];
+    const collected: Collected = {
+      figures: [],
+      ratios: [],
+      notes: [],
+      errors: [],
+      running: [],
+      postP50: new Map(),
+    };
     try {
-      const { file: seed, card } = await seededState(dir);
-      const postP50 = new Map<string, number>();
+      const seed = await seededState(dir);
       for (const count of counts) {
         for (const design of DESIGNS) {
           progress(`persistence: ${design.name}, ${count} cards`);
           const file = path.join(dir, `${design.synchronous}-${count}.db`);
-          await writeState(file, seed, card, count);
+          await writeState(file, seed.file, seed.card, count);
           const bytes = (await stat(file)).size;
           const sandbox = await spawnSandbox(file, design.synchronous);
-          running.push(sandbox.child);
-          for (let i = 0; i < 3; i++) await postCard(sandbox.url);
-          const latencies: number[] = [];
-          for (let i = 0; i < posts; i++) latencies.push(await postCard(sandbox.url));
-          const p50 = percentile(latencies, 50);
-          postP50.set(`${design.name} ${count}`, p50);
-          figures.push(
-            { label: `${design.name}: POST /v1/cards p50 at ${count} cards`, value: p50, unit: "ms" },
-            {
-              label: `${design.name}: POST /v1/cards p99 at ${count} cards`,
-              value: percentile(latencies, 99),
-              unit: "ms",
-            },
-          );
-          if (count === largest) {
-            // The same GETs with nothing else running, for comparison.
-            figures.push({
-              label: `${design.name}: GET /v1/card-bins p99 with no writes, at ${count} cards`,
-              value: percentile(await timedGets(sandbox.url, gets), 99),
-              unit: "ms",
-            });
-            // A GET, one at a time, while two writers create cards one after the other each (as measured before
-            // SQLite); then 8 writers, and kill -9 while they go, and a restart that must hold every card answered.
-            const before = await cardCount(sandbox.url);
-            let made = 0;
-            let writing = 2;
-            const writer = async (index: number) => {
-              while (index < writing) {
-                await postCard(sandbox.url).then(
-                  () => made++,
-                  () => undefined,
-                );
-              }
-            };
-            const writers = Array.from({ length: 2 }, (_, index) => writer(index));
-            const latencies = await timedGets(sandbox.url, gets);
-            writing = 8;
-            const more = Array.from({ length: 6 }, (_, index) => writer(index + 2));
-            await new Promise((resolve) => setTimeout(resolve, 1_000));
-            await sandbox.child.stop("SIGKILL");
-            writing = 0;
-            await Promise.all([...writers, ...more]);
-            figures.push({
-              label: `${design.name}: GET /v1/card-bins p99 while 2 writers create cards, at ${count} cards`,
-              value: percentile(latencies, 99),
-              unit: "ms",
-            });
-            if (design.name === CHOSEN)
-              ratios.push({
-                label: `${TARGET_GET_P99_MS} ms ÷ ${CHOSEN} GET p99 while writes run at ${count} cards (at least 1: under ${TARGET_GET_P99_MS} ms)`,
-                value: TARGET_GET_P99_MS / percentile(latencies, 99),
-                target: 1,
-              });
-            const again = await spawnSandbox(file, design.synchronous);
-            running.push(again.child);
-            const memory = processMemoryMiB(again.child.child.pid!);
-            const held = await cardCount(again.url);
-            // Answered before the kill: held. One whose answer the kill cut off may be held too.
-            if (held < before + made)
-              errors.push(
-                `persistence: ${design.name}: after kill -9 under 8 writers the sandbox holds ${held} cards, fewer than the ${before + made} answered`,
-              );
-            else
-              notes.push(
-                `${design.name}: after kill -9 under 8 writers, the restarted sandbox held all ${before + made} cards answered (${held - before - made} more whose answer the kill cut off).`,
-              );
-            figures.push(
-              {
-                label: `${design.name}: restart at ${count} cards after kill -9 (spawn to first answer)`,
-                value: again.restartMs,
-                unit: "ms",
-              },
-              { label: `${design.name}: of which startSandbox (reading the state)`, value: again.startMs, unit: "ms" },
-              { label: `${design.name}: state file at ${count} cards`, value: bytes / 2 ** 20, unit: "MiB" },
-            );
-            if (memory)
-              figures.push({ label: `${design.name}: RSS after the restart`, value: memory.rss, unit: "MiB" });
-            await again.child.stop();
-            if (design.name === CHOSEN) {
-              // The same restart as partners run it: the published `partner-api sandbox --state` (plain JavaScript,
-              // no TypeScript loader) on the file the kill left, then killed the same way.
-              const cli = await buildPublishedCli(repoRoot);
-              const built = await startSandboxCommand(
-                repoRoot,
-                [cli, "sandbox"],
-                ["--state", file, "--frozen", "--start-time", START_TIME],
-              );
-              running.push(built.process);
-              await built.process.stop();
-              figures.push({
-                label: `${CHOSEN}: restart at ${count} cards of the built partner-api sandbox --state (spawn to first answer)`,
-                value: built.startupMs,
-                unit: "ms",
-              });
-              ratios.push(
-                {
-                  label: `${TARGET_RESTART_MS} ms ÷ restart at ${count} cards, the built partner-api sandbox (at least 1: under ${TARGET_RESTART_MS / 1000} s)`,
-                  value: TARGET_RESTART_MS / built.startupMs,
-                  target: 1,
-                },
-                {
-                  label: `${TARGET_RESTART_MS} ms ÷ restart at ${count} cards, bench/persistence-server.ts under tsx`,
-                  value: TARGET_RESTART_MS / again.restartMs,
-                },
-              );
-            }
-          } else await sandbox.child.stop();
+          collected.running.push(sandbox.child);
+          await timePosts(sandbox.url, posts, design.name, count, collected);
+          if (count === largest) await atLargest(sandbox, design, { file, count, bytes, gets, repoRoot }, collected);
+          else await sandbox.child.stop();
           for (const suffix of ["", "-wal", "-shm"]) await rm(`${file}${suffix}`, { force: true });
         }
       }
-      // The same records as the release before SQLite wrote them (a format 4 snapshot), for the file's size, and
-      // the first start on it: the one-time migration into the database.
       progress(`persistence: the same ${largest} cards as a format 4 state file (the release before)`);
-      const format4 = path.join(dir, `format4-${largest}.json`);
-      const sqliteState = path.join(dir, `source-${largest}.db`);
-      await writeState(sqliteState, seed, card, largest);
-      await writeFile(format4, format4Text(readStateFile(sqliteState, "source")!));
-      figures.push({
-        label: `format 4 (the release before: JSON snapshot): state file at ${largest} cards`,
-        value: (await stat(format4)).size / 2 ** 20,
-        unit: "MiB",
-      });
-      const migrated = await spawnSandbox(format4, "NORMAL");
-      running.push(migrated.child);
-      if ((await cardCount(migrated.url)) !== largest)
-        errors.push(`persistence: the format 4 file's ${largest} cards were not all there after the migration`);
-      await migrated.child.stop("SIGTERM");
-      figures.push({
-        label: `first start on that format 4 file (migrated into SQLite), bench/persistence-server.ts under tsx (spawn to first answer)`,
-        value: migrated.restartMs,
-        unit: "ms",
-      });
-      const empty = postP50.get(`${CHOSEN} ${counts[0]}`)!;
-      const full = postP50.get(`${CHOSEN} ${largest}`)!;
-      ratios.push(
-        {
-          label: `${TARGET_POST_GROWTH} × POST p50 at ${counts[0]} cards ÷ at ${largest} cards (at least 1: within ${TARGET_POST_GROWTH}x of the empty state)`,
-          value: (TARGET_POST_GROWTH * empty) / full,
-          target: 1,
-        },
-        {
-          label: `${DESIGNS[1]!.name} ÷ ${CHOSEN}, POST /v1/cards p50 at ${largest} cards (what syncing every commit costs a request alone)`,
-          value: postP50.get(`${DESIGNS[1]!.name} ${largest}`)! / full,
-        },
-      );
-      notes.push(
-        "FULL syncs the write-ahead log at every commit (a power cut loses nothing answered); NORMAL only at checkpoints (a power cut may lose the last commits, never corrupt the file). Both survive kill -9 with nothing answered lost: a commit is in the log (the operating system's cache) before its answer.",
-        "Large states are written straight into the database (the seeded account plus generated Active cards), not made through 100,000 calls; each size starts a fresh process on its own file.",
-        "Restart is measured after a kill -9 under 8 writers: the sandbox then opens the database (SQLite replays the log) and reads the accounts and timed tasks (an account's other records are read on its first call that needs them). It is measured twice on the same file: bench/persistence-server.ts under tsx (spawn to first answer includes tsx compiling the TypeScript), then the built `partner-api sandbox --state` partners run, which the target is measured on.",
-      );
+      await format4Comparison(dir, seed, largest, collected);
+      collected.ratios.push(...postRatios(counts, collected));
+      collected.notes.push(...NOTES);
+      const { figures, ratios, notes, errors } = collected;
       return {
         name: this.name,
         title: this.title,
@@ -364,7 +427,7 @@ export const persistenceBenchmark: Benchmark = {
         ...(errors.length > 0 ? { errors } : {}),
       };
     } finally {
-      for (const child of running) await child.stop();
+      for (const child of collected.running) await child.stop();
       await rm(dir, { recursive: true, force: true });
       await rm(path.join(repoRoot, ".tmp", "bench-devkit"), { recursive: true, force: true });
     }

@@ -8,7 +8,7 @@ import { Agent } from "node:http";
 import path from "node:path";
 import { build } from "esbuild";
 import { bundleDevkit } from "../devkit/scripts/build.ts";
-import { type PrismServer, startPrism } from "../devkit/src/prism.ts";
+import { type PrismServer, prismVersion, startPrism } from "../devkit/src/prism.ts";
 import { type SandboxProcess, startSandboxProcess } from "../scripts/lib/sandbox-process.ts";
 import { SOURCE_CONDITION, TSX_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
@@ -347,7 +347,7 @@ export const sandboxBenchmark: Benchmark = {
         title: this.title,
         method:
           "The sandbox in its own process (`node --conditions=partner-api-source --import tsx scripts/sandbox.ts --port 0 --seed 1`, what `npm run sandbox` runs) and " +
-          "Prism 5.14.2 through `startPrism()` (what `npm run mock` runs), both validating requests against the contract. " +
+          `Prism ${prismVersion()} through \`startPrism()\` (what \`npm run mock\` runs), both validating requests against the contract. ` +
           `Load from this process over keep-alive loopback connections, ${concurrency} at a time, ${requestsPerRound} requests per round, ` +
           `${rounds} alternating round(s) per operation; figures are medians over rounds (p99 per round, then the median). ` +
           "Start-up: from spawning the process to its first answer (the sandbox) or its first accepted connection (Prism). " +

@@ -4,8 +4,10 @@
  * (10 KB) overflowed its stack and ended the mock. The front reads each body first (at most Prism's own 10 MB)
  * and answers what Prism cannot be handed: a body nested deeper than the sandbox's limit (MAX_JSON_DEPTH, far
  * beyond any schema of the contract, which Prism would refuse with 422 anyway) gets that 422 here, naming the
- * limit; a body over 10 MB a 413; a request whose sender went away or broke its chunking is dropped. Every other
- * request reaches Prism byte for byte, and its answer comes back unchanged.
+ * limit; a body over 10 MB a 413; a body sent as JSON (`application/json` or `application/*+json`, the types Prism
+ * parses) that is not JSON a 400, naming the parse error: Prism 5.15.10 to 5.16.0 never answer one (the request
+ * hangs until its sender gives up; docs/design/toolchain.md). A request whose sender went away or broke its chunking
+ * is dropped. Every other request reaches Prism byte for byte, and its answer comes back unchanged.
  */
 import {
   createServer,
@@ -15,6 +17,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type PrismOptions, type PrismServer, startPrism } from "./prism.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./sandbox/limits.ts";
 
 /** Prism's own body limit (10 MB): a larger body is refused here, unread. */
@@ -38,25 +41,46 @@ function problem(response: ServerResponse, status: number, title: string, detail
   response.end(body);
 }
 
-/** The whole body, or "too-large", or undefined when the request stream failed (the sender is gone). */
+/** Whether Prism reads a body of this Content-Type as JSON (its type-is test: application/json, application/*+json). */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  const essence = (contentType ?? "").split(";", 1)[0]!.trim().toLowerCase();
+  return essence === "application/json" || /^application\/[^/\s]+\+json$/.test(essence);
+}
+
+/** The parse error of a body that is not JSON, or undefined when it is. */
+function jsonError(text: string): string | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/**
+ * How much of a body over the limit is read (and dropped) so that its sender, still sending, reads the 413 instead of
+ * a reset connection; past it the connection is closed.
+ */
+const MOCK_DRAIN_BYTES = 4 * MOCK_MAX_BODY_BYTES;
+
+/** The whole body, or "too-large" (the rest is drained up to MOCK_DRAIN_BYTES), or undefined when the sender is gone. */
 function readBody(request: IncomingMessage): Promise<Buffer | "too-large" | undefined> {
   return new Promise((resolve) => {
-    if (Number(request.headers["content-length"]) > MOCK_MAX_BODY_BYTES) {
-      request.resume();
-      resolve("too-large");
-      return;
-    }
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = false;
+    const tooLarge = (): void => {
+      over = true;
+      chunks.length = 0;
+      resolve("too-large");
+    };
+    if (Number(request.headers["content-length"]) > MOCK_MAX_BODY_BYTES) tooLarge();
     request.on("data", (chunk: Buffer) => {
-      if (size > MOCK_MAX_BODY_BYTES) return;
       size += chunk.length;
-      if (size > MOCK_MAX_BODY_BYTES) {
-        chunks.length = 0;
-        resolve("too-large");
-        return;
-      }
-      chunks.push(chunk);
+      if (size > MOCK_DRAIN_BYTES) request.socket.destroy();
+      else if (over) return;
+      else if (size > MOCK_MAX_BODY_BYTES) tooLarge();
+      else chunks.push(chunk);
     });
     request.on("end", () => resolve(Buffer.concat(chunks)));
     request.on("error", () => resolve(undefined));
@@ -79,7 +103,8 @@ export async function startMockFront(host: string, port: number): Promise<MockFr
       return;
     }
     if (body === "too-large") {
-      response.setHeader("connection", "close");
+      // A body that will not be drained whole: the connection goes once the answer is out.
+      if (Number(request.headers["content-length"]) > MOCK_DRAIN_BYTES) response.setHeader("connection", "close");
       problem(
         response,
         413,
@@ -88,13 +113,19 @@ export async function startMockFront(host: string, port: number): Promise<MockFr
       );
       return;
     }
-    if (body.length > 0 && nestsDeeperThan(body.toString("utf8"), MAX_JSON_DEPTH)) {
+    const text = body.length > 0 ? body.toString("utf8") : "";
+    if (text !== "" && nestsDeeperThan(text, MAX_JSON_DEPTH)) {
       problem(
         response,
         422,
         "Body too deep",
         `the body nests deeper than ${MAX_JSON_DEPTH} levels, the deepest the mock takes (no schema of the contract nests near it)`,
       );
+      return;
+    }
+    const notJson = text !== "" && isJsonMediaType(request.headers["content-type"]) ? jsonError(text) : undefined;
+    if (notJson !== undefined) {
+      problem(response, 400, "Malformed JSON", `the body is sent as JSON but is not JSON: ${notJson}`);
       return;
     }
     if (prismPort === undefined) {
@@ -139,5 +170,28 @@ export async function startMockFront(host: string, port: number): Promise<MockFr
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+/**
+ * Prism behind the front, as `partner-api mock` runs them, for tests and benchmarks that want what partners get: the
+ * front on options.host:options.port (loopback and a free port by default), Prism on a free loopback port of its own.
+ * The url and port are the front's, the pid is Prism's; stop() closes both.
+ */
+export async function startPrismBehindFront(options: PrismOptions = {}): Promise<PrismServer> {
+  const front = await startMockFront(options.host ?? "127.0.0.1", options.port ?? 0);
+  const prism = await startPrism({ ...options, host: "127.0.0.1", port: undefined }).catch(async (error: unknown) => {
+    await front.close();
+    throw error;
+  });
+  front.forwardTo(prism.port);
+  return {
+    url: front.url,
+    port: front.port,
+    pid: prism.pid,
+    stop: async () => {
+      await front.close();
+      await prism.stop();
+    },
   };
 }

@@ -19,11 +19,20 @@ function prismCli(): string | undefined {
   }
 }
 
+/** The version of the Prism the devkit runs ("unknown" when it is not installed), for reports that name it. */
+export function prismVersion(): string {
+  try {
+    return (createRequire(import.meta.url)("@stoplight/prism-cli/package.json") as { version: string }).version;
+  } catch {
+    return "unknown";
+  }
+}
+
 export const PRISM_LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 export type PrismLogLevel = (typeof PRISM_LOG_LEVELS)[number];
 
 /**
- * Prism 5.14.2's CLI dies (uncaught TypeError in its log formatter) when it logs, at level info, a request
+ * Prism's CLI (5.14.2 to 5.16.0) dies (uncaught TypeError in its log formatter) when it logs, at level info, a request
  * whose JSON body nests a few thousand levels deep: its "Request received" line carries the body. At "warn"
  * that line is never written, so warn is the default; violations and errors are still logged.
  */

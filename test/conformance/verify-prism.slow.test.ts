@@ -6,12 +6,13 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type VerifyReport, verify } from "../../devkit/src/conformance/verify.ts";
-import { type PrismServer, startPrism } from "../../devkit/src/prism.ts";
+import { startPrismBehindFront } from "../../devkit/src/mock-front.ts";
+import type { PrismServer } from "../../devkit/src/prism.ts";
 
 let prism: PrismServer;
 let report: VerifyReport;
 beforeAll(async () => {
-  prism = await startPrism({});
+  prism = await startPrismBehindFront();
   report = await verify({ baseUrl: prism.url, apiKey: "a", otherApiKey: "b", allowWrites: true });
 }, 120_000);
 afterAll(async () => {

@@ -97,7 +97,7 @@ describe("the fast command and the whole set", () => {
     // On a re-run, vitest reads the modules it transformed before from node_modules/.experimental-vitest-cache
     // (keyed by each file's content, the config and the lockfile) instead of transforming them again.
     expect(scripts["test:fast-vitest"]).toBe(
-      "vitest run --project fast --project fast-isolated --tags-filter '!slow' --experimental.fsModuleCache",
+      "vitest run --project fast --project fast-isolated --tags-filter '!slow' --fsModuleCache",
     );
     expect(scripts["test:all"]).toBe("npm run --silent check && npm run --silent typecheck && vitest run");
     expect(read(".ci/run")).toMatch(/^npm run test:all$/m);

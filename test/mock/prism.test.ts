@@ -3,12 +3,12 @@
  * cannot start. Each test starts its own Prism on a port of its own.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { findFreePort, type PrismServer, startPrism } from "../../devkit/src/prism.ts";
+import { findFreePort, type PrismServer, prismVersion, startPrism } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { alive } from "../helpers/process.ts";
@@ -26,6 +26,17 @@ async function waitUntil(condition: () => boolean, ms: number): Promise<boolean>
   }
   return condition();
 }
+
+it("prismVersion names the Prism installed, the one both package.json files pin", () => {
+  const pins = ["package.json", "devkit/package.json"].map(
+    (file) =>
+      (JSON.parse(readFileSync(path.join(repoRoot, file), "utf8")) as { [key: string]: Record<string, string> })[
+        file === "package.json" ? "devDependencies" : "dependencies"
+      ]!["@stoplight/prism-cli"],
+  );
+  expect(pins[0]).toMatch(/^\d+\.\d+\.\d+$/);
+  expect(pins).toEqual([prismVersion(), prismVersion()]);
+});
 
 describe("startPrism", () => {
   it("serves the bundle on a free loopback port, logs what it rejects, and stops for good", async () => {

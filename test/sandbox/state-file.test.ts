@@ -78,6 +78,237 @@ function unfrozen(store: SqliteStore): string[] {
   return found;
 }
 
+interface KnownCompany {
+  id: string;
+  swap: boolean;
+  holders: string[];
+  wallets: string[];
+  cards: string[];
+  routes: string[];
+}
+
+/** What a random run knows of one account: the ids it acts on. */
+interface Known {
+  companies: KnownCompany[];
+  endpoints: string[];
+  events: string[];
+}
+
+/** A random run under way: its sandbox, its chance, the accounts it calls as and what it knows of them. */
+interface Run {
+  file: string;
+  store: SqliteStoreOptions;
+  sandbox: StartedSandbox;
+  random: ReturnType<typeof seededRandom>;
+  keys: string[];
+  known: Record<string, Known>;
+  receiverUrl: string;
+  /** How many answers of each kind and status ("card 201"). */
+  statuses: Map<string, number>;
+}
+
+type StartedSandbox = Awaited<ReturnType<typeof stored>>;
+
+/** What the database holds must be what memory holds. The sandbox then starts again from it. */
+async function checkpoint(run: Run): Promise<void> {
+  // Work due now (a resend's delivery) runs after the answer, on the real-time timer: wait for it.
+  for (let tries = 0; ; tries++) {
+    const clock = await request(run.sandbox.url, "GET", "/_sandbox/clock");
+    if (clock.body.status === "ready") break;
+    if (tries > 200) throw new Error("the sandbox did not settle");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  // Every record is held frozen: one changed in place, not put, would throw rather than go unsaved.
+  expect(unfrozen(lastStore!)).toEqual([]);
+  const fromDisk = onDisk(run.file);
+  expect(fromDisk.records).toEqual(inMemory(lastStore!));
+  await run.sandbox.stop();
+  expect(onDisk(run.file)).toEqual(fromDisk);
+  run.sandbox = await stored({ port: 0, state: run.file, frozen: true }, run.store);
+  expect(inMemory(lastStore!)).toEqual(fromDisk.records);
+}
+
+/** The company, card holder and wallet ids of an account, read from the sandbox the first time it is needed. */
+async function knownOf(run: Run, apiKey: string): Promise<Known> {
+  if (run.known[apiKey]) return run.known[apiKey];
+  const client = clientFor(run.sandbox.url, apiKey);
+  const companies = (await client.get("/v1/companies")).body.companies as { id: string }[];
+  const entry: Known = { companies: [], endpoints: [], events: [] };
+  for (const { id } of companies) entry.companies.push(await knownCompany(client, id, false));
+  run.known[apiKey] = entry;
+  return entry;
+}
+
+async function knownCompany(client: ReturnType<typeof clientFor>, id: string, swap: boolean): Promise<KnownCompany> {
+  const holders = (await client.get(`/_sandbox/companies/${id}/card-holders`)).body.cardHolders;
+  const wallets = (await client.get(`/_sandbox/companies/${id}/wallets`)).body.wallets;
+  return {
+    id,
+    swap,
+    holders: holders.map((h: { id: string }) => h.id),
+    wallets: wallets.map((w: { id: string }) => w.id),
+    cards: [],
+    routes: [],
+  };
+}
+
+/** One random step's call and what it may act on. */
+interface Step {
+  run: Run;
+  step: number;
+  roll: number;
+  client: ReturnType<typeof clientFor>;
+  account: Known;
+  company: KnownCompany;
+  /** Counts the answer, which must not be a 5xx. */
+  ok: (what: string, status: number) => void;
+}
+
+/** A random step on companies, cards, card holders, wallets and payment routes (rolls below 50). */
+async function companyStep({ run, step, roll, client, account, company, ok }: Step): Promise<void> {
+  const { random } = run;
+  if (roll < 8) {
+    const swap = random.next() < 0.6;
+    const answer = await client.post("/v1/companies", {
+      ...ONBOARD_BODY,
+      products: swap ? ["Swap", "Card"] : ["Card"],
+    });
+    ok("onboard", answer.status);
+    account.companies.push(await knownCompany(client, answer.body.company.id, swap));
+  } else if (roll < 30) {
+    const answer = await client.post(
+      "/v1/cards",
+      {
+        cardHolderId: random.pick(company.holders),
+        name: `Card ${step}`,
+        category: "Other",
+        bin: random.pick(["45671234", "53987600"]),
+      },
+      { companyId: company.id },
+    );
+    ok("card", answer.status);
+    company.cards.push(answer.body.card.id);
+  } else if (roll < 34 && company.cards.length > 0) {
+    const card = random.pick(company.cards);
+    const answer =
+      random.next() < 0.5
+        ? await client.patch(
+            `/v1/cards/${card}/spend-settings`,
+            {
+              isUnlimitedLimitPerTransaction: false,
+              limitPerTransaction: random.int(1000) + 1,
+              isAllowedAllCurrencies: true,
+            },
+            { companyId: company.id },
+          )
+        : await client.patch(`/v1/cards/${card}/unfreeze`, undefined, { companyId: company.id });
+    ok("card change", answer.status);
+  } else if (roll < 37) {
+    const answer = await client.post(`/_sandbox/companies/${company.id}/card-holders`, {
+      name: "Holder",
+      email: `h${step}@example.com`,
+    });
+    ok("holder", answer.status);
+    company.holders.push(answer.body.cardHolder.id);
+  } else if (roll < 40) {
+    const answer = await client.post(`/_sandbox/companies/${company.id}/wallets`, {
+      currency: random.pick(["USDC", "USDT"]),
+    });
+    ok("wallet", answer.status);
+    company.wallets.push(answer.body.wallet.id);
+  } else if (roll < 44) {
+    const answer = await client.post(
+      `/v1/wallets/${random.pick(company.wallets)}/addresses`,
+      {},
+      { companyId: company.id },
+    );
+    ok("address", answer.status);
+  } else if (roll < 50) {
+    const answer = await client.post(`/_sandbox/companies/${company.id}/payment-routes`, {
+      type: random.pick(["onramp", "offramp"]),
+      force: true,
+    });
+    ok("route", answer.status);
+    company.routes.push(answer.body.paymentRoute.id);
+  }
+}
+
+/** A random step on deposits, ledger entries, a company's statuses, KYB profiles and the hosted pages (50 to 71). */
+async function statusStep({ run, roll, client, account, company, ok }: Step): Promise<void> {
+  const { random } = run;
+  if (roll < 58 && company.routes.length > 0) {
+    const answer = await client.post(`/_sandbox/payment-routes/${random.pick(company.routes)}/deposits`, {
+      amount: random.int(5000) + 1,
+      force: true,
+    });
+    ok("deposit", answer.status);
+  } else if (roll < 62) {
+    const answer = await client.post(`/_sandbox/companies/${company.id}/spending-account/entries`, {
+      type: random.pick(["Account", "Card", "PaymentAcceptance"]),
+      direction: random.pick(["Credit", "Debit"]),
+      amount: random.int(300) + 1,
+    });
+    ok("entry", answer.status);
+  } else if (roll < 66) {
+    const which = random.int(4);
+    const [target, body] =
+      which === 0
+        ? ["kyc-status", { kycStatus: random.pick(["approved", "rejected", "under_review"]) }]
+        : which === 1
+          ? ["terms-acceptance", { tosAccepted: random.next() < 0.5 }]
+          : which === 2
+            ? ["onboarding-status", { status: random.pick(["Active", "Pending", "Rejected"]) }]
+            : ["kyb-result", { status: random.pick(["APPROVED", "REJECTED"]) }];
+    ok("company status", (await client.post(`/_sandbox/companies/${company.id}/${target}`, body)).status);
+  } else if (roll < 69) {
+    const answer = await client.post("/v1/kyb-profiles", KYB_PROFILE_BODY, { companyId: company.id });
+    ok("kyb", answer.status);
+  } else {
+    const swapCompany = account.companies.find((c) => c.swap);
+    if (!swapCompany) return;
+    const form = random.next() < 0.5 ? `action=${random.pick(["start", "submit", "complete", "pause"])}` : "accept=yes";
+    const page = form.startsWith("action") ? "kyc" : "tos";
+    const answer = await request(run.sandbox.url, "POST", `/_sandbox/hosted/${page}/${swapCompany.id}`, {
+      rawBody: form,
+      contentType: "application/x-www-form-urlencoded",
+    });
+    ok("hosted", answer.status);
+  }
+}
+
+/** A random step on webhook endpoints, events, the clock, a reset and new accounts (rolls of 72 and over). */
+async function sandboxStep({ run, step, roll, client, account, ok }: Step): Promise<void> {
+  const { random } = run;
+  if (roll < 77) {
+    const answer = await client.post("/_sandbox/webhook-endpoints", { url: run.receiverUrl, secret: "s" });
+    ok("endpoint", answer.status);
+    account.endpoints.push(answer.body.id);
+  } else if (roll < 80 && account.endpoints.length > 0) {
+    const endpoint = random.pick(account.endpoints);
+    if (random.next() < 0.5) {
+      const events = ["payment_route.created"];
+      ok("endpoint update", (await client.patch(`/_sandbox/webhook-endpoints/${endpoint}`, { events })).status);
+    } else {
+      ok("endpoint delete", (await client.delete(`/_sandbox/webhook-endpoints/${endpoint}`)).status);
+      account.endpoints = account.endpoints.filter((e) => e !== endpoint);
+    }
+  } else if (roll < 83) {
+    const events = (await client.get("/_sandbox/events")).body.events as { id: string }[];
+    if (events.length > 0)
+      ok("resend", (await client.post(`/_sandbox/events/${random.pick(events).id}/resend`)).status);
+  } else if (roll < 93) {
+    ok("advance", (await client.post("/_sandbox/clock/advance", { seconds: random.int(400) })).status);
+  } else if (roll < 94) {
+    ok("reset", (await client.post("/_sandbox/reset")).status);
+    run.known = {};
+  } else {
+    // A new account's first call (a GET) seeds it.
+    const fresh = `fresh-${step}`;
+    run.keys.push(fresh);
+    ok("seed", (await clientFor(run.sandbox.url, fresh).get("/v1/companies")).status);
+  }
+}
+
 /**
  * One random run: `steps` random changes of every kind by several accounts, with a checkpoint every
  * `checkpointEvery` steps and at the end (the database read back while the sandbox runs equals what memory
@@ -96,233 +327,39 @@ async function randomRun({
 }): Promise<void> {
   const file = path.join(folder, `random-${seed}-${store.groupCommit ?? true}.db`);
   const receiver = await startReceiver([200, 500, 500, 200, 500]);
-  let sandbox = await stored({ port: 0, seed: 3, state: file, frozen: true, startTime: START }, store);
-  /** What the database holds must be what memory holds. The sandbox then starts again from it. */
-  const checkpoint = async () => {
-    // Work due now (a resend's delivery) runs after the answer, on the real-time timer: wait for it.
-    for (let tries = 0; ; tries++) {
-      const clock = await request(sandbox.url, "GET", "/_sandbox/clock");
-      if (clock.body.status === "ready") break;
-      if (tries > 200) throw new Error("the sandbox did not settle");
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    // Every record is held frozen: one changed in place, not put, would throw rather than go unsaved.
-    expect(unfrozen(lastStore!)).toEqual([]);
-    const fromDisk = onDisk(file);
-    expect(fromDisk.records).toEqual(inMemory(lastStore!));
-    await sandbox.stop();
-    expect(onDisk(file)).toEqual(fromDisk);
-    sandbox = await stored({ port: 0, state: file, frozen: true }, store);
-    expect(inMemory(lastStore!)).toEqual(fromDisk.records);
+  const run: Run = {
+    file,
+    store,
+    sandbox: await stored({ port: 0, seed: 3, state: file, frozen: true, startTime: START }, store),
+    random: seededRandom(seed),
+    keys: ["alpha", "beta", "gamma"],
+    known: {},
+    receiverUrl: receiver.url,
+    statuses: new Map(),
   };
-  const random = seededRandom(seed);
-  const keys = ["alpha", "beta", "gamma"];
-  type Known = {
-    companies: {
-      id: string;
-      swap: boolean;
-      holders: string[];
-      wallets: string[];
-      cards: string[];
-      routes: string[];
-    }[];
-    endpoints: string[];
-    events: string[];
-  };
-  let known: Record<string, Known> = {};
-  const knownOf = async (apiKey: string): Promise<Known> => {
-    if (known[apiKey]) return known[apiKey];
-    const client = clientFor(sandbox.url, apiKey);
-    const companies = (await client.get("/v1/companies")).body.companies as { id: string }[];
-    const entry: Known = { companies: [], endpoints: [], events: [] };
-    for (const { id } of companies) {
-      const holders = (await client.get(`/_sandbox/companies/${id}/card-holders`)).body.cardHolders;
-      const wallets = (await client.get(`/_sandbox/companies/${id}/wallets`)).body.wallets;
-      entry.companies.push({
-        id,
-        swap: false,
-        holders: holders.map((h: { id: string }) => h.id),
-        wallets: wallets.map((w: { id: string }) => w.id),
-        cards: [],
-        routes: [],
-      });
-    }
-    known[apiKey] = entry;
-    return entry;
-  };
-  const statuses = new Map<string, number>();
   const ok = (what: string, status: number) => {
-    statuses.set(`${what} ${status}`, (statuses.get(`${what} ${status}`) ?? 0) + 1);
+    run.statuses.set(`${what} ${status}`, (run.statuses.get(`${what} ${status}`) ?? 0) + 1);
     expect(status, what).toBeLessThan(500);
   };
   try {
     for (let step = 0; step < steps; step++) {
-      if (step % checkpointEvery === checkpointEvery - 1) await checkpoint();
-      const apiKey = random.pick(keys);
-      const client = clientFor(sandbox.url, apiKey);
-      const account = await knownOf(apiKey);
-      const company = random.pick(account.companies);
-      const roll = random.int(100);
-      if (roll < 8) {
-        const swap = random.next() < 0.6;
-        const answer = await client.post("/v1/companies", {
-          ...ONBOARD_BODY,
-          products: swap ? ["Swap", "Card"] : ["Card"],
-        });
-        ok("onboard", answer.status);
-        const id = answer.body.company.id;
-        const holders = (await client.get(`/_sandbox/companies/${id}/card-holders`)).body.cardHolders;
-        const wallets = (await client.get(`/_sandbox/companies/${id}/wallets`)).body.wallets;
-        account.companies.push({
-          id,
-          swap,
-          holders: holders.map((h: { id: string }) => h.id),
-          wallets: wallets.map((w: { id: string }) => w.id),
-          cards: [],
-          routes: [],
-        });
-      } else if (roll < 30) {
-        const answer = await client.post(
-          "/v1/cards",
-          {
-            cardHolderId: random.pick(company.holders),
-            name: `Card ${step}`,
-            category: "Other",
-            bin: random.pick(["45671234", "53987600"]),
-          },
-          { companyId: company.id },
-        );
-        ok("card", answer.status);
-        company.cards.push(answer.body.card.id);
-      } else if (roll < 34 && company.cards.length > 0) {
-        const card = random.pick(company.cards);
-        const answer =
-          random.next() < 0.5
-            ? await client.patch(
-                `/v1/cards/${card}/spend-settings`,
-                {
-                  isUnlimitedLimitPerTransaction: false,
-                  limitPerTransaction: random.int(1000) + 1,
-                  isAllowedAllCurrencies: true,
-                },
-                { companyId: company.id },
-              )
-            : await client.patch(`/v1/cards/${card}/unfreeze`, undefined, { companyId: company.id });
-        ok("card change", answer.status);
-      } else if (roll < 37) {
-        const answer = await client.post(`/_sandbox/companies/${company.id}/card-holders`, {
-          name: "Holder",
-          email: `h${step}@example.com`,
-        });
-        ok("holder", answer.status);
-        company.holders.push(answer.body.cardHolder.id);
-      } else if (roll < 40) {
-        const answer = await client.post(`/_sandbox/companies/${company.id}/wallets`, {
-          currency: random.pick(["USDC", "USDT"]),
-        });
-        ok("wallet", answer.status);
-        company.wallets.push(answer.body.wallet.id);
-      } else if (roll < 44) {
-        const answer = await client.post(
-          `/v1/wallets/${random.pick(company.wallets)}/addresses`,
-          {},
-          { companyId: company.id },
-        );
-        ok("address", answer.status);
-      } else if (roll < 50) {
-        const answer = await client.post(`/_sandbox/companies/${company.id}/payment-routes`, {
-          type: random.pick(["onramp", "offramp"]),
-          force: true,
-        });
-        ok("route", answer.status);
-        company.routes.push(answer.body.paymentRoute.id);
-      } else if (roll < 58 && company.routes.length > 0) {
-        const answer = await client.post(`/_sandbox/payment-routes/${random.pick(company.routes)}/deposits`, {
-          amount: random.int(5000) + 1,
-          force: true,
-        });
-        ok("deposit", answer.status);
-      } else if (roll < 62) {
-        const answer = await client.post(`/_sandbox/companies/${company.id}/spending-account/entries`, {
-          type: random.pick(["Account", "Card", "PaymentAcceptance"]),
-          direction: random.pick(["Credit", "Debit"]),
-          amount: random.int(300) + 1,
-        });
-        ok("entry", answer.status);
-      } else if (roll < 66) {
-        const which = random.int(4);
-        const answer =
-          which === 0
-            ? await client.post(`/_sandbox/companies/${company.id}/kyc-status`, {
-                kycStatus: random.pick(["approved", "rejected", "under_review"]),
-              })
-            : which === 1
-              ? await client.post(`/_sandbox/companies/${company.id}/terms-acceptance`, {
-                  tosAccepted: random.next() < 0.5,
-                })
-              : which === 2
-                ? await client.post(`/_sandbox/companies/${company.id}/onboarding-status`, {
-                    status: random.pick(["Active", "Pending", "Rejected"]),
-                  })
-                : await client.post(`/_sandbox/companies/${company.id}/kyb-result`, {
-                    status: random.pick(["APPROVED", "REJECTED"]),
-                  });
-        ok("company status", answer.status);
-      } else if (roll < 69) {
-        const answer = await client.post("/v1/kyb-profiles", KYB_PROFILE_BODY, { companyId: company.id });
-        ok("kyb", answer.status);
-      } else if (roll < 72) {
-        const swapCompany = account.companies.find((c) => c.swap);
-        if (swapCompany) {
-          const form =
-            random.next() < 0.5 ? `action=${random.pick(["start", "submit", "complete", "pause"])}` : "accept=yes";
-          const page = form.startsWith("action") ? "kyc" : "tos";
-          const answer = await request(sandbox.url, "POST", `/_sandbox/hosted/${page}/${swapCompany.id}`, {
-            rawBody: form,
-            contentType: "application/x-www-form-urlencoded",
-          });
-          ok("hosted", answer.status);
-        }
-      } else if (roll < 77) {
-        const answer = await client.post("/_sandbox/webhook-endpoints", { url: receiver.url, secret: "s" });
-        ok("endpoint", answer.status);
-        account.endpoints.push(answer.body.id);
-      } else if (roll < 80 && account.endpoints.length > 0) {
-        const endpoint = random.pick(account.endpoints);
-        if (random.next() < 0.5) {
-          ok(
-            "endpoint update",
-            (await client.patch(`/_sandbox/webhook-endpoints/${endpoint}`, { events: ["payment_route.created"] }))
-              .status,
-          );
-        } else {
-          ok("endpoint delete", (await client.delete(`/_sandbox/webhook-endpoints/${endpoint}`)).status);
-          account.endpoints = account.endpoints.filter((e) => e !== endpoint);
-        }
-      } else if (roll < 83) {
-        const events = (await client.get("/_sandbox/events")).body.events as { id: string }[];
-        if (events.length > 0)
-          ok("resend", (await client.post(`/_sandbox/events/${random.pick(events).id}/resend`)).status);
-      } else if (roll < 93) {
-        ok("advance", (await client.post("/_sandbox/clock/advance", { seconds: random.int(400) })).status);
-      } else if (roll < 94) {
-        ok("reset", (await client.post("/_sandbox/reset")).status);
-        known = {};
-      } else {
-        // A new account's first call (a GET) seeds it.
-        const fresh = `fresh-${step}`;
-        keys.push(fresh);
-        ok("seed", (await clientFor(sandbox.url, fresh).get("/v1/companies")).status);
-      }
+      if (step % checkpointEvery === checkpointEvery - 1) await checkpoint(run);
+      const apiKey = run.random.pick(run.keys);
+      const client = clientFor(run.sandbox.url, apiKey);
+      const account = await knownOf(run, apiKey);
+      const company = run.random.pick(account.companies);
+      const roll = run.random.int(100);
+      const at: Step = { run, step, roll, client, account, company, ok };
+      await (roll < 50 ? companyStep(at) : roll < 72 ? statusStep(at) : sandboxStep(at));
     }
     // Every answer is durable: the files hold what memory holds.
-    await checkpoint();
+    await checkpoint(run);
     // Most of the calls changed something (a run of refusals would test nothing).
     expect(
-      [...statuses].filter(([key]) => / 2\d\d$/.test(key)).reduce((sum, [, count]) => sum + count, 0),
+      [...run.statuses].filter(([key]) => / 2\d\d$/.test(key)).reduce((sum, [, count]) => sum + count, 0),
     ).toBeGreaterThan(steps * 0.65);
   } finally {
-    await sandbox.stop();
+    await run.sandbox.stop();
     await receiver.close();
   }
 }
