@@ -115,7 +115,7 @@ async function liveOnce(
 ): Promise<LiveSample> {
   await page.goto(`${url}/#/requests`, { waitUntil: "load" });
   await page.getByText(/^Live: /).waitFor();
-  // As text: tsx would wrap a named function here in a helper the page does not have.
+  // As text: a loader that keeps function names would wrap a named function here in a helper the page does not have.
   await page.evaluate(`(() => {
     window.benchFrames = [];
     window.benchLong = [];

@@ -35,6 +35,15 @@ export function roundOrder<T>(items: readonly T[], round: number): T[] {
   return [...items.slice(shift), ...items.slice(0, shift)];
 }
 
+/** Rounds and batch length of an in-process micro-benchmark (calls of microseconds) at each size. */
+export function microBenchRounds(size: BenchSize): { rounds: number; targetBatchMs: number } {
+  return size === "full"
+    ? { rounds: 21, targetBatchMs: 25 }
+    : size === "quick"
+      ? { rounds: 7, targetBatchMs: 10 }
+      : { rounds: 1, targetBatchMs: 1 };
+}
+
 export type Operation = () => unknown;
 
 export interface AlternatingOptions {

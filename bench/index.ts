@@ -3,6 +3,7 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
+import { abortSignalsBenchmark } from "./abort-signals.ts";
 import { clientBenchmark } from "./client.ts";
 import { type Benchmark, createContext } from "./context.ts";
 import { dashboardBenchmark } from "./dashboard.ts";
@@ -27,6 +28,7 @@ import { webhooksBenchmark } from "./webhooks.ts";
 export const BENCHMARKS: readonly Benchmark[] = [
   clientBenchmark,
   webhooksBenchmark,
+  abortSignalsBenchmark,
   pipelineBenchmark,
   diffBenchmark,
   mockBenchmark,

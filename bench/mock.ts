@@ -9,7 +9,7 @@ import { Agent, request as httpRequest } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type PrismServer, prismVersion, startPrism } from "../devkit/src/prism.ts";
-import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { RecordedResponse } from "./bare-server.ts";
 import type { Benchmark } from "./context.ts";
 import { median, percentile, roundOrder } from "./harness.ts";
@@ -167,7 +167,7 @@ export async function recordAnswers(
 /** The bare `node:http` server (bench/bare-server.ts) in its own process, replaying `recordings`. */
 export async function startBareServer(recordings: RecordedResponse[]): Promise<{ port: number; child: ChildProcess }> {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "bare-server.ts");
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, script], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, script], { stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   child.stdin!.end(JSON.stringify(recordings));

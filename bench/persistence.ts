@@ -13,7 +13,7 @@ import { type CardRecord, type Row, TABLE_NAMES } from "../devkit/src/sandbox/re
 import { FORMAT_4, INNER_ID, OWNER_FIELD } from "../devkit/src/sandbox/store/format4.ts";
 import { openDatabase, readStateFile, type Synchronous } from "../devkit/src/sandbox/store/sqlite-store.ts";
 import { type SandboxProcess, startSandboxProcess } from "../scripts/lib/sandbox-process.ts";
-import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
 import { percentile } from "./harness.ts";
 import { processMemoryMiB } from "./mock.ts";
@@ -47,7 +47,7 @@ async function spawnSandbox(state: string, synchronous: Synchronous): Promise<Ru
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "persistence-server.ts");
   const started = performance.now();
   const child = await startSandboxProcess({
-    args: [...TSX_NODE_ARGS, script, JSON.stringify({ state, synchronous })],
+    args: [...SOURCE_NODE_ARGS, script, JSON.stringify({ state, synchronous })],
   });
   await call(child.url, "GET", "/v1/card-bins");
   return { url: child.url, child, startMs: child.details.startMs as number, restartMs: performance.now() - started };
@@ -315,7 +315,7 @@ async function builtRestart(
       target: 1,
     },
     {
-      label: `${TARGET_RESTART_MS} ms ÷ restart at ${count} cards, bench/persistence-server.ts under tsx`,
+      label: `${TARGET_RESTART_MS} ms ÷ restart at ${count} cards, bench/persistence-server.ts from source`,
       value: TARGET_RESTART_MS / underTsx.restartMs,
     },
   );
@@ -346,7 +346,7 @@ async function format4Comparison(
     errors.push(`persistence: the format 4 file's ${largest} cards were not all there after the migration`);
   await migrated.child.stop("SIGTERM");
   figures.push({
-    label: `first start on that format 4 file (migrated into SQLite), bench/persistence-server.ts under tsx (spawn to first answer)`,
+    label: `first start on that format 4 file (migrated into SQLite), bench/persistence-server.ts from source (spawn to first answer)`,
     value: migrated.restartMs,
     unit: "ms",
   });
@@ -373,7 +373,7 @@ function postRatios(counts: number[], { postP50 }: Collected): Ratio[] {
 const NOTES = [
   "FULL syncs the write-ahead log at every commit (a power cut loses nothing answered); NORMAL only at checkpoints (a power cut may lose the last commits, never corrupt the file). Both survive kill -9 with nothing answered lost: a commit is in the log (the operating system's cache) before its answer. Either way the commit runs on the store's writer thread, not on the event loop.",
   "Large states are written straight into the database (the seeded account plus generated Active cards), not made through 100,000 calls; each size starts a fresh process on its own file.",
-  "Restart is measured after a kill -9 under 8 writers: the sandbox then opens the database (SQLite replays the log) and reads the accounts and timed tasks (an account's other records are read on its first call that needs them). It is measured twice on the same file: bench/persistence-server.ts under tsx (spawn to first answer includes tsx compiling the TypeScript), then the built `partner-api sandbox --state` partners run, which the target is measured on.",
+  "Restart is measured after a kill -9 under 8 writers: the sandbox then opens the database (SQLite replays the log) and reads the accounts and timed tasks (an account's other records are read on its first call that needs them). It is measured twice on the same file: bench/persistence-server.ts from source (spawn to first answer includes node stripping the TypeScript's types), then the built `partner-api sandbox --state` partners run, which the target is measured on.",
 ];
 
 export const persistenceBenchmark: Benchmark = {
@@ -418,7 +418,7 @@ export const persistenceBenchmark: Benchmark = {
         name: this.name,
         title: this.title,
         method:
-          "The sandbox with a state file in its own process (node with tsx's loader on bench/persistence-server.ts, frozen clock), " +
+          "The sandbox with a state file in its own process (node on the TypeScript of bench/persistence-server.ts, frozen clock), " +
           `once per synchronous level and state size (${counts.join(", ")} cards in one company): 3 warm-up then ${posts} POST /v1/cards one after the other (p50, p99); ` +
           `at ${largest} cards also ${gets} GET /v1/card-bins one after the other while 2 writers create cards (p99), then 8 writers for a second and kill -9 with them going and a restart timed from spawn to first answer that must hold every card answered (for NORMAL, the default, also of the built partner-api sandbox --state on the same file).`,
         figures,

@@ -68,7 +68,7 @@ interface TimedStep {
 /** What one measuring step adds to the result. */
 type Findings = Pick<BenchResult, "figures" | "ratios" | "notes"> & { errors: string[] };
 
-/** npm's and tsx's start-up, each alone: what every `npm run x` pays whatever x is. Returns their sum. */
+/** npm's and node's start-up, each alone: what every `npm run x` pays whatever x is. Returns their sum. */
 async function measureStartUp(dir: string, env: Env, rounds: number, onRun: OnRun, figures: Figure[]): Promise<number> {
   // npm's own start-up is part of every `npm run x`, whatever x is: measured alone for reference.
   const npmAlone = await compareCommands(
@@ -81,18 +81,18 @@ async function measureStartUp(dir: string, env: Env, rounds: number, onRun: OnRu
     value: npmAlone["npm run (no script: lists them)"]!.medianMs,
     unit: "ms",
   });
-  // Every script runs through tsx, which compiles TypeScript on the fly: its start-up, also alone.
-  const tsxAlone = await compareCommands(
-    { "tsx of an empty script": { command: "tsx", args: ["--eval", ""], cwd: dir, env } },
+  // Every script runs on node, which strips the TypeScript's types as it loads: its start-up, also alone.
+  const nodeAlone = await compareCommands(
+    { "node of an empty script": { command: process.execPath, args: ["--eval", ""], cwd: dir, env } },
     rounds,
     onRun,
   );
   figures.push({
-    label: 'tsx start-up (`tsx --eval ""`)',
-    value: tsxAlone["tsx of an empty script"]!.medianMs,
+    label: 'node start-up (`node --eval ""`)',
+    value: nodeAlone["node of an empty script"]!.medianMs,
     unit: "ms",
   });
-  return npmAlone["npm run (no script: lists them)"]!.medianMs + tsxAlone["tsx of an empty script"]!.medianMs;
+  return npmAlone["npm run (no script: lists them)"]!.medianMs + nodeAlone["node of an empty script"]!.medianMs;
 }
 
 /** The steps to time at this size (the fast command only in a full run that is not itself inside a test run). */
@@ -180,7 +180,7 @@ async function measureStep(
   if (step.name !== "test") {
     const extra = ours - bare;
     notes.push(
-      `${step.name}: ours takes ${Math.round(extra)} ms ${extra >= 0 ? "more" : "less"} than bare; npm and tsx start-up account for ` +
+      `${step.name}: ours takes ${Math.round(extra)} ms ${extra >= 0 ? "more" : "less"} than bare; npm and node start-up account for ` +
         `${Math.round(startUp)} ms of any script. ${step.note.replace(/^bare: /, "Bare: ")}.`,
     );
   }

@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { Agent } from "node:http";
 import path from "node:path";
-import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
 import { median, roundOrder } from "./harness.ts";
 import { load, type MockOperation } from "./mock.ts";
@@ -28,7 +28,7 @@ const BUDGET_MS = 1;
 async function startProxyProcess(repoRoot: string, upstream: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    [...TSX_NODE_ARGS, path.join(repoRoot, "scripts", "proxy.ts"), "--upstream", upstream, "--port", "0"],
+    [...SOURCE_NODE_ARGS, path.join(repoRoot, "scripts", "proxy.ts"), "--upstream", upstream, "--port", "0"],
     { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
@@ -62,7 +62,10 @@ export const proxyBenchmark: Benchmark = {
     const agents: Agent[] = [];
     try {
       progress("proxy: starting the sandbox (as npm run sandbox) and the proxy in front of it (as npm run proxy)");
-      sandbox = await startSandboxCommand(repoRoot, [...TSX_NODE_ARGS, path.join(repoRoot, "scripts", "sandbox.ts")]);
+      sandbox = await startSandboxCommand(repoRoot, [
+        ...SOURCE_NODE_ARGS,
+        path.join(repoRoot, "scripts", "sandbox.ts"),
+      ]);
       proxy = await startProxyProcess(repoRoot, sandbox.url);
       const companies = (await (
         await fetch(`${sandbox.url}/v1/companies`, { headers: { "X-API-Key": API_KEY } })

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { requestExamples } from "../generated/examples.ts";
 import { type SandboxProcess, startSandboxProcess } from "../scripts/lib/sandbox-process.ts";
-import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
 import { median, percentile, roundOrder } from "./harness.ts";
 import { load, type MockOperation, recordAnswers, startBareServer, type Target } from "./mock.ts";
@@ -281,16 +281,16 @@ async function startSandboxes(repoRoot: string, dir: string) {
   const script = path.join(repoRoot, "scripts", "sandbox.ts");
   const started: { memory?: StartedSandbox; state?: StartedSandbox; perCommit?: SandboxProcess } = {};
   // A frozen clock: no card turns Active (no timed work) while another operation is measured.
-  started.memory = await startSandboxCommand(repoRoot, [...TSX_NODE_ARGS, script], ["--frozen"]);
+  started.memory = await startSandboxCommand(repoRoot, [...SOURCE_NODE_ARGS, script], ["--frozen"]);
   started.state = await startSandboxCommand(
     repoRoot,
-    [...TSX_NODE_ARGS, script],
+    [...SOURCE_NODE_ARGS, script],
     ["--frozen", "--state", path.join(dir, "group.db")],
   );
   // The same store with a transaction per commit, handed in through the store interface.
   started.perCommit = await startSandboxProcess({
     args: [
-      ...TSX_NODE_ARGS,
+      ...SOURCE_NODE_ARGS,
       path.join(repoRoot, "bench", "persistence-server.ts"),
       JSON.stringify({ state: path.join(dir, "per-commit.db"), groupCommit: false }),
     ],
@@ -300,7 +300,7 @@ async function startSandboxes(repoRoot: string, dir: string) {
 }
 
 const method = ({ rounds, requestsPerRound, concurrency, warmUp }: Rounds) =>
-  "The sandbox in its own process (`npm run sandbox --frozen`: node with tsx's loader on scripts/sandbox.ts, the clock frozen so no timed work runs while another operation is measured), three times: memory state, `--state` (SQLite written by its writer thread, group commit: the default), and for the operations that write, `--state` with a transaction per request (bench/persistence-server.ts handing the store `groupCommit: false`); " +
+  "The sandbox in its own process (`npm run sandbox --frozen`: node on the TypeScript of scripts/sandbox.ts, the clock frozen so no timed work runs while another operation is measured), three times: memory state, `--state` (SQLite written by its writer thread, group commit: the default), and for the operations that write, `--state` with a transaction per request (bench/persistence-server.ts handing the store `groupCommit: false`); " +
   "and a bare `node:http` server (bench/bare-server.ts, its own process) replaying the sandbox's recorded status, headers and body for each request. " +
   `Every partner API operation the sandbox serves, one at a time, with ids the sandbox holds (listCards over ${LISTED_CARDS} cards); an operation that changes state has an account of its own. ` +
   `Load from this process over keep-alive loopback connections, ${concurrency} at a time, ${requestsPerRound} requests per round, ` +

@@ -10,7 +10,7 @@ import { build } from "esbuild";
 import { bundleDevkit } from "../devkit/scripts/build.ts";
 import { type PrismServer, prismVersion, startPrism } from "../devkit/src/prism.ts";
 import { type SandboxProcess, startSandboxProcess } from "../scripts/lib/sandbox-process.ts";
-import { SOURCE_CONDITION, TSX_NODE_ARGS } from "../scripts/lib/source.ts";
+import { SOURCE_CONDITION, SOURCE_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
 import { median, percentile, roundOrder } from "./harness.ts";
 import { load, type MockOperation, processMemoryMiB } from "./mock.ts";
@@ -65,7 +65,7 @@ export async function sandboxCall(
 
 /**
  * The sandbox in its own process, timed from spawning it to its first answer. `npm run sandbox` is node with
- * tsx's loader on scripts/sandbox.ts (`node --conditions=partner-api-source --import tsx scripts/sandbox.ts`);
+ * node on the TypeScript of scripts/sandbox.ts (`node --conditions=partner-api-source scripts/sandbox.ts`);
  * `npx partner-api sandbox` is node on the built dist/cli.js. `--print-address` has it print its address alone.
  */
 export async function startSandboxCommand(
@@ -304,7 +304,7 @@ export const sandboxBenchmark: Benchmark = {
     let sandbox: StartedSandbox | undefined;
     const agents: Agent[] = [];
     try {
-      const npmRunSandbox = [...TSX_NODE_ARGS, path.join(repoRoot, "scripts", "sandbox.ts")];
+      const npmRunSandbox = [...SOURCE_NODE_ARGS, path.join(repoRoot, "scripts", "sandbox.ts")];
       progress("sandbox: start-up of npm run sandbox and of the built partner-api sandbox");
       const startups = size === "tiny" ? 1 : 3;
       const sourceStartupMs = await startupMs(repoRoot, npmRunSandbox, startups);
@@ -334,19 +334,19 @@ export const sandboxBenchmark: Benchmark = {
       await measureMemory(sides, memoryRequests, concurrency, progress, findings);
       if (sourceStartupMs > TARGET_STARTUP_MS && builtStartupMs <= TARGET_STARTUP_MS) {
         findings.notes.push(
-          `\`npm run sandbox\` started in ${Math.round(sourceStartupMs)} ms against ${Math.round(builtStartupMs)} ms for the built command: the difference is tsx compiling the TypeScript at start, which the published \`partner-api sandbox\` does not do.`,
+          `\`npm run sandbox\` started in ${Math.round(sourceStartupMs)} ms against ${Math.round(builtStartupMs)} ms for the built command: the difference is node reading the TypeScript sources and stripping their types at start, which the published \`partner-api sandbox\` does not do.`,
         );
       }
       findings.notes.push(
         "Each POST /v1/cards schedules that card's activation 10 s of sandbox time later, so from 10 s into the run the sandbox also activates the cards created earlier while it answers; the POST figures include that work.",
         "The sandbox keeps what it is told: every POST /v1/cards creates a card, so its memory includes the cards created during the run; Prism keeps nothing.",
-        "The load runs against `npm run sandbox` (TypeScript through tsx's loader); start-up is measured for it and for the built `partner-api sandbox` that partners run (plain JavaScript, bundled by devkit/scripts/build.ts into .tmp/bench-devkit), whose start-up has no loader to pay.",
+        "The load runs against `npm run sandbox` (TypeScript, its types stripped by node); start-up is measured for it and for the built `partner-api sandbox` that partners run (plain JavaScript, bundled by devkit/scripts/build.ts into .tmp/bench-devkit), whose start-up has one bundled file to read.",
       );
       return {
         name: this.name,
         title: this.title,
         method:
-          "The sandbox in its own process (`node --conditions=partner-api-source --import tsx scripts/sandbox.ts --port 0 --seed 1`, what `npm run sandbox` runs) and " +
+          "The sandbox in its own process (`node --conditions=partner-api-source scripts/sandbox.ts --port 0 --seed 1`, what `npm run sandbox` runs) and " +
           `Prism ${prismVersion()} through \`startPrism()\` (what \`npm run mock\` runs), both validating requests against the contract. ` +
           `Load from this process over keep-alive loopback connections, ${concurrency} at a time, ${requestsPerRound} requests per round, ` +
           `${rounds} alternating round(s) per operation; figures are medians over rounds (p99 per round, then the median). ` +

@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { verify } from "../devkit/src/conformance/verify.ts";
-import { TSX_NODE_ARGS } from "../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
 import { median } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
@@ -22,7 +22,10 @@ export const verifyBenchmark: Benchmark = {
     let sandbox: StartedSandbox | undefined;
     try {
       progress("verify: starting the sandbox process (as npm run sandbox)");
-      sandbox = await startSandboxCommand(repoRoot, [...TSX_NODE_ARGS, path.join(repoRoot, "scripts", "sandbox.ts")]);
+      sandbox = await startSandboxCommand(repoRoot, [
+        ...SOURCE_NODE_ARGS,
+        path.join(repoRoot, "scripts", "sandbox.ts"),
+      ]);
       const durations: number[] = [];
       const perSecond: number[] = [];
       let requests = 0;

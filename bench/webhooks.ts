@@ -4,9 +4,9 @@
  * sizes, with one secret and with two (a rotation, where the signing secret is the second one).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { verifyWebhookSignature } from "../src/index.ts";
+import { verifyWebhookSignature } from "partner-api-client";
 import type { Benchmark } from "./context.ts";
-import { compareAlternating } from "./harness.ts";
+import { compareAlternating, microBenchRounds } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
 
 const BODY_SIZES = [256, 1024, 16 * 1024] as const;
@@ -40,8 +40,7 @@ export const webhooksBenchmark: Benchmark = {
   name: "webhooks",
   title: "Webhook verification",
   async run({ size, progress }) {
-    const rounds = size === "full" ? 21 : size === "quick" ? 7 : 1;
-    const targetBatchMs = size === "full" ? 25 : size === "quick" ? 10 : 1;
+    const { rounds, targetBatchMs } = microBenchRounds(size);
     const figures: Figure[] = [];
     const ratios: Ratio[] = [];
     const notes: string[] = [];

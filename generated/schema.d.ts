@@ -1077,16 +1077,13 @@ export interface components {
             payload: components["schemas"]["PaymentRouteCreatedPayload"];
         };
         /**
-         * @description Off-ramp money movement: stablecoin in, fiat out. All amounts are decimal strings. `routeType` is
-         *     always present: it tells how to read the rest.
+         * @description Off-ramp money movement: stablecoin in, fiat out. All amounts are decimal strings. `routeType` tells how
+         *     to read the rest when present; like every field the API description lists, it may be absent.
          */
         OfframpTransactionData: {
             routeId?: components["schemas"]["Ulid"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            routeType: "offramp";
+            /** @constant */
+            routeType?: "offramp";
             incomingAmount?: components["schemas"]["DecimalString"];
             convertedAmount?: components["schemas"]["DecimalString"];
             totalFees?: components["schemas"]["DecimalString"];
@@ -1104,23 +1101,24 @@ export interface components {
             };
         };
         /**
-         * @description On-ramp money movement: fiat in, stablecoin out. All amounts are decimal strings. `routeType` is
-         *     always present: it tells how to read the rest.
+         * @description On-ramp money movement: fiat in, stablecoin out. All amounts are decimal strings. `routeType` tells how
+         *     to read the rest when present; like every field the API description lists, it may be absent.
          */
         OnrampTransactionData: {
             routeId?: components["schemas"]["Ulid"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            routeType: "onramp";
+            /** @constant */
+            routeType?: "onramp";
             senderName?: string;
             senderBankRoutingNumber?: string;
             incomingAmount?: components["schemas"]["DecimalString"];
             convertedAmount?: components["schemas"]["DecimalString"];
             destinationTxHash?: string;
         };
-        /** @description Money landed on a payment route. What `data` holds depends on the route kind (`data.routeType`). */
+        /**
+         * @description Money landed on a payment route. What `data` holds depends on the route kind, told by `data.routeType`
+         *     when present. `anyOf` with no `discriminator`: the API description does not make `routeType` required
+         *     (a discriminator's tag would have to be), so data without it matches both kinds.
+         */
         PaymentRouteTransactionCreatedPayload: {
             companyId?: components["schemas"]["Ulid"];
             /** @constant */

@@ -3,8 +3,8 @@
  * `--check` writes nothing and exits 1 when the committed bundle is stale.
  */
 
+import { HTTP_METHODS } from "partner-api-client";
 import { defineCommand, isEntryPoint, JobFailure, main } from "partner-api-devkit/cli";
-import { HTTP_METHODS } from "../src/http-methods.ts";
 import { bundleContract, ensureBundle, staleBundleFiles } from "./lib/bundle.ts";
 
 function countOf(document: Record<string, unknown>): string {

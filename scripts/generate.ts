@@ -1,7 +1,7 @@
 /**
  * `npm run generate`: bundles the contract when the bundle is stale, then writes generated/schema.d.ts
  * (openapi-typescript), generated/contract.ts (the runtime facts the client and the webhook kit need),
- * generated/sandbox.d.ts (the sandbox control API's types) and generated/examples.ts and
+ * devkit/generated/sandbox.d.ts (the sandbox control API's types, the devkit's own) and generated/examples.ts and
  * generated/sandbox-examples.ts (every example of each contract as a typed const, which tsc compiles).
  * `--check` writes nothing and exits 1 when a generated file is stale.
  */
@@ -47,7 +47,7 @@ Exit codes: 0 written or up to date, 1 stale (--check) or the contract does not 
       ],
       [
         sandboxExamplesModulePath,
-        generateExamplesModule(sandbox as JsonObject, "./sandbox.js", "generated/sandbox.json"),
+        generateExamplesModule(sandbox as JsonObject, "../devkit/generated/sandbox.js", "generated/sandbox.json"),
       ],
     ]);
     const stale: string[] = check ? await staleBundleFiles(bundle) : [];

@@ -11,6 +11,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { HTTP_METHODS } from "partner-api-client";
 import {
   type CliIO,
   defineCommand,
@@ -21,7 +22,6 @@ import {
   step,
   UsageError,
 } from "partner-api-devkit/cli";
-import { HTTP_METHODS } from "../src/http-methods.ts";
 import { bundleJsonPath, repoRoot } from "./lib/paths.ts";
 import { linkNodeModules } from "./lib/repo-copy.ts";
 

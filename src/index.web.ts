@@ -1,9 +1,9 @@
 /**
- * partner-api-client for runtimes without Node built-ins: browsers, workers, edge runtimes. package.json's
- * `browser`, `worker`, `workerd` and `edge-light` export conditions resolve the package root here, so a bundle for
- * those never meets `node:crypto`. The public surface of ./index.ts, listed name by name, without the three
- * node:crypto webhook functions (use their Web Crypto twins, `…Async`); test/runtimes/entries.test.ts keeps the
- * two lists in step.
+ * partner-api-client: the typed client for the partner API. Its public surface, listed name by name, once: this
+ * is the package root for runtimes without Node built-ins (browsers, workers, edge runtimes: package.json's
+ * `browser`, `worker`, `workerd` and `edge-light` export conditions), so a bundle for those never meets
+ * `node:crypto`; ./index.ts, the root for Node, is this surface and the three node:crypto webhook functions (here,
+ * their Web Crypto twins `…Async`). test/runtimes/entries.test.ts holds the two roots to that.
  */
 
 export type { components, operations, paths, webhooks } from "../generated/schema.js";

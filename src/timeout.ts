@@ -7,8 +7,9 @@
  * and at most 1/32 of the timeout), and a client does not pay for a controller and a timer on every call
  * (on Node 20 they cost about a quarter of a call against a fast server). A window's timer is cleared once the
  * window has closed and its last request has ended; it never holds the process open (a request in flight
- * does that itself). Not `AbortSignal.timeout` joined through `AbortSignal.any`: on Node 20 that stays alive
- * until its timer fires (nodejs/node#54614).
+ * does that itself). Not `AbortSignal.timeout` joined through `AbortSignal.any`: both measure slower per call
+ * (bench/RESULTS.md, "Request time limits"), and on Node 20 that stays alive until its timer fires
+ * (nodejs/node#54614).
  */
 import { PartnerApiError } from "./errors.ts";
 import { checkWholeNumber } from "./input.ts";

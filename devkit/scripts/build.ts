@@ -136,7 +136,7 @@ export async function bundleDevkit(outDir: string, io: CliIO, entries: readonly 
  */
 const BROWSER_STAND_INS = [
   "src/paths.ts",
-  "src/sandbox/testmode/data-file.ts",
+  "src/common/data-file.ts",
   "src/sandbox/receivers.ts",
   "src/sandbox/receiver-agent.ts",
 ];
@@ -302,15 +302,17 @@ async function declarations(entries: readonly Entry[]): Promise<void> {
   await rm(config);
   if (result.status !== 0) throw new JobFailure(`tsc (declarations) failed:\n${result.stdout}${result.stderr}`);
   // tsc does not copy the declaration files the emitted ones import: the generated types of the control contract
-  // (generated/sandbox.d.ts) and of the partner API (generated/schema.d.ts, which tsc reaches through the client's
-  // source and writes inline). Each one referred to is shipped beside them, so a strict consumer without
-  // `skipLibCheck` resolves every type rather than meeting a missing module (and `any` where it was).
-  await mkdir(path.join(distDir, "types", "generated"), { recursive: true });
-  for (const name of await generatedTypesImported(path.join(distDir, "types"))) {
-    const source = path.join(repoRoot, "generated", `${name}.d.ts`);
+  // (devkit/generated/sandbox.d.ts) and of the partner API (generated/schema.d.ts, which tsc reaches through the
+  // client's source and writes inline). Each one referred to is shipped beside them, at the place its import names,
+  // so a strict consumer without `skipLibCheck` resolves every type rather than meeting a missing module (and `any`
+  // where it was).
+  const types = path.join(distDir, "types");
+  for (const file of await declarationsImportedButMissing(types)) {
+    const source = path.join(repoRoot, path.relative(types, file));
     if (!existsSync(source))
-      throw new JobFailure(`the declarations import generated/${name}.js, but generated/${name}.d.ts is missing`);
-    await copyFile(source, path.join(distDir, "types", "generated", `${name}.d.ts`));
+      throw new JobFailure(`the declarations import ${path.relative(types, file)}, which the repository lacks`);
+    await mkdir(path.dirname(file), { recursive: true });
+    await copyFile(source, file);
   }
   for (const entry of entries) {
     const emitted = `./types/devkit/${entry.source.replace(/\.ts$/, ".js")}`;
@@ -318,15 +320,18 @@ async function declarations(entries: readonly Entry[]): Promise<void> {
   }
 }
 
-/** The generated modules (generated/<name>.js) the declarations under `folder` import, by name. */
-async function generatedTypesImported(folder: string): Promise<Set<string>> {
-  const names = new Set<string>();
+/** The declaration files (`….d.ts`) the declarations under `folder` import relatively (as `….js`) but tsc did not emit. */
+async function declarationsImportedButMissing(folder: string): Promise<Set<string>> {
+  const missing = new Set<string>();
   for (const file of await readdir(folder, { recursive: true })) {
     if (!file.endsWith(".d.ts")) continue;
     const text = await readFile(path.join(folder, file), "utf8");
-    for (const [, name] of text.matchAll(/["'](?:\.\.\/)+generated\/([\w-]+)\.js["']/g)) names.add(name!);
+    for (const [, specifier] of text.matchAll(/["'](\.\.?\/[^"']+)\.js["']/g)) {
+      const target = path.resolve(folder, path.dirname(file), `${specifier}.d.ts`);
+      if (!existsSync(target)) missing.add(target);
+    }
   }
-  return names;
+  return missing;
 }
 
 if (isEntryPoint(import.meta.url)) await main(buildCommand);

@@ -7,7 +7,9 @@
  * limit; a body over 10 MB a 413; a body sent as JSON (`application/json` or `application/*+json`, the types Prism
  * parses) that is not JSON a 400, naming the parse error: Prism 5.15.10 to 5.16.0 never answer one (the request
  * hangs until its sender gives up; docs/design/toolchain.md). A request whose sender went away or broke its chunking
- * is dropped. Every other request reaches Prism byte for byte, and its answer comes back unchanged.
+ * is dropped. Every other request reaches Prism byte for byte, and its answer comes back unchanged, but for Prism's
+ * own refusals (4xx): those get the same status with the reason in a reader's words (mock-words.ts), as the
+ * sandbox words its own.
  */
 import {
   createServer,
@@ -17,8 +19,10 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./common/json-depth.ts";
+import { ContractRouter } from "./contract/router.ts";
+import { isPrismRefusal, prismLocations, type ReadRequest, wordedAnswer } from "./mock-words.ts";
 import { type PrismOptions, type PrismServer, startPrism } from "./prism.ts";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "./sandbox/limits.ts";
 
 /** Prism's own body limit (10 MB): a larger body is refused here, unread. */
 export const MOCK_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -39,6 +43,43 @@ function problem(response: ServerResponse, status: number, title: string, detail
     "access-control-allow-origin": "*",
   });
   response.end(body);
+}
+
+/** Prism's headers for an answer whose body the front replaces: without its length, type and findings. */
+const REPLACED_HEADERS = new Set(["content-length", "content-type", "sl-violations", "transfer-encoding"]);
+
+/**
+ * Passes Prism's answer on: unchanged, unless it is Prism's refusal of the request (a 4xx of its own), which
+ * goes out with the same status and the reason in words.
+ */
+function relay(answer: IncomingMessage, response: ServerResponse, request: ReadRequest, router?: ContractRouter): void {
+  const status = answer.statusCode ?? 502;
+  answer.on("error", () => response.destroy());
+  if (!router || status < 400 || status > 499) {
+    response.writeHead(status, answer.statusMessage, answer.rawHeaders);
+    answer.pipe(response);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+  answer.on("end", () => {
+    const text = Buffer.concat(chunks).toString("utf8");
+    if (!isPrismRefusal(status, answer.headers, text)) {
+      response.writeHead(status, answer.statusMessage, answer.rawHeaders);
+      response.end(text);
+      return;
+    }
+    const worded = wordedAnswer(router, request, status, prismLocations(answer.headers, text));
+    const body = JSON.stringify(worded.body);
+    const kept = Object.entries(answer.headers).filter(([name]) => !REPLACED_HEADERS.has(name));
+    response.writeHead(worded.status, {
+      ...Object.fromEntries(kept),
+      ...worded.headers,
+      "content-type": worded.contentType,
+      "content-length": Buffer.byteLength(body),
+    });
+    response.end(body);
+  });
 }
 
 /** Whether Prism reads a body of this Content-Type as JSON (its type-is test: application/json, application/*+json). */
@@ -89,10 +130,15 @@ function readBody(request: IncomingMessage): Promise<Buffer | "too-large" | unde
 
 /**
  * Listens on host:port (first, so a port in use is found before Prism starts) and passes requests on to Prism
- * once `forwardTo` names its port.
+ * once `forwardTo` names its port. With `contract` (the document Prism serves), Prism's refusals are worded.
  */
-export async function startMockFront(host: string, port: number): Promise<MockFront> {
+export async function startMockFront(
+  host: string,
+  port: number,
+  contract?: Record<string, unknown>,
+): Promise<MockFront> {
   let prismPort: number | undefined;
+  const router = contract ? new ContractRouter([{ api: "partner", document: contract }]) : undefined;
   const server: Server = createServer(async (request, response) => {
     request.on("error", () => response.destroy());
     const hasBody =
@@ -137,11 +183,8 @@ export async function startMockFront(host: string, port: number): Promise<MockFr
     if (hasBody) headers["content-length"] = String(body.length);
     const upstream = httpRequest(
       { host: "127.0.0.1", port: prismPort, method: request.method, path: request.url, headers },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
-        answer.pipe(response);
-        answer.on("error", () => response.destroy());
-      },
+      (answer) =>
+        relay(answer, response, { method: request.method ?? "GET", url: request.url ?? "/", headers, body }, router),
     );
     upstream.on("error", (error) => {
       if (response.headersSent) response.destroy();

@@ -1,6 +1,6 @@
 /**
  * Where the devkit finds its files, whether it runs built from its package (dist/cli.js, dist/sandbox.js,
- * installed in a partner's node_modules) or from source in this repository (tsx, devkit/src/…).
+ * installed in a partner's node_modules) or from source in this repository (node's type stripping, devkit/src/…).
  * The built package carries copies of the bundled contracts in dist/; from source they are read from the
  * repository's generated/, so a change to the contract needs no devkit build to be seen.
  */

@@ -180,11 +180,10 @@ export async function startPrism(options: PrismOptions = {}): Promise<PrismServe
 }
 
 class PrismStartError extends Error {
-  constructor(
-    message: string,
-    readonly addressInUse: boolean,
-  ) {
+  readonly addressInUse: boolean;
+  constructor(message: string, addressInUse: boolean) {
     super(message);
+    this.addressInUse = addressInUse;
     this.name = "PrismStartError";
   }
 }

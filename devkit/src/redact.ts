@@ -6,7 +6,7 @@
  * a body that cannot be parsed is shown as its length and type, never its bytes.
  */
 import { utf8Length } from "./bytes.ts";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "./sandbox/limits.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./common/json-depth.ts";
 
 export const REDACTED = "[REDACTED]";
 

@@ -7,8 +7,8 @@
  * examples send (a default typed as required, say) is an error naming the example.
  */
 
+import { HTTP_METHODS } from "partner-api-client";
 import { followRefs, isObject, type JsonObject, pointerSegment } from "partner-api-devkit/cli";
-import { HTTP_METHODS } from "../../src/http-methods.ts";
 import { type ModuleSource, typecheckModules } from "./typecheck.ts";
 
 export interface ContractExample {

@@ -15,6 +15,9 @@ export const sandboxContractRoot = path.join(repoRoot, "openapi", "sandbox", "op
 export const sandboxBundleYamlPath = path.join(generatedDir, "sandbox.yaml");
 export const sandboxBundleJsonPath = path.join(generatedDir, "sandbox.json");
 
+/** The partners' guide: its quick start holds the install steps, its TypeScript blocks are type-checked. */
+export const partnersGuidePath = path.join(repoRoot, "docs", "partners.md");
+
 /** The Arazzo workflows (openapi/workflows/*.arazzo.yaml), linted with the contracts and shipped by the devkit. */
 export const workflowsDir = path.join(repoRoot, "openapi", "workflows");
 

@@ -15,6 +15,7 @@ import {
   compareAlternating,
   compareCommands,
   median,
+  microBenchRounds,
   percentile,
   roundOrder,
   sinkCount,
@@ -56,6 +57,16 @@ describe("harness statistics", () => {
     expect(roundOrder(["a", "b", "c"], 0)).toEqual(["a", "b", "c"]);
     expect(roundOrder(["a", "b", "c"], 1)).toEqual(["b", "c", "a"]);
     expect(roundOrder(["a", "b"], 3)).toEqual(["b", "a"]);
+  });
+});
+
+describe("microBenchRounds", () => {
+  it("measures more and longer at each larger size", () => {
+    const [tiny, quick, full] = (["tiny", "quick", "full"] as const).map(microBenchRounds);
+    expect(tiny).toEqual({ rounds: 1, targetBatchMs: 1 });
+    expect(quick!.rounds).toBeGreaterThan(tiny!.rounds);
+    expect(full!.rounds).toBeGreaterThan(quick!.rounds);
+    expect(full!.targetBatchMs).toBeGreaterThan(quick!.targetBatchMs);
   });
 });
 

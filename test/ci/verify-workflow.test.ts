@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 
 const FILE = "docs/examples/verify.yml";
 const text = readFileSync(path.join(repoRoot, FILE), "utf8");
@@ -33,7 +33,7 @@ function runStep(env: Record<string, string>, cwd: string): Promise<{ code: numb
     {
       writeFileSync(
         npx,
-        `#!/bin/sh\n[ "$1" = partner-api ] || { echo "npx $1: not the devkit" >&2; exit 97; }\nshift\nexec "${process.execPath}" ${TSX_NODE_ARGS.map((arg) => `"${arg}"`).join(" ")} "${path.join(repoRoot, "devkit/src/cli/main.ts")}" "$@"\n`,
+        `#!/bin/sh\n[ "$1" = partner-api ] || { echo "npx $1: not the devkit" >&2; exit 97; }\nshift\nexec "${process.execPath}" ${SOURCE_NODE_ARGS.map((arg) => `"${arg}"`).join(" ")} "${path.join(repoRoot, "devkit/src/cli/main.ts")}" "$@"\n`,
       );
       chmodSync(npx, 0o755);
       const child = spawn("bash", ["-eo", "pipefail", "-c", verifyStep.run!], {

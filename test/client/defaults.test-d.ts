@@ -3,8 +3,8 @@
  * promise"): the contract's own `cardOnlyCompany` body and the control API's `{ type: "onramp" }` compile as calls.
  */
 import { describe, expectTypeOf, test } from "vitest";
+import type { components as control } from "../../devkit/generated/sandbox.js";
 import type { SandboxControl } from "../../devkit/src/sandbox/index.ts";
-import type { components as control } from "../../generated/sandbox.js";
 import type { components } from "../../generated/schema.js";
 import { createPartnerClient } from "../../src/index.ts";
 

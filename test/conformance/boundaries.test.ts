@@ -12,8 +12,8 @@ import { type Boundary, pickBoundaries, schemaBoundaries } from "../../devkit/sr
 import { type CaseContext, positiveParts } from "../../devkit/src/conformance/cases.ts";
 import { coverageCases } from "../../devkit/src/conformance/coverage.ts";
 import { linkSources, workflowBodySources } from "../../devkit/src/conformance/links.ts";
+import { sandboxRouter } from "../../devkit/src/contract/documents.ts";
 import { ContractRouter } from "../../devkit/src/contract/router.ts";
-import { sandboxRouter } from "../../devkit/src/sandbox/contracts.ts";
 import contract from "../../generated/openapi.json" with { type: "json" };
 
 const ajv = new Ajv2020.default({ strict: false, allErrors: true });

@@ -21,7 +21,7 @@ import { type CliProcess, killStarted, MiB, startCli } from "../helpers/child.ts
  * the same run by some 60 MiB between runs (344 to 420 MiB), so the bound below measured V8's choice, not verify.
  */
 const HEAP = ["--max-old-space-size=192", "--max-semi-space-size=16"];
-/** The most a command's resident high-water mark may reach, from its start (tsx, Ajv and the contract included). */
+/** The most a command's resident high-water mark may reach, from its start (node, Ajv and the contract included). */
 const BOUND = 400 * MiB;
 
 const servers: Server[] = [];

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type PrismServer, startPrism } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { lockDist } from "../helpers/build-lock.ts";
 
 const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
@@ -209,7 +209,7 @@ describe("the published package", () => {
     // Held until afterAll: these tests read dist/, which another test's `npm pack` would rebuild meanwhile.
     releaseDist = await lockDist();
     work = mkdtempSync(path.join(os.tmpdir(), "partner-api-consumer-"));
-    run(process.execPath, [...TSX_NODE_ARGS, "scripts/build.ts"], repoRoot);
+    run(process.execPath, [...SOURCE_NODE_ARGS, "scripts/build.ts"], repoRoot);
     const [result] = JSON.parse(npm(["pack", "--json", "--pack-destination", work], repoRoot)) as {
       filename: string;
       files: { path: string }[];

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { HTTP_METHODS } from "../../src/http-methods.ts";
 import { loadDocument } from "../contract/support/contract.ts";
+import { READINGS, ungrounded } from "./fidelity-grounds.ts";
 
 const doc = loadDocument();
 const schemas = doc.components.schemas;
@@ -241,21 +242,6 @@ describe("resources", () => {
     expect(doc.jsonSchemaDialect).toBe("https://json-schema.org/draft/2020-12/schema");
   });
 
-  it("never require a response field, except the route data discriminator and the webhook envelope", () => {
-    // Ledger entries' `type` is a response field like any other: the source says every listed one may be absent.
-    const allowed = new Set(["OfframpTransactionData", "OnrampTransactionData", "WebhookEvent"]);
-    const requestSchemas = new Set(["CreateCardRequest", "SpendSettings", "OnboardCompanyRequest", "KybProfile"]);
-    const offenders = [...allNodes(schemas)]
-      // Under `if`/`then` a `required` only picks a case, and under `not` it forbids: neither requires a field.
-      .filter(
-        ([node, path]) =>
-          Array.isArray(node.required) && !path.includes("then") && !path.includes("if") && !path.includes("not"),
-      )
-      .map(([, path]) => path[0]!)
-      .filter((name) => !allowed.has(name) && !requestSchemas.has(name) && !name.endsWith("Event"));
-    expect(offenders).toEqual([]);
-  });
-
   it("mark timestamps as date-time", () => {
     const createdAt = [...allNodes(schemas)]
       .filter(([node]) => node.properties?.createdAt)
@@ -326,10 +312,14 @@ describe("webhooks", () => {
     }
   });
 
-  it("discriminate route transaction data by route kind", () => {
+  it("tell route transaction data's kinds apart by routeType's const, never requiring it", () => {
     const data = schemas.PaymentRouteTransactionCreatedPayload.properties.data;
-    expect(data.discriminator.propertyName).toBe("routeType");
-    expect(data.oneOf.map((s: any) => resolve(s).properties.routeType.const)).toEqual(["offramp", "onramp"]);
+    // No discriminator: its tag would have to be required, and the source never says routeType is always there.
+    expect(data.discriminator).toBeUndefined();
+    expect(data.oneOf).toBeUndefined();
+    const kinds = data.anyOf.map(resolve);
+    expect(kinds.map((kind: any) => kind.properties.routeType.const)).toEqual(["offramp", "onramp"]);
+    for (const kind of kinds) expect(kind.required).toBeUndefined();
   });
 });
 
@@ -343,196 +333,25 @@ describe("servers", () => {
   });
 });
 
-/**
- * Every value rule the contract states (pattern, format, length, bound, count), each with its ground: a line of
- * the source or a standard the source names. docs/api-team.md lists the same under "Readings". A rule not here
- * fails the suite, as does a rule here the contract no longer states. `int32`, `int64`, `float` and `double`
- * formats only annotate a number's type, constrain nothing (the sandbox's validator treats them so), and are left out.
- */
-const READINGS: Record<string, string> = {
-  "#/components/schemas/Ulid pattern ^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$":
-    "source: all identifiers are ULID strings; ULID standard: 26 Crockford base32 characters, first at most 7, either case on decode",
-  "#/components/schemas/Ulid minLength 26": "ULID standard: 26 characters",
-  "#/components/schemas/Ulid maxLength 26": "ULID standard: 26 characters",
-  "#/components/parameters/WebhookSignature/schema pattern ^[0-9a-fA-F]{64}$":
-    "source: X-Signature is the hex digest of an HMAC-SHA256 (32 bytes, 64 hex digits; the case is not given)",
-  "#/components/schemas/CurrencyCode pattern ^[A-Z]{3}$": "source: currency is an ISO 4217 code (three letters)",
-  "#/components/schemas/DecimalString pattern ^-?[0-9]+(\\.[0-9]+)?$":
-    "source: amounts are decimal strings, signed (debits negative)",
-  "#/components/schemas/KybProfile/properties/industry pattern ^[0-9]{2,6}$":
-    "source: industry is a NAICS industry code, not free text (NAICS codes are 2 to 6 digits)",
-  "#/components/schemas/KybProfile/properties/uboDob format date": "source: uboDob is a date, format YYYY-MM-DD",
-  "#/components/schemas/EmptyObject maxProperties 0": "source: unfreeze's body is an empty JSON object",
-  ...Object.fromEntries(
-    ["Card", "CardHolder", "Company", "LedgerTransaction", "PaymentRoute", "Transaction", "WebhookEvent"].map(
-      (name) => [
-        `#/components/schemas/${name}/properties/createdAt format date-time`,
-        "source: createdAt is a date-time",
-      ],
-    ),
-  ),
-};
-
-const RULE_KEYWORDS = [
-  "pattern",
-  "format",
-  "minLength",
-  "maxLength",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minItems",
-  "maxItems",
-  "uniqueItems",
-  "minProperties",
-  "maxProperties",
-];
-const TYPE_FORMATS = new Set(["int32", "int64", "float", "double"]);
-
-/** Every value rule of a document, as `pointer keyword value` (examples and descriptions are not rules). */
-function valueRules(document: any): string[] {
-  const rules: string[] = [];
-  const walk = (node: any, pointer: string): void => {
-    if (!node || typeof node !== "object") return;
-    if (Array.isArray(node)) {
-      for (const [index, item] of node.entries()) walk(item, `${pointer}/${index}`);
-      return;
-    }
-    for (const keyword of RULE_KEYWORDS) {
-      const value = node[keyword];
-      // A keyword's value that is an object is a property of that name (`properties.format`), not the rule.
-      if (value === undefined || (typeof value === "object" && value !== null)) continue;
-      if (pointer.endsWith("/properties")) continue;
-      if (keyword === "format" && TYPE_FORMATS.has(value)) continue;
-      rules.push(`${pointer} ${keyword} ${value}`);
-    }
-    for (const [key, child] of Object.entries(node)) {
-      if (key === "example" || key === "examples" || key === "x-codeSamples") continue;
-      walk(child, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
-    }
-  };
-  walk(document, "#");
-  return rules;
-}
-
-/** Every object schema's property names, by pointer. */
-function propertySets(document: any): Record<string, string> {
-  const sets: Record<string, string> = {};
-  const walk = (node: any, pointer: string): void => {
-    if (!node || typeof node !== "object") return;
-    if (Array.isArray(node)) {
-      for (const [index, item] of node.entries()) walk(item, `${pointer}/${index}`);
-      return;
-    }
-    if (node.properties && typeof node.properties === "object" && !pointer.endsWith("/properties"))
-      sets[pointer] = Object.keys(node.properties).join(" ");
-    for (const [key, child] of Object.entries(node)) {
-      if (key === "example" || key === "examples" || key === "x-codeSamples") continue;
-      walk(child, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
-    }
-  };
-  walk(document, "#");
-  return sets;
-}
-
-/**
- * Each schema's exact fields, transcribed from the source's Resources, Endpoints and Events tables (request bodies
- * with their fields, responses with the fields their tables list, webhook payloads with the fields the Events
- * section names). A field the source does not list is a defect.
- */
-const PROPERTIES: Record<string, string> = {
-  "#/components/schemas/TransactionCardDetails": "last4 type country",
-  "#/components/schemas/Transaction":
-    "id type currency amount counterpartyName counterpartyCode counterpartyBankCode description status paymentMethod card createdAt",
-  "#/components/schemas/Transaction/dependentSchemas/card/not": "paymentMethod",
-  "#/components/schemas/GetTransactionResponse": "transaction",
-  "#/components/schemas/Card": "id brand last4 name type status cardholder createdAt",
-  "#/components/schemas/Card/properties/cardholder": "name email",
-  "#/components/schemas/Pagination": "currentPage totalPages perPage",
-  "#/components/schemas/ListCardsResponse": "cards pagination",
-  "#/components/schemas/CreateCardRequest": "cardHolderId name category bin description",
-  "#/components/schemas/CreateCardResponse": "card",
-  "#/components/schemas/CreateCardResponse/properties/card": "id status",
-  "#/components/schemas/SpendSettings":
-    "isUnlimitedLimitPerTransaction isAllowedAllCurrencies limitPerTransaction allowedCurrencies",
-  "#/components/schemas/SpendSettings/allOf/0/if": "isUnlimitedLimitPerTransaction",
-  "#/components/schemas/SpendSettings/allOf/0/then": "limitPerTransaction",
-  "#/components/schemas/SpendSettings/allOf/1/if": "isAllowedAllCurrencies",
-  "#/components/schemas/SpendSettings/allOf/1/then": "allowedCurrencies",
-  "#/components/schemas/CardDetailsToken": "type data",
-  "#/components/schemas/CardDetailsToken/properties/data": "accessToken",
-  "#/components/schemas/CardHolder": "id name email status createdAt",
-  "#/components/schemas/GetCardHolderResponse": "cardHolder",
-  "#/components/schemas/CardBin": "bin network label currencies supportsPhysicalCard fee",
-  "#/components/schemas/ListCardBinsResponse": "cardBins",
-  "#/components/schemas/LedgerTransaction": "id direction amount currency description counterpartyName createdAt",
-  "#/components/schemas/CardLedgerEntry": "type transaction data",
-  "#/components/schemas/CardLedgerEntry/properties/data": "status card merchant isFx",
-  "#/components/schemas/CardLedgerEntry/properties/data/properties/card": "id name last4",
-  "#/components/schemas/CardLedgerEntry/properties/data/properties/merchant": "name code city country",
-  "#/components/schemas/PaymentAcceptanceLedgerEntry": "type transaction data",
-  "#/components/schemas/PaymentAcceptanceLedgerEntry/properties/data": "status paymentMethod paymentDetails",
-  "#/components/schemas/AccountLedgerEntry": "type transaction data",
-  "#/components/schemas/AccountLedgerEntry/properties/data": "status",
-  "#/components/schemas/ListSpendingAccountTransactionsResponse": "transactions pagination",
-  "#/components/schemas/OpenWalletAddressRequest": "chain",
-  "#/components/schemas/WalletAddress": "address chain",
-  "#/components/schemas/WalletAddressResponse": "address",
-  "#/components/schemas/CompanySwap": "kycUrl kycStatus tosUrl tosAccepted",
-  "#/components/schemas/Company": "id name countryCode status createdAt swap",
-  "#/components/schemas/ListCompaniesResponse": "companies",
-  "#/components/schemas/OnboardCompanyRequest":
-    "name countryCode directorName directorEmail directorPhone addressLine1 addressLine2 city state postalCode products redirectUri",
-  "#/components/schemas/OnboardCompanyResponse": "company",
-  "#/components/schemas/KybProfile":
-    "companyName industry registrationCountry registrationNumber uboFirstName uboLastName uboGender uboCountryCode uboIdType uboIdNumber uboDob website",
-  "#/components/schemas/KybSubmission": "status",
-  "#/components/schemas/PaymentRouteSource": "type currency paymentRail address",
-  "#/components/schemas/PaymentRouteDestination":
-    "type currency paymentRail address bankName bankAccountNumber bankRoutingNumber bankBeneficiaryName",
-  "#/components/schemas/PaymentRoute": "id type status currency feePercent depositAddress source destination createdAt",
-  "#/components/schemas/GetPaymentRouteResponse": "paymentRoute",
-  "#/components/schemas/PaymentInstructions": "url",
-  "#/components/schemas/WebhookEvent": "id type payload createdAt",
-  "#/components/schemas/CompanyOnboardingStatusChangedEvent/allOf/1": "type payload",
-  "#/components/schemas/CompanyKycLinkIssuedPayload/allOf/0": "companyId",
-  "#/components/schemas/CompanyKycLinkIssuedEvent/allOf/1": "type payload",
-  "#/components/schemas/CompanyKycStatusChangedPayload": "companyId kycStatus",
-  "#/components/schemas/CompanyKycStatusChangedEvent/allOf/1": "type payload",
-  "#/components/schemas/PaymentRouteCreatedPayload": "companyId paymentRoute",
-  "#/components/schemas/PaymentRouteCreatedEvent/allOf/1": "type payload",
-  "#/components/schemas/OfframpTransactionData":
-    "routeId routeType incomingAmount convertedAmount totalFees sourceTxHash destinationTxHash source destination",
-  "#/components/schemas/OfframpTransactionData/properties/source": "paymentRail currency fromAddress",
-  "#/components/schemas/OfframpTransactionData/properties/destination": "paymentRail currency bankName",
-  "#/components/schemas/OnrampTransactionData":
-    "routeId routeType senderName senderBankRoutingNumber incomingAmount convertedAmount destinationTxHash",
-  "#/components/schemas/PaymentRouteTransactionCreatedPayload": "companyId type transaction data",
-  "#/components/schemas/PaymentRouteTransactionCreatedEvent/allOf/1": "type payload",
-  "#/components/schemas/CompanyKybStatusChangedEvent/allOf/1": "type payload",
-};
-
-/** What in a document is not grounded: value rules without a reading, and fields other than the source's. */
-function ungrounded(document: any): string[] {
-  const problems: string[] = [];
-  const rules = valueRules(document);
-  for (const rule of rules) if (!(rule in READINGS)) problems.push(`rule without a source line or reading: ${rule}`);
-  for (const reading of Object.keys(READINGS))
-    if (!rules.includes(reading)) problems.push(`reading of a rule the contract no longer states: ${reading}`);
-  const sets = propertySets(document);
-  for (const [pointer, names] of Object.entries(sets))
-    if (PROPERTIES[pointer] !== names)
-      problems.push(`fields of ${pointer}: ${names} (the source: ${PROPERTIES[pointer] ?? "no such schema"})`);
-  for (const pointer of Object.keys(PROPERTIES))
-    if (!(pointer in sets)) problems.push(`the source's schema ${pointer} is missing`);
-  return problems;
-}
-
 describe("value rules and fields", () => {
-  it("state no rule without a source line or a listed reading, and exactly the source's fields", () => {
+  it("state no rule without a source line or a listed reading, and exactly the source's fields and required lists", () => {
     expect(ungrounded(doc)).toEqual([]);
+  });
+
+  it("list every reading under Readings in docs/api-team.md, by the name of the field or schema it constrains", () => {
+    const guide = readFileSync("docs/api-team.md", "utf8");
+    const section = guide.slice(guide.indexOf("Readings the contract had to make"));
+    const names = new Set(
+      Object.keys(READINGS).map((reading) => {
+        const pointer = reading.split(" ")[0]!.split("/");
+        const property = pointer.lastIndexOf("properties");
+        if (property !== -1) return pointer[property + 1]!;
+        // A parameter by its HTTP name (X-Signature), a schema by its own.
+        return pointer[2] === "parameters" ? doc.components.parameters[pointer[3]!].name : pointer[3]!;
+      }),
+    );
+    expect(names.size).toBeGreaterThan(5);
+    for (const name of names) expect(section, name).toContain(`\`${name}\``);
   });
 
   it("x-idempotent: on every GET (HTTP's definition of GET) and on openWalletAddress (the source), nowhere else", () => {
@@ -581,6 +400,34 @@ describe("value rules and fields", () => {
         document.components.schemas.OnboardCompanyRequest.properties.directorEmail.format = "email";
       },
       /OnboardCompanyRequest\/properties\/directorEmail format email/,
+    ],
+    [
+      "a required routeType (route transaction data)",
+      (document) => {
+        document.components.schemas.OfframpTransactionData.required = ["routeType"];
+      },
+      /required of #\/components\/schemas\/OfframpTransactionData: routeType \(the source: none\)/,
+    ],
+    [
+      "a required response field",
+      (document) => {
+        document.components.schemas.Card.required = ["id"];
+      },
+      /required of #\/components\/schemas\/Card: id/,
+    ],
+    [
+      "a request field made required that the source leaves optional",
+      (document) => {
+        document.components.schemas.OnboardCompanyRequest.required.push("addressLine2");
+      },
+      /required of #\/components\/schemas\/OnboardCompanyRequest: .* addressLine2/,
+    ],
+    [
+      "a required field the source names dropped",
+      (document) => {
+        document.components.schemas.CreateCardRequest.required = ["cardHolderId", "name", "category"];
+      },
+      /required of #\/components\/schemas\/CreateCardRequest: cardHolderId name category \(the source: .* bin\)/,
     ],
     [
       "a changed reading (the ULID pattern made upper-case only)",

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { partnerApiCli } from "../../devkit/src/cli/index.ts";
 import { findFreePort } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 
 async function inProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out: string[] = [];
@@ -136,9 +136,9 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** `npm run sandbox -- …`: the script's own node process (tsx's loader), so signals reach it directly. */
+/** `npm run sandbox -- …`: the script's own node process, so signals reach it directly. */
 function runSandbox(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, path.join(repoRoot, "scripts", "sandbox.ts"), ...args], {
+  const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, path.join(repoRoot, "scripts", "sandbox.ts"), ...args], {
     cwd: repoRoot,
     env: { ...process.env, SANDBOX_PORT: "", SANDBOX_HOST: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -59,12 +59,12 @@ describe("one control client", () => {
   it("both homes build openapi-fetch over the control contract's generated paths, the page's checked in JSDoc", async () => {
     const node = await readFile(path.join(ROOT, "devkit/src/sandbox/control-client.ts"), "utf8");
     expect(node).toMatch(/import createClient[^;]+from "openapi-fetch"/);
-    expect(node).toMatch(/paths as ControlPaths } from "..\/..\/..\/generated\/sandbox\.js"/);
+    expect(node).toMatch(/paths as ControlPaths } from "..\/..\/generated\/sandbox\.js"/);
     const page = await readFile(path.join(ROOT, "devkit/src/dashboard/page/api.js"), "utf8");
     expect(page.startsWith("// @ts-check")).toBe(true);
     expect(page).toContain('import createClient from "./openapi-fetch.js"');
     expect(page).toContain('@type {import("openapi-fetch").Client<ControlPaths>}');
-    expect(page).toContain('import("../../../../generated/sandbox.js").paths} ControlPaths');
+    expect(page).toContain('import("../../../generated/sandbox.js").paths} ControlPaths');
   });
 
   it("the check can fail: a file that fetches a /_sandbox/ path by hand, or builds its own client, is caught", () => {

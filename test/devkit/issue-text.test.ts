@@ -40,7 +40,7 @@ describe("issueWords", () => {
       then: { required: ["limit"] },
     };
     const found = words(schema, { unlimited: false });
-    expect(found).toEqual([" must have the property limit (it is required and was not sent)"]);
+    expect(found).toEqual([" must have the property limit (it is required when unlimited is false and was not sent)"]);
     expect(found.join()).not.toMatch(/"then"/);
   });
 

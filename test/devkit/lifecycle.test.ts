@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { findFreePort } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { answers, runCiStep, projectWithBin as sharedProjectWithBin } from "../helpers/partner-project.ts";
 import { alive } from "../helpers/process.ts";
 
@@ -118,7 +118,7 @@ describe("the sandbox stops when the process that started it is gone", () => {
     const parent = `const { spawn } = require("node:child_process");
 const child = spawn(process.execPath, JSON.parse(process.argv[1]), { stdio: ["ignore", "inherit", "inherit"] });
 console.log("child pid " + child.pid);`;
-    const args = [...TSX_NODE_ARGS, MAIN, "sandbox", "--port", "0", ...extra];
+    const args = [...SOURCE_NODE_ARGS, MAIN, "sandbox", "--port", "0", ...extra];
     const started = await serve(process.execPath, ["-e", parent, JSON.stringify(args)]);
     const sandboxPid = Number(/child pid (\d+)/.exec(started.output())![1]);
     process.kill(started.child.pid!, "SIGKILL");
@@ -134,7 +134,7 @@ console.log("child pid " + child.pid);`;
 
 describe("the sandbox stops on SIGTERM and SIGINT", () => {
   it.each(["SIGTERM", "SIGINT"] as const)("run with node directly: %s stops it, exit 0", async (signal) => {
-    const started = await serve(process.execPath, [...TSX_NODE_ARGS, MAIN, "sandbox", "--port", "0"]);
+    const started = await serve(process.execPath, [...SOURCE_NODE_ARGS, MAIN, "sandbox", "--port", "0"]);
     process.kill(started.child.pid!, signal);
     expect(await started.exited).toEqual({ code: 0, signal: null });
     expect(started.output()).toContain("✓ sandbox stopped");
@@ -145,7 +145,7 @@ describe("the sandbox stops on SIGTERM and SIGINT", () => {
     const program = `import { startSandbox } from "partner-api-devkit/sandbox";
 const sandbox = await startSandbox({ port: 0 });
 console.log("serving on " + sandbox.url);`;
-    const started = await serve(process.execPath, [...TSX_NODE_ARGS, "--input-type=module", "-e", program]);
+    const started = await serve(process.execPath, [...SOURCE_NODE_ARGS, "--input-type=module", "-e", program]);
     process.kill(started.child.pid!, signal);
     expect((await started.exited).signal).toBe(signal);
     expect(await answers(started.url)).toBe(false);

@@ -7,7 +7,7 @@ import {
   readGettingStarted,
 } from "../../scripts/lib/docs/getting-started.ts";
 import { partnerInstallSteps } from "../../scripts/lib/docs/install-steps.ts";
-import { partnersGuidePath } from "../../scripts/lib/docs/snippets.ts";
+import { partnersGuidePath } from "../../scripts/lib/paths.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 
 // Its TypeScript blocks compile with every other snippet of the docs: test/docs/snippets-typecheck.test.ts.

@@ -5,13 +5,13 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { MAX_JSON_DEPTH } from "../../devkit/src/common/json-depth.ts";
 import { SEEDED_CARD_BINS } from "../../devkit/src/sandbox/flows/cards.ts";
 import { MAX_ATTEMPTS_PER_RECEIVER } from "../../devkit/src/sandbox/flows/webhooks.ts";
 import {
   MAX_ACCOUNTS,
   MAX_API_KEY_LENGTH,
   MAX_BODY_BYTES,
-  MAX_JSON_DEPTH,
   MAX_STRING_LENGTH,
   MAX_WEBHOOK_ENDPOINTS,
 } from "../../devkit/src/sandbox/limits.ts";
@@ -23,7 +23,7 @@ import {
   MAX_REQUEST_STREAMS_PER_ACCOUNT,
 } from "../../devkit/src/sandbox/testmode/log.ts";
 import { DELIVERY_ATTEMPTS, RETRY_DELAYS_MS } from "../../devkit/src/webhooks/deliver.ts";
-import { partnersGuidePath } from "../../scripts/lib/docs/snippets.ts";
+import { partnersGuidePath } from "../../scripts/lib/paths.ts";
 import { documentAnchors } from "../helpers/markdown-links.ts";
 
 const guide = readFileSync(partnersGuidePath, "utf8");

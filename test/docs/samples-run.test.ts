@@ -1,18 +1,24 @@
 /**
  * Every code sample of the reference, run exactly as displayed (nothing swapped): each operation's request in every
  * language of SAMPLE_RUNTIMES against a live sandbox (a fresh account per language: every new account holds what
- * the contract's examples name) and against the mock (Prism), each behind a recording proxy, with only the base URL
- * and the key set; and each webhook page's signature check against the known-answer vector and hostile signatures. A sample passes when it sent the request the contract's examples describe (method, path,
- * query, key, company, body), got a status the contract declares, and printed what the answer holds.
+ * the contract's examples name) and against the mock as `npm run mock` serves it (Prism behind its front), each
+ * behind a recording proxy, with only the base URL and the key set; each sample compiled once for both. A sample
+ * passes when it sent the request the contract's examples describe (method, path, query, key, company, body), got
+ * a status the contract declares, and printed what the answer holds. Each webhook page's sample, per language, runs
+ * on its event's example delivery and on variants of it (printing what `webhookLines` says a receiver of that event
+ * does) and refuses hostile signatures with exit 1, never a crash.
  */
 import { spawn, spawnSync } from "node:child_process";
+import { createHmac } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MockFront, startMockFront } from "../../devkit/src/mock-front.ts";
 import { type PrismServer, startPrism } from "../../devkit/src/prism.ts";
-import { requestTarget } from "../../scripts/lib/docs/languages/common.ts";
+import { requestTarget, webhookLines } from "../../scripts/lib/docs/languages/common.ts";
 import { missingForRuntime, SAMPLE_RUNTIMES, type SampleRuntime } from "../../scripts/lib/docs/sample-runtimes.ts";
 import {
+  type OperationExample,
   operationExamples,
   type ResultRead,
   SAMPLE_LANGUAGES,
@@ -138,18 +144,40 @@ function expectedLines(result: ResultRead, body: unknown, where: string): string
 }
 
 let live: LiveSandbox;
-let mock: PrismServer;
+let prism: PrismServer;
+let mock: MockFront;
 beforeAll(async () => {
-  [live, mock] = await Promise.all([startLiveSandbox(), startPrism({ document: bundleJsonPath })]);
+  // The mock as `npm run mock` serves it: Prism behind the front that words its refusals (devkit/src/mock-front.ts).
+  [live, prism, mock] = await Promise.all([
+    startLiveSandbox(),
+    startPrism({ document: bundleJsonPath }),
+    startMockFront("127.0.0.1", 0, document),
+  ]);
+  mock.forwardTo(prism.port);
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([live?.sandbox.stop(), mock?.stop()]);
+  await Promise.all([live?.sandbox.stop(), mock?.close(), prism?.stop()]);
 });
+
+/**
+ * Each operation's sample, written and compiled once, run against both targets: the displayed text is the same,
+ * so a compiled language compiles it once.
+ */
+const preparedOperations = new Map<string, Promise<Prepared>>();
+function preparedOperation(language: SampleLanguage, runtime: SampleRuntime, operation: OperationExample) {
+  const key = `${language.label} ${operation.operationId}`;
+  let prepared = preparedOperations.get(key);
+  if (!prepared) {
+    prepared = prepareSample(language, runtime, operation.operationId, language.request(operation));
+    preparedOperations.set(key, prepared);
+  }
+  return prepared;
+}
 
 /** Where the samples run: a sandbox (a fresh account per language) and the mock (`npm run mock`: Prism). */
 const TARGETS = [
-  { name: "the sandbox", folder: "sandbox", url: () => live.url },
-  { name: "the mock", folder: "mock", url: () => mock.url },
+  { name: "the sandbox", url: () => live.url },
+  { name: "the mock", url: () => mock.url },
 ] as const;
 
 describe.concurrent.each(TARGETS)("the operations' samples, run as displayed against $name", (target) => {
@@ -168,9 +196,8 @@ describe.concurrent.each(TARGETS)("the operations' samples, run as displayed aga
       try {
         for (const operation of operations) {
           const where = `${runtime.label} ${operation.operationId}`;
-          const source = language.request(operation);
+          const prepared = await preparedOperation(language, runtime, operation);
           const before = proxy.exchanges.length;
-          const prepared = await prepareSample(language, runtime, `${target.folder}-${operation.operationId}`, source);
           const run = await prepared.run({ env: { PARTNER_API_BASE_URL: proxy.url, PARTNER_API_KEY: apiKey } });
           const exchanges = proxy.exchanges.slice(before);
           expect(run.status, `${where} exited ${run.status}: ${run.stderr}\n${run.stdout}`).toBe(0);
@@ -211,47 +238,97 @@ describe.concurrent.each(TARGETS)("the operations' samples, run as displayed aga
   }
 });
 
+/** Other deliveries of an event than its example, to take each branch of its handling (every field may be absent). */
+function variants(type: string, body: string): string[] {
+  const event = JSON.parse(body);
+  const changed = (change: (payload: any) => void) => {
+    const copy = structuredClone(event);
+    change(copy.payload);
+    return JSON.stringify(copy);
+  };
+  switch (type) {
+    case "company.kyc_link.issued":
+      return [changed((payload) => (payload.tosAccepted = true)), changed((payload) => delete payload.tosAccepted)];
+    case "company.kyc_status_changed":
+      return [changed((payload) => (payload.kycStatus = "rejected")), changed((payload) => delete payload.kycStatus)];
+    case "payment_route.transaction.created":
+      return [
+        changed((payload) => {
+          payload.data = { routeId: payload.data.routeId, routeType: "onramp", senderName: "Acme Robotics Inc." };
+          payload.data.incomingAmount = "250.00";
+          payload.data.convertedAmount = "249.50";
+        }),
+        changed((payload) => delete payload.data.routeType),
+        changed((payload) => delete payload.data),
+      ];
+    case "payment_route.created":
+      return [changed((payload) => delete payload.paymentRoute)];
+    default:
+      return [];
+  }
+}
+
+const sign = (body: string) => createHmac("sha256", SECRET).update(body).digest("hex");
+
+/** Hostile signatures: each refused as invalid (a receiver's 401), never a crash (a 500). */
+function hostile(body: string): Array<[name: string, signature: string | undefined, input: string]> {
+  const digest = sign(body);
+  const flipped = digest.slice(0, -1) + (digest.endsWith("0") ? "1" : "0");
+  return [
+    ["wrong-digest", flipped, body],
+    ["short-digest", digest.slice(0, 32), body],
+    ["long-digest", `${digest}00`, body],
+    ["changed-body", digest, `${body} `],
+    ["non-ascii", "é".repeat(64), body],
+    ["non-ascii-same-bytes", "é".repeat(32), body],
+    ["emoji", `${digest.slice(0, 62)}🔑`, body],
+    ["empty", "", body],
+    ["missing", undefined, body],
+  ];
+}
+
 describe.concurrent("the webhook pages' samples", () => {
   const events = webhookExamples(document);
-  const knownEvent = JSON.parse(BODY) as { type: string; id: string };
 
   for (const runtime of SAMPLE_RUNTIMES.filter((candidate) => candidate.label !== "curl")) {
     const language = SAMPLE_LANGUAGES.find((candidate) => candidate.label === runtime.label)!;
-    it(`${runtime.label}: verifies the known-answer signature and refuses every hostile one, never crashing`, async () => {
+    it(`${runtime.label}: each event's sample verifies the raw bytes, handles its data and refuses every hostile signature`, async () => {
       expect(missingForRuntime(runtime), runtime.label).toEqual([]);
-      // The verification is the same program on every webhook page.
-      const sources = new Set(events.map((event) => language.webhook(event)));
-      expect(sources.size, runtime.label).toBe(1);
-      const [source] = sources as unknown as [string];
+      const sources = events.map((event) => language.webhook(event));
+      // Each event's own sample: no two pages show the same text.
+      expect(new Set(sources).size, runtime.label).toBe(events.length);
       const env = { PARTNER_WEBHOOK_SECRET: SECRET };
-      const prepared = await prepareSample(language, runtime, "webhook", source);
-      expect(prepared.failed?.stderr, runtime.label).toBeUndefined();
-      const verify = (_name: string, signature: string, input = BODY) =>
-        prepared.run({ args: [signature], env, input });
-      const good = await verify("good", BODY_DIGEST);
-      expect(good.status, `${good.stderr}`).toBe(0);
-      expect(good.stdout.trim()).toBe(`${knownEvent.type} ${knownEvent.id}`);
-      const upper = await verify("upper", BODY_DIGEST.toUpperCase());
-      expect(upper.stdout.trim(), upper.stderr).toBe(`${knownEvent.type} ${knownEvent.id}`);
-      const flipped = BODY_DIGEST.slice(0, -1) + (BODY_DIGEST.endsWith("0") ? "1" : "0");
-      // Hostile signatures: each is refused as invalid (a receiver's 401), never a crash (a 500).
-      for (const [name, signature, input] of [
-        ["wrong-digest", flipped, BODY],
-        ["short-digest", BODY_DIGEST.slice(0, 32), BODY],
-        ["long-digest", `${BODY_DIGEST}00`, BODY],
-        ["changed-body", BODY_DIGEST, BODY.replace("approved", "rejected")],
-        ["non-ascii", "é".repeat(64), BODY],
-        ["non-ascii-same-bytes", "é".repeat(32), BODY],
-        ["emoji", `${BODY_DIGEST.slice(0, 62)}🔑`, BODY],
-        ["empty", "", BODY],
-        ["missing", undefined, BODY],
-      ] as const) {
-        const bad = await prepared.run({ args: signature === undefined ? [] : [signature], env, input });
-        const where = `${runtime.label} ${name}: exit ${bad.status}, stderr ${bad.stderr}`;
-        expect(bad.status, where).toBe(1);
-        expect(bad.stdout.trim(), where).toBe("");
-        expect(bad.stderr.trim(), where).toMatch(/invalid signature$/);
-        expect(bad.stderr, where).not.toMatch(/Traceback|Exception|panic:|TypeError|\bat .+:\d+/);
+      for (const [index, event] of events.entries()) {
+        const prepared = await prepareSample(language, runtime, `webhook-${event.type}`, sources[index]!);
+        expect(prepared.failed?.stderr, `${runtime.label} ${event.type}`).toBeUndefined();
+        if (runtime.label === "Go") {
+          const gofmt = spawnSync("gofmt", ["-l", prepared.file], { encoding: "utf8" });
+          expect(`${gofmt.stdout}${gofmt.stderr}`, `${event.type}: gofmt`).toBe("");
+        }
+        // The known-answer vector where it is this event's example; every delivery signed, one in upper case.
+        if (event.body === BODY) expect(sign(BODY)).toBe(BODY_DIGEST);
+        for (const [turn, body] of [event.body, ...variants(event.type, event.body)].entries()) {
+          const signature = turn === 1 ? sign(body).toUpperCase() : sign(body);
+          const good = await prepared.run({ args: [signature], env, input: body });
+          const where = `${runtime.label} ${event.type} delivery ${turn}: exit ${good.status}, stderr ${good.stderr}`;
+          expect(good.status, where).toBe(0);
+          // Lines compared without trailing spaces (an absent last field prints empty).
+          const lines = (text: string[]) => text.map((line) => line.trimEnd());
+          expect(lines(good.stdout.trimEnd().split("\n")), where).toEqual(lines(webhookLines(body)));
+        }
+        // Every hostile signature on the first page (the check is the same text on every page); on the others, a
+        // mismatch and the non-ASCII signature that crashes a careless comparison.
+        const attacks = hostile(event.body).filter(
+          ([name]) => index === 0 || ["wrong-digest", "non-ascii"].includes(name),
+        );
+        for (const [name, signature, input] of attacks) {
+          const bad = await prepared.run({ args: signature === undefined ? [] : [signature], env, input });
+          const where = `${runtime.label} ${event.type} ${name}: exit ${bad.status}, stderr ${bad.stderr}`;
+          expect(bad.status, where).toBe(1);
+          expect(bad.stdout.trim(), where).toBe("");
+          expect(bad.stderr.trim(), where).toMatch(/invalid signature$/);
+          expect(bad.stderr, where).not.toMatch(/Traceback|Exception|panic:|TypeError|\bat .+:\d+/);
+        }
       }
     }, 900_000);
   }

@@ -14,9 +14,9 @@ import {
   documentedSnippets,
   GUIDE_CONTEXT,
   markdownTypeScriptBlocks,
-  partnersGuidePath,
   withGuideContext,
 } from "../../scripts/lib/docs/snippets.ts";
+import { partnersGuidePath } from "../../scripts/lib/paths.ts";
 import { type ModuleSource, typecheckModules } from "../../scripts/lib/typecheck.ts";
 import { loadDocument } from "../contract/support/contract.ts";
 

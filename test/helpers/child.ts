@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 
 const MAIN = path.join(repoRoot, "devkit", "src", "cli", "main.ts");
 const started: number[] = [];
@@ -52,7 +52,7 @@ export function statusField(pid: number, field: "VmRSS" | "VmHWM"): number {
 }
 
 /**
- * Starts `partner-api <args>` from source with node and tsx (one process: its pid is the command's); `nodeArgs`
+ * Starts `partner-api <args>` from source with node (one process: its pid is the command's); `nodeArgs`
  * go to node first (`--max-old-space-size=…`). PARTNER_API_MAIN runs another checkout's CLI instead (to see an
  * attack succeed against code without the bounds: PARTNER_API_MAIN=/path/to/main/devkit/src/cli/main.ts).
  */
@@ -62,7 +62,7 @@ export function startCli(args: readonly string[], nodeArgs: readonly string[] = 
 
 /** Starts a TypeScript entry point of the repository (`scripts/docs-preview.ts`) the same way. */
 export function startScript(main: string, args: readonly string[], nodeArgs: readonly string[] = []): CliProcess {
-  const child = spawn(process.execPath, [...nodeArgs, ...TSX_NODE_ARGS, main, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, ...SOURCE_NODE_ARGS, main, ...args], {
     cwd: repoRoot,
     env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 
 const MAIN = path.join(repoRoot, "devkit", "src", "cli", "main.ts");
 
@@ -17,7 +17,7 @@ export function projectWithBin(scripts: Record<string, string> = {}): string {
   const folder = mkdtempSync(path.join(tmpdir(), "partner-api-project-"));
   mkdirSync(path.join(folder, "node_modules", ".bin"), { recursive: true });
   const bin = path.join(folder, "node_modules", ".bin", "partner-api");
-  const quoted = [process.execPath, ...TSX_NODE_ARGS, MAIN].map((arg) => `'${arg}'`).join(" ");
+  const quoted = [process.execPath, ...SOURCE_NODE_ARGS, MAIN].map((arg) => `'${arg}'`).join(" ");
   writeFileSync(bin, `#!/bin/sh\nexec ${quoted} "$@"\n`);
   chmodSync(bin, 0o755);
   writeFileSync(path.join(folder, "package.json"), JSON.stringify({ name: "partner-project", private: true, scripts }));

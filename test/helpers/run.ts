@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { type Command, type CommandGroup, runCommand } from "partner-api-devkit/cli";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 
 export interface RunResult {
   status: number | null;
@@ -12,7 +12,7 @@ export interface RunResult {
 }
 
 /**
- * Runs one of the repo's TypeScript CLIs with tsx, as `npm run <name>` does, in a child process: for the real
+ * Runs one of the repo's TypeScript CLIs with node, as `npm run <name>` does, in a child process: for the real
  * exit code. `script` is a file under scripts/ (`lint.ts`) or a path from the repository root (`bench/cli.ts`).
  */
 export function runScript(
@@ -22,7 +22,7 @@ export function runScript(
 ): RunResult {
   const result = spawnSync(
     process.execPath,
-    [...TSX_NODE_ARGS, path.join(repoRoot, script.includes("/") ? "" : "scripts", script), ...args],
+    [...SOURCE_NODE_ARGS, path.join(repoRoot, script.includes("/") ? "" : "scripts", script), ...args],
     {
       cwd: options.cwd ?? repoRoot,
       env: { ...process.env, ...options.env },

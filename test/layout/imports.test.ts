@@ -11,7 +11,7 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { SOURCE_CONDITION, TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { SOURCE_CONDITION, SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 import vitestConfig from "../../vitest.config.ts";
 
 interface Import {
@@ -72,10 +72,23 @@ function packageOf(specifier: string): string {
   return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
 }
 
+/** The benchmark that measures a module of the client from inside (its time limits, not public), and that module. */
+const MEASURED_INSIDE: Record<string, string> = { "bench/abort-signals.ts": "src/timeout.ts" };
+
+/** The repository's two packages, by name. */
+const PACKAGES: readonly (readonly [string, Manifest])[] = [
+  ["partner-api-client", client],
+  ["partner-api-devkit", devkit],
+];
+
+/** A specifier that reaches into either package past its "exports" (`partner-api-client/src/…`). */
+const throughPrivateEntry = (specifier: string) =>
+  PACKAGES.some(([name, manifest]) => packageOf(specifier) === name && !isPublicEntry(specifier, name, manifest));
+
 const isBuiltin = (specifier: string) => specifier.startsWith("node:") || builtinModules.includes(specifier);
 
-/** The files of generated/ the devkit's source may import: the control contract's types, the contracts the msw entry bundles. */
-const DEVKIT_GENERATED = ["generated/sandbox.js", "generated/openapi.json", "generated/sandbox.json"];
+/** The files of the repository's generated/ the devkit's source may import: the contracts the msw entry bundles as data. */
+const DEVKIT_BUNDLED = ["generated/openapi.json", "generated/sandbox.json"];
 
 describe("imports go one way: scripts → devkit → client", () => {
   it("the client (src/) imports src/, generated/, openapi-fetch and node built-ins: nothing of the devkit or the tools", () => {
@@ -87,7 +100,7 @@ describe("imports go one way: scripts → devkit → client", () => {
     expect(offending.map(show)).toEqual([]);
   });
 
-  it("the devkit's source imports itself, its declared packages and the client as partner-api-client, never src/ or scripts/", () => {
+  it("the devkit's source imports itself, its declared packages and the client as partner-api-client, never src/, scripts/ or the repository's generated types", () => {
     const declared = new Set([
       ...Object.keys(devkit.dependencies ?? {}),
       ...Object.keys(devkit.peerDependencies ?? {}),
@@ -99,9 +112,12 @@ describe("imports go one way: scripts → devkit → client", () => {
           return !isPublicEntry(specifier, "partner-api-client", client);
         return !declared.has(packageOf(specifier));
       }
-      // The control contract's types (generated/sandbox.d.ts) are the devkit's own; the build copies them. The msw
-      // entry bundles both contracts as data (a browser has no files to read them from).
-      return !target.startsWith("devkit/src/") && !DEVKIT_GENERATED.includes(target);
+      // The control contract's types are the devkit's own (devkit/generated/, written by `npm run generate`; the
+      // build ships them beside its declarations). The msw entry bundles both contracts as data (a browser has no
+      // files to read them from), so the package carries them too.
+      return (
+        !["devkit/src/", "devkit/generated/"].some((dir) => target.startsWith(dir)) && !DEVKIT_BUNDLED.includes(target)
+      );
     });
     expect(offending.map(show)).toEqual([]);
   });
@@ -113,22 +129,22 @@ describe("imports go one way: scripts → devkit → client", () => {
     expect(offending.map(show)).toEqual([]);
   });
 
-  it("scripts/ use the devkit only through its public entries, and never bench/ or test/", () => {
+  it("scripts/ use the client and the devkit only through their public entries, and never bench/ or test/", () => {
     const offending = importsIn("scripts").filter(({ specifier, target }) =>
       target === undefined
-        ? packageOf(specifier) === "partner-api-devkit" && !isPublicEntry(specifier, "partner-api-devkit", devkit)
-        : ["devkit/", "bench/", "test/"].some((dir) => target.startsWith(dir)),
+        ? throughPrivateEntry(specifier)
+        : ["src/", "devkit/", "bench/", "test/"].some((dir) => target.startsWith(dir)),
     );
     expect(offending.map(show)).toEqual([]);
   });
 
-  it("bench/ uses itself, scripts/lib/, the devkit, the client's public entry and the contract's examples, never other src/ files", () => {
-    const offending = importsIn("bench").filter(({ specifier, target }) =>
+  it("bench/ uses itself, scripts/lib/, the devkit, the client as partner-api-client and the contract's examples; of src/, only the module a micro-benchmark measures", () => {
+    const offending = importsIn("bench").filter(({ file, specifier, target }) =>
       target === undefined
-        ? packageOf(specifier) === "partner-api-devkit" && !isPublicEntry(specifier, "partner-api-devkit", devkit)
+        ? throughPrivateEntry(specifier)
         : !["bench/", "scripts/lib/", "devkit/src/", "devkit/scripts/"].some((dir) => target.startsWith(dir)) &&
-          target !== "src/index.ts" &&
-          target !== "generated/examples.ts",
+          target !== "generated/examples.ts" &&
+          MEASURED_INSIDE[file] !== target,
     );
     expect(offending.map(show)).toEqual([]);
   });
@@ -144,7 +160,10 @@ describe("imports go one way: scripts → devkit → client", () => {
     const specifiers = (file: string) => importsOf(file).map((found) => found.target ?? found.specifier);
     expect(specifiers("bench/cli.ts")).toEqual(expect.arrayContaining(["partner-api-devkit/cli", "bench/harness.ts"]));
     expect(specifiers("devkit/src/webhooks/deliver.ts")).toContain("partner-api-client");
-    expect(specifiers("devkit/src/sandbox/index.ts")).toContain("generated/sandbox.js");
+    expect(specifiers("devkit/src/sandbox/index.ts")).toContain("devkit/generated/sandbox.js");
+    expect(specifiers("scripts/lib/generate.ts")).toContain("partner-api-client");
+    expect(throughPrivateEntry("partner-api-client/src/http-methods.ts")).toBe(true);
+    expect(throughPrivateEntry("partner-api-client")).toBe(false);
     expect(specifiers("scripts/mock.ts")).toContain("partner-api-devkit/cli");
     expect(isPublicEntry("partner-api-devkit/cli", "partner-api-devkit", devkit)).toBe(true);
     expect(isPublicEntry("partner-api-devkit/src/cli/runner.ts", "partner-api-devkit", devkit)).toBe(false);
@@ -177,20 +196,48 @@ describe("the packages resolve from source in the repository, built elsewhere", 
     expect(checked).toEqual([". .", ". ./types", "devkit ./cli", "devkit ./sandbox", "devkit ./msw"]);
   });
 
-  it("tsc, vitest and every tsx run set the condition", () => {
+  it("tsc, vitest and every node run set the condition", () => {
     const tsconfig = ts.readConfigFile(path.join(repoRoot, "tsconfig.json"), ts.sys.readFile).config;
     expect(tsconfig.compilerOptions.customConditions).toEqual([SOURCE_CONDITION]);
     expect(vitestConfig.ssr?.resolve?.conditions).toContain(SOURCE_CONDITION);
     expect(vitestConfig.environments?.__vitest__?.resolve?.conditions).toContain(SOURCE_CONDITION);
-    expect(TSX_NODE_ARGS).toContain(`--conditions=${SOURCE_CONDITION}`);
-    const tsxScripts = [client, devkit].flatMap((manifest) =>
-      Object.entries(manifest.scripts ?? {}).filter(([, line]) => /\btsx\b/.test(line)),
+    expect(SOURCE_NODE_ARGS).toContain(`--conditions=${SOURCE_CONDITION}`);
+    const typeScriptScripts = [client, devkit].flatMap((manifest) =>
+      Object.entries(manifest.scripts ?? {}).filter(([, line]) => /\.ts\b/.test(line)),
     );
-    expect(tsxScripts.length).toBeGreaterThan(10);
-    const without = tsxScripts.filter(([, line]) => !line.includes(`tsx --conditions=${SOURCE_CONDITION} `));
+    expect(typeScriptScripts.length).toBeGreaterThan(10);
+    const without = typeScriptScripts.filter(
+      ([, line]) => !/^node --conditions=partner-api-source \S+\.ts$/.test(line),
+    );
     expect(without.map(([name]) => name)).toEqual([]);
   });
+});
 
+describe("scripts run on Node's own TypeScript support: no loader", () => {
+  it("tsconfig.json allows only syntax Node can erase, and type imports that say so", () => {
+    const { compilerOptions } = ts.readConfigFile(path.join(repoRoot, "tsconfig.json"), ts.sys.readFile).config;
+    expect(compilerOptions).toMatchObject({ erasableSyntaxOnly: true, verbatimModuleSyntax: true });
+  });
+
+  it("no npm script, CI step, workflow or file of the repository's own starts tsx, and neither package depends on it", () => {
+    const places = [
+      ...[client, devkit].flatMap((manifest) => Object.values(manifest.scripts ?? {})),
+      readFileSync(path.join(repoRoot, ".ci/run"), "utf8"),
+      ...readdirSync(path.join(repoRoot, ".github/workflows")).map((name) =>
+        readFileSync(path.join(repoRoot, ".github/workflows", name), "utf8"),
+      ),
+    ];
+    expect(places.filter((text) => /\btsx\b/.test(text))).toEqual([]);
+    for (const manifest of [client, devkit])
+      expect({ ...manifest.dependencies, ...manifest.devDependencies }).not.toHaveProperty("tsx");
+    const imported = ["src", "devkit", "scripts", "bench", "test"]
+      .flatMap(importsIn)
+      .filter(({ specifier }) => packageOf(specifier) === "tsx");
+    expect(imported.map(show)).toEqual([]);
+  });
+});
+
+describe("the devkit's links", () => {
   it("the devkit's peer dependency is this client's exact version, linked from the workspace here", () => {
     // MSW too, optional: partners who use partner-api-devkit/msw bring their own (its exact version a dev dependency here).
     expect(devkit.peerDependencies).toEqual({

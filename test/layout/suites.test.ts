@@ -92,7 +92,7 @@ describe("the fast command and the whole set", () => {
   it("npm test is Biome, tsc and the fast set but its slow-tagged tests; npm run test:all is Biome, tsc and everything", () => {
     const { scripts } = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
     // npm test runs these three scripts side by side (scripts/test-fast.ts, FAST_STEPS).
-    expect(scripts.test).toBe("tsx --conditions=partner-api-source scripts/test-fast.ts");
+    expect(scripts.test).toBe("node --conditions=partner-api-source scripts/test-fast.ts");
     expect(FAST_STEPS).toEqual(["check", "typecheck:fast", "test:fast-vitest"]);
     // On a re-run, vitest reads the modules it transformed before from node_modules/.experimental-vitest-cache
     // (keyed by each file's content, the config and the lockfile) instead of transforming them again.

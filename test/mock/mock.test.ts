@@ -7,11 +7,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
 import { runCommand } from "partner-api-devkit/cli";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { mockCommand } from "../../devkit/src/cli/mock.ts";
-import { findFreePort } from "../../devkit/src/prism.ts";
-import { repoRoot } from "../../scripts/lib/paths.ts";
-import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { type MockFront, startMockFront } from "../../devkit/src/mock-front.ts";
+import { findFreePort, type PrismServer, startPrism } from "../../devkit/src/prism.ts";
+import { bundleJsonPath, repoRoot } from "../../scripts/lib/paths.ts";
+import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { loadDocument } from "../contract/support/contract.ts";
 import { alive } from "../helpers/process.ts";
 
 const children: ChildProcess[] = [];
@@ -26,8 +28,8 @@ interface Run {
 }
 
 function runMock(env: Record<string, string>, args: string[] = []): Run {
-  // Run the script's own node process (tsx's loader, not the tsx CLI wrapper) so that signals reach it directly.
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, path.join(repoRoot, "scripts", "mock.ts"), ...args], {
+  // Run the script's own node process (not npm's) so that signals reach it directly.
+  const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, path.join(repoRoot, "scripts", "mock.ts"), ...args], {
     cwd: repoRoot,
     env: { ...process.env, MOCK_PORT: "", MOCK_HOST: "", MOCK_LOG_LEVEL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -192,5 +194,123 @@ describe("partner-api mock / npm run mock: bad settings, in-process", () => {
   it("an option wins over its variable", async () => {
     const run = await refused(["--port", "70000"], { MOCK_PORT: "4010" });
     expect(run.stderr).toContain('--port must be a whole number from 0 to 65535, got "70000"');
+  });
+});
+
+const company = "01JD8X2K7P3M9Q4R6S8T0V2W4X";
+const json = { "X-API-Key": "any", "X-Company-Id": company, "Content-Type": "application/json" };
+// [case, path, request, status, what the answer must name: the field, the value received, what is allowed]
+const cases: Array<[string, string, RequestInit, number, string[]]> = [
+  ["no API key", "/v1/companies", {}, 401, ["X-API-Key", "got nothing", "allowed: any non-empty key"]],
+  ["an unknown path", "/v1/nothing", { headers: json }, 404, ["/v1/nothing", "allowed:", "/v1/companies"]],
+  ["an unknown method", "/v1/companies", { method: "DELETE", headers: json }, 405, ["DELETE", "allowed: GET, POST"]],
+  [
+    "an enum value (createCard declares its own 422)",
+    "/v1/cards",
+    {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ cardHolderId: company, name: "Ops", category: "Travel", bin: "45671234" }),
+    },
+    422,
+    ["body/category", '"Travel"', '"TravelExpenses"', '"OfficeSupplies"'],
+  ],
+  [
+    "a conditional rule (if/then)",
+    "/v1/cards/01JD8X9N4E2R6T8V0W2Y4Z6A8C/spend-settings",
+    {
+      method: "PATCH",
+      headers: json,
+      body: JSON.stringify({ isUnlimitedLimitPerTransaction: false, isAllowedAllCurrencies: true }),
+    },
+    422,
+    ["limitPerTransaction", "required when isUnlimitedLimitPerTransaction is false and was not sent"],
+  ],
+  [
+    "a header and a query parameter",
+    "/v1/cards?limit=abc",
+    { headers: { "X-API-Key": "any", "X-Company-Id": "not-a-ulid" } },
+    422,
+    ["X-Company-Id", '"not-a-ulid"', "a ULID", "limit", '"abc"', "an integer"],
+  ],
+  [
+    "a missing required header",
+    "/v1/card-bins",
+    { headers: { "X-API-Key": "any" } },
+    422,
+    ["X-Company-Id", "is required"],
+  ],
+  ["malformed JSON", "/v1/companies", { method: "POST", headers: json, body: "{bad" }, 400, ["not JSON", "position 1"]],
+  [
+    "a content type the operation does not take",
+    "/v1/companies",
+    { method: "POST", headers: { ...json, "Content-Type": "text/plain" }, body: "x" },
+    415,
+    ["Content-Type", '"text/plain"', "application/json"],
+  ],
+  [
+    "a Prefer header naming an example the operation does not have",
+    "/transactions/01JD8Y0A1B2C3D4E5F6G7H8J9K",
+    { headers: { "X-API-Key": "any", Prefer: "example=nope" } },
+    404,
+    ['"example=nope"', "code=200", "code=404", "example=bankTransfer"],
+  ],
+  [
+    "a Prefer header naming a status the operation does not document",
+    "/transactions/01JD8Y0A1B2C3D4E5F6G7H8J9K",
+    { headers: { "X-API-Key": "any", Prefer: "code=418" } },
+    404,
+    ['"code=418"', "code=403"],
+  ],
+  [
+    "an Accept the operation cannot answer",
+    "/v1/companies",
+    { headers: { ...json, Accept: "text/html" } },
+    406,
+    ["Accept", '"text/html"', "application/json"],
+  ],
+];
+
+describe("the mock's front: Prism's refusals in words (a real Prism behind it)", () => {
+  let prism: PrismServer;
+  let front: MockFront;
+  beforeAll(async () => {
+    [prism, front] = await Promise.all([
+      startPrism({ document: bundleJsonPath }),
+      startMockFront("127.0.0.1", 0, loadDocument()),
+    ]);
+    front.forwardTo(prism.port);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([front?.close(), prism?.stop()]);
+  });
+
+  it.each(cases)(
+    "%s: Prism's status, the field, the value and what is allowed",
+    async (_name, target, init, status, words) => {
+      const answer = await fetch(`${front.url}${target}`, init);
+      const text = await answer.text();
+      expect(answer.status, text).toBe(status);
+      expect(answer.headers.get("sl-violations")).toBeNull();
+      const body = JSON.parse(text);
+      expect(body).toMatchObject({ type: "about:blank", status });
+      for (const word of words) expect(body.detail, text).toContain(word);
+      // No validator wording (Ajv's, as Prism gives it), no internal or third-party address.
+      expect(text).not.toMatch(
+        /must have required property|equal to one of the allowed|must match|must NOT|must be (?:integer|string)|\bschema\b|https?:\/\/|stoplight|Prism/i,
+      );
+    },
+  );
+
+  it("passes on what the contract answers on purpose, unchanged: a success and an asked-for 404", async () => {
+    const direct = await fetch(`${prism.url}/v1/companies`, { headers: json });
+    const fronted = await fetch(`${front.url}/v1/companies`, { headers: json });
+    expect(fronted.status).toBe(200);
+    expect(await fronted.text()).toBe(await direct.text());
+    const asked = await fetch(`${front.url}/transactions/01JD8Y0A1B2C3D4E5F6G7H8J9K`, {
+      headers: { "X-API-Key": "any", Prefer: "code=404" },
+    });
+    expect(asked.status).toBe(404);
+    expect(await asked.text()).not.toContain("No such path");
   });
 });

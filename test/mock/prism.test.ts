@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findFreePort, type PrismServer, prismVersion, startPrism } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { alive } from "../helpers/process.ts";
 
 const started: PrismServer[] = [];
@@ -109,7 +109,7 @@ describe("startPrism", () => {
       "console.log(String(server.pid));",
       "setInterval(() => {}, 1000);",
     ].join("\n");
-    const parent = spawn(process.execPath, [...TSX_NODE_ARGS, "--input-type=module", "-e", script], {
+    const parent = spawn(process.execPath, [...SOURCE_NODE_ARGS, "--input-type=module", "-e", script], {
       cwd: repoRoot,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -119,7 +119,7 @@ describe("startPrism", () => {
     expect(await waitUntil(() => /^\d+$/m.test(output), 30_000), output).toBe(true);
     const prismPid = Number(/^(\d+)$/m.exec(output)![1]);
     expect(alive(prismPid)).toBe(true);
-    // Kill the whole tsx process tree's leaf that owns Prism: the process whose child Prism is.
+    // Kill the node process that owns Prism: the process whose child Prism is.
     const owner = Number(
       (await import("node:fs")).readFileSync(`/proc/${prismPid}/stat`, "utf8").split(") ")[1]!.split(" ")[1],
     );

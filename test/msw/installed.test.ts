@@ -17,8 +17,8 @@ import { promisify } from "node:util";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { hasChromium, launchChromium } from "../../scripts/lib/chromium.ts";
-import { MSW_EXAMPLES, markdownTypeScriptBlocks, partnersGuidePath } from "../../scripts/lib/docs/snippets.ts";
-import { repoRoot } from "../../scripts/lib/paths.ts";
+import { MSW_EXAMPLES, markdownTypeScriptBlocks } from "../../scripts/lib/docs/snippets.ts";
+import { partnersGuidePath, repoRoot } from "../../scripts/lib/paths.ts";
 import { typecheckModules } from "../../scripts/lib/typecheck.ts";
 import { type Packed, packPackages } from "../helpers/build-lock.ts";
 

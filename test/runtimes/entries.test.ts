@@ -1,8 +1,9 @@
 /**
- * The two package roots list their surface name by name (no `export *`): src/index.ts for Node and
- * src/index.web.ts for browsers and workers. The web root must offer everything the Node root does except the
- * node:crypto webhook functions, whose Web Crypto twins (`…Async`) it has instead; this keeps the lists in step.
+ * The public surface is written once: src/index.web.ts (the root for browsers and workers) lists it name by name,
+ * and src/index.ts (the root for Node) is that surface (`export *`) and the node:crypto webhook functions, whose
+ * Web Crypto twins (`…Async`) the web root has instead. Nothing else is written in the Node root.
  */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -23,7 +24,29 @@ function exportedNames(program: ts.Program, file: string): string[] {
     .sort();
 }
 
+/** The export declarations written in a module: `*` for `export * from`, else each name it lists. */
+function writtenExports(file: string): { from: string; names: string[] }[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
+  return source.statements.filter(ts.isExportDeclaration).map((declaration) => ({
+    from: (declaration.moduleSpecifier as ts.StringLiteral).text,
+    names:
+      declaration.exportClause && ts.isNamedExports(declaration.exportClause)
+        ? declaration.exportClause.elements.map((element) => element.name.text)
+        : ["*"],
+  }));
+}
+
 describe("the package roots", () => {
+  it("the Node root writes only the node:crypto functions and takes the rest from the web root", () => {
+    expect(writtenExports(path.join(repoRoot, "src", "index.ts"))).toEqual([
+      { from: "./index.web.ts", names: ["*"] },
+      { from: "./webhooks/node.ts", names: NODE_ONLY },
+    ]);
+    const web = writtenExports(path.join(repoRoot, "src", "index.web.ts"));
+    expect(web.flatMap(({ names }) => names)).not.toContain("*");
+    expect(web.map(({ from }) => from)).not.toContain("./webhooks/node.ts");
+  });
+
   it("export the same names, but for the node:crypto webhook functions", () => {
     const nodeRoot = path.join(repoRoot, "src", "index.ts");
     const webRoot = path.join(repoRoot, "src", "index.web.ts");

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxProcess, startSandboxProcess } from "../../scripts/lib/sandbox-process.ts";
-import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 
 const runner = path.resolve("test/sandbox/fixtures/run-sandbox.ts");
 const API_KEY = "crash";
@@ -26,7 +26,7 @@ afterAll(async () => {
 
 async function spawnSandbox(state: string): Promise<SandboxProcess> {
   const started = await startSandboxProcess({
-    args: [...TSX_NODE_ARGS, runner, JSON.stringify({ port: 0, seed: 4, state, frozen: true })],
+    args: [...SOURCE_NODE_ARGS, runner, JSON.stringify({ port: 0, seed: 4, state, frozen: true })],
   });
   children.push(started);
   return started;

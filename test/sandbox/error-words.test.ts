@@ -132,6 +132,28 @@ describe("every validation 4xx says what is allowed", () => {
       expect(kinds, kind).toContain(kind);
   });
 
+  it("the request-level 4xx name what was received and what is allowed: key, path, method, media type", async () => {
+    const json = { "X-API-Key": "sk_test_error_words_request", "Content-Type": "application/json" };
+    const cases: Array<[string, RequestInit, number, string[]]> = [
+      ["/v1/companies", {}, 401, ["X-API-Key", "got nothing", "allowed: any key"]],
+      ["/v1/nothing", { headers: json }, 404, ['"/v1/nothing"', "allowed:", "/v1/companies", "/v1/cards"]],
+      ["/v1/companies", { method: "DELETE", headers: json }, 405, ["DELETE", "allowed: GET, POST"]],
+      [
+        "/v1/companies",
+        { method: "POST", headers: { ...json, "Content-Type": "text/plain" }, body: "x" },
+        415,
+        ["Content-Type", '"text/plain"', "allowed: application/json"],
+      ],
+    ];
+    for (const [target, init, status, words] of cases) {
+      const answer = await fetch(`${sandbox.url}${target}`, init);
+      const body = await answer.json();
+      expect(answer.status, JSON.stringify(body)).toBe(status);
+      for (const word of words) expect(body.detail, target).toContain(word);
+      expect(body.detail).not.toMatch(VALIDATOR_WORDS);
+    }
+  });
+
   it("the hosted verification form names the action received and the actions it takes", async () => {
     const client = clientFor(sandbox.url, "sk_test_error_words_kyc");
     const company = (await client.post("/v1/companies", { ...ONBOARD_BODY, products: ["Swap"] })).body.company;

@@ -176,7 +176,7 @@ describe("records", () => {
 
 describe("the control contract's answers", () => {
   test("carry the ids the sandbox always sends as required, so a partner's test needs no `!`", () => {
-    type Control = import("../../generated/sandbox.js").components["schemas"];
+    type Control = import("../../devkit/generated/sandbox.js").components["schemas"];
     expectTypeOf<Control["ListCardHoldersResponse"]["cardHolders"][number]["id"]>().toEqualTypeOf<string>();
     expectTypeOf<Control["CardHolderResponse"]["cardHolder"]["id"]>().toEqualTypeOf<string>();
     expectTypeOf<Control["CompanyResponse"]["company"]["id"]>().toEqualTypeOf<string>();

@@ -7,16 +7,15 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../devkit/src/common/json-depth.ts";
 import { SandboxProblem } from "../../devkit/src/sandbox/flows/flow.ts";
 import { type Sandbox, startSandbox } from "../../devkit/src/sandbox/index.ts";
 import {
   MAX_ACCOUNTS,
   MAX_API_KEY_LENGTH,
   MAX_BODY_BYTES,
-  MAX_JSON_DEPTH,
   MAX_STRING_LENGTH,
   MAX_WEBHOOK_ENDPOINTS,
-  nestsDeeperThan,
 } from "../../devkit/src/sandbox/limits.ts";
 import { readStateFile } from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { MemoryStore } from "../../devkit/src/sandbox/store/tables.ts";

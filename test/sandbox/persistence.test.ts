@@ -16,7 +16,7 @@ import {
   SCHEMA_VERSION,
 } from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { type SandboxProcess, startSandboxProcess } from "../../scripts/lib/sandbox-process.ts";
-import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { clientFor, ONBOARD_BODY, seededCompany } from "./support.ts";
 
 const runner = path.resolve("test/sandbox/fixtures/run-sandbox.ts");
@@ -33,9 +33,8 @@ afterAll(() => rm(folder, { recursive: true, force: true }));
 
 /** Starts the sandbox in a child process (run-sandbox.ts); resolves once it prints its address. */
 async function spawnSandbox(options: object): Promise<SandboxProcess> {
-  // node itself with tsx's loader, not the tsx command: that one runs node as a child of its own, which a
-  // SIGKILL to it would leave running.
-  const started = await startSandboxProcess({ args: [...TSX_NODE_ARGS, runner, JSON.stringify(options)] });
+  // node itself, not npm: npm runs node as a grandchild, which a SIGKILL to npm would leave running.
+  const started = await startSandboxProcess({ args: [...SOURCE_NODE_ARGS, runner, JSON.stringify(options)] });
   children.push(started);
   return started;
 }

@@ -8,7 +8,7 @@ import { webhooksCommands } from "../../devkit/src/cli/webhooks.ts";
 import { readContractWebhooks } from "../../devkit/src/webhooks/contract.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { type Delivery, startReceiver } from "../../scripts/lib/receiver.ts";
-import { TSX_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { signWebhookPayload, verifyWebhookSignature, webhookEventTypes } from "../../src/webhooks/index.ts";
 
 const SECRET = "whsec_cli_test";
@@ -19,10 +19,10 @@ interface Run {
   stderr: string;
 }
 
-/** scripts/webhooks.ts in node with TSX_NODE_ARGS, as `npm run webhooks -- …` runs it: real output and exit code. */
+/** scripts/webhooks.ts in node with SOURCE_NODE_ARGS, as `npm run webhooks -- …` runs it: real output and exit code. */
 function runCli(args: string[], { timeoutMs = 30_000 } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...TSX_NODE_ARGS, "scripts/webhooks.ts", ...args], {
+    const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, "scripts/webhooks.ts", ...args], {
       cwd: repoRoot,
       env: { ...process.env, NO_COLOR: "1" },
     });
@@ -254,7 +254,7 @@ describe("webhooks listen", () => {
     // One process (no npx wrapper), so the test can stop it with a signal.
     child = spawn(
       process.execPath,
-      [...TSX_NODE_ARGS, "scripts/webhooks.ts", "listen", "--port", "0", "--secret", SECRET],
+      [...SOURCE_NODE_ARGS, "scripts/webhooks.ts", "listen", "--port", "0", "--secret", SECRET],
       { cwd: repoRoot },
     );
     let stdout = "";

@@ -75,14 +75,22 @@ export class ResolvedDocument {
   private readonly sources = new Map<string, ArazzoDocument["sourceDescriptions"][number]>();
   private readonly limits: CheckLimits;
 
+  readonly document: ArazzoDocument;
+  readonly shownAs: string;
+  private readonly catalogue: Catalogue;
+  /** Shipped documents resolved or being resolved, by file name: two that name each other resolve once. */
+  private readonly resolving: Map<string, ResolvedDocument>;
   constructor(
-    readonly document: ArazzoDocument,
-    readonly shownAs: string,
-    private readonly catalogue: Catalogue,
-    /** Shipped documents resolved or being resolved, by file name: two that name each other resolve once. */
-    private readonly resolving: Map<string, ResolvedDocument> = new Map(),
+    document: ArazzoDocument,
+    shownAs: string,
+    catalogue: Catalogue,
+    resolving: Map<string, ResolvedDocument> = new Map(),
     file?: string,
   ) {
+    this.document = document;
+    this.shownAs = shownAs;
+    this.catalogue = catalogue;
+    this.resolving = resolving;
     this.limits = catalogue.limits ?? DEFAULT_CHECK_LIMITS;
     if (file !== undefined) resolving.set(file, this);
     this.check();

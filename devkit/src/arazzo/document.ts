@@ -6,10 +6,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import type { components } from "../../../generated/sandbox.js";
+import type { components } from "../../generated/sandbox.js";
+import { DataFileError, parseDataText, readDataFile } from "../common/data-file.ts";
 import type { ContractRouter, Operation } from "../contract/router.ts";
 import { displayPath, workflowsDir } from "../paths.ts";
-import { DataFileError, parseDataText, readDataFile } from "../sandbox/testmode/data-file.ts";
 
 type Schemas = components["schemas"];
 export type ArazzoDocument = Schemas["ArazzoDocument"];

@@ -166,7 +166,9 @@ class Run {
   private readonly done = new Map<ResolvedDocument, Map<string, Map<string, unknown>>>();
   private kept = 0;
 
-  constructor(private readonly options: RunOptions) {
+  private readonly options: RunOptions;
+  constructor(options: RunOptions) {
+    this.options = options;
     this.limits = { ...DEFAULT_RUN_LIMITS, ...options.catalogue.limits, ...options.limits };
     this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
   }

@@ -5,11 +5,11 @@
  * /dev/null), so it watches the processes instead.
  *
  * Which processes: `npx partner-api sandbox &` runs npm, which runs `sh -c partner-api …`, which runs node;
- * `npm run sandbox` adds tsx's own process. `kill $!` stops npm only (npm passes SIGTERM to its `sh`, which
+ * `npm run sandbox` runs npm, `sh` and node the same way. `kill $!` stops npm only (npm passes SIGTERM to its `sh`, which
  * dies without passing it on; SIGKILL passes nothing), and the server, whose parent is still alive, would go on
  * answering. So the command watches its parent and, when a package manager (npm, npx, pnpm, yarn, bun) started
  * it, every process up to and including that one: when any of them is gone, it stops. Without a package
- * manager in its ancestry (node or tsx from a shell, a test's child process) it watches its parent alone: a
+ * manager in its ancestry (node from a shell, a test's child process) it watches its parent alone: a
  * shell that started it in the background may exit first, as a CI step's does, and the server lives on.
  */
 import { execFileSync } from "node:child_process";

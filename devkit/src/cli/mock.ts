@@ -68,7 +68,7 @@ Ctrl-C (or SIGTERM, or the end of the process that started it) stops the mock an
       const contract = prepare ? await prepare(io) : await readContract(document);
       let ready = false;
       // The front (mock-front.ts) listens where asked; Prism on a free loopback port of its own behind it.
-      const front = await startMockFront(host, port).catch((error: NodeJS.ErrnoException) => {
+      const front = await startMockFront(host, port, contract).catch((error: NodeJS.ErrnoException) => {
         const hint = `\nset --port (or MOCK_PORT) to a free port, e.g. ${name} --port ${port === 4011 ? 4012 : 4011}`;
         throw new JobFailure(
           error.code === "EADDRINUSE"

@@ -276,7 +276,7 @@ export function untilAborted(signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Whether the module whose `import.meta.url` is `moduleUrl` is the file Node (or tsx) was asked to run, so a
+ * Whether the module whose `import.meta.url` is `moduleUrl` is the file Node was asked to run, so a
  * CLI file calls `main()` only then and tests can import its command without running it.
  */
 export function isEntryPoint(moduleUrl: string): boolean {

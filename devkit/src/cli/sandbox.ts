@@ -8,6 +8,7 @@
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import path from "node:path";
+import { DataFileError, readDataFile } from "../common/data-file.ts";
 import { formatDuration } from "../common/duration.ts";
 import { checkedAllowedHosts } from "../sandbox/boundary.ts";
 import { CLOCK_RANGE_TEXT, inClockRange } from "../sandbox/clock.ts";
@@ -24,7 +25,6 @@ import {
 } from "../sandbox/index.ts";
 import { receiverUrlRefusal } from "../sandbox/receivers.ts";
 import { type LoadedState, StateFileInUseError } from "../sandbox/store/state-file.ts";
-import { DataFileError, readDataFile } from "../sandbox/testmode/data-file.ts";
 import { untilStopped } from "./lifecycle.ts";
 import {
   type CommandGroup,

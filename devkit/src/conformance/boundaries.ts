@@ -133,10 +133,12 @@ function nextAfter(x: number, up: boolean): number {
 
 class Generator {
   private draws = 0;
-  constructor(
-    private readonly document: unknown,
-    private readonly seed: number,
-  ) {}
+  private readonly document: unknown;
+  private readonly seed: number;
+  constructor(document: unknown, seed: number) {
+    this.document = document;
+    this.seed = seed;
+  }
 
   /** One value of an arbitrary, the same for the same seed and call order. */
   private sample<T>(arbitrary: fc.Arbitrary<T>, count = 1): T[] {

@@ -25,8 +25,8 @@
 import { type ArazzoWorkflow, shippedDocuments, shippedWorkflows } from "../arazzo/document.ts";
 import { ExpressionError } from "../arazzo/expressions.ts";
 import { runWorkflow, WorkflowError } from "../arazzo/index.ts";
+import { sandboxRouter } from "../contract/documents.ts";
 import type { ContractRouter, Operation } from "../contract/router.ts";
-import { sandboxRouter } from "../sandbox/contracts.ts";
 import { type CaseContext, isWrite, type RequestParts } from "./cases.ts";
 import { curlLine, describeFetchError, fetchBounded } from "./http.ts";
 import type { Found, FoundValues, ValueSource } from "./links.ts";
@@ -183,7 +183,9 @@ class FlowRun {
   /** The probe each step sent last, by workflow and step: a failed read-back's curl line. */
   private readonly lastProbe = new Map<string, Probe>();
 
-  constructor(private readonly host: FlowHost) {
+  private readonly host: FlowHost;
+  constructor(host: FlowHost) {
+    this.host = host;
     this.operations = new Map(this.controlRouter.operations.map((operation) => [operation.operationId, operation]));
     this.partnerOperations = new Map(
       host.router.operations.filter((operation) => operation.api === "partner").map((op) => [op.operationId, op]),

@@ -102,7 +102,9 @@ class ValidatingProxy implements ForwardHost {
   /** Called once no exchange is open. */
   private readonly idle = new Set<() => void>();
 
-  constructor(private readonly options: ProxyOptions) {
+  private readonly options: ProxyOptions;
+  constructor(options: ProxyOptions) {
+    this.options = options;
     this.upstream = new URL(options.upstream);
     const secure = this.upstream.protocol === "https:";
     this.agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });

@@ -64,14 +64,40 @@ function patternWords(schema: Record<string, unknown> | undefined, pattern: stri
  */
 const SUMMARY_KEYWORDS = new Set(["if", "then", "else"]);
 
+/** The condition of the `if` whose `then` an error broke (`unlimited is false`), set by `shownErrors`. */
+const conditions = new WeakMap<ErrorObject, string>();
+
+/** An `if` schema's condition in words, when it is a set of properties with a `const` each. */
+function conditionWords(schema: unknown): string | undefined {
+  const properties = (schema as { properties?: unknown } | undefined)?.properties;
+  if (!properties || typeof properties !== "object") return undefined;
+  const parts = Object.entries(properties as Record<string, unknown>)
+    .filter(([, property]) => property !== null && typeof property === "object" && "const" in property)
+    .map(([name, property]) => `${name} is ${shown((property as { const: unknown }).const)}`);
+  return parts.length > 0 ? parts.join(" and ") : undefined;
+}
+
+/** Remembers, for each error under a failed `if`'s `then`, the condition that made it apply. */
+function noteConditions(errors: readonly ErrorObject[]): void {
+  for (const error of errors) {
+    if (error.keyword !== "if" || (error.params as { failingKeyword?: unknown }).failingKeyword !== "then") continue;
+    const when = conditionWords((error.parentSchema as { if?: unknown } | undefined)?.if);
+    if (!when) continue;
+    const branch = `${error.schemaPath.replace(/\/if$/, "")}/then/`;
+    for (const other of errors) if (other.schemaPath.startsWith(branch)) conditions.set(other, when);
+  }
+}
+
 /** What is wrong and what is allowed, after the field's name: `got "begin"; allowed: "start", "submit"`. */
 export function issueWords(error: ErrorObject): string | undefined {
   const params = error.params as Record<string, unknown>;
   const schema = (error.parentSchema ?? undefined) as Record<string, unknown> | undefined;
   const got = `got ${shown(error.data)}`;
   switch (error.keyword) {
-    case "required":
-      return `must have the property ${String(params.missingProperty)} (it is required and was not sent)`;
+    case "required": {
+      const when = conditions.get(error);
+      return `must have the property ${String(params.missingProperty)} (it is required${when ? ` when ${when}` : ""} and was not sent)`;
+    }
     case "enum": {
       const allowed = (params.allowedValues as unknown[] | undefined) ?? [];
       return `${got}; allowed: ${allowed.map((value) => shown(value)).join(", ")}`;
@@ -148,10 +174,12 @@ const isBranching = (error: ErrorObject) => error.keyword === "anyOf" || error.k
 
 /**
  * The errors of one validation worth showing: the summaries of `if`/`then` dropped (their branch's own error
- * stands beside them); an `anyOf`/`oneOf` told apart by required fields shown in their words, its branches'
- * errors dropped; any other `anyOf`/`oneOf` summary dropped when a branch's more precise error is there.
+ * stands beside them, and says the `if`'s condition where it is a set of consts); an `anyOf`/`oneOf` told apart
+ * by required fields shown in their words, its branches' errors dropped; any other `anyOf`/`oneOf` summary
+ * dropped when a branch's more precise error is there.
  */
 export function shownErrors(errors: readonly ErrorObject[]): ErrorObject[] {
+  noteConditions(errors);
   const precise = errors.filter((error) => !SUMMARY_KEYWORDS.has(error.keyword));
   const worded = precise.filter((error) => isBranching(error) && requiredBranches(error) !== undefined);
   return precise.filter((error) => {
@@ -163,3 +191,18 @@ export function shownErrors(errors: readonly ErrorObject[]): ErrorObject[] {
     return !precise.some((other) => !isBranching(other) && other.instancePath.startsWith(error.instancePath));
   });
 }
+
+/**
+ * The request-level refusals the sandbox and the mock's front share, each naming what was received and what is
+ * allowed: a missing API key, a path or method no operation has, a body's media type the operation does not take.
+ */
+export const requestWords = {
+  missingKey: (operationId: string, received: string | undefined, whichKeys: string) =>
+    `${operationId} needs the X-API-Key header, got ${shown(received)}; allowed: ${whichKeys}`,
+  noPath: (pathname: string, paths: readonly string[]) =>
+    `no operation has the path ${shown(pathname)}; allowed: ${[...new Set(paths)].sort().join(", ")}`,
+  noMethod: (path: string, method: string, methods: readonly string[]) =>
+    `${path} has no ${method} operation; allowed: ${methods.join(", ")}`,
+  mediaType: (received: string, allowed: readonly string[]) =>
+    `the Content-Type header got ${shown(received || undefined)}; allowed: ${allowed.join(", ")}`,
+};

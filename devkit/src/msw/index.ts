@@ -11,11 +11,11 @@ import { HttpResponse, http, type RequestHandler } from "msw";
 import partnerContract from "../../../generated/openapi.json" with { type: "json" };
 import controlContract from "../../../generated/sandbox.json" with { type: "json" };
 import type { ContractRouter } from "../contract/router.ts";
+import { routerOver } from "../contract/router-over.ts";
 import { assembleSandbox } from "../sandbox/assemble.ts";
 import { SandboxClock } from "../sandbox/clock.ts";
 import { controlClient, type SandboxControl } from "../sandbox/control-client.ts";
 import { answerInProcess } from "../sandbox/in-process.ts";
-import { routerOver } from "../sandbox/router-over.ts";
 import { MemoryStore } from "../sandbox/store/tables.ts";
 import { checkedHandlerOptions, type SandboxHandlersOptions } from "./options.ts";
 

@@ -20,11 +20,13 @@ export class SandboxClock {
   /** The reading it stays at while frozen. */
   private frozenAt: number | undefined;
 
-  constructor(
-    private startMs: number,
-    readonly speed: number,
-    private readonly realNow: () => number = () => performance.now(),
-  ) {
+  private startMs: number;
+  readonly speed: number;
+  private readonly realNow: () => number;
+  constructor(startMs: number, speed: number, realNow: () => number = () => performance.now()) {
+    this.startMs = startMs;
+    this.speed = speed;
+    this.realNow = realNow;
     this.startedAtReal = realNow();
   }
 

@@ -7,7 +7,7 @@
  */
 import createClient, { type Client } from "openapi-fetch";
 import { ApiError, HTTP_METHODS, type HttpMethod, type ThrowingClient } from "partner-api-client";
-import type { paths as ControlPaths } from "../../../generated/sandbox.js";
+import type { paths as ControlPaths } from "../../generated/sandbox.js";
 import type { ContractRouter } from "../contract/router.ts";
 
 /** The control client with `throwOnError`: every call resolves to `{ data, response }` or throws `ApiError`. */

@@ -2,7 +2,7 @@
  * What the control API shows of an event's delivery: the attempts made (delivery records) and the attempts
  * still scheduled (tasks on the clock), read from the task list in one pass for a whole list of events.
  */
-import type { components } from "../../../generated/sandbox.js";
+import type { components } from "../../generated/sandbox.js";
 import type { Task } from "./flows/tasks.ts";
 import type { DeliveryRecord, EventRecord } from "./records.ts";
 

@@ -93,12 +93,18 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
   /** The last reading `now()` formatted, and its text. */
   private isoOf = { ms: Number.NaN, text: "" };
 
+  readonly store: Store;
+  readonly clock: SandboxClock;
+  readonly settings: EngineSettings;
   constructor(
-    readonly store: Store,
-    readonly clock: SandboxClock,
-    readonly settings: EngineSettings,
+    store: Store,
+    clock: SandboxClock,
+    settings: EngineSettings,
     parts: (engine: SandboxEngine<T>) => EngineParts<T>,
   ) {
+    this.store = store;
+    this.clock = clock;
+    this.settings = settings;
     this.parts = parts(this);
     this.fresh();
     store.onReload(() => this.fresh());

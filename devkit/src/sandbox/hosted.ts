@@ -6,7 +6,7 @@
  * form, and a link is only ever an http(s) address (a `javascript:` redirectUri, from a state file of before
  * the check, is shown as text).
  */
-import type { components } from "../../../generated/sandbox.js";
+import type { components } from "../../generated/sandbox.js";
 import { sha256Base64 } from "../bytes.ts";
 import type { CompanyRecord } from "./records.ts";
 

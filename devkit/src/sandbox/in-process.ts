@@ -61,13 +61,16 @@ class InProcessRequest extends Events {
   };
   private flowing = false;
 
-  constructor(
-    readonly method: string,
-    readonly url: string,
-    readonly headers: Record<string, string>,
-    private readonly body: Uint8Array | undefined,
-  ) {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  private readonly body: Uint8Array | undefined;
+  constructor(method: string, url: string, headers: Record<string, string>, body: Uint8Array | undefined) {
     super();
+    this.method = method;
+    this.url = url;
+    this.headers = headers;
+    this.body = body;
     this.rawHeaders = Object.entries(headers).flat();
   }
 

@@ -4,10 +4,10 @@
  * signed webhooks with the source's retry schedule. `npm run sandbox` / `partner-api sandbox` run the same.
  * The package's public surface, listed: what is built lives in compose.ts, the options in options.ts.
  */
-import type { paths as ControlPaths } from "../../../generated/sandbox.js";
+import type { paths as ControlPaths } from "../../generated/sandbox.js";
 import { type ArazzoDocument, WorkflowError } from "../arazzo/document.ts";
+import { sandboxRouter } from "../contract/documents.ts";
 import { type Sandbox, startSandboxWith } from "./compose.ts";
-import { sandboxRouter } from "./contracts.ts";
 import { controlClient, type SandboxControl, type SandboxControlOptions } from "./control-client.ts";
 import type { SandboxOptions } from "./options.ts";
 import { SandboxStateError } from "./store/state-file.ts";
@@ -15,8 +15,8 @@ import type { FaultInput } from "./testmode/faults.ts";
 import type { ScenarioRun } from "./testmode/scenarios.ts";
 
 export { type RunWorkflowOptions, runWorkflow, type StepCall, type WorkflowRunResult } from "../arazzo/index.ts";
+export { sandboxRouter } from "../contract/documents.ts";
 export type { RunWorkflowInSandbox, Sandbox } from "./compose.ts";
-export { sandboxRouter } from "./contracts.ts";
 export {
   DEFAULT_CARD_ISSUING_SECONDS,
   DEFAULT_KYB_REVIEW_SECONDS,

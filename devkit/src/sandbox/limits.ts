@@ -9,8 +9,6 @@ import type { Issue } from "../contract/router.ts";
 
 /** The largest request body, in bytes: 413 above it. */
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** How deep a JSON body may nest (objects and arrays): 422 deeper. */
-export const MAX_JSON_DEPTH = 64;
 /** The longest string (value or property name) in a request body, in characters: 422 longer. */
 export const MAX_STRING_LENGTH = 4096;
 /** The longest API key, in characters: 401 longer (a key names an account, kept in memory and in the state). */
@@ -24,29 +22,8 @@ export const MAX_ACCOUNTS = 100_000;
 export const MAX_WEBHOOK_ENDPOINTS = 16;
 
 /**
- * Whether the JSON text nests deeper than `max` (objects and arrays), read without parsing it, so a body
- * nested thousands of levels deep costs one pass over its bytes and no stack. Brackets inside strings do
- * not count; malformed text is left to JSON.parse.
- */
-export function nestsDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === 0x5c /* \ */) index++;
-      else if (code === 0x22 /* " */) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x7b /* { */ || code === 0x5b /* [ */) {
-      if (++depth > max) return true;
-    } else if (code === 0x7d /* } */ || code === 0x5d /* ] */) depth--;
-  }
-  return false;
-}
-
-/**
  * Every string in a parsed body (values and property names) longer than `max`, as validation issues naming
- * where it is. The body nests at most MAX_JSON_DEPTH levels (checked first), so the walk's depth is bounded.
+ * where it is. The body nests at most MAX_JSON_DEPTH levels (../common/json-depth.ts, checked first), so the walk's depth is bounded.
  */
 export function longStrings(value: unknown, max: number, location: string[] = ["body"]): Issue[] {
   const issues: Issue[] = [];

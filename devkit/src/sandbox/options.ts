@@ -4,8 +4,8 @@
  */
 
 import path from "node:path";
+import { sandboxRouter } from "../contract/documents.ts";
 import { checkedAllowedHosts } from "./boundary.ts";
-import { sandboxRouter } from "./contracts.ts";
 import { checkedEngineOptions, type EngineOptions } from "./engine-options.ts";
 import { receiverUrlRefusal } from "./receivers.ts";
 import { FaultBook, type FaultInput, FaultInputError } from "./testmode/faults.ts";

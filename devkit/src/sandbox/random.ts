@@ -73,13 +73,16 @@ export function randomPartPlus(part: string, step: number): string | undefined {
 
 /** Draws from the state kept in `holder.random` (an account), writing the new state back after each draw. */
 export class SeededRandom {
-  constructor(
-    private readonly holder: RandomHolder,
-    /** The time an id carries (the sandbox clock's reading, or the time seeded data is dated). */
-    private readonly now: () => number = () => 0,
-    /** Told after each draw (an id, a token, a number) that the holder's state moved: the store keeps it. */
-    private readonly drawn: () => void = () => undefined,
-  ) {}
+  private readonly holder: RandomHolder;
+  /** The time an id carries (the sandbox clock's reading, or the time seeded data is dated). */
+  private readonly now: () => number;
+  /** Told after each draw (an id, a token, a number) that the holder's state moved: the store keeps it. */
+  private readonly drawn: () => void;
+  constructor(holder: RandomHolder, now: () => number = () => 0, drawn: () => void = () => undefined) {
+    this.holder = holder;
+    this.now = now;
+    this.drawn = drawn;
+  }
 
   /** A 32-bit unsigned integer (sfc32). */
   next(): number {

@@ -7,7 +7,7 @@
  */
 
 import type { components } from "partner-api-client";
-import type { components as control } from "../../../generated/sandbox.js";
+import type { components as control } from "../../generated/sandbox.js";
 import type { RandomState } from "./random.ts";
 
 type Schemas = components["schemas"];

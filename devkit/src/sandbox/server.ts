@@ -9,7 +9,10 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { concatBytes, EMPTY_BYTES, utf8Length, utf8Text } from "../bytes.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../common/json-depth.ts";
+import { requestWords } from "../contract/issue-text.ts";
 import type { ContractRouter, Issue, Operation, QueryValues } from "../contract/router.ts";
+import { ulidParameterNames } from "../contract/router-over.ts";
 import { callerKey } from "./accounts.ts";
 import { answerText } from "./answer-text.ts";
 import type { SandboxEngine } from "./engine.ts";
@@ -17,9 +20,8 @@ import { exampleHandler } from "./example-answers.ts";
 import { type AnyReply, type Call, SandboxProblem } from "./flows/flow.ts";
 import { CONTROL_HANDLERS, PARTNER_HANDLERS, type Task } from "./flows/index.ts";
 import { HOSTED_PAGE_POLICY } from "./hosted.ts";
-import { longStrings, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_STRING_LENGTH, nestsDeeperThan } from "./limits.ts";
+import { longStrings, MAX_BODY_BYTES, MAX_STRING_LENGTH } from "./limits.ts";
 import { newAccountQuota } from "./origin-quota.ts";
-import { ulidParameterNames } from "./router-over.ts";
 import { StateNotSavedError } from "./store/errors.ts";
 import { type Exchange, type TestMode, UNANSWERED } from "./testmode/index.ts";
 
@@ -37,6 +39,8 @@ const CORS_HEADERS = {
 };
 const BASE_HEADERS = { "x-content-type-options": "nosniff" };
 const PROBLEM_TYPE_BASE = "https://sandbox.partner-api.invalid/problems/";
+/** The keys a 401 says the sandbox takes. (A 404 lists the partner API's paths: the control API's are the dashboard's.) */
+const SANDBOX_KEYS = "any key (each key is a sandbox account of its own)";
 
 /** The response headers for each side and content type, built once: writeHead only reads them. */
 const headersByContentType = new Map<string, OutgoingHttpHeaders>();
@@ -214,6 +218,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
   const handlers = handlersByOperation(router);
   // New accounts from other sites' pages, bounded per origin on the sandbox's clock (origin-quota.ts).
   const newAccounts = newAccountQuota(() => engine.clock.now());
+  const partnerPaths = router.operations.filter((known) => known.api === "partner").map((known) => known.path);
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     let operation: Operation | undefined;
     let exchange: Exchange | undefined;
@@ -230,7 +235,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
       exchange = testMode.open(request);
       const match = router.match(request.method ?? "GET", pathname);
       if (match.kind === "no-path")
-        throw new SandboxProblem(404, "no-such-path", "No such path", `no operation has the path ${pathname}`);
+        throw new SandboxProblem(404, "no-such-path", "No such path", requestWords.noPath(pathname, partnerPaths));
       if (match.kind === "no-method") {
         // RFC 9110: a 405 lists the methods the path has.
         response.setHeader("allow", match.methods.join(", "));
@@ -238,7 +243,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
           405,
           "no-such-method",
           "Method not allowed",
-          `${match.path} has no ${request.method} operation`,
+          requestWords.noMethod(match.path, String(request.method), match.methods),
         );
       }
       operation = match.operation;
@@ -268,7 +273,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
           401,
           "missing-api-key",
           "Missing API key",
-          `${operation.operationId} needs the X-API-Key header`,
+          requestWords.missingKey(operation.operationId, undefined, SANDBOX_KEYS),
         );
       let body: unknown;
       const issues: Issue[] = [];
@@ -281,7 +286,7 @@ export function createRequestListener(router: ContractRouter, engine: SandboxEng
             status,
             "unsupported-media-type",
             "Unsupported media type",
-            `the body must be ${[...declaredBody.mediaTypes.keys()].join(" or ")}, not "${mediaType || "(no content-type)"}"`,
+            requestWords.mediaType(mediaType, [...declaredBody.mediaTypes.keys()]),
           );
         }
         const text = utf8Text(raw);

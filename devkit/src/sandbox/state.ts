@@ -4,7 +4,7 @@
  */
 
 import type { components } from "partner-api-client";
-import type { components as control } from "../../../generated/sandbox.js";
+import type { components as control } from "../../generated/sandbox.js";
 import { CLOCK_RANGE_TEXT, inClockRange } from "./clock.ts";
 import type { Task } from "./flows/index.ts";
 import type { RandomState } from "./random.ts";

@@ -110,8 +110,8 @@ export async function deliverWebhook(options: DeliveryOptions): Promise<Delivery
 
 /**
  * The signal of one attempt: aborted with a TimeoutError after `timeoutMs`, or when `outer` aborts. A timer of
- * its own rather than AbortSignal.any([AbortSignal.timeout(…), outer]): the composite holds its sources weakly,
- * and a timeout signal collected before it fires never aborts the request.
+ * its own rather than AbortSignal.any([AbortSignal.timeout(…), outer]), which measures slower per attempt
+ * (bench/RESULTS.md, "Request time limits").
  */
 function attemptLimit(timeoutMs: number, outer: AbortSignal | undefined): { signal: AbortSignal; clear(): void } {
   const controller = new AbortController();

@@ -46,8 +46,11 @@ export function changeKey(change: Pick<Change, "check" | "location">): string {
 export class ChangeSink {
   readonly changes: Change[] = [];
 
+  private readonly rewrite?: (change: Change) => Change;
   /** `rewrite` turns what a detector reports into what this place reports (an ignored field, a header's values). */
-  constructor(private readonly rewrite?: (change: Change) => Change) {}
+  constructor(rewrite?: (change: Change) => Change) {
+    this.rewrite = rewrite;
+  }
 
   static change(
     detector: Detector,

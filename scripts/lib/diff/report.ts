@@ -3,7 +3,7 @@
  * verdict a release needs; and its four outputs: readable text, a Markdown changelog, JSON and GitHub
  * workflow annotations.
  */
-import { HTTP_METHODS } from "../../../src/http-methods.ts";
+import { HTTP_METHODS } from "partner-api-client";
 import { type Change, changeKey, sortChanges } from "./changes.ts";
 import { atLeast, LEVELS, type Level } from "./checks/define.ts";
 import { type AllowEntry, emptyConfig, type GateConfig } from "./config.ts";

@@ -4,7 +4,7 @@
  * schemas go to schema-walk.ts with their direction: operation requests flow to the service, responses to the
  * partner; webhooks the other way round.
  */
-import { HTTP_METHODS } from "../../../src/http-methods.ts";
+import { HTTP_METHODS } from "partner-api-client";
 import { type Change, ChangeSink, mergeChanges } from "./changes.ts";
 import type { Flow } from "./checks/define.ts";
 import { docs } from "./checks/document.ts";

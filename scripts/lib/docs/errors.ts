@@ -5,8 +5,9 @@
  * description leaves open"). Made from the contract and the cases below; test/docs/errors-page.test.ts provokes
  * every case of every operation against a running sandbox and checks the status here.
  */
+
+import { HTTP_METHODS, type HttpMethod } from "partner-api-client";
 import { followRefs, isObject, type Json, type JsonObject } from "partner-api-devkit/cli";
-import { HTTP_METHODS, type HttpMethod } from "../../../src/http-methods.ts";
 
 /** What an operation is, as far as its error cases go; all from the contract. */
 export interface ErrorOperation {

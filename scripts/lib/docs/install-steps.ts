@@ -5,11 +5,7 @@
  * reference's Getting started) takes them from here; test/docs/install-steps.test.ts holds them to package.json.
  */
 import { readFileSync } from "node:fs";
-import path from "node:path";
-import { repoRoot } from "../paths.ts";
-
-/** The partners' guide, docs/partners.md. */
-export const partnersGuidePath = path.join(repoRoot, "docs", "partners.md");
+import { partnersGuidePath } from "../paths.ts";
 
 export interface InstallSteps {
   /** The Markdown of the section, without its heading. */

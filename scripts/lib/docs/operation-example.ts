@@ -2,8 +2,8 @@
  * What a code sample knows about one operation, all taken from the contract: samples.ts builds it, each language in
  * languages/ writes a sample from it. Its own module so that the languages and samples.ts import one way.
  */
+import type { HttpMethod } from "partner-api-client";
 import type { Json } from "partner-api-devkit/cli";
-import type { HttpMethod } from "../../../src/http-methods.ts";
 
 /** What a sample needs to know about one operation, all taken from the contract. */
 export interface OperationExample {

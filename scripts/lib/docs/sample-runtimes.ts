@@ -5,8 +5,7 @@
  * runtime that ran them. A language of SAMPLE_LANGUAGES that is not here is shown and not claimed as run.
  */
 import { existsSync } from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { SOURCE_NODE_ARGS } from "../source.ts";
 
 export interface SampleRuntime {
   /** The sample language's label (`SampleLanguage.label`). */
@@ -36,20 +35,10 @@ const JSON_NET_DLL = "/usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll";
 export const SAMPLE_RUNTIMES: readonly SampleRuntime[] = [
   {
     label: "TypeScript",
-    runtime: "Node.js with tsx, this repository's client",
+    runtime: "Node.js 24 (its own type stripping), this repository's client",
     debianPackages: [],
     needs: [],
-    // tsx's loader in this process (`node --import tsx`), not its CLI, which starts a second Node process.
-    run: (file, args, repoRoot) => ({
-      command: process.execPath,
-      args: [
-        "--conditions=partner-api-source",
-        "--import",
-        pathToFileURL(path.join(repoRoot, "node_modules", "tsx", "dist", "loader.mjs")).href,
-        file,
-        ...args,
-      ],
-    }),
+    run: (file, args) => ({ command: process.execPath, args: [...SOURCE_NODE_ARGS, file, ...args] }),
   },
   {
     label: "curl",

@@ -7,8 +7,8 @@
  * response (`resultRead`), so a changed contract changes the samples. test/docs/samples-run.test.ts runs them.
  */
 
+import { HTTP_METHODS } from "partner-api-client";
 import { followRefs, isObject, type Json, type JsonObject } from "partner-api-devkit/cli";
-import { HTTP_METHODS } from "../../../src/http-methods.ts";
 import { COMPANY_HEADER, type SampleLanguage, type WebhookExample } from "./languages/common.ts";
 import { csharp } from "./languages/csharp.ts";
 import { curl } from "./languages/curl.ts";

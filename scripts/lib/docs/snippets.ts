@@ -11,16 +11,13 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { HTTP_METHODS } from "partner-api-client";
 import { isObject, type JsonObject } from "partner-api-devkit/cli";
 import ts from "typescript";
-import { HTTP_METHODS } from "../../../src/http-methods.ts";
-import { repoRoot } from "../paths.ts";
+import { partnersGuidePath, repoRoot } from "../paths.ts";
 import type { ModuleSource } from "../typecheck.ts";
 import { gettingStartedPath } from "./getting-started.ts";
-import { partnersGuidePath } from "./install-steps.ts";
 import { addCodeSamples, TYPESCRIPT_LABEL } from "./samples.ts";
-
-export { partnersGuidePath };
 
 /**
  * The guide's two MSW examples (docs/partners.md, "The sandbox in unit and browser tests"), by block name: they

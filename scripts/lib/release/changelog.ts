@@ -3,8 +3,9 @@
  * partner must do about it, the most pressing first, in partners' words (partner-words.ts); the gate's check id and
  * location in a comment under each, for the API team (the rendered page does not show it). Made from the gate's report (scripts/lib/diff/report.ts), so it lists what the gate saw.
  */
+
+import { HTTP_METHODS } from "partner-api-client";
 import { isObject, type JsonObject } from "partner-api-devkit/cli";
-import { HTTP_METHODS } from "../../../src/http-methods.ts";
 import type { Change } from "../diff/changes.ts";
 import type { DiffReport } from "../diff/report.ts";
 import { partnerSentence } from "./partner-words.ts";

@@ -4,7 +4,7 @@
  * verdict.
  */
 import { ApiError } from "partner-api-client";
-import type { components } from "../../../../generated/sandbox.js";
+import type { components } from "../../../generated/sandbox.js";
 import type { SandboxControl } from "../../sandbox/control-client.ts";
 import { createSandboxControl, DEFAULT_SANDBOX_PORT } from "../../sandbox/index.ts";
 import { type CliIO, describeValue, JobFailure, optionOrEnv, parseInteger, UsageError } from "../runner.ts";

@@ -65,11 +65,13 @@ export class ForwardedExchange {
   /** For close(): the proxy stops, whatever this exchange was waiting for. */
   private readonly stop = (reason: string) => this.end({ ...this.sofar(), cut: reason });
 
-  constructor(
-    private readonly host: ForwardHost,
-    private readonly request: IncomingMessage,
-    private readonly response: ServerResponse,
-  ) {
+  private readonly host: ForwardHost;
+  private readonly request: IncomingMessage;
+  private readonly response: ServerResponse;
+  constructor(host: ForwardHost, request: IncomingMessage, response: ServerResponse) {
+    this.host = host;
+    this.request = request;
+    this.response = response;
     this.requestTap = new Tap(host.budget);
     this.answerTap = new Tap(host.budget);
     this.hadBody =

@@ -97,7 +97,9 @@ export class TrafficJudge {
   /** The contract examples' ids are every sandbox account's own (seeded): they prove nothing about isolation. */
   private readonly shared: ReadonlySet<string>;
 
-  constructor(private readonly options: JudgeOptions) {
+  private readonly options: JudgeOptions;
+  constructor(options: JudgeOptions) {
+    this.options = options;
     this.router = new ContractRouter([{ api: "partner", document: options.document }]);
     this.checks = CHECKS.filter(
       (check): check is ResponseCheck => check.target === "response" && TRAFFIC_CHECKS.has(check.id),

@@ -26,7 +26,10 @@ export class Tap {
   /** Why the copy was let go (the body passes unvalidated); undefined while it is whole. */
   dropped: string | undefined;
 
-  constructor(private readonly budget: Budget) {}
+  private readonly budget: Budget;
+  constructor(budget: Budget) {
+    this.budget = budget;
+  }
 
   add(chunk: Buffer): void {
     this.size += chunk.length;

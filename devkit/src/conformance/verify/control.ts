@@ -1,6 +1,7 @@
 /** The sandbox's control API as verify uses it: found on the target or not, each call bounded, its failures in words. */
+
+import { sandboxRouter } from "../../contract/documents.ts";
 import { inert } from "../../inert.ts";
-import { sandboxRouter } from "../../sandbox/contracts.ts";
 import { controlClient, type SandboxControl } from "../../sandbox/control-client.ts";
 import { fetchBounded } from "../http.ts";
 

@@ -4,8 +4,8 @@
  * which counts it against the budget and judges its answer).
  */
 import { shippedDocuments } from "../../arazzo/document.ts";
+import { sandboxRouter } from "../../contract/documents.ts";
 import type { ContractRouter, Operation } from "../../contract/router.ts";
-import { sandboxRouter } from "../../sandbox/contracts.ts";
 import { type CaseContext, type RequestParts, toProbe } from "../cases.ts";
 import { CHECKS, type CheckContext, type DeliveryCheck, type ResponseCheck, toFailure } from "../checks.ts";
 import type { ExpectedEvent } from "../flows.ts";
@@ -56,15 +56,27 @@ export class Run {
   readonly context: CaseContext;
   readonly checkContext: CheckContext;
 
+  readonly options: VerifyOptions;
+  readonly router: ContractRouter;
+  readonly document: Record<string, unknown>;
+  readonly enabled: ReadonlySet<string>;
+  readonly webhookSecrets: ReadonlyMap<"main" | "other", string>;
+  readonly sources: readonly ValueSource[];
   constructor(
-    readonly options: VerifyOptions,
-    readonly router: ContractRouter,
-    readonly document: Record<string, unknown>,
-    readonly enabled: ReadonlySet<string>,
-    readonly webhookSecrets: ReadonlyMap<"main" | "other", string>,
+    options: VerifyOptions,
+    router: ContractRouter,
+    document: Record<string, unknown>,
+    enabled: ReadonlySet<string>,
+    webhookSecrets: ReadonlyMap<"main" | "other", string>,
     signal: AbortSignal,
-    readonly sources: readonly ValueSource[],
+    sources: readonly ValueSource[],
   ) {
+    this.options = options;
+    this.router = router;
+    this.document = document;
+    this.enabled = enabled;
+    this.webhookSecrets = webhookSecrets;
+    this.sources = sources;
     this.signal = signal;
     this.responseChecks = CHECKS.filter(
       (check): check is ResponseCheck => check.target === "response" && enabled.has(check.id),

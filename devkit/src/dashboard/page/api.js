@@ -9,8 +9,8 @@
 import createClient from "./openapi-fetch.js";
 
 /**
- * @typedef {import("../../../../generated/sandbox.js").paths} ControlPaths
- * @typedef {import("../../../../generated/sandbox.js").components["schemas"]} Schemas
+ * @typedef {import("../../../generated/sandbox.js").paths} ControlPaths
+ * @typedef {import("../../../generated/sandbox.js").components["schemas"]} Schemas
  */
 
 /**

@@ -6,7 +6,7 @@
  */
 
 /**
- * @typedef {import("../../../../generated/sandbox.js").components["schemas"]} Schemas
+ * @typedef {import("../../../generated/sandbox.js").components["schemas"]} Schemas
  * @typedef {Pick<Schemas["Fault"], "status" | "retryAfter" | "delayMs" | "drop" | "malformed">} FaultEffect
  */
 

@@ -5,7 +5,7 @@
  * included, run after run. The control API lists the accounts that have called, by fingerprint, and reads
  * everything one holds.
  */
-import type { components } from "../../../../generated/sandbox.js";
+import type { components } from "../../../generated/sandbox.js";
 import { keyHint } from "../accounts.ts";
 import { MAX_ACCOUNTS } from "../limits.ts";
 import { randomStateFor } from "../random.ts";

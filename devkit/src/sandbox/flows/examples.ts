@@ -6,8 +6,8 @@
  * value is read from the contract the sandbox serves: a changed example changes what is seeded.
  */
 import type { components } from "partner-api-client";
+import { partnerDocument } from "../../contract/documents.ts";
 import { followRefs, isObject, type Json, type JsonObject } from "../../contract/refs.ts";
-import { partnerDocument } from "../contracts.ts";
 import type { CompanyRecord } from "../records.ts";
 import { deepFreeze } from "../store/tables.ts";
 import { SEEDED_CARD_BINS } from "./cards.ts";

@@ -18,7 +18,7 @@ import type {
   paths as PartnerPaths,
   webhooks as PartnerWebhooks,
 } from "partner-api-client";
-import type { operations as ControlOperations } from "../../../../generated/sandbox.js";
+import type { operations as ControlOperations } from "../../../generated/sandbox.js";
 import type { ContractRouter, Issue } from "../../contract/router.ts";
 import type { SandboxClock } from "../clock.ts";
 import type { SeededRandom } from "../random.ts";
@@ -157,15 +157,17 @@ export class SandboxProblem extends Error {
   override readonly name = "SandboxProblem";
   /** Headers sent with the problem (`Retry-After` with a 429). */
   headers?: Record<string, string>;
-  constructor(
-    readonly status: number,
-    readonly kind: string,
-    readonly title: string,
-    detail: string,
-    /** One entry per broken rule, when the request failed the contract's validation. */
-    readonly validation?: Issue[],
-  ) {
+  readonly status: number;
+  readonly kind: string;
+  readonly title: string;
+  /** One entry per broken rule, when the request failed the contract's validation. */
+  readonly validation?: Issue[];
+  constructor(status: number, kind: string, title: string, detail: string, validation?: Issue[]) {
     super(detail);
+    this.status = status;
+    this.kind = kind;
+    this.title = title;
+    this.validation = validation;
   }
 }
 

@@ -4,7 +4,7 @@
  * the entry with its transaction).
  */
 import type { components as partner } from "partner-api-client";
-import type { components } from "../../../../generated/sandbox.js";
+import type { components } from "../../../generated/sandbox.js";
 import type { CompanyRecord } from "../records.ts";
 import { accountOf, actingCompany, defineFlow, type FlowEnv, pageOf, pathCompany } from "./flow.ts";
 import { microsecondIso } from "./routes.ts";

@@ -2,7 +2,7 @@
  * Onboarding and identity verification (KYC): companies onboarded under the partner account, their
  * onboarding status, and the hosted verification and terms pages a company onboarded with Swap gets.
  */
-import type { components } from "../../../../generated/sandbox.js";
+import type { components } from "../../../generated/sandbox.js";
 import { KYC_ACTIONS, renderCompletionPage, renderKycPage, renderTosPage } from "../hosted.ts";
 import type { CompanyRecord } from "../records.ts";
 import { addCardHolder, SEEDED_CARD_BINS } from "./cards.ts";

@@ -2,7 +2,7 @@
  * Money in: payment routes and the deposits that land on them (each a transaction getTransaction reads and a
  * payment_route.transaction.created event), and wallets with the deposit addresses opened on them.
  */
-import type { components } from "../../../../generated/sandbox.js";
+import type { components } from "../../../generated/sandbox.js";
 import { type CompanyRecord, dataMap, type WalletRecord } from "../records.ts";
 import { deepFreeze } from "../store/tables.ts";
 import {

@@ -107,10 +107,11 @@ class Table {
   /** Every account is in memory: the source is read no more. */
   private complete: boolean;
 
-  constructor(
-    private readonly ownerOf: (record: Row) => string,
-    private readonly source?: TableSource,
-  ) {
+  private readonly ownerOf: (record: Row) => string;
+  private readonly source?: TableSource;
+  constructor(ownerOf: (record: Row) => string, source?: TableSource) {
+    this.ownerOf = ownerOf;
+    this.source = source;
     this.complete = source === undefined;
   }
 
@@ -256,10 +257,9 @@ export class MemoryStore implements Store {
   /** Told of every change (a persistent store's change set). */
   protected recorder: ChangeRecorder | undefined;
 
-  constructor(
-    readonly seed: number,
-    nextTaskId = 1,
-  ) {
+  readonly seed: number;
+  constructor(seed: number, nextTaskId = 1) {
+    this.seed = seed;
     this.taskCounter = nextTaskId;
   }
 

@@ -174,11 +174,13 @@ class Thread {
 export class Writer {
   private thread: Thread;
 
-  constructor(
-    private readonly file: string,
-    private readonly synchronous: Synchronous,
-    private readonly tables: readonly string[],
-  ) {
+  private readonly file: string;
+  private readonly synchronous: Synchronous;
+  private readonly tables: readonly string[];
+  constructor(file: string, synchronous: Synchronous, tables: readonly string[]) {
+    this.file = file;
+    this.synchronous = synchronous;
+    this.tables = tables;
     this.thread = this.start();
   }
 

@@ -4,7 +4,7 @@
  * state file. Each fault's chance is drawn from a generator seeded by the sandbox's seed, so the same seed
  * and the same calls fail the same way every run.
  */
-import type { components } from "../../../../generated/sandbox.js";
+import type { components } from "../../../generated/sandbox.js";
 import { utf8Length } from "../../bytes.ts";
 import type { Operation } from "../../contract/router.ts";
 import { type RandomHolder, randomStateFor, SeededRandom } from "../random.ts";
@@ -46,11 +46,9 @@ export class FaultBook {
   /** The partner API's operations, the only ones a fault may name. */
   private readonly operations: Operation[];
 
-  constructor(
-    seed: number,
-    operations: readonly Operation[],
-    private readonly now: () => number,
-  ) {
+  private readonly now: () => number;
+  constructor(seed: number, operations: readonly Operation[], now: () => number) {
+    this.now = now;
     this.chance = { random: randomStateFor(seed, "faults") };
     this.operations = operations.filter((operation) => operation.api === "partner");
   }

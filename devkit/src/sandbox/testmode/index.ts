@@ -56,11 +56,11 @@ export class TestMode implements TestModeAccess {
   /** The calls scenarios make in-process, by their request object, with the scenario's label. */
   private readonly scenarioCalls = new WeakMap<IncomingMessage, string>();
 
-  constructor(
-    readonly engine: SandboxEngine,
-    readonly router: ContractRouter,
-    options: TestModeOptions,
-  ) {
+  readonly engine: SandboxEngine;
+  readonly router: ContractRouter;
+  constructor(engine: SandboxEngine, router: ContractRouter, options: TestModeOptions) {
+    this.engine = engine;
+    this.router = router;
     this.faults = new FaultBook(options.seed, router.operations, () => engine.clock.now());
     this.log = new RequestLog(router, options.requestLogSize);
     this.scenarios = new ScenarioRunner({
@@ -125,10 +125,11 @@ export class Exchange {
   private readonly scenario: string | undefined;
   private logged = true;
 
-  constructor(
-    private readonly mode: TestMode,
-    private readonly request: IncomingMessage,
-  ) {
+  private readonly mode: TestMode;
+  private readonly request: IncomingMessage;
+  constructor(mode: TestMode, request: IncomingMessage) {
+    this.mode = mode;
+    this.request = request;
     this.atMs = mode.engine.clock.now();
     this.scenario = mode.scenarioOf(request);
     this.account = callerFingerprint(request.headers);

@@ -9,7 +9,7 @@
  * a body that is not JSON or a form shows as its length and type.
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
-import type { components } from "../../../../generated/sandbox.js";
+import type { components } from "../../../generated/sandbox.js";
 import { sha256Hex, utf8Bytes, utf8Length, utf8Text } from "../../bytes.ts";
 import type { ContractRouter, Operation } from "../../contract/router.ts";
 import {
@@ -136,11 +136,11 @@ class Entry {
   /** Pushed out of its account's calls; still in the log's list until the next sweep. */
   dropped = false;
 
-  constructor(
-    readonly id: number,
-    readonly call: LoggedCall,
-    router: ContractRouter,
-  ) {
+  readonly id: number;
+  readonly call: LoggedCall;
+  constructor(id: number, call: LoggedCall, router: ContractRouter) {
+    this.id = id;
+    this.call = call;
     const responseText = call.responseText;
     if (responseText !== undefined && responseText.length > LOGGED_BODY_BYTES)
       this.check = contractCheck(router, call, utf8Text(responseText));
@@ -262,15 +262,22 @@ export class RequestLog {
   private readonly streams = new Set<RequestStream>();
   private readonly streamsByOwner = new Map<string, number>();
 
+  private readonly router: ContractRouter;
+  readonly size: number;
+  /** The byte bounds: in all, and per account (smaller ones in tests). */
+  readonly bounds: { maxBytes: number; maxBytesPerAccount: number };
   constructor(
-    private readonly router: ContractRouter,
-    readonly size: number = DEFAULT_REQUEST_LOG_SIZE,
-    /** The byte bounds: in all, and per account (smaller ones in tests). */
-    readonly bounds: { maxBytes: number; maxBytesPerAccount: number } = {
+    router: ContractRouter,
+    size: number = DEFAULT_REQUEST_LOG_SIZE,
+    bounds: { maxBytes: number; maxBytesPerAccount: number } = {
       maxBytes: MAX_LOGGED_BYTES,
       maxBytesPerAccount: MAX_LOGGED_BYTES_PER_ACCOUNT,
     },
-  ) {}
+  ) {
+    this.router = router;
+    this.size = size;
+    this.bounds = bounds;
+  }
 
   /** The bytes the log holds, in all or for one account (`null`: the callers without one). */
   heldBytes(account?: string | null): number {

@@ -6,7 +6,7 @@
  * strike it), with the clock frozen for the run's length: the same state, seed and clock reading give the same ids.
  */
 import type { IncomingMessage } from "node:http";
-import type { components } from "../../../../generated/sandbox.js";
+import type { components } from "../../../generated/sandbox.js";
 import { type Catalogue, type ResolvedDocument, resolveArazzo } from "../../arazzo/check.ts";
 import {
   type ArazzoDocument,
@@ -56,7 +56,10 @@ export class ScenarioRunner {
   private froze = false;
   private listener: RequestListener | undefined;
 
-  constructor(private readonly host: ScenarioHost) {}
+  private readonly host: ScenarioHost;
+  constructor(host: ScenarioHost) {
+    this.host = host;
+  }
 
   /** The handler scenario calls go through (set once the sandbox has made it). */
   serveWith(listener: RequestListener): void {

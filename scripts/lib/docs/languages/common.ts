@@ -26,7 +26,9 @@ export interface SampleLanguage {
   request(operation: OperationExample): string;
   /**
    * The webhook page's sample: a program that reads a delivery's raw body on standard input and its `X-Signature`
-   * as its first argument, verifies it and prints the event's type and id (curl: a signed delivery of `event`).
+   * as its first argument, verifies it over those bytes (exit 1 and `invalid signature` on stderr otherwise: a
+   * receiver's 401), then handles that event's data as a receiver of it would, printing `webhookLines` (curl: a
+   * signed delivery of `event`).
    */
   webhook(event: WebhookExample): string;
 }
@@ -148,4 +150,109 @@ export function literal(value: Json, spelling: LiteralSpelling, indent = 0): str
     return `${start}\n${lines.join("\n")}\n${pad}${end}`;
   }
   return JSON.stringify(value);
+}
+
+/** The event kinds whose samples handle their data (each language spells each in its own idiom). */
+export const WEBHOOK_TYPES = [
+  "company.onboarding_status_changed",
+  "company.kyc_link.issued",
+  "company.kyc_status_changed",
+  "payment_route.created",
+  "payment_route.transaction.created",
+  "company.kyb_status_changed",
+] as const;
+
+/** What the source does not show in a payload: the receiver reads the company again instead. */
+export const UNSHOWN_PAYLOAD_LINES: Readonly<Record<string, string>> = {
+  "company.onboarding_status_changed":
+    "onboarding status changed: the payload is not specified; read the company again (listCompanies)",
+  "company.kyb_status_changed":
+    "KYB result changed: the payload is not specified; read the company again (listCompanies)",
+};
+
+/** What a sample says where it reads the company again instead of a payload the source does not show. */
+export const UNSHOWN_COMMENT = "The API description does not show this payload: read the company again.";
+
+/**
+ * A language's handling of event `type`: its own from `handlers`, or for a payload the source does not show,
+ * `unshown` spelling the comment and the line to print; nothing for an event the samples do not know.
+ */
+export function webhookHandling(
+  type: string,
+  handlers: Readonly<Record<string, string>>,
+  unshown: (comment: string, line: string) => string,
+): string {
+  if (Object.hasOwn(handlers, type)) return handlers[type]!;
+  const line = UNSHOWN_PAYLOAD_LINES[type];
+  return line === undefined ? "" : unshown(UNSHOWN_COMMENT, line);
+}
+
+type Tree = Record<string, unknown>;
+const tree = (value: unknown): Tree => (value !== null && typeof value === "object" ? (value as Tree) : {});
+const text = (value: unknown): string => (typeof value === "string" ? value : "");
+
+/**
+ * What every language's webhook sample prints for a verified delivery `body`: the event's type and id (the key
+ * to deduplicate by), then what a receiver of that event does with its fields. Every payload field may be absent:
+ * an absent text prints empty, an absent flag or kind takes the last branch. The samples test holds each
+ * language's output to these lines.
+ */
+export function webhookLines(body: string): string[] {
+  const event = tree(JSON.parse(body));
+  const payload = tree(event.payload);
+  const head = `${text(event.type)} ${text(event.id)}`;
+  const type = text(event.type);
+  if (type in UNSHOWN_PAYLOAD_LINES) return [head, UNSHOWN_PAYLOAD_LINES[type]!];
+  const company = text(payload.companyId);
+  switch (type) {
+    case "company.kyc_link.issued":
+      return [
+        head,
+        `company ${company}: KYC ${text(payload.kycStatus)}; send the director to ${text(payload.kycUrl)}`,
+        payload.tosAccepted === true
+          ? "terms of service: accepted"
+          : `terms of service: to accept at ${text(payload.tosUrl)}`,
+      ];
+    case "company.kyc_status_changed": {
+      const status = text(payload.kycStatus);
+      const next =
+        status === "approved"
+          ? "next: the company can use Swap"
+          : status === "rejected"
+            ? "next: tell the company its verification was rejected"
+            : "next: wait for the next status";
+      return [head, `company ${company}: KYC ${status}`, next];
+    }
+    case "payment_route.created": {
+      const route = tree(payload.paymentRoute);
+      const [source, destination] = [tree(route.source), tree(route.destination)];
+      return [
+        head,
+        `${text(route.type)} route ${text(route.id)} (${text(route.status)}) for company ${company}`,
+        `in: ${text(source.currency)} via ${text(source.paymentRail)} to ${text(route.depositAddress)}`,
+        `out: ${text(destination.currency)} via ${text(destination.paymentRail)}`,
+      ];
+    }
+    case "payment_route.transaction.created": {
+      const data = tree(payload.data);
+      const route = text(data.routeId);
+      if (data.routeType === "offramp")
+        return [
+          head,
+          `offramp route ${route}: ${text(data.incomingAmount)} ${text(tree(data.source).currency)} in, ${text(data.convertedAmount)} ${text(tree(data.destination).currency)} out to ${text(tree(data.destination).bankName)}, fees ${text(data.totalFees)}`,
+        ];
+      if (data.routeType === "onramp")
+        return [
+          head,
+          `onramp route ${route}: ${text(data.incomingAmount)} from ${text(data.senderName)}, ${text(data.convertedAmount)} out`,
+        ];
+      const transaction = tree(payload.transaction);
+      return [
+        head,
+        `route ${route} transaction ${text(transaction.id)}: ${text(transaction.amount)} ${text(transaction.currency)}`,
+      ];
+    }
+    default:
+      return [head];
+  }
 }

@@ -18,6 +18,8 @@ import {
   requestTarget,
   type SampleLanguage,
   WEBHOOK_SECRET_VARIABLE,
+  type WebhookExample,
+  webhookHandling,
 } from "./common.ts";
 
 /** The NuGet package the samples build bodies and read answers with. */
@@ -112,11 +114,68 @@ function request(operation: OperationExample): string {
   return `${lines.join("\n")}\n`;
 }
 
-function verifyWebhook(): string {
+/** Each event's handling: what a receiver of it does with its fields (`webhookLines` in common.ts says what it prints). */
+const HANDLERS: Readonly<Record<string, string>> = {
+  "company.kyc_link.issued": `        Console.WriteLine($"company {payload["companyId"]}: KYC {payload["kycStatus"]}; send the director to {payload["kycUrl"]}");
+        if ((bool?)payload["tosAccepted"] == true)
+        {
+            Console.WriteLine("terms of service: accepted");
+        }
+        else
+        {
+            Console.WriteLine($"terms of service: to accept at {payload["tosUrl"]}");
+        }`,
+  "company.kyc_status_changed": `        var status = (string)payload["kycStatus"];
+        Console.WriteLine($"company {payload["companyId"]}: KYC {status}");
+        switch (status)
+        {
+            case "approved":
+                Console.WriteLine("next: the company can use Swap");
+                break;
+            case "rejected":
+                Console.WriteLine("next: tell the company its verification was rejected");
+                break;
+            default:
+                Console.WriteLine("next: wait for the next status");
+                break;
+        }`,
+  "payment_route.created": `        var route = payload["paymentRoute"] as JObject ?? new JObject();
+        Console.WriteLine($"{route["type"]} route {route["id"]} ({route["status"]}) for company {payload["companyId"]}");
+        Console.WriteLine($"in: {route.SelectToken("source.currency")} via {route.SelectToken("source.paymentRail")} to {route["depositAddress"]}");
+        Console.WriteLine($"out: {route.SelectToken("destination.currency")} via {route.SelectToken("destination.paymentRail")}");`,
+  "payment_route.transaction.created": `        var data = payload["data"] as JObject ?? new JObject();
+        var routeId = data["routeId"];
+        switch ((string)data["routeType"])
+        {
+            case "offramp":
+                Console.WriteLine($"offramp route {routeId}: {data["incomingAmount"]} {data.SelectToken("source.currency")} in, " +
+                    $"{data["convertedAmount"]} {data.SelectToken("destination.currency")} out to {data.SelectToken("destination.bankName")}, " +
+                    $"fees {data["totalFees"]}");
+                break;
+            case "onramp":
+                Console.WriteLine($"onramp route {routeId}: {data["incomingAmount"]} from {data["senderName"]}, {data["convertedAmount"]} out");
+                break;
+            default:
+                var transaction = payload["transaction"] as JObject ?? new JObject();
+                Console.WriteLine($"route {routeId} transaction {transaction["id"]}: {transaction["amount"]} {transaction["currency"]}");
+                break;
+        }`,
+};
+
+function handler(type: string): string {
+  return webhookHandling(
+    type,
+    HANDLERS,
+    (comment, line) => `        // ${comment}\n        Console.WriteLine(${quoted(line)});`,
+  );
+}
+
+function verifyWebhook(event: WebhookExample): string {
   return `using System;
 using System.IO;
 using System.Security.Cryptography;
 using System.Text;
+using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;
 
 class VerifyWebhook
@@ -146,11 +205,15 @@ class VerifyWebhook
         var signature = args.Length > 0 ? args[0] : ""; // the X-Signature header; absent is invalid
         if (!ValidSignature(rawBody, signature, Environment.GetEnvironmentVariable(${quoted(WEBHOOK_SECRET_VARIABLE)})))
         {
-            Console.Error.WriteLine("invalid signature");
+            Console.Error.WriteLine("invalid signature"); // a receiver answers 401
             Environment.Exit(1);
         }
-        var webhookEvent = JObject.Parse(Encoding.UTF8.GetString(rawBody));
-        Console.WriteLine($"{webhookEvent["type"]} {webhookEvent["id"]}");
+        // Dates stay text: the handling prints what was sent.
+        var reader = new JsonTextReader(new StringReader(Encoding.UTF8.GetString(rawBody))) { DateParseHandling = DateParseHandling.None };
+        var webhookEvent = JObject.Load(reader);
+        var payload = webhookEvent["payload"] as JObject ?? new JObject();
+        Console.WriteLine($"{webhookEvent["type"]} {webhookEvent["id"]}"); // deduplicate by id: a delivery may come again
+${handler(event.type)}
     }
 }
 `;

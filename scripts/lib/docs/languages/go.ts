@@ -13,7 +13,10 @@ import {
   readName,
   requestTarget,
   type SampleLanguage,
+  UNSHOWN_COMMENT,
+  UNSHOWN_PAYLOAD_LINES,
   WEBHOOK_SECRET_VARIABLE,
+  type WebhookExample,
 } from "./common.ts";
 
 /** Go's exported field name for a JSON property, with Go's initialisms: `id` → `ID`, `url` → `URL`. */
@@ -127,7 +130,129 @@ function request(operation: OperationExample): string {
   return `${lines.join("\n")}\n`;
 }
 
-function verifyWebhook(): string {
+/** Each event's payload as a Go type (the fields its handling reads) and its handling, gofmt's layout. */
+const HANDLERS: Readonly<Record<string, { types: string; handle: string }>> = {
+  "company.kyc_link.issued": {
+    types: `// kycLinkIssued is the payload of company.kyc_link.issued.
+type kycLinkIssued struct {
+	CompanyID   string \`json:"companyId"\`
+	KycURL      string \`json:"kycUrl"\`
+	KycStatus   string \`json:"kycStatus"\`
+	TosURL      string \`json:"tosUrl"\`
+	TosAccepted bool   \`json:"tosAccepted"\`
+}`,
+    handle: `	payload := event.Payload
+	fmt.Printf("company %s: KYC %s; send the director to %s\\n", payload.CompanyID, payload.KycStatus, payload.KycURL)
+	if payload.TosAccepted {
+		fmt.Println("terms of service: accepted")
+	} else {
+		fmt.Println("terms of service: to accept at " + payload.TosURL)
+	}`,
+  },
+  "company.kyc_status_changed": {
+    types: `// kycStatusChanged is the payload of company.kyc_status_changed.
+type kycStatusChanged struct {
+	CompanyID string \`json:"companyId"\`
+	KycStatus string \`json:"kycStatus"\`
+}`,
+    handle: `	fmt.Printf("company %s: KYC %s\\n", event.Payload.CompanyID, event.Payload.KycStatus)
+	switch event.Payload.KycStatus {
+	case "approved":
+		fmt.Println("next: the company can use Swap")
+	case "rejected":
+		fmt.Println("next: tell the company its verification was rejected")
+	default:
+		fmt.Println("next: wait for the next status")
+	}`,
+  },
+  "payment_route.created": {
+    types: `// routeEnd is one side of a payment route.
+type routeEnd struct {
+	Currency    string \`json:"currency"\`
+	PaymentRail string \`json:"paymentRail"\`
+}
+
+// paymentRouteCreated is the payload of payment_route.created.
+type paymentRouteCreated struct {
+	CompanyID    string \`json:"companyId"\`
+	PaymentRoute struct {
+		ID             string   \`json:"id"\`
+		Type           string   \`json:"type"\`
+		Status         string   \`json:"status"\`
+		DepositAddress string   \`json:"depositAddress"\`
+		Source         routeEnd \`json:"source"\`
+		Destination    routeEnd \`json:"destination"\`
+	} \`json:"paymentRoute"\`
+}`,
+    handle: `	route := event.Payload.PaymentRoute
+	fmt.Printf("%s route %s (%s) for company %s\\n", route.Type, route.ID, route.Status, event.Payload.CompanyID)
+	fmt.Printf("in: %s via %s to %s\\n", route.Source.Currency, route.Source.PaymentRail, route.DepositAddress)
+	fmt.Printf("out: %s via %s\\n", route.Destination.Currency, route.Destination.PaymentRail)`,
+  },
+  "payment_route.transaction.created": {
+    types: `// routeTransactionCreated is the payload of payment_route.transaction.created; Data holds the fields of both
+// route kinds, told apart by RouteType (empty when absent).
+type routeTransactionCreated struct {
+	Transaction struct {
+		ID       string \`json:"id"\`
+		Amount   string \`json:"amount"\`
+		Currency string \`json:"currency"\`
+	} \`json:"transaction"\`
+	Data struct {
+		RouteID         string \`json:"routeId"\`
+		RouteType       string \`json:"routeType"\`
+		IncomingAmount  string \`json:"incomingAmount"\`
+		ConvertedAmount string \`json:"convertedAmount"\`
+		TotalFees       string \`json:"totalFees"\`
+		SenderName      string \`json:"senderName"\`
+		Source          struct {
+			Currency string \`json:"currency"\`
+		} \`json:"source"\`
+		Destination struct {
+			Currency string \`json:"currency"\`
+			BankName string \`json:"bankName"\`
+		} \`json:"destination"\`
+	} \`json:"data"\`
+}`,
+    handle: `	data := event.Payload.Data
+	switch data.RouteType {
+	case "offramp":
+		fmt.Printf("offramp route %s: %s %s in, %s %s out to %s, fees %s\\n", data.RouteID, data.IncomingAmount,
+			data.Source.Currency, data.ConvertedAmount, data.Destination.Currency, data.Destination.BankName, data.TotalFees)
+	case "onramp":
+		fmt.Printf("onramp route %s: %s from %s, %s out\\n", data.RouteID, data.IncomingAmount, data.SenderName,
+			data.ConvertedAmount)
+	default:
+		transaction := event.Payload.Transaction
+		fmt.Printf("route %s transaction %s: %s %s\\n", data.RouteID, transaction.ID, transaction.Amount,
+			transaction.Currency)
+	}`,
+  },
+};
+
+/** The event's payload types (if its handling reads a payload), the envelope's fields, and the handling. */
+function eventParts(type: string): { types: string; fields: string; handle: string } {
+  const known = HANDLERS[type];
+  if (known) {
+    const name = /^type (\w+) struct/m.exec(known.types.split("\n\n").at(-1)!)![1]!;
+    // gofmt aligns the tags: the type column is as wide as the payload's type name.
+    const column = "string".padEnd(name.length);
+    return {
+      types: `${known.types}\n\n`,
+      fields: `\t\tID      ${column} \`json:"id"\`\n\t\tType    ${column} \`json:"type"\`\n\t\tPayload ${name} \`json:"payload"\``,
+      handle: known.handle,
+    };
+  }
+  const line = UNSHOWN_PAYLOAD_LINES[type];
+  return {
+    types: "",
+    fields: `\t\tID   string \`json:"id"\`\n\t\tType string \`json:"type"\``,
+    handle: line ? `\t// ${UNSHOWN_COMMENT}\n\tfmt.Println(${quoted(line)})` : "",
+  };
+}
+
+function verifyWebhook(event: WebhookExample): string {
+  const { types, fields, handle } = eventParts(event.type);
   return `package main
 
 import (
@@ -150,7 +275,7 @@ func validSignature(rawBody []byte, signature, secret string) bool {
 	return hmac.Equal([]byte(expected), []byte(strings.ToLower(strings.TrimSpace(signature))))
 }
 
-func main() {
+${types}func main() {
 	// The body exactly as received: verify before parsing, never a re-serialised copy.
 	rawBody, err := io.ReadAll(os.Stdin)
 	if err != nil {
@@ -161,16 +286,16 @@ func main() {
 		signature = os.Args[1]
 	}
 	if !validSignature(rawBody, signature, os.Getenv(${quoted(WEBHOOK_SECRET_VARIABLE)})) {
-		log.Fatal("invalid signature")
+		log.Fatal("invalid signature") // a receiver answers 401
 	}
 	var event struct {
-		ID   string \`json:"id"\`
-		Type string \`json:"type"\`
+${fields}
 	}
 	if err := json.Unmarshal(rawBody, &event); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(event.Type, event.ID)
+	fmt.Println(event.Type, event.ID) // deduplicate by ID: a delivery may come again
+${handle}
 }
 `;
 }

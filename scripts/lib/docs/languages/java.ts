@@ -15,6 +15,8 @@ import {
   requestTarget,
   type SampleLanguage,
   WEBHOOK_SECRET_VARIABLE,
+  type WebhookExample,
+  webhookHandling,
 } from "./common.ts";
 
 /** The Maven coordinates of the JSON library the samples read answers with. */
@@ -95,7 +97,56 @@ function request(operation: OperationExample): string {
   return `${lines.join("\n")}\n`;
 }
 
-function verifyWebhook(): string {
+/** Each event's handling: what a receiver of it does with its fields (`webhookLines` in common.ts says what it prints). */
+const HANDLERS: Readonly<Record<string, string>> = {
+  "company.kyc_link.issued": `        System.out.printf("company %s: KYC %s; send the director to %s%n", payload.path("companyId").asText(),
+                payload.path("kycStatus").asText(), payload.path("kycUrl").asText());
+        if (payload.path("tosAccepted").isBoolean() && payload.path("tosAccepted").booleanValue()) {
+            System.out.println("terms of service: accepted");
+        } else {
+            System.out.println("terms of service: to accept at " + payload.path("tosUrl").asText());
+        }`,
+  "company.kyc_status_changed": `        String status = payload.path("kycStatus").asText();
+        System.out.printf("company %s: KYC %s%n", payload.path("companyId").asText(), status);
+        System.out.println(switch (status) {
+            case "approved" -> "next: the company can use Swap";
+            case "rejected" -> "next: tell the company its verification was rejected";
+            default -> "next: wait for the next status";
+        });`,
+  "payment_route.created": `        JsonNode route = payload.path("paymentRoute");
+        System.out.printf("%s route %s (%s) for company %s%n", route.path("type").asText(), route.path("id").asText(),
+                route.path("status").asText(), payload.path("companyId").asText());
+        System.out.printf("in: %s via %s to %s%n", route.at("/source/currency").asText(),
+                route.at("/source/paymentRail").asText(), route.path("depositAddress").asText());
+        System.out.printf("out: %s via %s%n", route.at("/destination/currency").asText(),
+                route.at("/destination/paymentRail").asText());`,
+  "payment_route.transaction.created": `        JsonNode data = payload.path("data");
+        String routeId = data.path("routeId").asText();
+        switch (data.path("routeType").asText()) {
+            case "offramp" -> System.out.printf("offramp route %s: %s %s in, %s %s out to %s, fees %s%n", routeId,
+                    data.path("incomingAmount").asText(), data.at("/source/currency").asText(),
+                    data.path("convertedAmount").asText(), data.at("/destination/currency").asText(),
+                    data.at("/destination/bankName").asText(), data.path("totalFees").asText());
+            case "onramp" -> System.out.printf("onramp route %s: %s from %s, %s out%n", routeId,
+                    data.path("incomingAmount").asText(), data.path("senderName").asText(),
+                    data.path("convertedAmount").asText());
+            default -> {
+                JsonNode transaction = payload.path("transaction");
+                System.out.printf("route %s transaction %s: %s %s%n", routeId, transaction.path("id").asText(),
+                        transaction.path("amount").asText(), transaction.path("currency").asText());
+            }
+        }`,
+};
+
+function handler(type: string): string {
+  return webhookHandling(
+    type,
+    HANDLERS,
+    (comment, line) => `        // ${comment}\n        System.out.println(${quoted(line)});`,
+  );
+}
+
+function verifyWebhook(event: WebhookExample): string {
   return `import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
@@ -119,11 +170,14 @@ public class VerifyWebhook {
         byte[] rawBody = System.in.readAllBytes();
         String signature = args.length > 0 ? args[0] : ""; // the X-Signature header; absent is invalid
         if (!validSignature(rawBody, signature, System.getenv(${quoted(WEBHOOK_SECRET_VARIABLE)}))) {
-            System.err.println("invalid signature");
+            System.err.println("invalid signature"); // a receiver answers 401
             System.exit(1);
         }
         JsonNode event = new ObjectMapper().readTree(rawBody);
+        JsonNode payload = event.path("payload");
+        // Deduplicate by id: a delivery may come again.
         System.out.println(event.path("type").asText() + " " + event.path("id").asText());
+${handler(event.type)}
     }
 }
 `;

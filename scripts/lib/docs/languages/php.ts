@@ -12,6 +12,8 @@ import {
   type SampleLanguage,
   singleQuoted,
   WEBHOOK_SECRET_VARIABLE,
+  type WebhookExample,
+  webhookHandling,
 } from "./common.ts";
 
 const phpString = singleQuoted;
@@ -78,7 +80,54 @@ function request(operation: OperationExample): string {
   return `${lines.join("\n")}\n`;
 }
 
-function verifyWebhook(): string {
+/** Each event's handling: what a receiver of it does with its fields (`webhookLines` in common.ts says what it prints). */
+const HANDLERS: Readonly<Record<string, string>> = {
+  "company.kyc_link.issued": `echo 'company ', $payload['companyId'] ?? '', ': KYC ', $payload['kycStatus'] ?? '',
+    '; send the director to ', $payload['kycUrl'] ?? '', PHP_EOL;
+echo ($payload['tosAccepted'] ?? false) === true
+    ? 'terms of service: accepted'
+    : 'terms of service: to accept at ' . ($payload['tosUrl'] ?? ''), PHP_EOL;
+`,
+  "company.kyc_status_changed": `$status = $payload['kycStatus'] ?? '';
+echo 'company ', $payload['companyId'] ?? '', ': KYC ', $status, PHP_EOL;
+echo match ($status) {
+    'approved' => 'next: the company can use Swap',
+    'rejected' => 'next: tell the company its verification was rejected',
+    default => 'next: wait for the next status',
+}, PHP_EOL;
+`,
+  "payment_route.created": `$route = $payload['paymentRoute'] ?? [];
+echo $route['type'] ?? '', ' route ', $route['id'] ?? '', ' (', $route['status'] ?? '', ') for company ',
+    $payload['companyId'] ?? '', PHP_EOL;
+echo 'in: ', $route['source']['currency'] ?? '', ' via ', $route['source']['paymentRail'] ?? '', ' to ',
+    $route['depositAddress'] ?? '', PHP_EOL;
+echo 'out: ', $route['destination']['currency'] ?? '', ' via ', $route['destination']['paymentRail'] ?? '', PHP_EOL;
+`,
+  "payment_route.transaction.created": `$data = $payload['data'] ?? [];
+$routeId = $data['routeId'] ?? '';
+switch ($data['routeType'] ?? null) {
+    case 'offramp':
+        echo "offramp route $routeId: ", $data['incomingAmount'] ?? '', ' ', $data['source']['currency'] ?? '', ' in, ',
+            $data['convertedAmount'] ?? '', ' ', $data['destination']['currency'] ?? '', ' out to ',
+            $data['destination']['bankName'] ?? '', ', fees ', $data['totalFees'] ?? '', PHP_EOL;
+        break;
+    case 'onramp':
+        echo "onramp route $routeId: ", $data['incomingAmount'] ?? '', ' from ', $data['senderName'] ?? '', ', ',
+            $data['convertedAmount'] ?? '', ' out', PHP_EOL;
+        break;
+    default:
+        $transaction = $payload['transaction'] ?? [];
+        echo "route $routeId transaction ", $transaction['id'] ?? '', ': ', $transaction['amount'] ?? '', ' ',
+            $transaction['currency'] ?? '', PHP_EOL;
+}
+`,
+};
+
+function handler(type: string): string {
+  return webhookHandling(type, HANDLERS, (comment, line) => `// ${comment}\necho ${phpString(line)}, PHP_EOL;\n`);
+}
+
+function verifyWebhook(event: WebhookExample): string {
   return `<?php
 // True when X-Signature is the HMAC-SHA256 of the raw body, compared in constant time.
 function verify_signature(string $rawBody, string $signature, string $secret): bool
@@ -91,12 +140,13 @@ function verify_signature(string $rawBody, string $signature, string $secret): b
 $rawBody = file_get_contents('php://stdin');
 $signature = $argv[1] ?? ''; // the X-Signature header; absent is invalid ($_SERVER['HTTP_X_SIGNATURE'] in a web request)
 if (!verify_signature($rawBody, $signature, getenv(${phpString(WEBHOOK_SECRET_VARIABLE)}))) {
-    fwrite(STDERR, 'invalid signature' . PHP_EOL);
+    fwrite(STDERR, 'invalid signature' . PHP_EOL); // a receiver answers 401
     exit(1);
 }
 $event = json_decode($rawBody, true);
-echo $event['type'], ' ', $event['id'], PHP_EOL;
-`;
+$payload = $event['payload'] ?? [];
+echo $event['type'] ?? '', ' ', $event['id'] ?? '', PHP_EOL; // deduplicate by id: a delivery may come again
+${handler(event.type)}`;
 }
 
 export const php: SampleLanguage = { label: "PHP", lang: "PHP", file: "sample.php", request, webhook: verifyWebhook };

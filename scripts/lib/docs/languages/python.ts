@@ -13,6 +13,8 @@ import {
   type SampleLanguage,
   snakeCase,
   WEBHOOK_SECRET_VARIABLE,
+  type WebhookExample,
+  webhookHandling,
 } from "./common.ts";
 
 /** A JSON value as a Python literal, indented to `indent` spaces. */
@@ -86,7 +88,54 @@ function request(operation: OperationExample): string {
   return `${lines.join("\n")}\n`;
 }
 
-function verifyWebhook(): string {
+/** Each event's handling: what a receiver of it does with its fields (`webhookLines` in common.ts says what it prints). */
+const HANDLERS: Readonly<Record<string, string>> = {
+  "company.kyc_link.issued": `company_id = payload.get("companyId", "")
+print(f"company {company_id}: KYC {payload.get('kycStatus', '')}; send the director to {payload.get('kycUrl', '')}")
+if payload.get("tosAccepted") is True:
+    print("terms of service: accepted")
+else:
+    print(f"terms of service: to accept at {payload.get('tosUrl', '')}")
+`,
+  "company.kyc_status_changed": `status = payload.get("kycStatus", "")
+print(f"company {payload.get('companyId', '')}: KYC {status}")
+if status == "approved":
+    print("next: the company can use Swap")
+elif status == "rejected":
+    print("next: tell the company its verification was rejected")
+else:
+    print("next: wait for the next status")
+`,
+  "payment_route.created": `route = payload.get("paymentRoute") or {}
+source = route.get("source") or {}
+destination = route.get("destination") or {}
+print(f"{route.get('type', '')} route {route.get('id', '')} ({route.get('status', '')}) for company {payload.get('companyId', '')}")
+print(f"in: {source.get('currency', '')} via {source.get('paymentRail', '')} to {route.get('depositAddress', '')}")
+print(f"out: {destination.get('currency', '')} via {destination.get('paymentRail', '')}")
+`,
+  "payment_route.transaction.created": `data = payload.get("data") or {}
+route_id = data.get("routeId", "")
+if data.get("routeType") == "offramp":
+    source = data.get("source") or {}
+    destination = data.get("destination") or {}
+    print(
+        f"offramp route {route_id}: {data.get('incomingAmount', '')} {source.get('currency', '')} in, "
+        f"{data.get('convertedAmount', '')} {destination.get('currency', '')} out to {destination.get('bankName', '')}, "
+        f"fees {data.get('totalFees', '')}"
+    )
+elif data.get("routeType") == "onramp":
+    print(f"onramp route {route_id}: {data.get('incomingAmount', '')} from {data.get('senderName', '')}, {data.get('convertedAmount', '')} out")
+else:
+    transaction = payload.get("transaction") or {}
+    print(f"route {route_id} transaction {transaction.get('id', '')}: {transaction.get('amount', '')} {transaction.get('currency', '')}")
+`,
+};
+
+function handler(type: string): string {
+  return webhookHandling(type, HANDLERS, (comment, line) => `# ${comment}\nprint(${quoted(line)})\n`);
+}
+
+function verifyWebhook(event: WebhookExample): string {
   return `import hashlib
 import hmac
 import json
@@ -105,10 +154,11 @@ def verify_signature(raw_body: bytes, signature: str, secret: str) -> bool:
 raw_body = sys.stdin.buffer.read()
 signature = sys.argv[1] if len(sys.argv) > 1 else ""  # the X-Signature header; absent is invalid
 if not verify_signature(raw_body, signature, os.environ[${quoted(WEBHOOK_SECRET_VARIABLE)}]):
-    raise SystemExit("invalid signature")
+    raise SystemExit("invalid signature")  # a receiver answers 401
 event = json.loads(raw_body)
-print(event["type"], event["id"])
-`;
+payload = event.get("payload") or {}
+print(event.get("type", ""), event.get("id", ""))  # deduplicate by id: a delivery may come again
+${handler(event.type)}`;
 }
 
 export const python: SampleLanguage = {

@@ -13,6 +13,8 @@ import {
   singleQuoted,
   snakeCase,
   WEBHOOK_SECRET_VARIABLE,
+  type WebhookExample,
+  webhookHandling,
 } from "./common.ts";
 
 const rubyString = singleQuoted;
@@ -80,7 +82,44 @@ function request(operation: OperationExample): string {
   return `${lines.join("\n")}\n`;
 }
 
-function verifyWebhook(): string {
+/** Each event's handling: what a receiver of it does with its fields (`webhookLines` in common.ts says what it prints). */
+const HANDLERS: Readonly<Record<string, string>> = {
+  "company.kyc_link.issued": `puts "company #{payload['companyId']}: KYC #{payload['kycStatus']}; send the director to #{payload['kycUrl']}"
+puts payload['tosAccepted'] == true ? 'terms of service: accepted' : "terms of service: to accept at #{payload['tosUrl']}"
+`,
+  "company.kyc_status_changed": `status = payload['kycStatus']
+puts "company #{payload['companyId']}: KYC #{status}"
+puts case status
+     when 'approved' then 'next: the company can use Swap'
+     when 'rejected' then 'next: tell the company its verification was rejected'
+     else 'next: wait for the next status'
+     end
+`,
+  "payment_route.created": `route = payload['paymentRoute'] || {}
+puts "#{route['type']} route #{route['id']} (#{route['status']}) for company #{payload['companyId']}"
+puts "in: #{route.dig('source', 'currency')} via #{route.dig('source', 'paymentRail')} to #{route['depositAddress']}"
+puts "out: #{route.dig('destination', 'currency')} via #{route.dig('destination', 'paymentRail')}"
+`,
+  "payment_route.transaction.created": `data = payload['data'] || {}
+case data['routeType']
+when 'offramp'
+  puts "offramp route #{data['routeId']}: #{data['incomingAmount']} #{data.dig('source', 'currency')} in, " \\
+       "#{data['convertedAmount']} #{data.dig('destination', 'currency')} out to #{data.dig('destination', 'bankName')}, " \\
+       "fees #{data['totalFees']}"
+when 'onramp'
+  puts "onramp route #{data['routeId']}: #{data['incomingAmount']} from #{data['senderName']}, #{data['convertedAmount']} out"
+else
+  transaction = payload['transaction'] || {}
+  puts "route #{data['routeId']} transaction #{transaction['id']}: #{transaction['amount']} #{transaction['currency']}"
+end
+`,
+};
+
+function handler(type: string): string {
+  return webhookHandling(type, HANDLERS, (comment, line) => `# ${comment}\nputs ${rubyString(line)}\n`);
+}
+
+function verifyWebhook(event: WebhookExample): string {
   return `require 'json'
 require 'openssl'
 
@@ -93,10 +132,11 @@ end
 # The body exactly as received: verify before parsing, never a re-serialised copy.
 raw_body = $stdin.binmode.read
 signature = ARGV.fetch(0, '') # the X-Signature header; absent is invalid
-abort 'invalid signature' unless valid_signature?(raw_body, signature, ENV.fetch(${rubyString(WEBHOOK_SECRET_VARIABLE)}))
+abort 'invalid signature' unless valid_signature?(raw_body, signature, ENV.fetch(${rubyString(WEBHOOK_SECRET_VARIABLE)})) # a receiver answers 401
 event = JSON.parse(raw_body)
-puts [event['type'], event['id']].join(' ')
-`;
+payload = event['payload'] || {}
+puts [event['type'], event['id']].join(' ') # deduplicate by id: a delivery may come again
+${handler(event.type)}`;
 }
 
 export const ruby: SampleLanguage = { label: "Ruby", lang: "Ruby", file: "sample.rb", request, webhook: verifyWebhook };

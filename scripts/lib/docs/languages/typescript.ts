@@ -9,6 +9,8 @@ import {
   readName,
   type SampleLanguage,
   WEBHOOK_SECRET_VARIABLE,
+  type WebhookExample,
+  webhookHandling,
 } from "./common.ts";
 
 /** The package name partners install; samples import the client from it. */
@@ -85,23 +87,81 @@ export function typescriptSample(operation: OperationExample): string {
   return `${lines.join("\n")}\n`;
 }
 
-function verifyWebhook(): string {
+/**
+ * Each event's handling: what a receiver of it does with its fields, typed by the contract once `event.type` is
+ * narrowed (`webhookLines` in common.ts says what it prints).
+ */
+const HANDLERS: Readonly<Record<string, string>> = {
+  "company.kyc_link.issued": `if (event.type === "company.kyc_link.issued") {
+  const { companyId = "", kycStatus = "", kycUrl = "", tosUrl = "", tosAccepted } = event.payload;
+  console.log(\`company \${companyId}: KYC \${kycStatus}; send the director to \${kycUrl}\`);
+  console.log(tosAccepted === true ? "terms of service: accepted" : \`terms of service: to accept at \${tosUrl}\`);
+}
+`,
+  "company.kyc_status_changed": `if (event.type === "company.kyc_status_changed") {
+  const { companyId = "", kycStatus } = event.payload;
+  console.log(\`company \${companyId}: KYC \${kycStatus ?? ""}\`);
+  switch (kycStatus) {
+    case "approved":
+      console.log("next: the company can use Swap");
+      break;
+    case "rejected":
+      console.log("next: tell the company its verification was rejected");
+      break;
+    default:
+      console.log("next: wait for the next status");
+  }
+}
+`,
+  "payment_route.created": `if (event.type === "payment_route.created") {
+  const { companyId = "", paymentRoute: route } = event.payload;
+  console.log(\`\${route?.type ?? ""} route \${route?.id ?? ""} (\${route?.status ?? ""}) for company \${companyId}\`);
+  console.log(\`in: \${route?.source?.currency ?? ""} via \${route?.source?.paymentRail ?? ""} to \${route?.depositAddress ?? ""}\`);
+  console.log(\`out: \${route?.destination?.currency ?? ""} via \${route?.destination?.paymentRail ?? ""}\`);
+}
+`,
+  "payment_route.transaction.created": `if (event.type === "payment_route.transaction.created") {
+  const { data, transaction } = event.payload;
+  const routeId = data?.routeId ?? "";
+  // data is one of two kinds, told apart by routeType (which, like every field, may be absent).
+  if (data?.routeType === "offramp") {
+    const { incomingAmount = "", convertedAmount = "", totalFees = "", source, destination } = data;
+    console.log(
+      \`offramp route \${routeId}: \${incomingAmount} \${source?.currency ?? ""} in, \` +
+        \`\${convertedAmount} \${destination?.currency ?? ""} out to \${destination?.bankName ?? ""}, fees \${totalFees}\`,
+    );
+  } else if (data?.routeType === "onramp") {
+    const { incomingAmount = "", convertedAmount = "", senderName = "" } = data;
+    console.log(\`onramp route \${routeId}: \${incomingAmount} from \${senderName}, \${convertedAmount} out\`);
+  } else {
+    console.log(\`route \${routeId} transaction \${transaction?.id ?? ""}: \${transaction?.amount ?? ""} \${transaction?.currency ?? ""}\`);
+  }
+}
+`,
+};
+
+function handler(type: string): string {
+  return webhookHandling(type, HANDLERS, (comment, line) => `// ${comment}\nconsole.log(${JSON.stringify(line)});\n`);
+}
+
+function verifyWebhook(event: WebhookExample): string {
   return `import { readFileSync } from "node:fs";
-import { constructWebhookEvent, WebhookSignatureError } from "${CLIENT_PACKAGE}";
+import { constructWebhookEvent, type WebhookEvent, WebhookSignatureError } from "${CLIENT_PACKAGE}";
 
 // The body exactly as received (your framework's raw body): verify before parsing.
 const rawBody = readFileSync(0);
 const signature = process.argv[2] ?? ""; // the X-Signature header; absent is invalid
+let event: WebhookEvent;
 try {
   // Throws WebhookSignatureError when the signature does not match; returns the typed event.
-  const event = constructWebhookEvent(rawBody, signature, process.env.${WEBHOOK_SECRET_VARIABLE}!);
-  console.log(event.type, event.id);
+  event = constructWebhookEvent(rawBody, signature, process.env.${WEBHOOK_SECRET_VARIABLE}!);
 } catch (error) {
   if (!(error instanceof WebhookSignatureError)) throw error;
   console.error("invalid signature"); // a receiver answers 401
-  process.exitCode = 1;
+  process.exit(1);
 }
-`;
+console.log(event.type, event.id); // deduplicate by id: a delivery may come again
+${handler(event.type)}`;
 }
 
 export const typescript: SampleLanguage = {

@@ -1,6 +1,6 @@
 /** The sandbox's one router over its two contracts, wherever the documents come from (a file, a bundle). */
-import { isObject } from "../contract/refs.ts";
-import { ContractRouter } from "../contract/router.ts";
+import { isObject } from "./refs.ts";
+import { ContractRouter } from "./router.ts";
 
 export function routerOver(partner: Record<string, unknown>, control: Record<string, unknown>): ContractRouter {
   return new ContractRouter([

@@ -4,8 +4,8 @@
  * bundled with its code rather than read from files (`routerOver`).
  */
 import { readFileSync } from "node:fs";
-import type { ContractRouter } from "../contract/router.ts";
 import { contractJsonPath, sandboxContractJsonPath } from "../paths.ts";
+import type { ContractRouter } from "./router.ts";
 import { routerOver } from "./router-over.ts";
 
 let documents: { partner: Record<string, unknown>; control: Record<string, unknown> } | undefined;
