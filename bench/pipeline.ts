@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Benchmark, NESTED_ENV } from "./context.ts";
 import { type CommandSpec, compareCommands } from "./harness.ts";
-import type { Figure, Ratio } from "./results.ts";
+import type { BenchResult, Figure } from "./results.ts";
 
 /** The rows of RESULTS.md that time the test commands (bench/test-timings.ts reads them for the README). */
 export const FAST_COMMAND_LABEL = "`npm test` (the fast command)";
@@ -55,6 +55,158 @@ const PIPELINE_STEPS: PipelineStep[] = [
   },
 ];
 
+type Env = Record<string, string>;
+type OnRun = (label: string, round: number, total: number, ms: number) => void;
+/** One job timed as `npm run <script>` and bare. */
+interface TimedStep {
+  name: string;
+  ours: CommandSpec;
+  bare: CommandSpec;
+  note: string;
+  rounds: number;
+}
+/** What one measuring step adds to the result. */
+type Findings = Pick<BenchResult, "figures" | "ratios" | "notes"> & { errors: string[] };
+
+/** npm's and node's start-up, each alone: what every `npm run x` pays whatever x is. Returns their sum. */
+async function measureStartUp(dir: string, env: Env, rounds: number, onRun: OnRun, figures: Figure[]): Promise<number> {
+  // npm's own start-up is part of every `npm run x`, whatever x is: measured alone for reference.
+  const npmAlone = await compareCommands(
+    { "npm run (no script: lists them)": { command: "npm", args: ["run"], cwd: dir, env } },
+    rounds,
+    onRun,
+  );
+  figures.push({
+    label: "npm start-up (`npm run` listing the scripts)",
+    value: npmAlone["npm run (no script: lists them)"]!.medianMs,
+    unit: "ms",
+  });
+  // Every script runs on node, which strips the TypeScript's types as it loads: its start-up, also alone.
+  const nodeAlone = await compareCommands(
+    { "node of an empty script": { command: process.execPath, args: ["--eval", ""], cwd: dir, env } },
+    rounds,
+    onRun,
+  );
+  figures.push({
+    label: 'node start-up (`node --eval ""`)',
+    value: nodeAlone["node of an empty script"]!.medianMs,
+    unit: "ms",
+  });
+  return npmAlone["npm run (no script: lists them)"]!.medianMs + nodeAlone["node of an empty script"]!.medianMs;
+}
+
+/** The steps to time at this size (the fast command only in a full run that is not itself inside a test run). */
+function timedSteps(
+  size: string,
+  dir: string,
+  scratch: string,
+  env: Env,
+  rounds: number,
+  notes: string[],
+): TimedStep[] {
+  // At size tiny (the test that keeps every benchmark from rotting) one step proves the comparison runs; each
+  // script is tested on its own, and `npm run docs` alone takes most of a minute.
+  const timed = size === "tiny" ? PIPELINE_STEPS.filter((step) => step.script === "bundle") : PIPELINE_STEPS;
+  if (timed.length < PIPELINE_STEPS.length)
+    notes.push(
+      `Only \`npm run bundle\` timed at size "tiny"; ${PIPELINE_STEPS.filter((step) => !timed.includes(step))
+        .map((step) => `\`npm run ${step.script}\``)
+        .join(", ")} only at sizes quick and full.`,
+    );
+  const steps: TimedStep[] = timed.map((step) => ({
+    name: step.name,
+    ours: { command: "npm", args: ["run", step.script], cwd: dir, env },
+    bare: { command: "sh", args: ["-c", step.bare(scratch)], cwd: step.bareCwd?.(dir, scratch) ?? dir, env },
+    note: step.note,
+    rounds,
+  }));
+  if (size === "full" && !process.env[NESTED_ENV]) {
+    // The fast command, beside the same three jobs run bare; the tests are told (PARTNER_BENCH_NESTED=1) not to
+    // start benchmarks again.
+    steps.push({
+      name: "test",
+      ours: { command: "npm", args: ["test"], cwd: dir, env, timeoutMs: 10 * 60_000 },
+      bare: {
+        command: "sh",
+        args: [
+          "-c",
+          "biome check . && tsc --noEmit -p tsconfig.json && vitest run --project fast --project fast-isolated --tags-filter '!slow'",
+        ],
+        cwd: dir,
+        env,
+        timeoutMs: 10 * 60_000,
+      },
+      note: "bare: `biome check .`, `tsc --noEmit` and `vitest run` of the fast projects, the three jobs of the fast command",
+      rounds: 2,
+    });
+  } else {
+    notes.push(
+      process.env[NESTED_ENV]
+        ? "`npm test` and `npm run test:all` not timed: this run is itself inside a timed test run (PARTNER_BENCH_NESTED is set)."
+        : `\`npm test\` and \`npm run test:all\` not timed at size "${size}": only the full run times them (they take minutes).`,
+    );
+  }
+  return steps;
+}
+
+/** One step, ours and bare alternating; a failure is recorded and the other steps still run. */
+async function measureStep(
+  step: TimedStep,
+  startUp: number,
+  onRun: OnRun,
+  progress: (message: string) => void,
+  { figures, ratios, notes, errors }: Findings,
+): Promise<void> {
+  // One failing step (say, a red test suite) is recorded; the other steps are still measured.
+  const result = await compareCommands(
+    { [`npm run ${step.name}`]: step.ours, [`bare ${step.name}`]: step.bare },
+    step.rounds,
+    onRun,
+  ).catch((error: Error) => {
+    errors.push(`${step.name}: ${error.message}`);
+    progress(`pipeline ${step.name} failed: ${error.message.split("\n")[0]}`);
+    return undefined;
+  });
+  if (!result) return;
+  const ours = result[`npm run ${step.name}`]!.medianMs;
+  const bare = result[`bare ${step.name}`]!.medianMs;
+  figures.push({
+    label: step.name === "test" ? FAST_COMMAND_LABEL : `\`npm run ${step.name}\``,
+    value: ours,
+    unit: "ms",
+  });
+  figures.push({ label: `bare ${step.name} (${step.note.replace(/^bare: /, "")})`, value: bare, unit: "ms" });
+  ratios.push({ label: `${step.name}: ours ÷ bare wall time (lower is better)`, value: ours / bare });
+  if (step.name !== "test") {
+    const extra = ours - bare;
+    notes.push(
+      `${step.name}: ours takes ${Math.round(extra)} ms ${extra >= 0 ? "more" : "less"} than bare; npm and node start-up account for ` +
+        `${Math.round(startUp)} ms of any script. ${step.note.replace(/^bare: /, "Bare: ")}.`,
+    );
+  }
+}
+
+/** The whole set (what CI runs) once, alone: it takes minutes, and has no bare twin worth the time. */
+async function measureWholeSet(dir: string, env: Env, onRun: OnRun, { figures, errors }: Findings): Promise<void> {
+  const whole = await compareCommands(
+    {
+      "npm run test:all": { command: "npm", args: ["run", "test:all"], cwd: dir, env, timeoutMs: 20 * 60_000 },
+    },
+    1,
+    onRun,
+  ).catch((error: Error) => {
+    errors.push(`test:all: ${error.message}`);
+    return undefined;
+  });
+  if (whole) {
+    figures.push({
+      label: WHOLE_SET_LABEL,
+      value: whole["npm run test:all"]!.medianMs,
+      unit: "ms",
+    });
+  }
+}
+
 export const pipelineBenchmark: Benchmark = {
   name: "pipeline",
   title: "Pipeline",
@@ -69,130 +221,14 @@ export const pipelineBenchmark: Benchmark = {
       PATH: `${path.join(dir, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}`,
     };
     const rounds = size === "full" ? 5 : size === "quick" ? 3 : 1;
-    const figures: Figure[] = [];
-    const ratios: Ratio[] = [];
-    const notes: string[] = [];
-    const errors: string[] = [];
-    const onRun = (label: string, round: number, total: number, ms: number) =>
+    const findings: Findings = { figures: [], ratios: [], notes: [], errors: [] };
+    const onRun: OnRun = (label, round, total, ms) =>
       progress(`pipeline ${label}: round ${round}/${total} ${Math.round(ms)} ms`);
     try {
-      // npm's own start-up is part of every `npm run x`, whatever x is: measured alone for reference.
-      const npmAlone = await compareCommands(
-        { "npm run (no script: lists them)": { command: "npm", args: ["run"], cwd: dir, env } },
-        rounds,
-        onRun,
-      );
-      figures.push({
-        label: "npm start-up (`npm run` listing the scripts)",
-        value: npmAlone["npm run (no script: lists them)"]!.medianMs,
-        unit: "ms",
-      });
-      // Every script runs on node, which strips the TypeScript's types as it loads: its start-up, also alone.
-      const nodeAlone = await compareCommands(
-        { "node of an empty script": { command: process.execPath, args: ["--eval", ""], cwd: dir, env } },
-        rounds,
-        onRun,
-      );
-      figures.push({
-        label: 'node start-up (`node --eval ""`)',
-        value: nodeAlone["node of an empty script"]!.medianMs,
-        unit: "ms",
-      });
-      const startUp =
-        npmAlone["npm run (no script: lists them)"]!.medianMs + nodeAlone["node of an empty script"]!.medianMs;
-      // At size tiny (the test that keeps every benchmark from rotting) one step proves the comparison runs; each
-      // script is tested on its own, and `npm run docs` alone takes most of a minute.
-      const timed = size === "tiny" ? PIPELINE_STEPS.filter((step) => step.script === "bundle") : PIPELINE_STEPS;
-      if (timed.length < PIPELINE_STEPS.length)
-        notes.push(
-          `Only \`npm run bundle\` timed at size "tiny"; ${PIPELINE_STEPS.filter((step) => !timed.includes(step))
-            .map((step) => `\`npm run ${step.script}\``)
-            .join(", ")} only at sizes quick and full.`,
-        );
-      const steps: { name: string; ours: CommandSpec; bare: CommandSpec; note: string; rounds: number }[] = timed.map(
-        (step) => ({
-          name: step.name,
-          ours: { command: "npm", args: ["run", step.script], cwd: dir, env },
-          bare: { command: "sh", args: ["-c", step.bare(scratch)], cwd: step.bareCwd?.(dir, scratch) ?? dir, env },
-          note: step.note,
-          rounds,
-        }),
-      );
-      if (size === "full" && !process.env[NESTED_ENV]) {
-        // The fast command, beside the same three jobs run bare; the tests are told (PARTNER_BENCH_NESTED=1) not to
-        // start benchmarks again.
-        steps.push({
-          name: "test",
-          ours: { command: "npm", args: ["test"], cwd: dir, env, timeoutMs: 10 * 60_000 },
-          bare: {
-            command: "sh",
-            args: [
-              "-c",
-              "biome check . && tsc --noEmit -p tsconfig.json && vitest run --project fast --project fast-isolated --tags-filter '!slow'",
-            ],
-            cwd: dir,
-            env,
-            timeoutMs: 10 * 60_000,
-          },
-          note: "bare: `biome check .`, `tsc --noEmit` and `vitest run` of the fast projects, the three jobs of the fast command",
-          rounds: 2,
-        });
-      } else {
-        notes.push(
-          process.env[NESTED_ENV]
-            ? "`npm test` and `npm run test:all` not timed: this run is itself inside a timed test run (PARTNER_BENCH_NESTED is set)."
-            : `\`npm test\` and \`npm run test:all\` not timed at size "${size}": only the full run times them (they take minutes).`,
-        );
-      }
-      for (const step of steps) {
-        // One failing step (say, a red test suite) is recorded; the other steps are still measured.
-        const result = await compareCommands(
-          { [`npm run ${step.name}`]: step.ours, [`bare ${step.name}`]: step.bare },
-          step.rounds,
-          onRun,
-        ).catch((error: Error) => {
-          errors.push(`${step.name}: ${error.message}`);
-          progress(`pipeline ${step.name} failed: ${error.message.split("\n")[0]}`);
-          return undefined;
-        });
-        if (!result) continue;
-        const ours = result[`npm run ${step.name}`]!.medianMs;
-        const bare = result[`bare ${step.name}`]!.medianMs;
-        figures.push({
-          label: step.name === "test" ? FAST_COMMAND_LABEL : `\`npm run ${step.name}\``,
-          value: ours,
-          unit: "ms",
-        });
-        figures.push({ label: `bare ${step.name} (${step.note.replace(/^bare: /, "")})`, value: bare, unit: "ms" });
-        ratios.push({ label: `${step.name}: ours ÷ bare wall time (lower is better)`, value: ours / bare });
-        if (step.name !== "test") {
-          const extra = ours - bare;
-          notes.push(
-            `${step.name}: ours takes ${Math.round(extra)} ms ${extra >= 0 ? "more" : "less"} than bare; npm and node start-up account for ` +
-              `${Math.round(startUp)} ms of any script. ${step.note.replace(/^bare: /, "Bare: ")}.`,
-          );
-        }
-      }
-      if (size === "full" && !process.env[NESTED_ENV]) {
-        // The whole set (what CI runs) once, alone: it takes minutes, and has no bare twin worth the time.
-        const whole = await compareCommands(
-          {
-            "npm run test:all": { command: "npm", args: ["run", "test:all"], cwd: dir, env, timeoutMs: 20 * 60_000 },
-          },
-          1,
-          onRun,
-        ).catch((error: Error) => {
-          errors.push(`test:all: ${error.message}`);
-          return undefined;
-        });
-        if (whole) {
-          figures.push({
-            label: WHOLE_SET_LABEL,
-            value: whole["npm run test:all"]!.medianMs,
-            unit: "ms",
-          });
-        }
-      }
+      const startUp = await measureStartUp(dir, env, rounds, onRun, findings.figures);
+      for (const step of timedSteps(size, dir, scratch, env, rounds, findings.notes))
+        await measureStep(step, startUp, onRun, progress, findings);
+      if (size === "full" && !process.env[NESTED_ENV]) await measureWholeSet(dir, env, onRun, findings);
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }
@@ -203,10 +239,7 @@ export const pipelineBenchmark: Benchmark = {
         "Wall time of each `npm run <script>` (npm start-up included) and of the bare CLI call(s) doing the same job on the same " +
         "input, in a throwaway copy of the repository (node_modules linked), alternating ours/bare round by round; medians. " +
         "A ratio near 1 means our wrapping adds little; npm's own start-up is listed separately.",
-      figures,
-      ratios,
-      notes,
-      errors,
+      ...findings,
     };
   },
 };

@@ -14,7 +14,7 @@ import { SOURCE_CONDITION, SOURCE_NODE_ARGS } from "../scripts/lib/source.ts";
 import type { Benchmark } from "./context.ts";
 import { median, percentile, roundOrder } from "./harness.ts";
 import { load, type MockOperation, processMemoryMiB } from "./mock.ts";
-import type { Figure, Ratio } from "./results.ts";
+import type { BenchResult } from "./results.ts";
 
 const API_KEY = "bench-api-key";
 /** The company Prism's examples answer for any id; the sandbox's seeded company is looked up at start. */
@@ -150,6 +150,148 @@ async function json<T>(url: string, headers: Record<string, string>): Promise<T>
   return (await response.json()) as T;
 }
 
+/** What one measuring step adds to the result. */
+type Findings = Pick<BenchResult, "figures" | "ratios" | "notes">;
+type Progress = (message: string) => void;
+/** Each server: where to send, what to send it (its own seeded ids), its process. */
+type Sides = Awaited<ReturnType<typeof seededSides>>;
+
+/** Each server with its operations over its seeded ids: the sandbox's own company, card holder and BIN; Prism's examples. */
+async function seededSides(sandbox: StartedSandbox, prism: PrismServer, concurrency: number) {
+  // The sandbox's seeded company, card holder and BIN for this API key.
+  const { companies } = await json<{ companies: { id: string }[] }>(`${sandbox.url}/v1/companies`, {
+    "X-API-Key": API_KEY,
+  });
+  const companyId = companies[0]!.id;
+  const { cardHolders } = await json<{ cardHolders: { id: string }[] }>(
+    `${sandbox.url}/_sandbox/companies/${companyId}/card-holders`,
+    {
+      "X-API-Key": API_KEY,
+    },
+  );
+  const { cardBins } = await json<{ cardBins: { bin: string }[] }>(`${sandbox.url}/v1/card-bins`, {
+    "X-API-Key": API_KEY,
+    "X-Company-Id": companyId,
+  });
+  const sides = {
+    sandbox: {
+      target: { port: sandbox.port, agent: new Agent({ keepAlive: true, maxSockets: concurrency }) },
+      operations: operations(companyId, cardHolders[0]!.id, cardBins[0]!.bin),
+      pid: sandbox.pid,
+    },
+    prism: {
+      target: { port: prism.port, agent: new Agent({ keepAlive: true, maxSockets: concurrency }) },
+      operations: operations(PRISM_COMPANY_ID, PRISM_CARD_HOLDER_ID, PRISM_BIN),
+      pid: prism.pid,
+    },
+  };
+  return sides;
+}
+
+/** Requests per second and p99 latency of each operation on each server, rounds alternating. */
+async function measureThroughput(
+  sides: Sides,
+  rounds: number,
+  requestsPerRound: number,
+  concurrency: number,
+  progress: Progress,
+  { figures, ratios }: Findings,
+): Promise<void> {
+  for (const [index, name] of sides.sandbox.operations.map((op) => op.name).entries()) {
+    const samples = {
+      sandbox: { rps: [] as number[], p99: [] as number[] },
+      prism: { rps: [] as number[], p99: [] as number[] },
+    };
+    for (let round = 0; round < rounds; round++) {
+      for (const side of roundOrder(["sandbox", "prism"] as const, round)) {
+        const { target, operations: ops } = sides[side];
+        const run = await load(target, [ops[index]!], requestsPerRound, concurrency);
+        samples[side].rps.push(run.perSecond);
+        samples[side].p99.push(percentile(run.latencies, 99));
+      }
+      progress(`sandbox ${name}: round ${round + 1}/${rounds}`);
+    }
+    const sandboxRps = median(samples.sandbox.rps);
+    const prismRps = median(samples.prism.rps);
+    figures.push(
+      { label: `sandbox, ${name}`, value: sandboxRps, unit: "requests/s" },
+      { label: `Prism, ${name}`, value: prismRps, unit: "requests/s" },
+      { label: `sandbox p99 latency, ${name}`, value: median(samples.sandbox.p99), unit: "ms" },
+      { label: `Prism p99 latency, ${name}`, value: median(samples.prism.p99), unit: "ms" },
+    );
+    ratios.push({
+      label: `sandbox ÷ Prism requests/s, ${name}`,
+      value: sandboxRps / prismRps,
+      ...(index === 0 ? { target: TARGET_GET_RATIO } : {}),
+    });
+  }
+}
+
+/** The start-up figures: both sandbox commands and Prism, and each sandbox's against its target. */
+function addStartUps(
+  sourceStartupMs: number,
+  builtStartupMs: number,
+  prismStartupMs: number,
+  { figures, ratios }: Findings,
+): void {
+  figures.push(
+    { label: "sandbox start-up, npm run sandbox (spawn to first answer)", value: sourceStartupMs, unit: "ms" },
+    {
+      label: "sandbox start-up, built partner-api sandbox (spawn to first answer)",
+      value: builtStartupMs,
+      unit: "ms",
+    },
+    { label: "Prism start-up (spawn to accepting connections)", value: prismStartupMs, unit: "ms" },
+  );
+  for (const [name, ms] of [
+    ["npm run sandbox", sourceStartupMs],
+    ["built partner-api sandbox", builtStartupMs],
+  ] as const) {
+    ratios.push({
+      label: `${TARGET_STARTUP_MS} ms ÷ start-up of ${name} (at least 1: under ${TARGET_STARTUP_MS / 1000} s)`,
+      value: TARGET_STARTUP_MS / ms,
+      target: 1,
+    });
+  }
+  ratios.push({ label: "Prism start-up ÷ built sandbox start-up", value: prismStartupMs / builtStartupMs });
+}
+
+/** Resident memory of each server after the same mixed load. */
+async function measureMemory(
+  sides: Sides,
+  memoryRequests: number,
+  concurrency: number,
+  progress: Progress,
+  { figures, ratios, notes }: Findings,
+): Promise<void> {
+  progress(`sandbox: ${memoryRequests} mixed requests to each for memory`);
+  const memory: Record<string, { rss: number; peak: number } | undefined> = {};
+  for (const side of ["sandbox", "prism"] as const) {
+    await load(sides[side].target, sides[side].operations, memoryRequests, concurrency);
+    memory[side] = processMemoryMiB(sides[side].pid);
+  }
+  if (memory.sandbox && memory.prism) {
+    const count = memoryRequests.toLocaleString("en-US");
+    figures.push(
+      {
+        label: `sandbox RSS after ${count} requests (half of them creating cards)`,
+        value: memory.sandbox.rss,
+        unit: "MiB",
+      },
+      { label: `Prism RSS after ${count} requests`, value: memory.prism.rss, unit: "MiB" },
+      { label: "sandbox peak RSS (VmHWM)", value: memory.sandbox.peak, unit: "MiB" },
+      { label: "Prism peak RSS (VmHWM)", value: memory.prism.peak, unit: "MiB" },
+    );
+    ratios.push({
+      label: `Prism RSS ÷ sandbox RSS after ${count} requests (above 1: the sandbox uses less)`,
+      value: memory.prism.rss / memory.sandbox.rss,
+      target: 1,
+    });
+  } else {
+    notes.push("Memory not measured: /proc/<pid>/status is not readable on this system.");
+  }
+}
+
 export const sandboxBenchmark: Benchmark = {
   name: "sandbox",
   title: "Sandbox beside Prism",
@@ -177,124 +319,25 @@ export const sandboxBenchmark: Benchmark = {
       prism = await startPrism();
       const prismStartupMs = performance.now() - prismStarted;
 
-      // The sandbox's seeded company, card holder and BIN for this API key.
-      const { companies } = await json<{ companies: { id: string }[] }>(`${sandbox.url}/v1/companies`, {
-        "X-API-Key": API_KEY,
-      });
-      const companyId = companies[0]!.id;
-      const { cardHolders } = await json<{ cardHolders: { id: string }[] }>(
-        `${sandbox.url}/_sandbox/companies/${companyId}/card-holders`,
-        {
-          "X-API-Key": API_KEY,
-        },
-      );
-      const { cardBins } = await json<{ cardBins: { bin: string }[] }>(`${sandbox.url}/v1/card-bins`, {
-        "X-API-Key": API_KEY,
-        "X-Company-Id": companyId,
-      });
-      const sides = {
-        sandbox: {
-          target: { port: sandbox.port, agent: new Agent({ keepAlive: true, maxSockets: concurrency }) },
-          operations: operations(companyId, cardHolders[0]!.id, cardBins[0]!.bin),
-          pid: sandbox.pid,
-        },
-        prism: {
-          target: { port: prism.port, agent: new Agent({ keepAlive: true, maxSockets: concurrency }) },
-          operations: operations(PRISM_COMPANY_ID, PRISM_CARD_HOLDER_ID, PRISM_BIN),
-          pid: prism.pid,
-        },
-      };
+      const sides = await seededSides(sandbox, prism, concurrency);
       agents.push(sides.sandbox.target.agent, sides.prism.target.agent);
       // Each answers each operation as the contract says before anything is timed (load checks every status),
       // and the JIT has seen each operation before its first timed round.
       const warmUp = size === "tiny" ? 30 : 500;
       for (const side of Object.values(sides)) await load(side.target, side.operations, warmUp, concurrency);
 
-      const figures: Figure[] = [];
-      const ratios: Ratio[] = [];
-      for (const [index, name] of sides.sandbox.operations.map((op) => op.name).entries()) {
-        const samples = {
-          sandbox: { rps: [] as number[], p99: [] as number[] },
-          prism: { rps: [] as number[], p99: [] as number[] },
-        };
-        for (let round = 0; round < rounds; round++) {
-          for (const side of roundOrder(["sandbox", "prism"] as const, round)) {
-            const { target, operations: ops } = sides[side];
-            const run = await load(target, [ops[index]!], requestsPerRound, concurrency);
-            samples[side].rps.push(run.perSecond);
-            samples[side].p99.push(percentile(run.latencies, 99));
-          }
-          progress(`sandbox ${name}: round ${round + 1}/${rounds}`);
-        }
-        const sandboxRps = median(samples.sandbox.rps);
-        const prismRps = median(samples.prism.rps);
-        figures.push(
-          { label: `sandbox, ${name}`, value: sandboxRps, unit: "requests/s" },
-          { label: `Prism, ${name}`, value: prismRps, unit: "requests/s" },
-          { label: `sandbox p99 latency, ${name}`, value: median(samples.sandbox.p99), unit: "ms" },
-          { label: `Prism p99 latency, ${name}`, value: median(samples.prism.p99), unit: "ms" },
-        );
-        ratios.push({
-          label: `sandbox ÷ Prism requests/s, ${name}`,
-          value: sandboxRps / prismRps,
-          ...(index === 0 ? { target: TARGET_GET_RATIO } : {}),
-        });
-      }
+      const findings: Findings = { figures: [], ratios: [], notes: [] };
+      await measureThroughput(sides, rounds, requestsPerRound, concurrency, progress, findings);
 
-      figures.push(
-        { label: "sandbox start-up, npm run sandbox (spawn to first answer)", value: sourceStartupMs, unit: "ms" },
-        {
-          label: "sandbox start-up, built partner-api sandbox (spawn to first answer)",
-          value: builtStartupMs,
-          unit: "ms",
-        },
-        { label: "Prism start-up (spawn to accepting connections)", value: prismStartupMs, unit: "ms" },
-      );
-      for (const [name, ms] of [
-        ["npm run sandbox", sourceStartupMs],
-        ["built partner-api sandbox", builtStartupMs],
-      ] as const) {
-        ratios.push({
-          label: `${TARGET_STARTUP_MS} ms ÷ start-up of ${name} (at least 1: under ${TARGET_STARTUP_MS / 1000} s)`,
-          value: TARGET_STARTUP_MS / ms,
-          target: 1,
-        });
-      }
-      ratios.push({ label: "Prism start-up ÷ built sandbox start-up", value: prismStartupMs / builtStartupMs });
+      addStartUps(sourceStartupMs, builtStartupMs, prismStartupMs, findings);
 
-      const notes: string[] = [];
-      progress(`sandbox: ${memoryRequests} mixed requests to each for memory`);
-      const memory: Record<string, { rss: number; peak: number } | undefined> = {};
-      for (const side of ["sandbox", "prism"] as const) {
-        await load(sides[side].target, sides[side].operations, memoryRequests, concurrency);
-        memory[side] = processMemoryMiB(sides[side].pid);
-      }
-      if (memory.sandbox && memory.prism) {
-        const count = memoryRequests.toLocaleString("en-US");
-        figures.push(
-          {
-            label: `sandbox RSS after ${count} requests (half of them creating cards)`,
-            value: memory.sandbox.rss,
-            unit: "MiB",
-          },
-          { label: `Prism RSS after ${count} requests`, value: memory.prism.rss, unit: "MiB" },
-          { label: "sandbox peak RSS (VmHWM)", value: memory.sandbox.peak, unit: "MiB" },
-          { label: "Prism peak RSS (VmHWM)", value: memory.prism.peak, unit: "MiB" },
-        );
-        ratios.push({
-          label: `Prism RSS ÷ sandbox RSS after ${count} requests (above 1: the sandbox uses less)`,
-          value: memory.prism.rss / memory.sandbox.rss,
-          target: 1,
-        });
-      } else {
-        notes.push("Memory not measured: /proc/<pid>/status is not readable on this system.");
-      }
+      await measureMemory(sides, memoryRequests, concurrency, progress, findings);
       if (sourceStartupMs > TARGET_STARTUP_MS && builtStartupMs <= TARGET_STARTUP_MS) {
-        notes.push(
+        findings.notes.push(
           `\`npm run sandbox\` started in ${Math.round(sourceStartupMs)} ms against ${Math.round(builtStartupMs)} ms for the built command: the difference is node reading the TypeScript sources and stripping their types at start, which the published \`partner-api sandbox\` does not do.`,
         );
       }
-      notes.push(
+      findings.notes.push(
         "Each POST /v1/cards schedules that card's activation 10 s of sandbox time later, so from 10 s into the run the sandbox also activates the cards created earlier while it answers; the POST figures include that work.",
         "The sandbox keeps what it is told: every POST /v1/cards creates a card, so its memory includes the cards created during the run; Prism keeps nothing.",
         "The load runs against `npm run sandbox` (TypeScript, its types stripped by node); start-up is measured for it and for the built `partner-api sandbox` that partners run (plain JavaScript, bundled by devkit/scripts/build.ts into .tmp/bench-devkit), whose start-up has one bundled file to read.",
@@ -309,9 +352,7 @@ export const sandboxBenchmark: Benchmark = {
           `${rounds} alternating round(s) per operation; figures are medians over rounds (p99 per round, then the median). ` +
           "Start-up: from spawning the process to its first answer (the sandbox) or its first accepted connection (Prism). " +
           "Memory: VmRSS / VmHWM from /proc/<pid>/status of each server process.",
-        figures,
-        ratios,
-        notes,
+        ...findings,
       };
     } finally {
       for (const agent of agents) agent.destroy();

@@ -50,12 +50,19 @@ const SUBSCHEMA_MAPS = ["properties", "patternProperties", "dependentSchemas", "
 const key = (name: string) => `[${JSON.stringify(name)}]`;
 const hasExample = (node: unknown) => JSON.stringify(node ?? null).includes('"example');
 
-/** Every example of a bundled OpenAPI 3.1 document, and the ones whose type cannot be named. */
-export function contractExamples(document: JsonObject): ContractExamples {
-  const examples: ContractExample[] = [];
-  const unchecked: string[] = [];
+/** Walks one bundled document, collecting its examples (with their types) and those whose type cannot be named. */
+class ExampleCollector {
+  readonly examples: ContractExample[] = [];
+  readonly unchecked: string[] = [];
 
-  const schemaExamples = (schema: unknown, pointer: string, type: string | undefined, label: string): void => {
+  private readonly document: JsonObject;
+
+  constructor(document: JsonObject) {
+    this.document = document;
+  }
+
+  /** A schema's `example` and `examples` (typed only at the top), then every subschema's (untyped). */
+  schema(schema: unknown, pointer: string, type: string | undefined, label: string): void {
     if (!isObject(schema)) return;
     const values: [string, unknown][] = Array.isArray(schema.examples)
       ? schema.examples.map((value, index) => [`examples/${index}`, value])
@@ -63,148 +70,175 @@ export function contractExamples(document: JsonObject): ContractExamples {
     if ("example" in schema) values.push(["example", schema.example]);
     for (const [at, value] of values) {
       // A schema inside another has no generated type of its own to compile against.
-      if (type === undefined) unchecked.push(`${pointer}/${at}`);
+      if (type === undefined) this.unchecked.push(`${pointer}/${at}`);
       else
-        examples.push({ label: `${label}, schema ${at}`, pointer: `${pointer}/${at}`, schema: pointer, type, value });
+        this.examples.push({
+          label: `${label}, schema ${at}`,
+          pointer: `${pointer}/${at}`,
+          schema: pointer,
+          type,
+          value,
+        });
     }
-    for (const name of SUBSCHEMA_KEYS) schemaExamples(schema[name], `${pointer}/${name}`, undefined, label);
+    for (const name of SUBSCHEMA_KEYS) this.schema(schema[name], `${pointer}/${name}`, undefined, label);
     for (const name of SUBSCHEMA_LISTS) {
       const list = schema[name];
       if (!Array.isArray(list)) continue;
-      for (const [index, sub] of list.entries()) schemaExamples(sub, `${pointer}/${name}/${index}`, undefined, label);
+      for (const [index, sub] of list.entries()) this.schema(sub, `${pointer}/${name}/${index}`, undefined, label);
     }
     for (const name of SUBSCHEMA_MAPS) {
       const map = schema[name];
       if (isObject(map))
         for (const [property, sub] of Object.entries(map))
-          schemaExamples(sub, `${pointer}/${name}/${pointerSegment(property)}`, undefined, label);
+          this.schema(sub, `${pointer}/${name}/${pointerSegment(property)}`, undefined, label);
     }
-  };
+  }
 
   /** A Media Type, Parameter or Header: its `example`, its named `examples`, its schema's, its content's. */
-  const holderExamples = (holder: unknown, pointer: string, type: string, label: string): void => {
+  holder(holder: unknown, pointer: string, type: string, label: string): void {
     if (!isObject(holder) || typeof holder.$ref === "string") return; // a $ref is checked where it is defined
     const schema = `${pointer}/schema`;
     if ("example" in holder)
-      examples.push({ label: `${label}, example`, pointer: `${pointer}/example`, schema, type, value: holder.example });
+      this.examples.push({
+        label: `${label}, example`,
+        pointer: `${pointer}/example`,
+        schema,
+        type,
+        value: holder.example,
+      });
     if (isObject(holder.examples)) {
       for (const [name, raw] of Object.entries(holder.examples)) {
         const at = `${pointer}/examples/${pointerSegment(name)}`;
-        const example = followRefs(document, raw);
+        const example = followRefs(this.document, raw);
         if (isObject(example) && "value" in example)
-          examples.push({ label: `${label}, example ${name}`, pointer: at, schema, type, value: example.value });
-        else unchecked.push(at);
+          this.examples.push({ label: `${label}, example ${name}`, pointer: at, schema, type, value: example.value });
+        else this.unchecked.push(at);
       }
     }
-    schemaExamples(holder.schema, schema, type, label);
+    this.schema(holder.schema, schema, type, label);
     if (isObject(holder.content))
       for (const [mediaType, media] of Object.entries(holder.content))
-        holderExamples(media, `${pointer}/content/${pointerSegment(mediaType)}`, type, label);
-  };
+        this.holder(media, `${pointer}/content/${pointerSegment(mediaType)}`, type, label);
+  }
 
-  const contentExamples = (owner: unknown, pointer: string, type: string, label: string): void => {
+  /** A request body's or a response's content, media type by media type. */
+  content(owner: unknown, pointer: string, type: string, label: string): void {
     if (!isObject(owner) || typeof owner.$ref === "string" || !isObject(owner.content)) return;
     for (const [mediaType, media] of Object.entries(owner.content))
-      holderExamples(
+      this.holder(
         media,
         `${pointer}/content/${pointerSegment(mediaType)}`,
         `${type}["content"]${key(mediaType)}`,
         label,
       );
-  };
+  }
 
-  const parameterExamples = (list: unknown, pointer: string, type: string, label: string): void => {
+  parameters(list: unknown, pointer: string, type: string, label: string): void {
     if (!Array.isArray(list)) return;
     list.forEach((parameter, index) => {
       if (!isObject(parameter) || typeof parameter.$ref === "string") return;
       const name = String(parameter.name);
       const location = String(parameter.in);
-      holderExamples(
+      this.holder(
         parameter,
         `${pointer}/parameters/${index}`,
         `NonNullable<${type}["parameters"]${key(location)}>${key(name)}`,
         `${label} ${location} parameter ${name}`,
       );
     });
-  };
+  }
 
-  const responseExamples = (response: unknown, pointer: string, type: string, label: string): void => {
+  response(response: unknown, pointer: string, type: string, label: string): void {
     if (!isObject(response) || typeof response.$ref === "string") return;
-    contentExamples(response, pointer, type, label);
+    this.content(response, pointer, type, label);
     if (isObject(response.headers))
       for (const [name, header] of Object.entries(response.headers))
-        holderExamples(
+        this.holder(
           header,
           `${pointer}/headers/${pointerSegment(name)}`,
           `${type}["headers"]${key(name)}`,
           `${label} header ${name}`,
         );
-  };
+  }
 
-  for (const root of ["paths", "webhooks"] as const) {
-    const items = document[root];
-    if (!isObject(items)) continue;
+  /** Every path item of `paths` or `webhooks`: its parameters, then each operation's. */
+  pathItems(root: "paths" | "webhooks"): void {
+    const items = this.document[root];
+    if (!isObject(items)) return;
     for (const [itemKey, item] of Object.entries(items)) {
       const itemPointer = `#/${root}/${pointerSegment(itemKey)}`;
       if (!isObject(item)) continue;
       if (typeof item.$ref === "string") {
-        if (hasExample(followRefs(document, item))) unchecked.push(itemPointer);
+        if (hasExample(followRefs(this.document, item))) this.unchecked.push(itemPointer);
         continue;
       }
       const itemType = `${root}${key(itemKey)}`;
-      parameterExamples(item.parameters, itemPointer, itemType, root === "paths" ? itemKey : `webhook ${itemKey}`);
+      this.parameters(item.parameters, itemPointer, itemType, root === "paths" ? itemKey : `webhook ${itemKey}`);
       for (const method of HTTP_METHODS) {
         const operation = item[method];
-        if (!isObject(operation)) continue;
-        const pointer = `${itemPointer}/${method}`;
-        const type = `${itemType}${key(method)}`;
-        const label = root === "paths" ? `${method.toUpperCase()} ${itemKey}` : `webhook ${itemKey}`;
-        parameterExamples(operation.parameters, pointer, type, label);
-        const before = examples.length;
-        contentExamples(
-          operation.requestBody,
-          `${pointer}/requestBody`,
-          `NonNullable<${type}["requestBody"]>`,
-          root === "paths" ? `${label} request body` : label,
-        );
-        if (root === "paths" && typeof operation.operationId === "string")
-          for (const example of examples.slice(before)) {
-            const named = /\/examples\/([^/]+)$/.exec(example.pointer);
-            if (named)
-              example.request = {
-                operationId: operation.operationId,
-                name: named[1]!.replace(/~1/g, "/").replace(/~0/g, "~"),
-              };
-          }
-        if (isObject(operation.responses))
-          for (const [status, response] of Object.entries(operation.responses))
-            responseExamples(
-              response,
-              `${pointer}/responses/${pointerSegment(status)}`,
-              `${type}["responses"]${key(status)}`,
-              `${label} ${status}`,
-            );
-        if (hasExample(operation.callbacks)) unchecked.push(`${pointer}/callbacks`);
+        if (isObject(operation)) this.operation(root, itemKey, method, operation, `${itemPointer}/${method}`);
       }
     }
   }
 
-  const components = isObject(document.components) ? document.components : {};
-  const each = (kind: string, visit: (value: unknown, pointer: string, type: string, name: string) => void) => {
-    const map = components[kind];
-    if (isObject(map))
-      for (const [name, value] of Object.entries(map))
-        visit(value, `#/components/${kind}/${pointerSegment(name)}`, `components${key(kind)}${key(name)}`, name);
-  };
-  each("schemas", (schema, pointer, type, name) => schemaExamples(schema, pointer, type, `schema ${name}`));
-  each("parameters", (parameter, pointer, type, name) => holderExamples(parameter, pointer, type, `parameter ${name}`));
-  each("headers", (header, pointer, type, name) => holderExamples(header, pointer, type, `header ${name}`));
-  each("requestBodies", (body, pointer, type, name) => contentExamples(body, pointer, type, `request body ${name}`));
-  each("responses", (response, pointer, type, name) => responseExamples(response, pointer, type, `response ${name}`));
-  each("pathItems", (item, pointer) => {
-    if (hasExample(item)) unchecked.push(pointer);
-  });
-  return { examples, unchecked };
+  /** One operation (or webhook): parameters, request body (naming its operation), responses; callbacks unchecked. */
+  operation(root: "paths" | "webhooks", itemKey: string, method: string, operation: JsonObject, pointer: string): void {
+    const type = `${root}${key(itemKey)}${key(method)}`;
+    const label = root === "paths" ? `${method.toUpperCase()} ${itemKey}` : `webhook ${itemKey}`;
+    this.parameters(operation.parameters, pointer, type, label);
+    const before = this.examples.length;
+    this.content(
+      operation.requestBody,
+      `${pointer}/requestBody`,
+      `NonNullable<${type}["requestBody"]>`,
+      root === "paths" ? `${label} request body` : label,
+    );
+    if (root === "paths" && typeof operation.operationId === "string")
+      for (const example of this.examples.slice(before)) {
+        const named = /\/examples\/([^/]+)$/.exec(example.pointer);
+        if (named)
+          example.request = {
+            operationId: operation.operationId,
+            name: named[1]!.replace(/~1/g, "/").replace(/~0/g, "~"),
+          };
+      }
+    if (isObject(operation.responses))
+      for (const [status, response] of Object.entries(operation.responses))
+        this.response(
+          response,
+          `${pointer}/responses/${pointerSegment(status)}`,
+          `${type}["responses"]${key(status)}`,
+          `${label} ${status}`,
+        );
+    if (hasExample(operation.callbacks)) this.unchecked.push(`${pointer}/callbacks`);
+  }
+
+  /** The components, kind by kind; path items there are unchecked (no generated type names them). */
+  components(): void {
+    const components = isObject(this.document.components) ? this.document.components : {};
+    const each = (kind: string, visit: (value: unknown, pointer: string, type: string, name: string) => void) => {
+      const map = components[kind];
+      if (isObject(map))
+        for (const [name, value] of Object.entries(map))
+          visit(value, `#/components/${kind}/${pointerSegment(name)}`, `components${key(kind)}${key(name)}`, name);
+    };
+    each("schemas", (schema, pointer, type, name) => this.schema(schema, pointer, type, `schema ${name}`));
+    each("parameters", (parameter, pointer, type, name) => this.holder(parameter, pointer, type, `parameter ${name}`));
+    each("headers", (header, pointer, type, name) => this.holder(header, pointer, type, `header ${name}`));
+    each("requestBodies", (body, pointer, type, name) => this.content(body, pointer, type, `request body ${name}`));
+    each("responses", (response, pointer, type, name) => this.response(response, pointer, type, `response ${name}`));
+    each("pathItems", (item, pointer) => {
+      if (hasExample(item)) this.unchecked.push(pointer);
+    });
+  }
+}
+
+/** Every example of a bundled OpenAPI 3.1 document, and the ones whose type cannot be named. */
+export function contractExamples(document: JsonObject): ContractExamples {
+  const collector = new ExampleCollector(document);
+  for (const root of ["paths", "webhooks"] as const) collector.pathItems(root);
+  collector.components();
+  return { examples: collector.examples, unchecked: collector.unchecked };
 }
 
 export interface ExampleSpan {

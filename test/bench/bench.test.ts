@@ -247,33 +247,34 @@ describe("npm run bench (bench/cli.ts)", () => {
   });
 });
 
-describe("RESULTS.md writer", () => {
-  const summary: RunSummary = {
-    machine: { ...machineInfo(new Date("2025-01-02T03:04:05Z")), cpuModel: "Test CPU", cores: 2 },
-    size: "full",
-    totalMs: 65_000,
-    outcomes: [
-      {
+const summary: RunSummary = {
+  machine: { ...machineInfo(new Date("2025-01-02T03:04:05Z")), cpuModel: "Test CPU", cores: 2 },
+  size: "full",
+  totalMs: 65_000,
+  outcomes: [
+    {
+      name: "client",
+      title: "Client per-call cost",
+      ms: 1234,
+      result: {
         name: "client",
         title: "Client per-call cost",
-        ms: 1234,
-        result: {
-          name: "client",
-          title: "Client per-call cost",
-          method: "Method text.",
-          figures: [{ label: "ours | GET", value: 12345.6, unit: "calls/s" }],
-          ratios: [
-            { label: "met ratio", value: 0.95, target: 0.9 },
-            { label: "missed ratio", value: 0.5, target: 0.9 },
-            { label: "plain ratio", value: 1.5 },
-          ],
-          notes: ["Why it was missed."],
-        },
+        method: "Method text.",
+        figures: [{ label: "ours | GET", value: 12345.6, unit: "calls/s" }],
+        ratios: [
+          { label: "met ratio", value: 0.95, target: 0.9 },
+          { label: "missed ratio", value: 0.5, target: 0.9 },
+          { label: "plain ratio", value: 1.5 },
+        ],
+        notes: ["Why it was missed."],
       },
-      { name: "mock", title: "Mock server", ms: 10, error: "Prism would not start" },
-    ],
-  };
+    },
+    { name: "mock", title: "Mock server", ms: 10, error: "Prism would not start" },
+  ],
+};
 
+/** Medians, ratios, failed parts and paths in the tables. */
+function resultTables(): void {
   it("shows the machine, each median, each ratio and whether targets are met", () => {
     const text = renderResults(summary);
     expect(text).toContain("| CPU | Test CPU |");
@@ -310,7 +311,10 @@ describe("RESULTS.md writer", () => {
       "sh -c redocly bundle -o <tmp>/x.yaml in <tmp> (cwd ./sub, /srv/repository, ~/.npm/x)",
     );
   });
+}
 
+/** Sections replaced and kept, partial runs, numbers and targets. */
+function mergedAndFormatted(): void {
   it("with a file from before, replaces the sections of the benchmarks run and keeps the others", () => {
     const mock = { name: "mock", title: "Mock server" };
     const before = renderResults({
@@ -377,6 +381,11 @@ describe("RESULTS.md writer", () => {
     expect(targetMet({ label: "x", value: 0.89, target: 0.9 })).toBe(false);
     expect(targetMet({ label: "x", value: 0.1 })).toBeUndefined();
   });
+}
+
+describe("RESULTS.md writer", () => {
+  resultTables();
+  mergedAndFormatted();
 });
 
 describe("benchmark fixtures", () => {

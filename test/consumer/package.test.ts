@@ -89,33 +89,15 @@ const cardsPath: CardsPath = "/v1/cards";
 console.log(JSON.stringify({ calls, cards: cards.length, ledger, badId, cardsPath, openapi: spec.openapi }));
 `;
 
-describe("the published package", () => {
-  let work: string;
-  let tarball: string;
-  let packed: { path: string }[];
-  let prism: PrismServer | undefined;
+/** The scratch folder, the packed tarball and the mock: set up once by the describe's beforeAll. */
+let work: string;
+let tarball: string;
+let packed: { path: string }[];
+let prism: PrismServer | undefined;
+let releaseDist: (() => Promise<void>) | undefined;
 
-  let releaseDist: (() => Promise<void>) | undefined;
-
-  beforeAll(async () => {
-    // Held until afterAll: these tests read dist/, which another test's `npm pack` would rebuild meanwhile.
-    releaseDist = await lockDist();
-    work = mkdtempSync(path.join(os.tmpdir(), "partner-api-consumer-"));
-    run(process.execPath, [...SOURCE_NODE_ARGS, "scripts/build.ts"], repoRoot);
-    const [result] = JSON.parse(npm(["pack", "--json", "--pack-destination", work], repoRoot)) as {
-      filename: string;
-      files: { path: string }[];
-    }[];
-    tarball = path.join(work, result!.filename);
-    packed = result!.files;
-  }, 420_000);
-
-  afterAll(async () => {
-    await releaseDist?.();
-    await prism?.stop();
-    if (work) rmSync(work, { recursive: true, force: true });
-  });
-
+/** What the tarball holds. */
+function packContents(): void {
   test("npm pack holds exactly what a consumer needs", () => {
     const modules = sourceModules(path.join(repoRoot, "src"));
     const expected = [
@@ -143,7 +125,10 @@ describe("the published package", () => {
       if (file.endsWith(".js")) expect(text, file).not.toMatch(/from "\.{1,2}\/[^"]*\.ts"/);
     }
   });
+}
 
+/** Another project installing and using it. */
+function installedElsewhere(): void {
   test("another project installs the tarball, type-checks strictly and calls every operation against the mock", async () => {
     const project = path.join(work, "consumer");
     const started = performance.now();
@@ -217,4 +202,28 @@ describe("the published package", () => {
     expect(summary.openapi).toBe("3.1.0");
     console.info(`consumer project: installed, type-checked and ran in ${Math.round(performance.now() - started)} ms`);
   }, 120_000);
+}
+
+describe("the published package", () => {
+  beforeAll(async () => {
+    // Held until afterAll: these tests read dist/, which another test's `npm pack` would rebuild meanwhile.
+    releaseDist = await lockDist();
+    work = mkdtempSync(path.join(os.tmpdir(), "partner-api-consumer-"));
+    run(process.execPath, [...SOURCE_NODE_ARGS, "scripts/build.ts"], repoRoot);
+    const [result] = JSON.parse(npm(["pack", "--json", "--pack-destination", work], repoRoot)) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
+    tarball = path.join(work, result!.filename);
+    packed = result!.files;
+  }, 420_000);
+
+  afterAll(async () => {
+    await releaseDist?.();
+    await prism?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  packContents();
+  installedElsewhere();
 });

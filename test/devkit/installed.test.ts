@@ -97,56 +97,16 @@ async function until(condition: () => boolean, ms: number): Promise<void> {
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-describe("the packed client and devkit, installed in a partner's project", () => {
-  let work: string;
-  let devkitPacked: Packed;
-  const devkitVersion = (
-    JSON.parse(readFileSync(path.join(repoRoot, "devkit", "package.json"), "utf8")) as { version: string }
-  ).version;
+/** The scratch folder and the devkit pack, set up once by the describe's beforeAll. */
+let work: string;
+let devkitPacked: Packed;
 
-  beforeAll(async () => {
-    const started = performance.now();
-    const lap = (what: string, since: number) => `${what} ${Math.round(performance.now() - since)} ms`;
-    work = mkdtempSync(path.join(os.tmpdir(), "partner-api-installed-"));
-    app = path.join(work, "partner-app");
-    mkdirSync(app);
-    // The two packs (esbuild and tsc each) run side by side, under the dist/ lock.
-    const both = await packPackages(work, npm);
-    devkitPacked = both.devkit;
-    const clientPacked = both.client;
-    const packed = lap("both packed in", started);
-    // One install of both, as `npm install` in a partner's clone: the devkit's peer dependency is the client
-    // installed beside it (installed alone, npm would fetch the peer from the registry).
-    writeFileSync(
-      path.join(app, "package.json"),
-      JSON.stringify({
-        name: "partner-app",
-        private: true,
-        type: "module",
-        dependencies: { "partner-api-client": `file:${path.join(work, clientPacked.filename)}` },
-        devDependencies: { "partner-api-devkit": `file:${path.join(work, devkitPacked.filename)}` },
-      }),
-    );
-    await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], app);
-    console.info(`${packed}; ${lap("installed, all done in", started)}`);
-  }, 420_000);
+const devkitVersion = (
+  JSON.parse(readFileSync(path.join(repoRoot, "devkit", "package.json"), "utf8")) as { version: string }
+).version;
 
-  afterAll(async () => {
-    for (const served of serving) {
-      if (served.child.exitCode === null && served.child.signalCode === null) {
-        try {
-          process.kill(-served.child.pid!, "SIGKILL");
-        } catch {
-          // already gone
-        }
-      }
-    }
-    await Promise.all(receivers.map((receiver) => receiver.close()));
-    const removing = performance.now();
-    if (work) await rm(work, { recursive: true, force: true });
-    console.info(`removed the project in ${Math.round(performance.now() - removing)} ms`);
-  });
-
+/** What the packs hold and what a partner's install pulls in. */
+function packedContents(): void {
   test("the app's production dependencies are the client and openapi-fetch's own, nothing of the devkit", async () => {
     const tree = JSON.parse(await npm(["ls", "--omit=dev", "--all", "--json"], app)) as Tree;
     expect(Object.keys(tree.dependencies ?? {})).toEqual(["partner-api-client"]);
@@ -217,7 +177,10 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     expect(manifest.peerDependencies).toEqual({ "partner-api-client": client.version, msw: expect.any(String) });
     expect(existsSync(path.join(app, "node_modules", "msw"))).toBe(false);
   });
+}
 
+/** The installed partner-api command: help, mock, sandbox and webhooks. */
+function commandLine(): void {
   test("npx partner-api: --version, --help on every level, exit 2 for what it does not know", async () => {
     const version = await npx(["--version"]);
     expect(version).toMatchObject({ code: 0, stdout: `${devkitVersion}\n` });
@@ -331,7 +294,10 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     expect(scenario.stdout).toMatch(/^201 createCard POST \/v1\/cards {2}\(card-issued createCard\)$/m);
     expect(await sandbox.interrupt()).toMatch(/✓ sandbox stopped/);
   }, 60_000);
+}
 
+/** Webhooks across two processes, the shipped types and the docs' TypeScript. */
+function webhooksAndTypes(): void {
   test("npx partner-api webhooks trigger delivers to webhooks listen, and keeps the retry schedule at --speed", async () => {
     const listen = serve(["webhooks", "listen", "--port", "0", "--secret", SECRET], { direct: true });
     const [, listenUrl] = await listen.waitFor(/listening on (\S+) /);
@@ -418,7 +384,10 @@ describe("the packed client and devkit, installed in a partner's project", () =>
       expect.stringMatching(/^broken:4 .*'prot' does not exist/),
     ]);
   }, 60_000);
+}
 
+/** The devkit's entries under plain node in the app. */
+function plainNode(): void {
   test("partner-api-devkit/sandbox imports and starts with plain node in the app", async () => {
     const result = await nodeInApp<{ status: number; companies: number }>("start-sandbox.mjs", [
       'import { startSandbox } from "partner-api-devkit/sandbox";',
@@ -443,6 +412,56 @@ describe("the packed client and devkit, installed in a partner's project", () =>
     expect(result).toMatchObject({ code: 0, types: 6 });
     expect(result.summary).toMatch(/6 event types, from node_modules\/partner-api-devkit\/dist\/openapi\.json/);
   }, 40_000);
+}
+
+describe("the packed client and devkit, installed in a partner's project", () => {
+  beforeAll(async () => {
+    const started = performance.now();
+    const lap = (what: string, since: number) => `${what} ${Math.round(performance.now() - since)} ms`;
+    work = mkdtempSync(path.join(os.tmpdir(), "partner-api-installed-"));
+    app = path.join(work, "partner-app");
+    mkdirSync(app);
+    // The two packs (esbuild and tsc each) run side by side, under the dist/ lock.
+    const both = await packPackages(work, npm);
+    devkitPacked = both.devkit;
+    const clientPacked = both.client;
+    const packed = lap("both packed in", started);
+    // One install of both, as `npm install` in a partner's clone: the devkit's peer dependency is the client
+    // installed beside it (installed alone, npm would fetch the peer from the registry).
+    writeFileSync(
+      path.join(app, "package.json"),
+      JSON.stringify({
+        name: "partner-app",
+        private: true,
+        type: "module",
+        dependencies: { "partner-api-client": `file:${path.join(work, clientPacked.filename)}` },
+        devDependencies: { "partner-api-devkit": `file:${path.join(work, devkitPacked.filename)}` },
+      }),
+    );
+    await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], app);
+    console.info(`${packed}; ${lap("installed, all done in", started)}`);
+  }, 420_000);
+
+  afterAll(async () => {
+    for (const served of serving) {
+      if (served.child.exitCode === null && served.child.signalCode === null) {
+        try {
+          process.kill(-served.child.pid!, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+    await Promise.all(receivers.map((receiver) => receiver.close()));
+    const removing = performance.now();
+    if (work) await rm(work, { recursive: true, force: true });
+    console.info(`removed the project in ${Math.round(performance.now() - removing)} ms`);
+  });
+
+  packedContents();
+  commandLine();
+  webhooksAndTypes();
+  plainNode();
 });
 
 /** Writes a module into the app, runs it with plain node there and parses the JSON line it prints. */

@@ -75,41 +75,30 @@ describe("the refusal", () => {
 
 // Each bundles the contract and regenerates the types in a scratch copy (about 6 s of CPU for the five, load 5):
 // npm run test:all runs them (test/suites.ts's rule); npm test keeps the bumps and the refusal's wording above.
-describe("a release in a scratch copy", { tags: ["slow"] }, () => {
-  let root: string;
-  const read = (file: string) => readFileSync(path.join(root, file), "utf8");
-  const edit = (file: string, change: (text: string) => string) =>
-    writeFileSync(path.join(root, file), change(read(file)));
+/** The scratch copy of the repository, made by the describe's beforeAll, and how to read and edit it. */
+let root: string;
+const read = (file: string) => readFileSync(path.join(root, file), "utf8");
 
-  beforeEach(() => {
-    root = mkdtempSync(path.join(tmpdir(), "release-test-"));
-    for (const entry of [
-      "openapi",
-      "redocly.yaml",
-      "package.json",
-      "CHANGELOG.md",
-      "release",
-      "openapi-changes.allow.yaml",
-    ])
-      cpSync(path.join(repoRoot, entry), path.join(root, entry), { recursive: true });
-  });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
+const edit = (file: string, change: (text: string) => string) =>
+  writeFileSync(path.join(root, file), change(read(file)));
 
-  /**
-   * Makes the baseline equal the scratch copy's contract, so each test controls what changed. The baseline is
-   * written first, so a change of the working tree since the last release (a removed field the team is about to
-   * acknowledge) cannot make the set-up's own release refuse.
-   */
-  async function settle() {
-    const head = await bundleWorkingTree(root);
-    writeFileSync(path.join(root, RELEASE_BASELINE), `${JSON.stringify(head.document, null, 2)}\n`);
-    await release(root, "major", quiet, { today: TODAY });
-    // One version for the package and the contract: both back to 1.0.0.
-    edit("package.json", (text) => text.replace(/"version": "[^"]*"/, '"version": "1.0.0"'));
-    edit("openapi/openapi.yaml", (text) => text.replace(/^( {2}version: ).*$/m, "$11.0.0"));
-    writeFileSync(path.join(root, "CHANGELOG.md"), "# Changelog\n\n## 1.0.0 (2026-01-01)\n\nFirst.\n");
-  }
+/**
+ * Makes the baseline equal the scratch copy's contract, so each test controls what changed. The baseline is
+ * written first, so a change of the working tree since the last release (a removed field the team is about to
+ * acknowledge) cannot make the set-up's own release refuse.
+ */
+async function settle() {
+  const head = await bundleWorkingTree(root);
+  writeFileSync(path.join(root, RELEASE_BASELINE), `${JSON.stringify(head.document, null, 2)}\n`);
+  await release(root, "major", quiet, { today: TODAY });
+  // One version for the package and the contract: both back to 1.0.0.
+  edit("package.json", (text) => text.replace(/"version": "[^"]*"/, '"version": "1.0.0"'));
+  edit("openapi/openapi.yaml", (text) => text.replace(/^( {2}version: ).*$/m, "$11.0.0"));
+  writeFileSync(path.join(root, "CHANGELOG.md"), "# Changelog\n\n## 1.0.0 (2026-01-01)\n\nFirst.\n");
+}
 
+/** Which bump a change needs, and what a release writes. */
+function bumpsInScratch(): void {
   it("a compatible change needs a minor release: patch is refused, minor writes everything", async () => {
     await settle();
     edit("openapi/components/schemas/cards/Card.yaml", (text) =>
@@ -183,7 +172,10 @@ describe("a release in a scratch copy", { tags: ["slow"] }, () => {
     expect(changelog).toContain("`getTransaction` (GET /transactions/{transactionId})");
     expect(changelog).toMatch(/- \*\*Action needed:\*\* [^\n]*`counterpartyBankCode`[^\n]*no longer/);
   });
+}
 
+/** What a release refuses, and the devkit's version. */
+function refusalsInScratch(): void {
   it("refuses while a breaking change is neither acknowledged nor undone, naming it and the ways out", async () => {
     await settle();
     const before = ["package.json", "CHANGELOG.md", RELEASE_BASELINE].map(read);
@@ -240,6 +232,26 @@ describe("a release in a scratch copy", { tags: ["slow"] }, () => {
     await release(root, "major", quiet, { today: TODAY, dryRun: true });
     expect(read("package.json")).toBe(before);
   });
+}
+
+describe("a release in a scratch copy", { tags: ["slow"] }, () => {
+  beforeEach(() => {
+    root = mkdtempSync(path.join(tmpdir(), "release-test-"));
+    for (const entry of [
+      "openapi",
+      "redocly.yaml",
+      "package.json",
+      "CHANGELOG.md",
+      "release",
+      "openapi-changes.allow.yaml",
+    ])
+      cpSync(path.join(repoRoot, entry), path.join(root, entry), { recursive: true });
+  });
+
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  bumpsInScratch();
+  refusalsInScratch();
 });
 
 describe("from a clean clone", () => {

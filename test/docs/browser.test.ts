@@ -88,45 +88,25 @@ async function pictureStats(page: Page, pngPath: string): Promise<PictureStats> 
 /** A rendered page of text and code: many colours (anti-aliased text) and a fair share of drawn pixels. */
 const looksRendered = (stats: PictureStats) => stats.colors > 50 && stats.drawn > 0.03;
 
-describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", () => {
-  let out: string;
-  let built: DocsBuildResult;
-  let server: StaticServer;
-  let browser: Browser;
-  let page: Page;
-  let origin: string;
-  let watch: NetworkWatch;
-  let loadMs = 0;
+/** The built site, its server and the browser page on it: set up once for the describe below. */
+let out: string;
+let built: DocsBuildResult;
+let server: StaticServer;
+let browser: Browser;
+let page: Page;
+let origin: string;
+let watch: NetworkWatch;
+let loadMs = 0;
 
-  beforeAll(async () => {
-    out = await mkdtemp(path.join(os.tmpdir(), "docs-browser-test-"));
-    built = await buildDocs({ outDir: out });
-    server = await serveStatic(out);
-    origin = new URL(server.url).origin;
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    watch = await watchNetwork(page, origin);
-    await mkdir(screenshotDir, { recursive: true });
-    const started = performance.now();
-    await page.goto(server.url, { waitUntil: "load" });
-    loadMs = performance.now() - started;
-    await page.waitForLoadState("networkidle");
-    // The build renders five pages and takes screenshots: minutes on a loaded 2-core machine.
-  }, 600_000);
+function expectCleanNetwork() {
+  expect(watch.blockedRequests, "requests to other hosts").toEqual([]);
+  expect(watch.failedRequests, "failed requests").toEqual([]);
+  expect(watch.badResponses, "error responses").toEqual([]);
+  expect(watch.consoleErrors, "console errors").toEqual([]);
+}
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (out) await rm(out, { recursive: true, force: true });
-  });
-
-  function expectCleanNetwork() {
-    expect(watch.blockedRequests, "requests to other hosts").toEqual([]);
-    expect(watch.failedRequests, "failed requests").toEqual([]);
-    expect(watch.badResponses, "error responses").toEqual([]);
-    expect(watch.consoleErrors, "console errors").toEqual([]);
-  }
-
+/** The reference page: loaded clean, listing everything, navigable, and its screenshots drawn. */
+function referencePage(): void {
   it("loads with no request leaving the origin, no failed request and no console error", async () => {
     console.log(
       `[docs browser test] index.html ${(built.indexBytes / 1024 / 1024).toFixed(2)} MiB, load event after ${Math.round(loadMs)} ms in Chromium`,
@@ -206,7 +186,10 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
       await blank.close();
     }
   }, 60_000);
+}
 
+/** The Sandbox control page, and code lines that fit their panels. */
+function sandboxPageAndCodeLines(): void {
   it("links the reference to the Sandbox control page, which renders every control operation", async () => {
     const sandbox = JSON.parse(await readFile(sandboxBundleJsonPath, "utf8"));
     const controlOperations = Object.values<any>(sandbox.paths).flatMap((item) =>
@@ -278,7 +261,10 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
     expect(boxes.cut, "code panels whose lines run past their edge").toEqual([]);
     expect(boxes.inside, "the company ULID lies inside its panel").toBe(true);
   }, 60_000);
+}
 
+/** Search snippets, the site's bar and version switcher, the dashboard's screenshots. */
+function searchAndSiteBar(): void {
   it("search snippets keep the space where a description wraps (no 'acard holder')", async () => {
     // An operation whose description wraps a line between two plain words; Redoc's search dropped such a break
     // ("Issuing continues asynchronously:⏎the card" showed as "asynchronously:the card").
@@ -359,7 +345,10 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
     const servers = await page.locator("text=/`/").count();
     expect(servers, "literal backticks on the page").toBe(0);
   }, 60_000);
+}
 
+/** Try it, against a server the reader picks. */
+function tryIt(): void {
   it("Try it sends a request with the key the reader types to the server the reader picked", async () => {
     const sandbox = await startSandbox({ port: 0, seed: 3 });
     const tryPage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -428,7 +417,10 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
       await sandbox.stop();
     }
   }, 180_000);
+}
 
+/** The Workflows section, and the pages opened from the file system. */
+function workflowsAndFiles(): void {
   it("shows the Workflows section: each diagram drawn, and a step's link opens its operation", async () => {
     await page.goto(`${server.url}#/${WORKFLOWS_HEADING.toLowerCase()}`, { waitUntil: "networkidle" });
     await page.locator("h1, h2", { hasText: WORKFLOWS_HEADING }).first().waitFor({ state: "visible" });
@@ -473,6 +465,36 @@ describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", ()
       await filePage.close();
     }
   }, 60_000);
+}
+
+describe.skipIf(!hasChromium)("the built docs in headless Chromium, offline", () => {
+  beforeAll(async () => {
+    out = await mkdtemp(path.join(os.tmpdir(), "docs-browser-test-"));
+    built = await buildDocs({ outDir: out });
+    server = await serveStatic(out);
+    origin = new URL(server.url).origin;
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    watch = await watchNetwork(page, origin);
+    await mkdir(screenshotDir, { recursive: true });
+    const started = performance.now();
+    await page.goto(server.url, { waitUntil: "load" });
+    loadMs = performance.now() - started;
+    await page.waitForLoadState("networkidle");
+    // The build renders five pages and takes screenshots: minutes on a loaded 2-core machine.
+  }, 600_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (out) await rm(out, { recursive: true, force: true });
+  });
+
+  referencePage();
+  sandboxPageAndCodeLines();
+  searchAndSiteBar();
+  tryIt();
+  workflowsAndFiles();
 });
 
 describe.skipIf(!hasChromium)("the network watch of the browser test", () => {

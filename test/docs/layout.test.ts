@@ -34,38 +34,18 @@ function htmlPages(dir: string, under = ""): string[] {
   });
 }
 
-describe.skipIf(!available)("pages that fit, at 390 px and 1400 px", () => {
-  let out: string;
-  let server: StaticServer;
-  let sandbox: Sandbox;
-  let browser: Browser;
+/** The built docs, their server, the sandbox and the browser: set up once by the describe's beforeAll. */
+let out: string;
+let server: StaticServer;
+let sandbox: Sandbox;
+let browser: Browser;
 
-  beforeAll(async () => {
-    out = await mkdtemp(path.join(os.tmpdir(), "docs-layout-test-"));
-    await buildDocs({ outDir: out, screenshots: false });
-    server = await serveStatic(out);
-    // A dashboard with something in every table: companies with routes, deposits, cards, events and calls.
-    sandbox = await startSandbox({
-      port: 0,
-      seed: 3,
-      frozen: true,
-      startTime: "2026-11-24T09:00:00Z",
-      scenarios: ["company-with-onramp-and-deposits", "card-issued"],
-    });
-    browser = await launchChromium();
-  }, 600_000);
+async function open(width: number): Promise<Page> {
+  return browser.newPage({ viewport: { width, height: 900 } });
+}
 
-  afterAll(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-    await server?.close();
-    if (out) await rm(out, { recursive: true, force: true });
-  });
-
-  async function open(width: number): Promise<Page> {
-    return browser.newPage({ viewport: { width, height: 900 } });
-  }
-
+/** The check itself, and every page of the docs at both widths. */
+function docsPages(): void {
   it("the check fails on a page that overflows, clips, overlaps or breaks a heading's word", async () => {
     const page = await open(390);
     try {
@@ -118,7 +98,10 @@ describe.skipIf(!available)("pages that fit, at 390 px and 1400 px", () => {
     }
     expect(problems.join("\n")).toBe("");
   }, 300_000);
+}
 
+/** Full-width pages, and where Try it looks for the sandbox. */
+function docsDetails(): void {
   it("Errors and Changelog use the whole width beside the sidebar at 1400 px", async () => {
     const page = await open(1400);
     try {
@@ -172,7 +155,10 @@ describe.skipIf(!available)("pages that fit, at 390 px and 1400 px", () => {
       expect(await exited).toBe(0);
     }
   }, 120_000);
+}
 
+/** The sandbox dashboard's views. */
+function dashboardViews(): void {
   it("every view of the sandbox dashboard", async () => {
     const problems: string[] = [];
     for (const width of WIDTHS) {
@@ -221,4 +207,32 @@ describe.skipIf(!available)("pages that fit, at 390 px and 1400 px", () => {
       await page.close();
     }
   }, 120_000);
+}
+
+describe.skipIf(!available)("pages that fit, at 390 px and 1400 px", () => {
+  beforeAll(async () => {
+    out = await mkdtemp(path.join(os.tmpdir(), "docs-layout-test-"));
+    await buildDocs({ outDir: out, screenshots: false });
+    server = await serveStatic(out);
+    // A dashboard with something in every table: companies with routes, deposits, cards, events and calls.
+    sandbox = await startSandbox({
+      port: 0,
+      seed: 3,
+      frozen: true,
+      startTime: "2026-11-24T09:00:00Z",
+      scenarios: ["company-with-onramp-and-deposits", "card-issued"],
+    });
+    browser = await launchChromium();
+  }, 600_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+    await server?.close();
+    if (out) await rm(out, { recursive: true, force: true });
+  });
+
+  docsPages();
+  docsDetails();
+  dashboardViews();
 });

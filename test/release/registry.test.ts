@@ -59,80 +59,17 @@ function serve(command: string, args: string[], cwd: string, what: string): Serv
   return served;
 }
 
-describe("published to a local registry and installed from it alone", () => {
-  let work: string;
-  let app: string;
-  let registry: string;
-  let npmrc: string;
-  const tarballs: Record<string, string> = {};
-  const client = manifest("package.json");
-  const devkit = manifest("devkit/package.json");
+/** The scratch folders, the local registry and the packs: set up once by the describe's beforeAll. */
+let work: string;
+let app: string;
+let registry: string;
+let npmrc: string;
+const tarballs: Record<string, string> = {};
+const client = manifest("package.json");
+const devkit = manifest("devkit/package.json");
 
-  beforeAll(async () => {
-    const started = performance.now();
-    work = mkdtempSync(path.join(os.tmpdir(), "partner-api-registry-"));
-    const port = await findFreePort();
-    registry = `http://127.0.0.1:${port}/`;
-    writeFileSync(
-      path.join(work, "verdaccio.yaml"),
-      [
-        `storage: ${path.join(work, "storage")}`,
-        "auth:",
-        "  htpasswd:",
-        `    file: ${path.join(work, "htpasswd")}`,
-        "uplinks:",
-        "  npmjs:",
-        `    url: ${process.env.PARTNER_API_UPLINK ?? "https://registry.npmjs.org/"}`,
-        "packages:",
-        // Ours exist only here: published by the test, never looked up elsewhere.
-        "  'partner-api-*':",
-        "    access: $all",
-        "    publish: $authenticated",
-        "  '**':",
-        "    access: $all",
-        "    publish: $authenticated",
-        "    proxy: npmjs",
-        "log: { type: stdout, format: pretty, level: warn }",
-        "",
-      ].join("\n"),
-    );
-    const verdaccio = serve(
-      bin("verdaccio"),
-      ["--config", path.join(work, "verdaccio.yaml"), "--listen", `127.0.0.1:${port}`],
-      work,
-      "verdaccio",
-    );
-    // Both packs (each builds with its prepack, under the dist/ lock) while the registry starts.
-    const [packed] = await Promise.all([
-      packPackages(work, (args, cwd) => exec("npm", args, cwd)),
-      waitForRegistry(registry, verdaccio),
-    ]);
-    tarballs[client.name] = path.join(work, packed.client.filename);
-    tarballs[devkit.name] = path.join(work, packed.devkit.filename);
-    // A user for publishing, as `npm adduser` makes one: the token goes to this run's own npmrc.
-    const user = await fetch(`${registry}-/user/org.couchdb.user:release-test`, {
-      method: "PUT",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name: "release-test", password: "release-test-password", type: "user" }),
-    });
-    expect(user.status, await user.clone().text()).toBe(201);
-    const { token } = (await user.json()) as { token: string };
-    npmrc = path.join(work, ".npmrc");
-    writeFileSync(npmrc, `registry=${registry}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
-    console.info(`packed both, registry up in ${Math.round(performance.now() - started)} ms`);
-  }, 420_000);
-
-  afterAll(async () => {
-    for (const served of servers)
-      if (served.child.exitCode === null && served.child.signalCode === null)
-        try {
-          process.kill(-served.child.pid!, "SIGKILL");
-        } catch {
-          // already gone
-        }
-    if (work) await rm(work, { recursive: true, force: true });
-  });
-
+/** publint and arethetypeswrong on both packages. */
+function packageChecks(): void {
   test("both packages pass publint --strict", async () => {
     for (const tarball of Object.values(tarballs)) {
       const output = await exec(bin("publint"), ["run", tarball, "--strict", "--level", "warning"], work);
@@ -157,7 +94,10 @@ describe("published to a local registry and installed from it alone", () => {
       for (const entry of assets) expect(output, name).not.toContain(`"${path.posix.join(name, entry)}"`);
     }
   }, 90_000);
+}
 
+/** Published, installed from the registry alone, type-checked and run. */
+function fromTheRegistry(): void {
   describe("published, installed from the registry, type-checked and run", () => {
     let sandbox: Served;
 
@@ -227,6 +167,76 @@ describe("published to a local registry and installed from it alone", () => {
       expect(await sandbox.interrupt()).toMatch(/✓ sandbox stopped/);
     }, 120_000);
   });
+}
+
+describe("published to a local registry and installed from it alone", () => {
+  beforeAll(async () => {
+    const started = performance.now();
+    work = mkdtempSync(path.join(os.tmpdir(), "partner-api-registry-"));
+    const port = await findFreePort();
+    registry = `http://127.0.0.1:${port}/`;
+    writeFileSync(
+      path.join(work, "verdaccio.yaml"),
+      [
+        `storage: ${path.join(work, "storage")}`,
+        "auth:",
+        "  htpasswd:",
+        `    file: ${path.join(work, "htpasswd")}`,
+        "uplinks:",
+        "  npmjs:",
+        `    url: ${process.env.PARTNER_API_UPLINK ?? "https://registry.npmjs.org/"}`,
+        "packages:",
+        // Ours exist only here: published by the test, never looked up elsewhere.
+        "  'partner-api-*':",
+        "    access: $all",
+        "    publish: $authenticated",
+        "  '**':",
+        "    access: $all",
+        "    publish: $authenticated",
+        "    proxy: npmjs",
+        "log: { type: stdout, format: pretty, level: warn }",
+        "",
+      ].join("\n"),
+    );
+    const verdaccio = serve(
+      bin("verdaccio"),
+      ["--config", path.join(work, "verdaccio.yaml"), "--listen", `127.0.0.1:${port}`],
+      work,
+      "verdaccio",
+    );
+    // Both packs (each builds with its prepack, under the dist/ lock) while the registry starts.
+    const [packed] = await Promise.all([
+      packPackages(work, (args, cwd) => exec("npm", args, cwd)),
+      waitForRegistry(registry, verdaccio),
+    ]);
+    tarballs[client.name] = path.join(work, packed.client.filename);
+    tarballs[devkit.name] = path.join(work, packed.devkit.filename);
+    // A user for publishing, as `npm adduser` makes one: the token goes to this run's own npmrc.
+    const user = await fetch(`${registry}-/user/org.couchdb.user:release-test`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "release-test", password: "release-test-password", type: "user" }),
+    });
+    expect(user.status, await user.clone().text()).toBe(201);
+    const { token } = (await user.json()) as { token: string };
+    npmrc = path.join(work, ".npmrc");
+    writeFileSync(npmrc, `registry=${registry}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
+    console.info(`packed both, registry up in ${Math.round(performance.now() - started)} ms`);
+  }, 420_000);
+
+  afterAll(async () => {
+    for (const served of servers)
+      if (served.child.exitCode === null && served.child.signalCode === null)
+        try {
+          process.kill(-served.child.pid!, "SIGKILL");
+        } catch {
+          // already gone
+        }
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  packageChecks();
+  fromTheRegistry();
 });
 
 async function waitForRegistry(url: string, verdaccio: Served): Promise<void> {

@@ -15,58 +15,27 @@ import { runInProcess } from "../helpers/run.ts";
 
 const quiet = { out: () => {}, err: () => {} };
 
-describe("a release in a temporary git repository", () => {
-  let root: string;
-  const read = (file: string) => readFileSync(path.join(root, file), "utf8");
-  const git = (...args: string[]) => {
-    const result = spawnSync("git", args, { cwd: root, encoding: "utf8" });
-    expect(result.status, `git ${args.join(" ")}: ${result.stderr}`).toBe(0);
-    return result.stdout.trim();
-  };
+/** The temporary git repository, made by the describe's beforeAll, and how to read and change it. */
+let root: string;
+const read = (file: string) => readFileSync(path.join(root, file), "utf8");
 
-  beforeEach(() => {
-    root = mkdtempSync(path.join(tmpdir(), "release-tag-"));
-    for (const entry of [
-      "openapi",
-      "redocly.yaml",
-      "package.json",
-      "package-lock.json",
-      "CHANGELOG.md",
-      "release",
-      "openapi-changes.allow.yaml",
-      "generated/openapi.json",
-      "generated/openapi.yaml",
-    ])
-      cpSync(path.join(repoRoot, entry), path.join(root, entry), { recursive: true });
-    // The state after release 0.1.0: the package and the contract at one version.
-    writeFileSync(
-      path.join(root, "package.json"),
-      read("package.json").replace(/"version": "[^"]*"/, '"version": "0.1.0"'),
-    );
-    writeFileSync(path.join(root, "openapi/openapi.yaml"), withContractVersion(read("openapi/openapi.yaml"), "0.1.0"));
-    // Released as it stands today: nothing unreleased and nothing acknowledged, whatever main carries since 0.1.0.
-    const released = JSON.parse(read("generated/openapi.json")) as { info: { version: string } };
-    released.info.version = "0.1.0";
-    for (const file of ["release/openapi.json", "release/versions/0.1.0.json"])
-      writeFileSync(path.join(root, file), `${JSON.stringify(released, null, 2)}\n`);
-    writeFileSync(path.join(root, "openapi-changes.allow.yaml"), "levels: {}\nacknowledged: []\n");
-    git("init", "--quiet");
-    git("config", "user.email", "release@test.invalid");
-    git("config", "user.name", "Release test");
-    git("add", ".");
-    git("commit", "--quiet", "-m", "Before the release");
-  });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
+const git = (...args: string[]) => {
+  const result = spawnSync("git", args, { cwd: root, encoding: "utf8" });
+  expect(result.status, `git ${args.join(" ")}: ${result.stderr}`).toBe(0);
+  return result.stdout.trim();
+};
 
-  function addField() {
-    const file = path.join(root, "openapi/components/schemas/cards/Card.yaml");
-    writeFileSync(
-      file,
-      readFileSync(file, "utf8").replace("properties:\n", "properties:\n  nickname:\n    type: string\n"),
-    );
-    git("commit", "--quiet", "-am", "Card nickname");
-  }
+function addField() {
+  const file = path.join(root, "openapi/components/schemas/cards/Card.yaml");
+  writeFileSync(
+    file,
+    readFileSync(file, "utf8").replace("properties:\n", "properties:\n  nickname:\n    type: string\n"),
+  );
+  git("commit", "--quiet", "-am", "Card nickname");
+}
 
+/** What a release writes, commits and tags. */
+function releaseWrites(): void {
   it("gives package and contract one version, keeps the contract, commits and tags the release", async () => {
     addField();
     const result = await release(root, undefined, quiet, { today: "2026-11-26", tag: true });
@@ -95,7 +64,10 @@ describe("a release in a temporary git repository", () => {
     expect(git("cat-file", "-t", "v0.2.0")).toBe("tag");
     expect(git("show", "v0.2.0:release/versions/0.2.0.json")).toBe(read("release/versions/0.2.0.json").trimEnd());
   });
+}
 
+/** What it refuses, and tagging outside a work tree. */
+function refusals(): void {
   it("refuses a working tree with uncommitted changes, and a tag that exists, writing nothing", async () => {
     addField();
     const file = path.join(root, "openapi/components/schemas/cards/Card.yaml");
@@ -140,4 +112,44 @@ describe("a release in a temporary git repository", () => {
       rmSync(outside, { recursive: true, force: true });
     }
   });
+}
+
+describe("a release in a temporary git repository", () => {
+  beforeEach(() => {
+    root = mkdtempSync(path.join(tmpdir(), "release-tag-"));
+    for (const entry of [
+      "openapi",
+      "redocly.yaml",
+      "package.json",
+      "package-lock.json",
+      "CHANGELOG.md",
+      "release",
+      "openapi-changes.allow.yaml",
+      "generated/openapi.json",
+      "generated/openapi.yaml",
+    ])
+      cpSync(path.join(repoRoot, entry), path.join(root, entry), { recursive: true });
+    // The state after release 0.1.0: the package and the contract at one version.
+    writeFileSync(
+      path.join(root, "package.json"),
+      read("package.json").replace(/"version": "[^"]*"/, '"version": "0.1.0"'),
+    );
+    writeFileSync(path.join(root, "openapi/openapi.yaml"), withContractVersion(read("openapi/openapi.yaml"), "0.1.0"));
+    // Released as it stands today: nothing unreleased and nothing acknowledged, whatever main carries since 0.1.0.
+    const released = JSON.parse(read("generated/openapi.json")) as { info: { version: string } };
+    released.info.version = "0.1.0";
+    for (const file of ["release/openapi.json", "release/versions/0.1.0.json"])
+      writeFileSync(path.join(root, file), `${JSON.stringify(released, null, 2)}\n`);
+    writeFileSync(path.join(root, "openapi-changes.allow.yaml"), "levels: {}\nacknowledged: []\n");
+    git("init", "--quiet");
+    git("config", "user.email", "release@test.invalid");
+    git("config", "user.name", "Release test");
+    git("add", ".");
+    git("commit", "--quiet", "-m", "Before the release");
+  });
+
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  releaseWrites();
+  refusals();
 });

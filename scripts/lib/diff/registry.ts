@@ -18,7 +18,14 @@ import paths from "./checks/paths.ts";
 import properties from "./checks/properties.ts";
 import requestBody from "./checks/request-body.ts";
 import responseBody from "./checks/response-body.ts";
-import schemaKeywords from "./checks/schema-keywords.ts";
+import annotations from "./checks/schema-keywords/annotations.ts";
+import arrays from "./checks/schema-keywords/arrays.ts";
+import composition from "./checks/schema-keywords/composition.ts";
+import constraints from "./checks/schema-keywords/constraints.ts";
+import objectShape from "./checks/schema-keywords/object-shape.ts";
+import patterns from "./checks/schema-keywords/patterns.ts";
+import types from "./checks/schema-keywords/types.ts";
+import values from "./checks/schema-keywords/values.ts";
 import security from "./checks/security.ts";
 import webhooks from "./checks/webhooks.ts";
 import { OASDIFF_RULES, type OasdiffId } from "./oasdiff-rules.ts";
@@ -35,7 +42,15 @@ const FAMILY_FILES = [
   requestBody,
   responseBody,
   properties,
-  schemaKeywords,
+  // schema keywords, one file per keyword family
+  types,
+  values,
+  constraints,
+  patterns,
+  arrays,
+  objectShape,
+  annotations,
+  composition,
   enums,
   links,
   document,

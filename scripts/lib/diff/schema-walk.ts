@@ -6,9 +6,8 @@
  */
 import { type Change, ChangeSink } from "./changes.ts";
 import type { Flow } from "./checks/define.ts";
-import { HEADER_VALUE_KINDS, headerValues } from "./checks/parameters.ts";
+import { headerValues } from "./checks/parameters.ts";
 import { fields } from "./checks/properties.ts";
-import { INVERSE_KINDS } from "./checks/schema-keywords.ts";
 import { allowsAny, type Document, type PairKind, type PairOf, type Pairs, type SchemaContext } from "./pairs.ts";
 import { detectorsFor, findCheck, type Kind } from "./registry.ts";
 import {
@@ -22,6 +21,7 @@ import {
   variantName,
   viewOf,
 } from "./resolve.ts";
+import { HEADER_VALUE_KINDS, INVERSE_KINDS } from "./walk-kinds.ts";
 
 /** Hands a pair to every detector that judges its kind, reporting into `sink` in direction `flow`. */
 export function judge<K extends PairKind>(kind: K, pair: Pairs[K], flow: Flow, sink: ChangeSink): void {

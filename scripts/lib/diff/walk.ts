@@ -10,7 +10,7 @@ import type { Flow } from "./checks/define.ts";
 import { docs } from "./checks/document.ts";
 import { serialization } from "./checks/parameters.ts";
 import { covers, mediaBase, sameMedia } from "./checks/request-body.ts";
-import { types } from "./checks/schema-keywords.ts";
+import { types } from "./checks/schema-keywords/types.ts";
 import { withEquivalentsFolded } from "./equivalent.ts";
 import { type Document, deref, type Parameter, stable, unstableNote } from "./pairs.ts";
 import { isObject, type Json, type JsonObject } from "./resolve.ts";

@@ -7,7 +7,7 @@
  * response (`resultRead`), so a changed contract changes the samples. test/docs/samples-run.test.ts runs them.
  */
 
-import { HTTP_METHODS, type HttpMethod } from "partner-api-client";
+import { HTTP_METHODS } from "partner-api-client";
 import { followRefs, isObject, type Json, type JsonObject } from "partner-api-devkit/cli";
 import { COMPANY_HEADER, type SampleLanguage, type WebhookExample } from "./languages/common.ts";
 import { csharp } from "./languages/csharp.ts";
@@ -18,6 +18,7 @@ import { php } from "./languages/php.ts";
 import { python } from "./languages/python.ts";
 import { ruby } from "./languages/ruby.ts";
 import { typescript } from "./languages/typescript.ts";
+import type { OperationExample, ResultRead } from "./operation-example.ts";
 
 export {
   API_KEY_VARIABLE,
@@ -29,37 +30,7 @@ export {
 } from "./languages/common.ts";
 export { curlSample } from "./languages/curl.ts";
 export { CLIENT_PACKAGE, toTsLiteral, typescriptSample } from "./languages/typescript.ts";
-
-/** What a sample needs to know about one operation, all taken from the contract. */
-export interface OperationExample {
-  operationId: string;
-  method: HttpMethod;
-  path: string;
-  /** The X-Company-Id example when the operation is company-scope, otherwise undefined. */
-  companyId: string | undefined;
-  pathParams: Array<[name: string, value: Json]>;
-  queryParams: Array<[name: string, value: Json]>;
-  /** Other required header parameters, with their examples. */
-  headerParams: Array<[name: string, value: Json]>;
-  /** The first named request example (or the media type's `example`), when the operation has a body. */
-  body: { name: string; value: Json } | undefined;
-  /** What the samples read from the answer, from the contract's success response. */
-  result: ResultRead;
-}
-
-/**
- * What a sample prints of an answer: the status, then one line per object read: the values of `fields`, joined by
- * a space. The object is the answer itself (`at` empty) or its first property holding an object or a list (`at`
- * its name; `list`: one line per item). Every response field may be absent, so each language reads them safely.
- */
-export interface ResultRead {
-  /** The 2xx statuses the contract declares for the operation. */
-  statuses: number[];
-  at: string | undefined;
-  list: boolean;
-  /** Paths of string fields inside the object (or each item): `["id"]`, `["transaction", "id"]`. */
-  fields: string[][];
-}
+export type { OperationExample, ResultRead } from "./operation-example.ts";
 
 export interface CodeSample {
   lang: string;

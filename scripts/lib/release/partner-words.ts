@@ -71,16 +71,12 @@ const NARROWS =
 const WIDENS =
   /(-widened|^pattern-removed|^format-removed|^const-removed|^enum-removed|^enum-value-added|^extensible-enum-value-added|^allof-member-removed|^conditional-removed|^nullable-added|^variant-added|^closed-object-opened|^prefix-items-changed)$/;
 
-/** The sentence saying what changed, for a partner (no trailing period). */
-export function partnerSentence(
-  change: Pick<Change, "kind" | "flow" | "location" | "message" | "documentation">,
-): string {
-  const reads = change.flow === "toPartner";
-  const subject = subjectOf(change);
-  const it = subject === "it" ? "this operation" : subject;
-  const Subject = capital(it);
-  const kind = change.kind;
-  switch (kind) {
+/** What a sentence is made from. */
+type Sentenced = Pick<Change, "kind" | "flow" | "location" | "message" | "documentation">;
+
+/** Operations and webhooks added, removed, deprecated or renamed: no subject to name. */
+function operationSentence(change: Sentenced): string | undefined {
+  switch (change.kind) {
     case "operation-added":
     case "path-added":
       return "New operation: you can call it now";
@@ -103,6 +99,13 @@ export function partnerSentence(
       return "This webhook is no longer sent";
     case "webhook-removed-after-deprecation":
       return "This webhook, deprecated earlier, is no longer sent";
+  }
+  return undefined;
+}
+
+/** Fields, parameters and request bodies: added, removed, required or not, deprecated, defaults. */
+function memberSentence(change: Sentenced, Subject: string, reads: boolean): string | undefined {
+  switch (change.kind) {
     case "required-field-removed":
     case "optional-field-removed":
       return reads ? `${Subject} is no longer sent` : `${Subject} is no longer accepted in requests`;
@@ -147,6 +150,13 @@ export function partnerSentence(
       return "The request body is no longer accepted";
     case "body-became-optional":
       return reads ? "The delivery may now come without a body" : "The request body need no longer be sent";
+  }
+  return undefined;
+}
+
+/** Statuses, links, types, formats, security, servers, versions, stability and removal dates. */
+function detailSentence(change: Sentenced, Subject: string, reads: boolean): string | undefined {
+  switch (change.kind) {
     case "stability-invalid":
       return "Its stability is stated in a way the API description does not define";
     case "status-added":
@@ -216,6 +226,19 @@ export function partnerSentence(
     case "discriminator-changed":
       return `${Subject}: the description of which field tells their kinds apart changes (the values sent do not)`;
   }
+  return undefined;
+}
+
+/** The sentence saying what changed, for a partner (no trailing period). */
+export function partnerSentence(change: Sentenced): string {
+  const reads = change.flow === "toPartner";
+  const subject = subjectOf(change);
+  const it = subject === "it" ? "this operation" : subject;
+  const Subject = capital(it);
+  const kind = change.kind;
+  const sentence =
+    operationSentence(change) ?? memberSentence(change, Subject, reads) ?? detailSentence(change, Subject, reads);
+  if (sentence !== undefined) return sentence;
   if (change.documentation) return `${capital(it)}: its description changes`;
   if (NARROWS.test(kind))
     return reads ? `${Subject} may hold fewer values than before` : `${Subject} accepts fewer values than before`;

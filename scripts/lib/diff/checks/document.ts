@@ -5,7 +5,7 @@
 import { code, stable, sunsetDay } from "../pairs.ts";
 import { DOC_KEYWORDS, isObject, type Json, type JsonObject, locationOf, type SchemaView } from "../resolve.ts";
 import { defineFamily, flow, type Out, one } from "./define.ts";
-import { SCHEMA_KEYWORDS } from "./schema-keywords.ts";
+import { SCHEMA_KEYWORDS } from "./schema-keywords/keyword.ts";
 
 const family = defineFamily("document", import.meta.url, {
   "version-changed": one("document", "info.version changed", "info", [], { documentation: true }),

@@ -4,7 +4,6 @@
  * oasdiff does not judge) is reported at level info.
  */
 import { code, type Document, deref, stable } from "../pairs.ts";
-import type { Kind } from "../registry.ts";
 import type { Json, JsonObject } from "../resolve.ts";
 import { defineFamily, flow, one } from "./define.ts";
 import { removal } from "./deprecation.ts";
@@ -131,28 +130,5 @@ family.detector("presence", ["parameter"], PRESENCE_KINDS, (pair, out) => {
     );
 });
 
-/**
- * What a response header's schema may change without failing the gate: its range of values. oasdiff checks a
- * response header's presence, requiredness, type, format and nullability only; a wider range of values is
- * reported, as information. The walk reports these kinds found in a response header's schema through this
- * detector, as `response-header-values-changed`.
- */
-export const HEADER_VALUE_KINDS = new Set<Kind>([
-  "constraint-widened",
-  "constraint-changed",
-  "enum-value-added",
-  "enum-removed",
-  "extensible-enum-value-added",
-  "pattern-removed",
-  "pattern-changed",
-  "items-widened",
-  "properties-widened",
-  "prefix-items-changed",
-  "variant-added",
-  "allof-member-removed",
-  "const-changed",
-  "const-removed",
-  "conditional-changed",
-  "conditional-removed",
-]);
+/** Reports the kinds walk-kinds.ts lists (HEADER_VALUE_KINDS) found in a response header's schema. */
 export const headerValues = family.detector("headerValues", [], ["header-values-changed"], () => {});

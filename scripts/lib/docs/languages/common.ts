@@ -4,7 +4,7 @@
  * inputs. Each language's file (python.ts, java.ts, …) only spells these in its own standard library.
  */
 import { isObject, type Json } from "partner-api-devkit/cli";
-import type { OperationExample } from "../samples.ts";
+import type { OperationExample } from "../operation-example.ts";
 
 /** Environment variables the samples read; the source names no host, so the base address is the reader's. */
 export const API_KEY_VARIABLE = "PARTNER_API_KEY";

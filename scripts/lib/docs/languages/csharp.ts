@@ -7,7 +7,7 @@
  * exists only on .NET Core 2.1+).
  */
 import { isObject, type Json } from "partner-api-devkit/cli";
-import type { OperationExample } from "../samples.ts";
+import type { OperationExample } from "../operation-example.ts";
 import {
   API_KEY_VARIABLE,
   BASE_URL_VARIABLE,

@@ -2,7 +2,7 @@
  * curl: the request as one command, with the key and base address from the environment. On a webhook page, a
  * signed test delivery to your receiver: the example event signed with `openssl` as the service signs it.
  */
-import type { OperationExample } from "../samples.ts";
+import type { OperationExample } from "../operation-example.ts";
 import {
   API_KEY_VARIABLE,
   BASE_URL_VARIABLE,

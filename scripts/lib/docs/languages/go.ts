@@ -2,7 +2,7 @@
  * Go: `net/http` and `encoding/json` from the standard library, the answer decoded into a struct of the fields it
  * reads; `crypto/hmac` for webhooks. The output is gofmt's (the samples test runs gofmt on it).
  */
-import type { OperationExample } from "../samples.ts";
+import type { OperationExample } from "../operation-example.ts";
 import {
   API_KEY_VARIABLE,
   BASE_URL_VARIABLE,

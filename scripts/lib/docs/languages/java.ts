@@ -3,7 +3,7 @@
  * as Java's standard library has no JSON parser. Runs as a single file: `java -cp <jackson jars> Sample.java`.
  * Webhooks: `javax.crypto.Mac` and `MessageDigest.isEqual`, no library.
  */
-import type { OperationExample } from "../samples.ts";
+import type { OperationExample } from "../operation-example.ts";
 import {
   API_KEY_VARIABLE,
   BASE_URL_VARIABLE,

@@ -1,6 +1,6 @@
 /** PHP: the curl extension and `json_encode`/`json_decode`; `hash_hmac` and `hash_equals` for webhooks. */
 import type { Json } from "partner-api-devkit/cli";
-import type { OperationExample } from "../samples.ts";
+import type { OperationExample } from "../operation-example.ts";
 import {
   API_KEY_VARIABLE,
   BASE_URL_VARIABLE,

@@ -1,6 +1,6 @@
 /** Python 3: `urllib.request` and `json` from the standard library; `hmac` and `hashlib` for webhooks. */
 import type { Json } from "partner-api-devkit/cli";
-import type { OperationExample } from "../samples.ts";
+import type { OperationExample } from "../operation-example.ts";
 import {
   API_KEY_VARIABLE,
   BASE_URL_VARIABLE,

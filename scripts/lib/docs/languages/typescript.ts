@@ -1,6 +1,6 @@
 /** TypeScript: this project's client (`partner-api-client`), typed by the contract; its webhook kit for signatures. */
 import type { Json, JsonObject } from "partner-api-devkit/cli";
-import type { OperationExample } from "../samples.ts";
+import type { OperationExample } from "../operation-example.ts";
 import {
   API_KEY_VARIABLE,
   BASE_URL_VARIABLE,
