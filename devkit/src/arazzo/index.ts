@@ -13,8 +13,9 @@
  *   checkWorkflowDocuments(files, contracts)
  *     what `npm run lint` reports beyond Spectral and Redocly: operations, references and expressions.
  */
-import { ContractRouter } from "../contract/router.ts";
+
 import { sandboxRouter } from "../contract/documents.ts";
+import { ContractRouter } from "../contract/router.ts";
 import { resolveArazzo } from "./check.ts";
 import {
   type ArazzoDocument,
