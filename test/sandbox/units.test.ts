@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SandboxClock } from "../../devkit/src/sandbox/clock.ts";
-import { heapify, popTask, pushTask } from "../../devkit/src/sandbox/due.ts";
+import { heapify, PendingTasks, popTask, pushTask } from "../../devkit/src/sandbox/due.ts";
 import { SandboxEngine } from "../../devkit/src/sandbox/engine.ts";
 import { operationsWithoutHandler } from "../../devkit/src/sandbox/example-answers.ts";
 import {
@@ -184,6 +184,32 @@ describe("due tasks", () => {
     expect(drain(heap)).toEqual(order(tasks));
     expect(drain(heapify([...tasks].reverse()))).toEqual(order(tasks));
     expect(popTask([])).toBeUndefined();
+  });
+
+  it("PendingTasks: a cancelled task is skipped at the top, left out of all(), and dropped at once past half", () => {
+    const live = new Set<number>();
+    const pending = new PendingTasks<Task>({ live: (each) => live.has(each.id) });
+    const tasks = Array.from({ length: 200 }, (_, id) => task(id, 200 - id));
+    pending.replace(tasks.slice(0, 100));
+    for (const each of tasks.slice(100)) pending.push(each);
+    for (const each of tasks) live.add(each.id);
+    expect(pending.top()?.id).toBe(199);
+    // The earliest ten cancelled: the top skips them; all() leaves them out.
+    for (let id = 190; id < 200; id++) live.delete(id);
+    pending.cancelled(10);
+    expect(pending.top()?.id).toBe(189);
+    expect(pending.has(tasks[199]!)).toBe(false);
+    // Past half of the heap cancelled (and over 64), the heap keeps only the live ones.
+    for (let id = 0; id < 120; id++) live.delete(id);
+    pending.cancelled(120);
+    expect(
+      pending
+        .all()
+        .map((each) => each.id)
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 70 }, (_, index) => 120 + index));
+    expect(pending.has(tasks[0]!)).toBe(false);
+    expect(pending.pop()?.id).toBe(189);
   });
 });
 

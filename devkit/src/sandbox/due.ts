@@ -66,3 +66,63 @@ export function popTask<T extends Task>(heap: T[]): T | undefined {
   }
   return first;
 }
+
+/**
+ * The pending tasks, the cancelled ones dropped lazily: a cancelled task leaves the store at once, and this heap
+ * when it reaches the top, or with all the others at once when they are half of it. `live` says whether a task in
+ * the heap is still the store's (not cancelled, not gone with a reset).
+ */
+export class PendingTasks<T extends Task> {
+  private heap: T[] = [];
+  /** Tasks in the heap cancelled since (no longer in the store). */
+  private stale = 0;
+  /** A method, not a function property, so that the heap of a narrower task type is one of its wider type. */
+  private readonly store: { live(task: T): boolean };
+
+  constructor(store: { live(task: T): boolean }) {
+    this.store = store;
+  }
+
+  /** Starts again from these tasks, in any order. */
+  replace(tasks: T[]): void {
+    this.heap = heapify(tasks);
+    this.stale = 0;
+  }
+
+  push(task: T): void {
+    pushTask(this.heap, task);
+  }
+
+  has(task: T): boolean {
+    return this.heap.includes(task);
+  }
+
+  /** `count` tasks of the heap were cancelled (taken from the store). */
+  cancelled(count: number): void {
+    this.stale += count;
+    if (this.stale > 64 && this.stale * 2 > this.heap.length) {
+      this.heap = heapify(this.heap.filter((task) => this.store.live(task)));
+      this.stale = 0;
+    }
+  }
+
+  /** The heap's top once the tasks cancelled at its top are dropped. */
+  top(): T | undefined {
+    for (;;) {
+      const next = peekTask(this.heap);
+      if (next === undefined || this.stale === 0 || this.store.live(next)) return next;
+      popTask(this.heap);
+      this.stale--;
+    }
+  }
+
+  pop(): T | undefined {
+    return popTask(this.heap);
+  }
+
+  /** The live tasks, in no particular order. */
+  all(): readonly T[] {
+    this.top();
+    return this.stale === 0 ? this.heap : this.heap.filter((task) => this.store.live(task));
+  }
+}

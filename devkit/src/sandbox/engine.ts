@@ -7,7 +7,7 @@
 
 import { ATTEMPT_TIMEOUT_MS } from "../webhooks/deliver.ts";
 import { CLOCK_RANGE, type SandboxClock } from "./clock.ts";
-import { heapify, peekTask, popTask, pushTask } from "./due.ts";
+import { PendingTasks } from "./due.ts";
 import { type RandomHolder, SeededRandom } from "./random.ts";
 import type { ReceiverPolicy } from "./receivers.ts";
 import type { AccountRecord, EventRecord, TaskBase } from "./records.ts";
@@ -75,9 +75,9 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
   /** Resolved (and replaced) each time background work settles. */
   private settled = signal();
   /** The pending tasks, soonest first (a heap: due.ts), as the store holds them less those under way. */
-  private tasks: T[] = [];
-  /** Tasks in the heap cancelled since (no longer in the store): dropped as they reach its top. */
-  private stale = 0;
+  private readonly tasks = new PendingTasks<T>({
+    live: (task) => this.store.get("tasks", task.apiKey, String(task.id))?.task === task,
+  });
   /** The store's epoch the caches below were built in (a reset or a reload makes them stale). */
   private epoch = -1;
   private readonly generators = new Map<string, Generator>();
@@ -123,8 +123,7 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
     const tasks: T[] = [];
     for (const record of this.store.all("tasks"))
       if (!this.background.has(record.task.id)) tasks.push(record.task as T);
-    this.tasks = heapify(tasks);
-    this.stale = 0;
+    this.tasks.replace(tasks);
     this.arm();
   }
 
@@ -262,7 +261,7 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
       dueAt: Math.min(request.dueAt, CLOCK_RANGE.max),
       id: this.store.takeTaskId(),
     }) as unknown as T;
-    pushTask(this.tasks, task);
+    this.tasks.push(task);
     this.store.put("tasks", { id: String(task.id), account: task.apiKey, task });
     // The timer already wakes in time for anything due at or after the time it is set for.
     if (this.timerDueAt === undefined || task.dueAt < this.timerDueAt) this.arm();
@@ -274,38 +273,20 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
    */
   cancel(apiKey: string, matches: (task: T) => boolean): void {
     this.fresh();
+    let cancelled = 0;
     for (const record of this.store.list("tasks", apiKey)) {
       const task = record.task as T;
       if (this.background.has(task.id) || !matches(task)) continue;
       this.store.delete("tasks", apiKey, record.id);
-      this.stale++;
+      cancelled++;
     }
-    if (this.stale > 64 && this.stale * 2 > this.tasks.length) {
-      this.tasks = heapify(this.tasks.filter((task) => this.live(task)));
-      this.stale = 0;
-    }
-  }
-
-  /** Whether a task in the heap is still the store's (not cancelled, not gone with a reset). */
-  private live(task: T): boolean {
-    return this.store.get("tasks", task.apiKey, String(task.id))?.task === task;
-  }
-
-  /** The heap's top once the tasks cancelled at its top are dropped. */
-  private top(): T | undefined {
-    for (;;) {
-      const next = peekTask(this.tasks);
-      if (next === undefined || this.stale === 0 || this.live(next)) return next;
-      popTask(this.tasks);
-      this.stale--;
-    }
+    this.tasks.cancelled(cancelled);
   }
 
   /** The tasks waiting on the clock, in no particular order (not those whose work is under way). */
   pending(): readonly T[] {
     this.fresh();
-    this.top();
-    return this.stale === 0 ? this.tasks : this.tasks.filter((task) => this.live(task));
+    return this.tasks.all();
   }
 
   /** Back to no accounts: they are seeded again on use; pending tasks go with them. */
@@ -363,8 +344,8 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
         if (this.stopped) return;
         this.background.delete(task.id);
         // The commit failed and was undone: the task is saved as due again, so it runs again.
-        if (this.store.get("tasks", task.apiKey, String(task.id)) && !this.tasks.includes(task)) {
-          pushTask(this.tasks, task);
+        if (this.store.get("tasks", task.apiKey, String(task.id)) && !this.tasks.has(task)) {
+          this.tasks.push(task);
           this.arm();
         }
         this.settled.resolve();
@@ -392,7 +373,7 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
     for (;;) {
       if (this.stopped) return;
       this.fresh();
-      const next = this.top();
+      const next = this.tasks.top();
       const due = next !== undefined && next.dueAt <= until ? next : undefined;
       const waiting = performance.now() < waitUntil && this.background.size > 0;
       if (waiting && (due === undefined || this.followUpBefore(due))) {
@@ -400,7 +381,7 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
         continue;
       }
       if (due === undefined) break;
-      popTask(this.tasks);
+      this.tasks.pop();
       this.clock.advanceTo(due.dueAt);
       try {
         // A task of an account that is gone has nothing left to act on.
@@ -437,7 +418,7 @@ export class SandboxEngine<T extends TaskBase = TaskBase> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.timerDueAt = undefined;
-    const earliest = this.top();
+    const earliest = this.tasks.top();
     if (this.stopped || !earliest) return;
     const until = this.clock.realDelayUntil(earliest.dueAt);
     // A frozen clock reaches nothing ahead of it on its own.
