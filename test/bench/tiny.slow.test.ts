@@ -1,5 +1,5 @@
 /**
- * Every benchmark once at tiny size, so none can rot (about a minute: a slow suite, see test/suites.ts). The
+ * Every benchmark once at tiny size, so none can rot (about a minute: a slow suite). The
  * harness's own tests are test/bench/bench.test.ts.
  */
 import { readFileSync } from "node:fs";
