@@ -9,10 +9,6 @@ import { type Benchmark, NESTED_ENV } from "./context.ts";
 import { type CommandSpec, compareCommands } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
 
-/** The rows of RESULTS.md that time the test commands (bench/test-timings.ts reads them for the README). */
-export const FAST_COMMAND_LABEL = "`npm test` (the fast command)";
-export const WHOLE_SET_LABEL = "`npm run test:all` (the whole set, as CI runs it; one run)";
-
 export interface PipelineStep {
   name: string;
   /** The npm script, run as a user runs it. */
@@ -118,32 +114,6 @@ export const pipelineBenchmark: Benchmark = {
           rounds,
         }),
       );
-      if (size === "full" && !process.env[NESTED_ENV]) {
-        // The fast command, beside the same three jobs run bare; the tests are told (PARTNER_BENCH_NESTED=1) not to
-        // start benchmarks again.
-        steps.push({
-          name: "test",
-          ours: { command: "npm", args: ["test"], cwd: dir, env, timeoutMs: 10 * 60_000 },
-          bare: {
-            command: "sh",
-            args: [
-              "-c",
-              "biome check . && tsc --noEmit -p tsconfig.json && vitest run --project fast --project fast-isolated --tags-filter '!slow'",
-            ],
-            cwd: dir,
-            env,
-            timeoutMs: 10 * 60_000,
-          },
-          note: "bare: `biome check .`, `tsc --noEmit` and `vitest run` of the fast projects, the three jobs of the fast command",
-          rounds: 2,
-        });
-      } else {
-        notes.push(
-          process.env[NESTED_ENV]
-            ? "`npm test` and `npm run test:all` not timed: this run is itself inside a timed test run (PARTNER_BENCH_NESTED is set)."
-            : `\`npm test\` and \`npm run test:all\` not timed at size "${size}": only the full run times them (they take minutes).`,
-        );
-      }
       for (const step of steps) {
         // One failing step (say, a red test suite) is recorded; the other steps are still measured.
         const result = await compareCommands(
@@ -159,39 +129,17 @@ export const pipelineBenchmark: Benchmark = {
         const ours = result[`npm run ${step.name}`]!.medianMs;
         const bare = result[`bare ${step.name}`]!.medianMs;
         figures.push({
-          label: step.name === "test" ? FAST_COMMAND_LABEL : `\`npm run ${step.name}\``,
+          label: `\`npm run ${step.name}\``,
           value: ours,
           unit: "ms",
         });
         figures.push({ label: `bare ${step.name} (${step.note.replace(/^bare: /, "")})`, value: bare, unit: "ms" });
         ratios.push({ label: `${step.name}: ours ÷ bare wall time (lower is better)`, value: ours / bare });
-        if (step.name !== "test") {
-          const extra = ours - bare;
-          notes.push(
-            `${step.name}: ours takes ${Math.round(extra)} ms ${extra >= 0 ? "more" : "less"} than bare; npm and tsx start-up account for ` +
-              `${Math.round(startUp)} ms of any script. ${step.note.replace(/^bare: /, "Bare: ")}.`,
-          );
-        }
-      }
-      if (size === "full" && !process.env[NESTED_ENV]) {
-        // The whole set (what CI runs) once, alone: it takes minutes, and has no bare twin worth the time.
-        const whole = await compareCommands(
-          {
-            "npm run test:all": { command: "npm", args: ["run", "test:all"], cwd: dir, env, timeoutMs: 20 * 60_000 },
-          },
-          1,
-          onRun,
-        ).catch((error: Error) => {
-          errors.push(`test:all: ${error.message}`);
-          return undefined;
-        });
-        if (whole) {
-          figures.push({
-            label: WHOLE_SET_LABEL,
-            value: whole["npm run test:all"]!.medianMs,
-            unit: "ms",
-          });
-        }
+        const extra = ours - bare;
+        notes.push(
+          `${step.name}: ours takes ${Math.round(extra)} ms ${extra >= 0 ? "more" : "less"} than bare; npm and tsx start-up account for ` +
+            `${Math.round(startUp)} ms of any script. ${step.note.replace(/^bare: /, "Bare: ")}.`,
+        );
       }
     } finally {
       await rm(scratch, { recursive: true, force: true });

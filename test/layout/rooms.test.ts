@@ -78,7 +78,6 @@ const BEING_SPLIT: Readonly<Record<string, readonly Kind[]>> = {
   "bench/client.ts": ["file", "function"],
   "bench/dashboard.ts": ["function"],
   "bench/persistence.ts": ["function"],
-  "bench/pipeline.ts": ["function"],
   "bench/sandbox-overhead.ts": ["function"],
   "bench/sandbox.ts": ["function"],
   "devkit/src/arazzo/check.ts": ["file", "class"],
