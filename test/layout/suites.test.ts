@@ -11,7 +11,7 @@ import { repoRoot } from "../../scripts/lib/paths.ts";
 import vitestConfig from "../../vitest.config.ts";
 
 const testFiles = readdirSync(path.join(repoRoot, "test"), { recursive: true, encoding: "utf8" })
-  .filter((name) => /\.test(-d)?\.ts$/.test(name) && !name.split(path.sep).includes("fixtures"))
+  .filter((name) => /\.test\.ts$/.test(name) && !name.split(path.sep).includes("fixtures"))
   .map((name) => `test/${name.split(path.sep).join("/")}`)
   .sort();
 const read = (file: string) => readFileSync(path.join(repoRoot, file), "utf8");
@@ -23,24 +23,19 @@ interface Project {
   name: string;
   include: string[];
   exclude?: string[];
-  typecheck?: { include: string[] };
 }
 const projects = (vitestConfig.test!.projects as { test: Project }[]).map((project) => project.test);
 const matches = (file: string, globs: readonly string[] = []) => globs.some((glob) => path.matchesGlob(file, glob));
 /** The projects whose files include `file`, as vitest's include and exclude globs pick them. */
 const projectsOf = (file: string) =>
   projects
-    .filter((project) =>
-      file.endsWith(".test-d.ts")
-        ? matches(file, project.typecheck?.include)
-        : matches(file, project.include) && !matches(file, project.exclude),
-    )
+    .filter((project) => matches(file, project.include) && !matches(file, project.exclude))
     .map((project) => project.name);
 
 describe("the fast command and the whole set", () => {
   it("every test file runs in exactly one project, the one its name says", () => {
     const expected = (file: string) =>
-      file.endsWith(".test-d.ts") || file.endsWith(".slow.test.ts")
+      file.endsWith(".slow.test.ts")
         ? "slow"
         : file.endsWith(".isolated.test.ts")
           ? "isolated"
@@ -68,14 +63,16 @@ describe("the fast command and the whole set", () => {
     expect(mocking.filter((file) => projectsOf(file).includes("fast"))).toEqual([]);
   });
 
-  it("npm test is vitest over the fast projects without the tagged tests; npm run test:all is tsc 5.9 and every project", () => {
+  it("npm test is vitest over the fast projects without the tagged tests; npm run test:all is vitest over every project", () => {
     const { scripts } = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
     // On a re-run, vitest reads the modules it transformed before from node_modules/.experimental-vitest-cache
     // (keyed by each file's content, the config and the lockfile) instead of transforming them again.
     expect(scripts.test).toBe(
       "vitest run --project fast --project isolated --tags-filter '!slow' --experimental.fsModuleCache",
     );
-    expect(scripts["test:all"]).toBe("npm run --silent typecheck && vitest run");
+    expect(scripts["test:all"]).toBe("vitest run");
+    // The type tests (*.test-d.ts) are in no vitest project: the program tsc checks holds them.
+    expect((JSON.parse(read("tsconfig.json")) as { include: string[] }).include).toContain("test");
     expect(read(".ci/run")).toMatch(/^npm run test:all$/m);
     expect(vitestConfig.test?.tags?.map((tag) => tag.name)).toEqual(["slow"]);
   });

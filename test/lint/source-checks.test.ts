@@ -1,8 +1,10 @@
 /**
  * Biome (`npm run check`) and TypeScript 7's type check (`npm run typecheck:fast`, incremental) as tests of the fast
  * project: `npm test` is vitest alone, and these two run in a worker beside the other files instead of before them
- * (together about 4 s of CPU warm, 7 s cold: docs/design/test-suites.md). Each runs as npm runs the script, and its
- * output is the failure message.
+ * (together about 4 s of CPU warm, 7 s cold: docs/design/test-suites.md). `npm run test:all` adds tsc 5.9 (`npm run
+ * typecheck`, the compiler that builds the package: about 35 s of CPU, one thread), tagged slow, beside the slow
+ * files rather than before them. Each runs as npm runs the script; its output is the failure message. The type tests
+ * (`test/**\/*.test-d.ts`) are part of the program both compilers check.
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -29,9 +31,12 @@ function runScriptLine(name: string): Promise<{ code: number | null; output: str
   });
 }
 
+async function passes(name: string) {
+  const { code, output } = await runScriptLine(name);
+  expect(code, `npm run ${name} failed:\n${output}`).toBe(0);
+}
+
 describe.concurrent("the sources pass their checks", () => {
-  it.for(["check", "typecheck:fast"])("npm run %s", { timeout: 120_000 }, async (name) => {
-    const { code, output } = await runScriptLine(name);
-    expect(code, `npm run ${name} failed:\n${output}`).toBe(0);
-  });
+  it.for(["check", "typecheck:fast"])("npm run %s", { timeout: 120_000 }, passes);
+  it("npm run typecheck (tsc 5.9)", { tags: ["slow"], timeout: 300_000 }, () => passes("typecheck"));
 });
