@@ -1,36 +1,20 @@
 import { availableParallelism } from "node:os";
-import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
-import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { SOURCE_CONDITION } from "./scripts/lib/source.ts";
-import {
-  CONTRACT_TESTS,
-  HEAVIEST_SLOW_FILES,
-  ISOLATED_TEST_FILES,
-  SLOW_TAG_DESCRIPTION,
-  SLOW_TEST_FILES,
-} from "./test/suites.ts";
 
 /**
- * Vitest's order, but the slow project's heaviest files first (test/suites.ts, HEAVIEST_SLOW_FILES): on a fresh
- * clone vitest knows no durations, and a three-minute file started last ran alone on one core while the other
- * waited.
+ * Which tests are slow is said by the file's name, or by one tag for one test:
+ *   - `*.slow.test.ts`: a whole file that packs, installs or builds a package, starts Chromium or Prism, compiles a
+ *     TypeScript program, runs the benchmarks, starts processes again and again, or takes seconds of CPU;
+ *   - `it("…", { tags: ["slow"] }, …)`: one such test in an otherwise fast file;
+ *   - `*.isolated.test.ts`: a fast file that replaces a module (`vi.mock`), so it needs a module registry of its own;
+ *   - `test/contract/`: the contract tests, against one Prism.
+ * `npm test` runs the projects `fast` and `isolated` without the tagged tests; `npm run test:all` (CI) runs all four.
+ * The rule, in words: docs/api-team.md, "The fast command and the whole set".
  */
-class HeaviestFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const rank = (file: TestSpecification) => {
-      const index = HEAVIEST_SLOW_FILES.indexOf(path.relative(import.meta.dirname, file.moduleId));
-      return index === -1 ? HEAVIEST_SLOW_FILES.length : index;
-    };
-    const slots = sorted.flatMap((file, index) => (file.project.name === "slow" ? [index] : []));
-    const slow = slots.map((index) => sorted[index]!).sort((a, b) => rank(a) - rank(b));
-    slots.forEach((index, position) => {
-      sorted[index] = slow[position]!;
-    });
-    return sorted;
-  }
-}
+const SLOW = "test/**/*.slow.test.ts";
+const ISOLATED = "test/**/*.isolated.test.ts";
+const CONTRACT = "test/contract/**/*.test.ts";
 
 export default defineConfig({
   // `partner-api-client` and `partner-api-devkit/…` resolve to their TypeScript sources (scripts/lib/source.ts):
@@ -43,53 +27,30 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Every core (vitest's default leaves one to its main process, which mostly waits: one worker on 2 cores).
     maxWorkers: availableParallelism(),
-    sequence: { sequencer: HeaviestFirst },
-    // `npm test` runs the project `fast` without the tests tagged `slow`; `npm run test:all` (CI) runs everything.
-    // Which files and tests are slow, and the rule: test/suites.ts.
-    tags: [{ name: "slow", description: SLOW_TAG_DESCRIPTION }],
+    tags: [{ name: "slow", description: "slow work in an otherwise fast file: npm run test:all only" }],
     projects: [
       {
         extends: true,
         test: {
           name: "fast",
           include: ["test/**/*.test.ts"],
-          exclude: [
-            ...configDefaults.exclude,
-            CONTRACT_TESTS,
-            ...Object.keys(SLOW_TEST_FILES),
-            ...Object.keys(ISOLATED_TEST_FILES),
-          ],
-          // One module registry per worker, shared by its files (test/suites.ts, ISOLATED_TEST_FILES says why).
+          exclude: [...configDefaults.exclude, SLOW, ISOLATED, CONTRACT],
+          // One module registry per worker, shared by its files: the sandbox, Ajv and the contracts load once per
+          // worker (docs/design/test-suites.md has the figures). A file that replaces a module is `*.isolated.test.ts`.
           isolate: false,
         },
       },
+      { extends: true, test: { name: "isolated", include: [ISOLATED] } },
+      // The type tests (test/**/*.test-d.ts) are checked by tsc, which fails on them (npm run typecheck and
+      // typecheck:fast, both tests of the fast project): vitest's typecheck would compile the program a third time.
+      { extends: true, test: { name: "slow", include: [SLOW] } },
       {
-        extends: true,
-        test: { name: "fast-isolated", include: Object.keys(ISOLATED_TEST_FILES) },
-      },
-      {
-        extends: true,
-        test: {
-          name: "slow",
-          include: Object.keys(SLOW_TEST_FILES),
-          // The type tests (test/**/*.test-d.ts) as vitest reports them, by name: a second full tsc run, so here
-          // and not in the fast set, where `npm run typecheck` (tsc over everything, test-d files included) fails
-          // on the same errors.
-          typecheck: {
-            enabled: true,
-            include: ["test/**/*.test-d.ts"],
-            tsconfig: "./tsconfig.json",
-          },
-        },
-      },
-      {
-        // Contract tests talk to one Prism process that this globalSetup starts and stops.
+        // Contract tests talk to one Prism process that this globalSetup starts and stops, one file at a time.
         extends: true,
         test: {
           name: "contract",
-          include: [CONTRACT_TESTS],
+          include: [CONTRACT],
           globalSetup: ["test/contract/global-setup.ts"],
-          // One Prism serves every file: run files one after another.
           fileParallelism: false,
         },
       },

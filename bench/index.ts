@@ -20,6 +20,7 @@ import { type BenchOutcome, keptSections, type RunSummary, renderResults, scrubP
 import { sandboxBenchmark } from "./sandbox.ts";
 import { sandboxOverheadBenchmark } from "./sandbox-overhead.ts";
 import { sizeBenchmark } from "./size.ts";
+import { testsBenchmark } from "./test-timings.ts";
 import { typecheckBenchmark } from "./typecheck.ts";
 import { verifyBenchmark } from "./verify.ts";
 import { webhooksBenchmark } from "./webhooks.ts";
@@ -42,6 +43,8 @@ export const BENCHMARKS: readonly Benchmark[] = [
   typecheckBenchmark,
   sizeBenchmark,
   mswBenchmark,
+  // Last: it runs the whole CI script in a fresh clone (about ten minutes) and loads the machine while it does.
+  testsBenchmark,
 ];
 
 export interface BenchOptions {

@@ -9,10 +9,6 @@ import { type Benchmark, NESTED_ENV } from "./context.ts";
 import { type CommandSpec, compareCommands } from "./harness.ts";
 import type { BenchResult, Figure } from "./results.ts";
 
-/** The rows of RESULTS.md that time the test commands (bench/test-timings.ts reads them for the README). */
-export const FAST_COMMAND_LABEL = "`npm test` (the fast command)";
-export const WHOLE_SET_LABEL = "`npm run test:all` (the whole set, as CI runs it; one run)";
-
 export interface PipelineStep {
   name: string;
   /** The npm script, run as a user runs it. */
@@ -120,32 +116,6 @@ function timedSteps(
     note: step.note,
     rounds,
   }));
-  if (size === "full" && !process.env[NESTED_ENV]) {
-    // The fast command, beside the same three jobs run bare; the tests are told (PARTNER_BENCH_NESTED=1) not to
-    // start benchmarks again.
-    steps.push({
-      name: "test",
-      ours: { command: "npm", args: ["test"], cwd: dir, env, timeoutMs: 10 * 60_000 },
-      bare: {
-        command: "sh",
-        args: [
-          "-c",
-          "biome check . && tsc --noEmit -p tsconfig.json && vitest run --project fast --project fast-isolated --tags-filter '!slow'",
-        ],
-        cwd: dir,
-        env,
-        timeoutMs: 10 * 60_000,
-      },
-      note: "bare: `biome check .`, `tsc --noEmit` and `vitest run` of the fast projects, the three jobs of the fast command",
-      rounds: 2,
-    });
-  } else {
-    notes.push(
-      process.env[NESTED_ENV]
-        ? "`npm test` and `npm run test:all` not timed: this run is itself inside a timed test run (PARTNER_BENCH_NESTED is set)."
-        : `\`npm test\` and \`npm run test:all\` not timed at size "${size}": only the full run times them (they take minutes).`,
-    );
-  }
   return steps;
 }
 
@@ -171,40 +141,17 @@ async function measureStep(
   const ours = result[`npm run ${step.name}`]!.medianMs;
   const bare = result[`bare ${step.name}`]!.medianMs;
   figures.push({
-    label: step.name === "test" ? FAST_COMMAND_LABEL : `\`npm run ${step.name}\``,
+    label: `\`npm run ${step.name}\``,
     value: ours,
     unit: "ms",
   });
   figures.push({ label: `bare ${step.name} (${step.note.replace(/^bare: /, "")})`, value: bare, unit: "ms" });
   ratios.push({ label: `${step.name}: ours ÷ bare wall time (lower is better)`, value: ours / bare });
-  if (step.name !== "test") {
-    const extra = ours - bare;
-    notes.push(
-      `${step.name}: ours takes ${Math.round(extra)} ms ${extra >= 0 ? "more" : "less"} than bare; npm and node start-up account for ` +
-        `${Math.round(startUp)} ms of any script. ${step.note.replace(/^bare: /, "Bare: ")}.`,
-    );
-  }
-}
-
-/** The whole set (what CI runs) once, alone: it takes minutes, and has no bare twin worth the time. */
-async function measureWholeSet(dir: string, env: Env, onRun: OnRun, { figures, errors }: Findings): Promise<void> {
-  const whole = await compareCommands(
-    {
-      "npm run test:all": { command: "npm", args: ["run", "test:all"], cwd: dir, env, timeoutMs: 20 * 60_000 },
-    },
-    1,
-    onRun,
-  ).catch((error: Error) => {
-    errors.push(`test:all: ${error.message}`);
-    return undefined;
-  });
-  if (whole) {
-    figures.push({
-      label: WHOLE_SET_LABEL,
-      value: whole["npm run test:all"]!.medianMs,
-      unit: "ms",
-    });
-  }
+  const extra = ours - bare;
+  notes.push(
+    `${step.name}: ours takes ${Math.round(extra)} ms ${extra >= 0 ? "more" : "less"} than bare; npm and node start-up account for ` +
+      `${Math.round(startUp)} ms of any script. ${step.note.replace(/^bare: /, "Bare: ")}.`,
+  );
 }
 
 export const pipelineBenchmark: Benchmark = {
@@ -228,7 +175,6 @@ export const pipelineBenchmark: Benchmark = {
       const startUp = await measureStartUp(dir, env, rounds, onRun, findings.figures);
       for (const step of timedSteps(size, dir, scratch, env, rounds, findings.notes))
         await measureStep(step, startUp, onRun, progress, findings);
-      if (size === "full" && !process.env[NESTED_ENV]) await measureWholeSet(dir, env, onRun, findings);
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }

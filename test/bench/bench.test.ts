@@ -1,6 +1,6 @@
 /**
  * Benchmarks are not tests: this tests the harness (statistics, alternation, argument parsing, the RESULTS.md
- * writer) on its own; test/bench/tiny.test.ts (a slow suite) runs each benchmark once at tiny size so it cannot rot.
+ * writer) on its own; test/bench/tiny.slow.test.ts (a slow suite) runs each benchmark once at tiny size so it cannot rot.
  */
 import { createHmac } from "node:crypto";
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
@@ -134,7 +134,7 @@ describe("compareAlternating", () => {
 });
 
 describe("command timing", () => {
-  // Starts node four times (test/suites.ts's rule: processes again and again): npm run test:all runs it.
+  // Starts node four times (processes again and again: tagged slow): npm run test:all runs it.
   it("times commands in alternating rounds", { tags: ["slow"] }, async () => {
     const seen: string[] = [];
     const result = await compareCommands(

@@ -1,12 +1,21 @@
 /**
- * The README's times of the test commands are the ones bench/RESULTS.md records (bench/test-timings.ts), whether a
- * full bench run wrote them or they were measured by hand.
+ * The README's times of the test commands are the ones bench/RESULTS.md records (bench/test-timings.ts, the
+ * benchmark `tests`), and the pieces of that benchmark that can be checked without running CI.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { FAST_COMMAND_LABEL, WHOLE_SET_LABEL } from "../../bench/pipeline.ts";
-import { readmeTimingSentence, readTestTimings } from "../../bench/test-timings.ts";
+import {
+  CI_LABEL,
+  childCpuMs,
+  FAST_COLD_LABEL,
+  FAST_RERUN_LABEL,
+  passed,
+  readmeTimingSentence,
+  readTestTimings,
+  timeWithCpu,
+  vitestDurationMs,
+} from "../../bench/test-timings.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 
 const read = (file: string) => readFileSync(path.join(repoRoot, file), "utf8");
@@ -18,21 +27,8 @@ function readmeTimings(readme: string): string {
   return found[1]!.replace(/\s+/g, " ").trim();
 }
 
-const byHand = `## Pipeline
-
-| \`npm test\` | 239,348 | ms |
-
-### The fast command (\`npm test\`), measured by hand on 2026-11-25
-
-| Measured | Value | Unit |
-|---|---:|---|
-| wall time, \`tsc\`'s incremental cache and vitest's cache removed first (cold) | 22,262 | ms |
-| wall time, an everyday re-run (caches warm) | 16,549 | ms |
-
-For scale, \`npm run test:all\` (Biome, \`tsc\`, then every project) took 166,829 ms wall and more.
-
-## Contract gate
-`;
+const section = (date: string, cold: string, rerun: string, ci: string) =>
+  `| Date | 2026-12-09T10:00:00.000Z |\n\n## The test commands (\`tests\`, 14 min)\n\nMeasured on ${date}T10:00:00.000Z, size full.\n\n| Measured | Median | Unit |\n|---|---:|---|\n| ${CI_LABEL} | ${ci} | ms |\n| ${FAST_COLD_LABEL} | ${cold} | ms |\n| ${FAST_RERUN_LABEL} | ${rerun} | ms |\n\n## Size (\`size\`, 1 min)\n`;
 
 describe("the README's test times", () => {
   it("are what bench/RESULTS.md records", () => {
@@ -40,36 +36,44 @@ describe("the README's test times", () => {
     expect(readmeTimings(read("README.md")), `README.md should say: ${expected}`).toBe(expected);
   });
 
-  it("read the section measured by hand, not the pipeline's old whole-set row", () => {
-    const timings = readTestTimings(byHand);
-    expect(timings).toEqual({
-      source: "measured by hand",
-      date: "2026-11-25",
-      fastMs: 22262,
-      fastRerunMs: 16549,
-      wholeMs: 166829,
-    });
+  it("change with the rows, and take the day the section was measured", () => {
+    const timings = readTestTimings(section("2026-12-01", "24,400", "17,600", "571,000"));
+    expect(timings).toEqual({ date: "2026-12-01", fastColdMs: 24400, fastRerunMs: 17600, ciMs: 571000 });
     expect(readmeTimingSentence(timings)).toBe(
-      "about 22 s on two cores from cold and 17 s on a re-run (the whole set: under 3 minutes; measured by hand on 2026-11-25)",
+      "about 18 s on two cores on a re-run and 24 s from cold (`bash .ci/run` on a fresh clone: under 10 minutes; `npm run bench -- --only tests` on 2026-12-01)",
     );
-  });
-
-  it("take a full bench run's rows over the hand-measured section, and change with them", () => {
-    const run = `| Date | 2026-12-01T10:00:00.000Z |\n\n| ${FAST_COMMAND_LABEL} | 31,400 | ms |\n| ${WHOLE_SET_LABEL} | 655,000 | ms |\n\n${byHand}`;
-    expect(readmeTimingSentence(readTestTimings(run))).toBe(
-      "about 31 s on two cores (the whole set: under 11 minutes; a full `npm run bench` on 2026-12-01)",
+    expect(readmeTimingSentence(readTestTimings(section("2026-12-02", "31,000", "26,100", "601,000")))).toBe(
+      "about 26 s on two cores on a re-run and 31 s from cold (`bash .ci/run` on a fresh clone: under 11 minutes; `npm run bench -- --only tests` on 2026-12-02)",
     );
-  });
-
-  it("take the day the pipeline's section was measured, when a later run with --only kept it", () => {
-    const kept = `| Date | 2026-12-09T10:00:00.000Z |\n\n## Pipeline (\`pipeline\`, 17 min)\n\nMeasured on 2026-12-01T10:00:00.000Z, size full, load average at start 1.00, 1.00, 1.00.\n\n| ${FAST_COMMAND_LABEL} | 31,400 | ms |\n| ${WHOLE_SET_LABEL} | 655,000 | ms |\n\n## Size (\`size\`, 1 min)\n\nMeasured on 2026-12-09T10:00:00.000Z, size full, load average at start 1.00, 1.00, 1.00.\n`;
-    expect(readTestTimings(kept).date).toBe("2026-12-01");
   });
 
   it("say what is missing when RESULTS.md times neither command", () => {
     expect(() => readTestTimings("# Benchmark results\n")).toThrow(/times neither test command/);
-    expect(() => readTestTimings(byHand.replace("took 166,829 ms wall", "ran"))).toThrow(
-      /lacks the cold, re-run or test:all/,
+    expect(() =>
+      readTestTimings(section("2026-12-01", "24,400", "17,600", "571,000").replace(FAST_RERUN_LABEL, "x")),
+    ).toThrow(/times neither test command/);
+  });
+});
+
+describe("the measuring", () => {
+  it("reads the children's CPU from bash's times, and vitest's last Duration", () => {
+    expect(childCpuMs("out\n@times\n0m0.010s 0m0.002s\n1m2.500s 0m0.500s\n")).toBe(63_000);
+    expect(() => childCpuMs("no times here")).toThrow(/no CPU times/);
+    expect(vitestDurationMs("Duration  1.50s (transform …)\n…\n   Duration  717.20s (transform 3s)")).toBe(717_200);
+    expect(vitestDurationMs("Duration 950ms")).toBe(950);
+    expect(vitestDurationMs("nothing")).toBeUndefined();
+  });
+
+  it("times a command with the CPU of what it started, a failing one too, and names it", async () => {
+    const run = await timeWithCpu(
+      `${JSON.stringify(process.execPath)} -e "let x = 0; for (let i = 0; i < 3e7; i++) x += i"`,
+      repoRoot,
     );
+    expect(run.cpuMs).toBeGreaterThan(0);
+    expect(run.wallMs).toBeGreaterThan(0);
+    const failed = await timeWithCpu("echo nope; exit 4", repoRoot);
+    expect(failed.code).toBe(4);
+    expect(() => passed(failed, "the command")).toThrow(/the command exited with code 4[\s\S]*nope/);
+    expect(passed(run, "the command")).toBe(run);
   });
 });

@@ -8,7 +8,12 @@ import { loadDocument } from "../contract/support/contract.ts";
 const read = (file: string) => readFileSync(path.join(repoRoot, file), "utf8");
 const readme = read("README.md");
 const guides = { "docs/partners.md": read("docs/partners.md"), "docs/api-team.md": read("docs/api-team.md") };
-const documents: Record<string, string> = { "README.md": readme, ...guides };
+// docs/design/house.md draws the repository: every path it names must exist too.
+const documents: Record<string, string> = {
+  "README.md": readme,
+  ...guides,
+  "docs/design/house.md": read("docs/design/house.md"),
+};
 const doc = loadDocument();
 
 // Top-level folders and files of the repository a document may name in backticks or link to.

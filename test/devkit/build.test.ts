@@ -1,7 +1,7 @@
 /**
  * The devkit's build (devkit/scripts/build.ts, `bundleDevkit`) into a scratch dist/: what goes into the bundles is
  * devkit/src and nothing else. The client is an import of the partner's installed `partner-api-client`, never a
- * copy of src/webhooks/ frozen at build time. The whole package, packed and installed, is test/devkit/installed.test.ts.
+ * copy of src/webhooks/ frozen at build time. The whole package, packed and installed, is test/devkit/installed.slow.test.ts.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";

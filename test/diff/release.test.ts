@@ -74,7 +74,7 @@ describe("the refusal", () => {
 });
 
 // Each bundles the contract and regenerates the types in a scratch copy (about 6 s of CPU for the five, load 5):
-// npm run test:all runs them (test/suites.ts's rule); npm test keeps the bumps and the refusal's wording above.
+// npm run test:all runs them (docs/api-team.md, "The fast command and the whole set"); npm test keeps the bumps and the refusal's wording above.
 /** The scratch copy of the repository, made by the describe's beforeAll, and how to read and edit it. */
 let root: string;
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");

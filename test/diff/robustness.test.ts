@@ -85,6 +85,6 @@ function compareSeeds(from: number, to: number) {
 describe("random edits never crash the comparison", () => {
   it("seeds 1 to 10, both directions", () => compareSeeds(1, 10));
 
-  // Over 4 s of CPU on its own: npm run test:all runs it, npm test the ten seeds above (test/suites.ts's rule).
+  // Over 4 s of CPU on its own: npm run test:all runs it, npm test the ten seeds above (docs/api-team.md, "The fast command and the whole set").
   it("seeds 11 to 60, both directions", { tags: ["slow"] }, () => compareSeeds(11, 60));
 });

@@ -1,5 +1,5 @@
 /**
- * The hostile-request corpus every server of the repository is run against (test/devkit/hostile-servers.test.ts):
+ * The hostile-request corpus every server of the repository is run against (test/devkit/hostile-servers.slow.test.ts):
  * malformed and abandoned requests written raw on a socket, as no HTTP client would send them. Aborted bodies
  * (`Content-Length: 100`, one byte, close), bad and cut chunking, both lengths at once, deep JSON (5,000 levels:
  * Prism's logger overflowed its stack on it), broken request lines and headers, a huge declared length, an

@@ -1,6 +1,6 @@
 /**
  * Layout checks by element boxes, in the page (Chromium through playwright-core): what a reader at a given width
- * would see cut off or covered. For the docs' pages and the sandbox dashboard's views (test/docs/layout.test.ts).
+ * would see cut off or covered. For the docs' pages and the sandbox dashboard's views (test/docs/layout.slow.test.ts).
  *   - the document scrolls sideways (its scroll width is past the viewport's);
  *   - an element of the main content is clipped: part of its box lies outside an ancestor that hides its overflow
  *     (`overflow: hidden` or `clip`, not `auto`/`scroll`, which the reader can scroll), or its own text runs past

@@ -28,7 +28,7 @@ export function strictConsumerOptions(extra: Record<string, unknown> = {}): Reco
  * Every declaration the installed packages ship, for `include`: those the program reaches and the rest, so an
  * import of a file a package does not ship is an error, not a type silently `any`. partner-api-devkit/msw's
  * declarations import MSW, an optional peer such a project does not install: they are checked in a project that
- * does (test/msw/installed.test.ts).
+ * does (test/msw/installed.slow.test.ts).
  */
 export function installedDeclarations(packages: readonly string[]): { include: string[]; exclude: string[] } {
   return {

@@ -1,106 +1,78 @@
 /**
- * `npm test` stays fast as suites are added: the slow files are listed in test/suites.ts (with the rule), and a file
- * whose code shows one of the slow kinds of work must be listed there. And no test asserts how long something took:
- * speed is measured in bench/, where a loaded machine shows up as a figure, not as a red test.
+ * Which tests `npm test` runs is said by each file's name (vitest.config.ts): `*.slow.test.ts` and the contract tests
+ * run in `npm run test:all` only, `*.isolated.test.ts` gets a module registry of its own; one slow test in a fast file
+ * carries the tag `slow`. These checks hold the names and the projects to each other. And no test asserts how long
+ * something took: speed is measured in bench/, where a loaded machine shows up as a figure, not as a red test.
  */
-import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { FAST_STEPS } from "../../scripts/test-fast.ts";
 import vitestConfig from "../../vitest.config.ts";
-import { CONTRACT_TESTS, HEAVIEST_SLOW_FILES, ISOLATED_TEST_FILES, SLOW_TEST_FILES } from "../suites.ts";
 
 const testFiles = readdirSync(path.join(repoRoot, "test"), { recursive: true, encoding: "utf8" })
-  .filter((name) => /\.test(-d)?\.ts$/.test(name) && !name.split(path.sep).includes("fixtures"))
+  .filter((name) => /\.test\.ts$/.test(name) && !name.split(path.sep).includes("fixtures"))
   .map((name) => `test/${name.split(path.sep).join("/")}`)
   .sort();
-const isContract = (file: string) => file.startsWith(CONTRACT_TESTS.slice(0, CONTRACT_TESTS.indexOf("*")));
-const fastFiles = testFiles.filter((file) => !isContract(file) && !Object.hasOwn(SLOW_TEST_FILES, file));
 const read = (file: string) => readFileSync(path.join(repoRoot, file), "utf8");
 /** The files the checks below read: every test file but this one, which spells the patterns out. */
 const THIS_FILE = "test/layout/suites.test.ts";
 const scanned = (files: string[]) => files.filter((file) => file !== THIS_FILE);
 
-/** The slow kinds of work the rule names, as their code shows them. */
-const SLOW_WORK: [string, RegExp][] = [
-  ["packs or installs a package", /\["pack"|"pack",|\["install"|"install",/],
-  ["builds the client (tsc emitting, or the dist/ lock the builds share)", /tsconfig\.build\.json|lockDist\(/],
-  ["starts Prism", /\bstartPrism\(/],
-  ["starts Chromium", /\blaunchChromium\(/],
-  ["runs the benchmarks", /\brunBenchmarks\(/],
-  ["compiles a TypeScript program", /\b(createProgram|typecheckModules|checkExampleTypes)\(/],
-];
-/** Places that start a child process; more than three of them in a file make it slow. */
-const PROCESS_START = /\b(runScript|spawn|spawnSync|execFile|execFileSync|fork|exec)\(/g;
-
-/** What a file does that the rule calls slow. */
-function slowWork(text: string): string[] {
-  const found = SLOW_WORK.filter(([, pattern]) => pattern.test(text)).map(([what]) => what);
-  const starts = text.match(PROCESS_START)?.length ?? 0;
-  return starts > 3 ? [...found, `starts a child process in ${starts} places`] : found;
+interface Project {
+  name: string;
+  include: string[];
+  exclude?: string[];
 }
+const projects = (vitestConfig.test!.projects as { test: Project }[]).map((project) => project.test);
+const matches = (file: string, globs: readonly string[] = []) => globs.some((glob) => path.matchesGlob(file, glob));
+/** The projects whose files include `file`, as vitest's include and exclude globs pick them. */
+const projectsOf = (file: string) =>
+  projects
+    .filter((project) => matches(file, project.include) && !matches(file, project.exclude))
+    .map((project) => project.name);
 
 describe("the fast command and the whole set", () => {
-  it("every slow file exists and says why it is slow", () => {
-    for (const [file, why] of Object.entries(SLOW_TEST_FILES)) {
-      expect(existsSync(path.join(repoRoot, file)), file).toBe(true);
-      expect(why.length, file).toBeGreaterThan(10);
-    }
+  it("every test file runs in exactly one project, the one its name says", () => {
+    const expected = (file: string) =>
+      file.endsWith(".slow.test.ts")
+        ? "slow"
+        : file.endsWith(".isolated.test.ts")
+          ? "isolated"
+          : file.startsWith("test/contract/")
+            ? "contract"
+            : "fast";
+    const wrong = testFiles
+      .map((file) => ({ file, projects: projectsOf(file), expected: expected(file) }))
+      .filter(({ projects, expected }) => projects.length !== 1 || projects[0] !== expected)
+      .map(({ file, projects, expected }) => `${file}: in [${projects.join(", ")}], expected ${expected}`);
+    expect(wrong).toEqual([]);
+    expect(projects.map((project) => project.name)).toEqual(["fast", "isolated", "slow", "contract"]);
+    // Each kind is present, so a glob that matched nothing (a typo) fails here rather than empties a project.
+    const counts = Object.fromEntries(projects.map((project) => [project.name, 0]));
+    for (const file of testFiles) for (const name of projectsOf(file)) counts[name]! += 1;
+    expect(
+      Object.values(counts).every((count) => count > 0),
+      JSON.stringify(counts),
+    ).toBe(true);
   });
 
-  it("no file of the fast set does slow work: such a file is listed in test/suites.ts", () => {
-    const offending = scanned(fastFiles).flatMap((file) => slowWork(read(file)).map((what) => `${file} ${what}`));
-    expect(offending).toEqual([]);
+  it("a fast file that replaces a module (vi.mock) is named *.isolated.test.ts", () => {
+    const mocking = scanned(testFiles).filter((file) => /\bvi\.(do)?[m]ock\(/.test(read(file)));
+    expect(mocking).toContain("test/diff/internal-error.isolated.test.ts");
+    expect(mocking.filter((file) => projectsOf(file).includes("fast"))).toEqual([]);
   });
 
-  it("a fast file that replaces a module (vi.mock) runs isolated: listed in ISOLATED_TEST_FILES", () => {
-    const mocking = scanned(fastFiles).filter((file) => /\bvi\.(do)?[m]ock\(/.test(read(file)));
-    expect(mocking).toContain("test/diff/internal-error.test.ts");
-    expect(mocking.filter((file) => !Object.hasOwn(ISOLATED_TEST_FILES, file))).toEqual([]);
-    for (const file of Object.keys(ISOLATED_TEST_FILES)) expect(existsSync(path.join(repoRoot, file)), file).toBe(true);
-  });
-
-  it("the check sees slow work where it is", () => {
-    expect(slowWork(read("test/devkit/installed.test.ts"))).toContain("packs or installs a package");
-    expect(slowWork(read("test/docs/browser.test.ts"))).toContain("starts Chromium");
-    expect(slowWork(read("test/mock/prism.test.ts"))).toContain("starts Prism");
-    expect(slowWork(read("test/bench/tiny.test.ts"))).toContain("runs the benchmarks");
-    expect(slowWork(read("test/runtimes/bundle.test.ts"))).toContain(
-      "builds the client (tsc emitting, or the dist/ lock the builds share)",
-    );
-    expect(slowWork('runScript("a"); spawn(x); spawnSync(y); execFileSync(z);')).toEqual([
-      "starts a child process in 4 places",
-    ]);
-  });
-
-  it("vitest runs the fast set in `fast`, the listed files in `slow`, Prism's in `contract`", () => {
-    const projects = Object.fromEntries(
-      (vitestConfig.test!.projects as { test: { name: string; include: string[]; exclude?: string[] } }[]).map(
-        (project) => [project.test.name, project.test],
-      ),
-    );
-    expect(Object.keys(projects)).toEqual(["fast", "fast-isolated", "slow", "contract"]);
-    expect(projects["fast-isolated"]!.include).toEqual(Object.keys(ISOLATED_TEST_FILES));
-    expect(projects.fast!.exclude).toEqual(expect.arrayContaining(Object.keys(ISOLATED_TEST_FILES)));
-    expect(projects.slow!.include).toEqual(Object.keys(SLOW_TEST_FILES));
-    expect(projects.contract!.include).toEqual([CONTRACT_TESTS]);
-    expect(projects.fast!.exclude).toEqual(expect.arrayContaining([CONTRACT_TESTS, ...Object.keys(SLOW_TEST_FILES)]));
-    expect(fastFiles.length).toBeGreaterThan(30);
-  });
-
-  it("npm test is Biome, tsc and the fast set but its slow-tagged tests; npm run test:all is Biome, tsc and everything", () => {
+  it("npm test is vitest over the fast projects without the tagged tests; npm run test:all is vitest over every project", () => {
     const { scripts } = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
-    // npm test runs these three scripts side by side (scripts/test-fast.ts, FAST_STEPS).
-    expect(scripts.test).toBe("node --conditions=partner-api-source scripts/test-fast.ts");
-    expect(FAST_STEPS).toEqual(["check", "typecheck:fast", "test:fast-vitest"]);
     // On a re-run, vitest reads the modules it transformed before from node_modules/.experimental-vitest-cache
     // (keyed by each file's content, the config and the lockfile) instead of transforming them again.
-    expect(scripts["test:fast-vitest"]).toBe(
-      "vitest run --project fast --project fast-isolated --tags-filter '!slow' --fsModuleCache",
-    );
-    expect(scripts["test:all"]).toBe("npm run --silent check && npm run --silent typecheck && vitest run");
+    expect(scripts.test).toBe("vitest run --project fast --project isolated --tags-filter '!slow' --fsModuleCache");
+    expect(scripts["test:all"]).toBe("vitest run");
+    // The type tests (*.test-d.ts) are in no vitest project: the program tsc checks holds them.
+    expect((JSON.parse(read("tsconfig.json")) as { include: string[] }).include).toContain("test");
     expect(read(".ci/run")).toMatch(/^npm run test:all$/m);
+    expect(vitestConfig.test?.tags?.map((tag) => tag.name)).toEqual(["slow"]);
   });
 });
 
@@ -142,17 +114,6 @@ describe("the two compilers", () => {
     expect(linked, "node_modules/.bin/tsc is not TypeScript 5.9's: run npm ci").toBe(
       realpathSync(path.join(repoRoot, "node_modules", "typescript", "bin", "tsc")),
     );
-  });
-});
-
-describe("the heaviest slow files, started first", () => {
-  it("are files of the slow project, each once, and the config's sequencer puts them first", () => {
-    expect(new Set(HEAVIEST_SLOW_FILES).size).toBe(HEAVIEST_SLOW_FILES.length);
-    for (const file of HEAVIEST_SLOW_FILES) {
-      expect(existsSync(path.join(repoRoot, file)), file).toBe(true);
-      expect(Object.keys(SLOW_TEST_FILES), file).toContain(file);
-    }
-    expect(vitestConfig.test?.sequence?.sequencer?.name).toBe("HeaviestFirst");
   });
 });
 

@@ -189,6 +189,6 @@ describe("what the docs and the workflow say", () => {
     expect(step("deno", "denoland/setup-deno")?.with?.["deno-version"]).toBe(pinned.deno);
     const runs = JSON.stringify(workflow.jobs);
     for (const target of ["bun", "deno", "workerd,chromium"]) expect(runs).toContain(`--only ${target}`);
-    expect(runs).toContain("test/consumer/typescript.test.ts");
+    expect(runs).toContain("test/consumer/typescript.slow.test.ts");
   });
 });

@@ -451,7 +451,7 @@ describe("hostile input", () => {
   });
 
   // The barrage (built, then sent) is several seconds of CPU: npm run test:all runs it, npm test the bad-id test
-  // above (test/suites.ts's rule). test/sandbox/hostile-bounds.test.ts sends the largest attacks to a process.
+  // above (docs/api-team.md, "The fast command and the whole set"). test/sandbox/hostile-bounds.test.ts sends the largest attacks to a process.
   it("builds the same barrage from the same seed", { tags: ["slow"] }, () => {
     const digest = (shots: Shot[]) => {
       const hash = createHash("sha256");

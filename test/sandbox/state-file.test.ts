@@ -366,7 +366,7 @@ async function randomRun({
 
 describe("the database against memory", () => {
   const title = "after 200 random changes of every kind, the database reads back exactly what the sandbox held";
-  // Seconds of CPU: npm run test:all runs it (test/suites.ts's rule).
+  // Seconds of CPU: npm run test:all runs it (docs/api-team.md, "The fast command and the whole set").
   it(`${title} (group commit)`, { tags: ["slow"], timeout: 60_000 }, () =>
     randomRun({ store: {}, seed: 20261125, steps: 200, checkpointEvery: 50 }),
   );

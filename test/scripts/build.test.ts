@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildCommand } from "../../scripts/build.ts";
 import { runInProcess } from "../helpers/run.ts";
 
-// The build itself runs as a process, as prepack does, in test/consumer/package.test.ts.
+// The build itself runs as a process, as prepack does, in test/consumer/package.slow.test.ts.
 describe("npm run build", () => {
   it("--help says what it builds and that it prints to stderr only", async () => {
     const run = await runInProcess(buildCommand, ["--help"]);

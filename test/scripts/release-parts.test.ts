@@ -1,6 +1,6 @@
 /**
  * The release's own parts, in process: one version for the package and the contract, and the changelog in
- * partners' words. test/scripts/release.test.ts makes whole releases in temporary git repositories.
+ * partners' words. test/scripts/release.slow.test.ts makes whole releases in temporary git repositories.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";

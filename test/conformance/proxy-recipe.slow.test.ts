@@ -2,7 +2,7 @@
  * The guide's CI recipe for the proxy (docs/partners.md, "Watching real traffic"), run as written: bash as a CI
  * step runs it (`-eo pipefail`), `npx partner-api` in a partner's project, `npm test` its own tiny test, the
  * sandbox as the staging address. It passes on a conforming upstream, fails (exit 1) on one whose answer breaks
- * the contract, and leaves no proxy answering. Each case starts npx, npm and node (slow: test/suites.ts); a
+ * the contract, and leaves no proxy answering. Each case starts npx, npm and node (slow: its name says so); a
  * failing command, a stop and a command that cannot start are proxy.test.ts's, in-process.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -4,7 +4,7 @@
  * with SIGTERM or SIGKILL: `npm run sandbox`, `npx partner-api sandbox` (npm exec of the bin, as a partner's
  * project runs it), node directly, a process of one's own calling startSandbox. Every server command prints
  * the address it really listens on, `--port 0` included. The guide's CI recipe, run as written, leaves nothing
- * answering. Each test starts processes (slow: test/suites.ts).
+ * answering. Each test starts processes (slow: the file name says so).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

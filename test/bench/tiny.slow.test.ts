@@ -1,5 +1,5 @@
 /**
- * Every benchmark once at tiny size, so none can rot (about a minute: a slow suite, see test/suites.ts). The
+ * Every benchmark once at tiny size, so none can rot (about a minute: a slow suite). The
  * harness's own tests are test/bench/bench.test.ts.
  */
 import { readFileSync } from "node:fs";
@@ -16,7 +16,7 @@ afterAll(async () => {
   for (const dir of scratch) await rm(dir, { recursive: true, force: true });
 });
 
-// The pipeline benchmark times the test commands in its full run with PARTNER_BENCH_NESTED set: never start benchmarks from there.
+// The pipeline benchmark runs npm scripts with PARTNER_BENCH_NESTED set: never start benchmarks from there.
 describe.skipIf(process.env[NESTED_ENV])("every benchmark at tiny size", () => {
   it("runs each benchmark once and writes RESULTS.md with each of them", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "partner-bench-test-"));
@@ -81,7 +81,9 @@ describe.skipIf(process.env[NESTED_ENV])("every benchmark at tiny size", () => {
     });
     const pipeline = summary.outcomes.find((o) => o.name === "pipeline")!.result!;
     expect(pipeline.figures.map((f) => f.label).join("\n")).not.toContain("npm test");
-    expect(pipeline.notes.join(" ")).toContain("`npm test` and `npm run test:all` not timed");
+    const tests = summary.outcomes.find((o) => o.name === "tests")!.result!;
+    expect(tests.figures.map((f) => f.label)).toEqual(["`npm test -- test/layout/versions.test.ts` (one file)"]);
+    expect(tests.notes.join(" ")).toContain('`npm test` and `bash .ci/run` timed only at size full (size "tiny"');
     expect(pipeline.figures.map((f) => f.label)).toContain("`npm run bundle`");
     expect(pipeline.figures.map((f) => f.label).join("\n")).not.toContain("`npm run docs`");
     expect(pipeline.notes.join(" ")).toContain('Only `npm run bundle` timed at size "tiny"');

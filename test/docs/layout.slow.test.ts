@@ -3,7 +3,7 @@
  * (390 px) and a desktop's (1400 px), checked by element boxes (test/helpers/layout-boxes.ts): the document does
  * not scroll sideways, nothing of the main content is cut by an ancestor that hides its overflow, no link, button
  * or heading lies over another (or a button over a line of code), no heading breaks a word. Slow: it builds the
- * docs and starts Chromium (test/suites.ts).
+ * docs and starts Chromium (slow: its name says so).
  */
 import { readdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";

@@ -2,7 +2,7 @@
  * The dashboard under its own Content-Security-Policy (dashboard/index.ts: scripts from its origin only, no
  * eval): every view opened in Chromium, every `securitypolicyviolation` the page raises collected. The Console
  * view logged one (`script-src eval`): Scalar's bundled Zod probes whether `Function("")` may run; the console
- * sets Zod's `jitless` first, so nothing asks. Slow: starts Chromium (test/suites.ts).
+ * sets Zod's `jitless` first, so nothing asks. Slow (its name says so): starts Chromium.
  */
 
 import type { Browser, Page } from "playwright-core";
