@@ -2,7 +2,7 @@
  * `npm run generate`: bundles the contract when the bundle is stale, then writes generated/schema.d.ts
  * (openapi-typescript), generated/contract.ts (the runtime facts the client and the webhook kit need),
  * devkit/generated/sandbox.d.ts (the sandbox control API's types, the devkit's own) and generated/examples.ts and
- * generated/sandbox-examples.ts (every example of each contract as a typed const, which tsc compiles).
+ * devkit/generated/sandbox-examples.ts (every example of each contract as a typed const, which tsc compiles).
  * `--check` writes nothing and exits 1 when a generated file is stale.
  */
 import { writeFile } from "node:fs/promises";
@@ -47,7 +47,7 @@ Exit codes: 0 written or up to date, 1 stale (--check) or the contract does not 
       ],
       [
         sandboxExamplesModulePath,
-        generateExamplesModule(sandbox as JsonObject, "../devkit/generated/sandbox.js", "generated/sandbox.json"),
+        generateExamplesModule(sandbox as JsonObject, "./sandbox.js", "generated/sandbox.json"),
       ],
     ]);
     const stale: string[] = check ? await staleBundleFiles(bundle) : [];

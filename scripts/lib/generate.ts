@@ -36,8 +36,11 @@ export async function generateSandboxTypes(document?: Record<string, unknown>): 
 
 /** generated/examples.ts: every example of the partner contract as a const typed by generated/schema.d.ts. */
 export const examplesModulePath = path.join(generatedDir, "examples.ts");
-/** generated/sandbox-examples.ts: the same for the control contract, typed by devkit/generated/sandbox.d.ts. */
-export const sandboxExamplesModulePath = path.join(generatedDir, "sandbox-examples.ts");
+/**
+ * devkit/generated/sandbox-examples.ts: the same for the control contract, typed by devkit/generated/sandbox.d.ts
+ * beside it (the devkit's contract, so its examples live with the devkit; not shipped: the package is dist/).
+ */
+export const sandboxExamplesModulePath = path.join(repoRoot, "devkit", "generated", "sandbox-examples.ts");
 
 /**
  * A module holding each example of a bundled document as a const of the type the contract gives it, and the named

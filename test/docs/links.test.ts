@@ -74,14 +74,11 @@ describe("links between the documents", () => {
     expect(references.map((link) => problem(link, readTracked)).filter(Boolean)).toEqual([]);
   });
 
-  it("every design note says its date and is listed in the API team's guide", () => {
+  // A note keeps its decisions and figures, not its history (the figures' dates live in bench/RESULTS.md).
+  it("every design note is listed in the API team's guide", () => {
     const notes = markdown.filter((file) => /^docs\/design\/[^/]+\.md$/.test(file));
     const guide = markdownLinks("docs/api-team.md", read("docs/api-team.md")).map((link) => link.file);
-    for (const note of notes) {
-      const opening = read(note).split("\n").slice(0, 4).join("\n");
-      expect(opening, `${note} opens with its date`).toMatch(/\b20\d\d-\d\d-\d\d\b/);
-      expect(guide, `docs/api-team.md links to ${note}`).toContain(note);
-    }
+    for (const note of notes) expect(guide, `docs/api-team.md links to ${note}`).toContain(note);
   });
 });
 

@@ -4,7 +4,7 @@
  * reject fails the test command.
  * Do not edit: change the contract and run `npm run generate`.
  */
-import type { components, paths, webhooks } from "../devkit/generated/sandbox.js";
+import type { components, paths, webhooks } from "./sandbox.js";
 
 // GET /_sandbox/clock 200, example ready (#/paths/~1_sandbox~1clock/get/responses/200/content/application~1json/examples/ready)
 export const example0: paths["/_sandbox/clock"]["get"]["responses"]["200"]["content"]["application/json"] = {
