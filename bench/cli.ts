@@ -2,6 +2,7 @@
  * `npm run bench`: runs the benchmarks of bench/index.ts (each against the bare thing it wraps) and writes
  * bench/RESULTS.md. See `npm run bench -- --help`.
  */
+import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import {
@@ -17,6 +18,7 @@ import { rel, repoRoot } from "../scripts/lib/paths.ts";
 import { BENCH_SIZES, type BenchSize } from "./harness.ts";
 import { BENCHMARKS, runBenchmarks } from "./index.ts";
 import { targetMet } from "./results.ts";
+import { readmeWithTimings, testsBenchmark } from "./test-timings.ts";
 
 const names = BENCHMARKS.map((b) => b.name);
 
@@ -90,6 +92,13 @@ Exit codes: 0 every benchmark ran, 1 one of them failed (the others still run), 
         `${partial.length > 0 ? "✗" : "✓"} ${outcome.name} (${took})${ratios.length > 0 ? `\n    ${ratios.join("\n    ")}` : ""}`,
       );
       for (const error of partial) io.out(`    failed: ${error.split("\n")[0]}`);
+    }
+    // The README's sentence on the test commands' times is made from the figures just written.
+    const timed = summary.outcomes.some((o) => o.name === testsBenchmark.name && o.result);
+    if (timed && values.out === undefined) {
+      const readme = path.join(repoRoot, "README.md");
+      await writeFile(readme, readmeWithTimings(await readFile(readme, "utf8"), await readFile(outFile, "utf8")));
+      io.err("  wrote README.md's test times from bench/RESULTS.md");
     }
     const failed = summary.outcomes.filter((o) => o.error || (o.result?.errors?.length ?? 0) > 0).length;
     const missed = summary.outcomes.flatMap((o) => o.result?.ratios ?? []).filter((r) => targetMet(r) === false).length;

@@ -238,3 +238,16 @@ export function readmeTimingSentence(timings: TestTimings): string {
     `\`npm run bench -- --only tests\` on ${timings.date})`
   );
 }
+
+const README_TIMES = /(<!-- test-timings:[^>]*-->\n)[^\n]*(\n<!-- \/test-timings -->)/;
+
+/**
+ * The README with its test-times sentence made from `results` (bench/RESULTS.md's text): what `npm run bench`
+ * writes after a run of `tests`, so the README never states a time the benchmark did not measure.
+ */
+export function readmeWithTimings(readme: string, results: string): string {
+  if (!README_TIMES.test(readme))
+    throw new Error("README.md has no <!-- test-timings --> … <!-- /test-timings --> block");
+  const sentence = readmeTimingSentence(readTestTimings(results));
+  return readme.replace(README_TIMES, (_, open: string, close: string) => `${open}${sentence}${close}`);
+}

@@ -12,6 +12,7 @@ import {
   FAST_RERUN_LABEL,
   passed,
   readmeTimingSentence,
+  readmeWithTimings,
   readTestTimings,
   timeWithCpu,
   vitestDurationMs,
@@ -45,6 +46,18 @@ describe("the README's test times", () => {
     expect(readmeTimingSentence(readTestTimings(section("2026-12-02", "31,000", "26,100", "601,000")))).toBe(
       "about 26 s on two cores on a re-run and 31 s from cold (`bash .ci/run` on a fresh clone: under 11 minutes; `npm run bench -- --only tests` on 2026-12-02)",
     );
+  });
+
+  it("are written into the README's marked block by the benchmark, the rest of the README unchanged", () => {
+    const readme = "# Title\n\n<!-- test-timings: made -->\nold words\n<!-- /test-timings -->\nafter\n";
+    const written = readmeWithTimings(readme, section("2026-12-01", "24,400", "17,600", "571,000"));
+    expect(written).toBe(
+      readme.replace(
+        "old words",
+        readmeTimingSentence(readTestTimings(section("2026-12-01", "24,400", "17,600", "571,000"))),
+      ),
+    );
+    expect(() => readmeWithTimings("# no block\n", section("2026-12-01", "1", "1", "1"))).toThrow(/test-timings/);
   });
 
   it("say what is missing when RESULTS.md times neither command", () => {
