@@ -185,6 +185,11 @@ describe("published to a local registry and installed from it alone", () => {
         "uplinks:",
         "  npmjs:",
         `    url: ${process.env.PARTNER_API_UPLINK ?? "https://registry.npmjs.org/"}`,
+        // Verdaccio's defaults (30 s, 2 failures, then 5 min offline) turn two slow fetches on a loaded machine
+        // into "no such package available" for every dependency after them.
+        "    timeout: 120s",
+        "    max_fails: 20",
+        "    fail_timeout: 2s",
         "packages:",
         // Ours exist only here: published by the test, never looked up elsewhere.
         "  'partner-api-*':",
