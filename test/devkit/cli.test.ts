@@ -5,7 +5,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type CliIO, type Command, type CommandGroup, runCommand } from "partner-api-devkit/cli";
@@ -14,6 +13,7 @@ import { partnerApiCli } from "../../devkit/src/cli/index.ts";
 import { findFreePort } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { occupiedPort } from "../helpers/ports.ts";
 
 async function inProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out: string[] = [];
@@ -213,10 +213,7 @@ describe("npm run sandbox", { tags: ["slow"] }, () => {
   }, 60_000);
 
   it("says which port is taken and how to choose another (exit 1)", async () => {
-    const blocker = createServer();
-    const port = await new Promise<number>((resolve) =>
-      blocker.listen(0, "127.0.0.1", () => resolve((blocker.address() as { port: number }).port)),
-    );
+    const { port, server: blocker } = await occupiedPort();
     try {
       const run = runSandbox(["--port", String(port)]);
       expect(await run.exited).toBe(1);

@@ -4,7 +4,6 @@
  * contract's rules, stops cleanly on Ctrl-C, and names a bad setting.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import { runCommand } from "partner-api-devkit/cli";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -14,6 +13,7 @@ import { findFreePort, type PrismServer, startPrism } from "../../devkit/src/pri
 import { bundleJsonPath, repoRoot } from "../../scripts/lib/paths.ts";
 import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 import { loadDocument } from "../contract/support/contract.ts";
+import { occupiedPort } from "../helpers/ports.ts";
 import { alive } from "../helpers/process.ts";
 
 const children: ChildProcess[] = [];
@@ -133,10 +133,7 @@ describe("npm run mock", () => {
   }, 30_000);
 
   it("says which port is taken and how to choose another", async () => {
-    const blocker = createServer();
-    const port = await new Promise<number>((resolve) =>
-      blocker.listen(0, "127.0.0.1", () => resolve((blocker.address() as { port: number }).port)),
-    );
+    const { port, server: blocker } = await occupiedPort();
     try {
       const run = runMock({ MOCK_PORT: String(port) });
       expect((await run.exited).code).toBe(1);

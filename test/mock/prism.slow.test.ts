@@ -4,13 +4,14 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findFreePort, type PrismServer, prismVersion, startPrism } from "../../devkit/src/prism.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
+import { occupiedPort } from "../helpers/ports.ts";
 import { alive } from "../helpers/process.ts";
 
 const started: PrismServer[] = [];
@@ -70,10 +71,7 @@ describe("startPrism", () => {
   });
 
   it("says the port is in use when it is", async () => {
-    const blocker: Server = createServer();
-    const port = await new Promise<number>((resolve) =>
-      blocker.listen(0, "127.0.0.1", () => resolve((blocker.address() as { port: number }).port)),
-    );
+    const { port, server: blocker } = await occupiedPort();
     try {
       await expect(startPrism({ port })).rejects.toThrow(new RegExp(`port ${port} is already in use`));
     } finally {
