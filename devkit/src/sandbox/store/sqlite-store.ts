@@ -13,7 +13,7 @@
  * format version 4 state file (the JSON snapshot and journals of the release before) is migrated once, at the
  * first start on it, and kept beside the database (sqlite-file.ts).
  */
-import { OWNERS, type Row, TABLE_NAMES } from "../records.ts";
+import { TABLE_NAMES } from "../records.ts";
 import { ChangeSet } from "./changes.ts";
 import { StateNotSavedError } from "./errors.ts";
 import { readFormat4 } from "./format4.ts";
@@ -35,7 +35,7 @@ import {
 } from "./sqlite-file.ts";
 import { checkRecords, type LoadedState, type RecordLists, refusal, SandboxStateError } from "./state-file.ts";
 import { MemoryStore, type Store } from "./tables.ts";
-import { Checkpointer, DELETE, INSERT, type Transaction, UPDATE, Writer } from "./writer.ts";
+import { Checkpointer, Writer } from "./writer.ts";
 
 export {
   APPLICATION_ID,
@@ -74,21 +74,12 @@ interface Waiter {
   reject: (error: Error) => void;
 }
 
-/** Commits that share one transaction; its rows are taken when it is sent (group commit) or when asked for. */
-interface Batch {
-  waiters: Waiter[];
-  transaction: Transaction | undefined;
-  taken: boolean;
-}
-
 export class SqliteStore extends MemoryStore implements PersistentStore {
   private readonly changes = new ChangeSet();
-  /** Batches not sent yet, in order; with group commit the last one takes every commit asked for until it goes. */
-  private readonly queue: Batch[] = [];
-  /** The batch whose transaction the writer is running (one at a time: each builds on the one before). */
-  private inFlight: Batch | undefined;
+  /** The commits asked for in this turn of the event loop: they share the transaction written at its end. */
+  private waiting: Waiter[] = [];
   private scheduled = false;
-  /** The counters as the last transaction taken writes them. */
+  /** The counters as the last transaction written wrote them. */
   private taken: { clock: string; nextTaskId: number };
   private rollbacks = 0;
   private closed = false;
@@ -119,11 +110,11 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
     // A new state's seed is this start's (a database made by a start that never committed has another's).
     else db.prepare("UPDATE sandbox SET seed = ?").run(this.seed);
     this.taken = { clock: loaded?.clock ?? "", nextTaskId: this.nextTaskId };
-    // This connection reads (records an account at a time, and after a failed commit); the writer thread writes.
+    // This connection writes (and reads records an account at a time, and after a failed commit); the checkpoint
+    // thread checkpoints.
     db.exec("PRAGMA wal_autocheckpoint = 0");
-    const synchronous = options.synchronous ?? "NORMAL";
-    this.writer = new Writer(context.file, synchronous, TABLE_NAMES);
-    this.checkpointer = new Checkpointer(context.file, synchronous);
+    this.writer = new Writer(db, TABLE_NAMES);
+    this.checkpointer = new Checkpointer(context.file, options.synchronous ?? "NORMAL");
   }
 
   /** Opens (or creates, or migrates to) the state file's database and claims it for this process. */
@@ -171,43 +162,49 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
   override commit(): Promise<void> {
     if (this.closed)
       return Promise.reject(new StateNotSavedError(`the sandbox state file ${this.context.shownAs} is closed`));
+    if (!this.groupCommit) {
+      // A transaction of its own, of the changes made up to now.
+      try {
+        this.write();
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(this.failed(error as Error));
+      }
+    }
     return new Promise((resolve, reject) => {
-      const waiter = { resolve, reject };
-      if (!this.groupCommit) {
-        // A transaction of its own, of the changes made up to now.
-        this.queue.push({ waiters: [waiter], transaction: this.take(), taken: true });
-        this.send();
-        return;
-      }
-      let open = this.queue.at(-1);
-      if (!open || open.taken) {
-        open = { waiters: [], transaction: undefined, taken: false };
-        this.queue.push(open);
-      }
-      open.waiters.push(waiter);
-      if (!this.inFlight && !this.scheduled) {
-        this.scheduled = true;
-        // The commits asked for in this turn of the event loop (the requests read in it) go together.
-        setImmediate(() => {
-          this.scheduled = false;
-          this.send();
-        });
-      }
+      this.waiting.push({ resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      // The commits asked for in this turn of the event loop (the requests read in it) go together, at its end.
+      setImmediate(this.writeWaiting);
     });
   }
 
+  /** Writes the changes of the commits asked for in this turn of the event loop, and settles them. */
+  private readonly writeWaiting = (): void => {
+    this.scheduled = false;
+    const waiters = this.waiting;
+    this.waiting = [];
+    try {
+      this.write();
+    } catch (error) {
+      const failure = this.failed(error as Error);
+      for (const waiter of waiters) waiter.reject(failure);
+      return;
+    }
+    for (const waiter of waiters) waiter.resolve();
+  };
+
   /** Waits for every commit asked for so far (a failed one is its requester's to report). */
   override async flush(): Promise<void> {
-    while (this.inFlight || this.queue.length > 0) await this.commit().catch(() => undefined);
+    if (this.scheduled) await this.commit().catch(() => undefined);
   }
 
   override async close(): Promise<void> {
     if (this.closed) return;
     // What is left, and the clock's last reading (a restart carries on from it).
-    do await this.commit().catch(() => undefined);
-    while (this.inFlight || this.queue.length > 0);
+    await this.commit().catch(() => undefined);
     this.closed = true;
-    await this.writer.close();
     release(this.db, this.held);
     await this.checkpointer.close();
     // The last connection's close checkpoints the log into the database and removes it: one file at rest.
@@ -218,69 +215,31 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
     }
   }
 
-  /** Sends the next batch to the writer, unless one is in flight. */
-  private send(): void {
-    if (this.inFlight) return;
-    const batch = this.queue.shift();
-    if (!batch) return;
-    if (!batch.taken) {
-      batch.transaction = this.take();
-      batch.taken = true;
-    }
-    const { transaction } = batch;
-    if (!transaction) {
-      // Nothing changed since the last transaction sent: what it holds is committed once it was.
-      for (const waiter of batch.waiters) waiter.resolve();
-      this.send();
-      return;
-    }
-    this.inFlight = batch;
-    this.writer.write(transaction).then(
-      () => {
-        this.inFlight = undefined;
-        this.checkpointer.wrote();
-        for (const waiter of batch.waiters) waiter.resolve();
-        this.send();
-      },
-      (error: Error) => this.failed(batch, error),
-    );
-  }
-
-  /** The changes since the last transaction taken, as the next one; undefined when nothing changed. */
-  private take(): Transaction | undefined {
+  /**
+   * Writes the changes since the last transaction, and the counters when they moved, in one transaction (nothing
+   * when nothing changed); throws, rolled back, when it cannot.
+   */
+  private write(): void {
     const clock = this.context.clock();
     const nextTaskId = this.nextTaskId;
     const { reset, changes } = this.changes.take();
     const moved = clock !== this.taken.clock || nextTaskId !== this.taken.nextTaskId;
-    if (!reset && changes.length === 0 && !moved) return undefined;
-    const rows: Transaction["rows"] = [];
-    for (const change of changes) {
-      if (change[0] === "delete") {
-        rows.push(DELETE, change[1], change[2], change[3], null, null);
-        continue;
-      }
-      const record = change[2];
-      const owner = (OWNERS[change[1]] as (record: Row) => string)(record);
-      rows.push(change[0] === "insert" ? INSERT : UPDATE, change[1], record.account, record.id, owner);
-      rows.push(JSON.stringify(record));
-    }
+    if (!reset && changes.length === 0 && !moved) return;
+    this.writer.write(reset, changes, moved ? [clock, nextTaskId] : undefined);
     this.taken = { clock, nextTaskId };
-    return { reset, rows, settings: moved ? [clock, nextTaskId] : undefined };
+    this.checkpointer.wrote();
   }
 
   /**
-   * A transaction failed and was rolled back: memory is read back from the database, and its commits are refused
-   * with every one queued after it (they build on its changes, or were made in memory and are gone with them).
+   * A transaction failed and was rolled back: memory is read back from the database, and the commits it held are
+   * refused with the error returned (their changes were made in memory and are gone with it).
    */
-  private failed(batch: Batch, error: Error): void {
-    this.inFlight = undefined;
+  private failed(error: Error): StateNotSavedError {
     this.rollbacks++;
-    const failure = new StateNotSavedError(
+    this.reload();
+    return new StateNotSavedError(
       `the change was not saved to the sandbox state file ${this.context.shownAs} (${error.message}), so it was undone; the sandbox holds what the file holds`,
     );
-    const refused = [batch, ...this.queue.splice(0)];
-    this.reload();
-    for (const { waiters } of refused) for (const waiter of waiters) waiter.reject(failure);
   }
 
   /** After a failed commit: the records as the database holds them, in place of memory. */

@@ -240,11 +240,18 @@ class Table {
 
 const EMPTY: readonly Row[] = Object.freeze([]);
 
-/** Freezes a record and everything in it (what is frozen already was frozen whole, so it is not walked again). */
+/**
+ * Freezes a record and everything in it (what is frozen already was frozen whole, so it is not walked again). An
+ * object's keys are taken with `Object.keys`, not `for…in`: on a record made by spreading a frozen one (an
+ * account put again with its generator's state) `for…in` took V8's slow path, 15 to 20 µs a record against 2.
+ */
 export function deepFreeze<T>(value: T): T {
   if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
-  // for…in: no array of keys made per object (records are plain objects, arrays and null-prototype maps).
-  for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
+  if (Array.isArray(value)) for (let index = 0; index < value.length; index++) deepFreeze(value[index]);
+  else {
+    const keys = Object.keys(value);
+    for (let index = 0; index < keys.length; index++) deepFreeze((value as Record<string, unknown>)[keys[index]!]);
+  }
   return Object.freeze(value);
 }
 

@@ -1,31 +1,79 @@
 /**
- * The two threads behind a state file's store, each with a connection of its own to the database:
+ * How a state file's store writes its database:
  *
- * - **The writer** runs every transaction. `node:sqlite` is synchronous, so a transaction run on the event loop
- *   holds every request up while SQLite writes its log (measured: 40 to 90 µs a commit, more while the disk is
- *   busy, on every request that writes). Here the event loop only turns the changes into rows and posts them; the
- *   writer runs `BEGIN IMMEDIATE` … `COMMIT` and answers, and the store answers the requests only then.
- * - **The checkpointer** copies the write-ahead log into the database and syncs both, now and then, while the
- *   writer goes on (a passive checkpoint): a sync of megabytes held every request up when it ran in a commit.
- *
- * Both are plain JavaScript evaluated in a worker (no file of their own to find once the devkit is bundled).
+ * - **The writer** runs every transaction, on the event loop's own connection: `BEGIN IMMEDIATE`, the changes of
+ *   the commits asked for in one turn of the event loop, `COMMIT` (about 15 µs of CPU a request at 3 to 4
+ *   requests a transaction). It ran on a thread of its own before; the hand-over (a `postMessage`, waking the
+ *   thread, its answer waking the event loop) cost more CPU than the transaction it handed over, on two cores that
+ *   the load generator shares (docs/design/sandbox-store.md).
+ * - **The checkpointer** copies the write-ahead log into the database and syncs both, now and then, on a thread of
+ *   its own while the writer goes on (a passive checkpoint): a sync of megabytes held every request up when it
+ *   ran in a commit. It is plain JavaScript evaluated in a worker (no file of its own to find once the devkit is
+ *   bundled).
  */
 import { Worker } from "node:worker_threads";
-import type { Synchronous } from "./sqlite-file.ts";
-
-/** A row's change, as the writer takes it: 0 insert (it goes last), 1 update in place, 2 delete. */
-export const INSERT = 0;
-export const UPDATE = 1;
-export const DELETE = 2;
+import { OWNERS, type Row, type TableName } from "../records.ts";
+import type { Change } from "./changes.ts";
+import type { Database, Statement, Synchronous } from "./sqlite-file.ts";
 
 /**
- * One transaction: each row's change as six entries in a row (kind, table, account, id, owner, the record's JSON;
- * a delete's last two null), after a reset of every table when there was one, and the counters when they moved.
+ * The writer: one transaction per commit asked for, on the event loop's own connection. An insert is `INSERT OR
+ * REPLACE`: a row already there (a record put again after a delete, or moved to another owner) goes and the new one
+ * takes the next `seq`, last, as in memory; an update is an `UPDATE` in place.
  */
-export interface Transaction {
-  reset: boolean;
-  rows: (string | number | null)[];
-  settings: [clock: string, nextTaskId: number] | undefined;
+export class Writer {
+  private readonly db: Database;
+  private readonly tables: Record<string, { insert: Statement; update: Statement; delete: Statement; clear: Statement }>;
+  private readonly begin: Statement;
+  private readonly commit: Statement;
+  private readonly settings: Statement;
+
+  constructor(db: Database, tables: readonly TableName[]) {
+    this.db = db;
+    this.tables = Object.create(null);
+    for (const name of tables)
+      this.tables[name] = {
+        insert: db.prepare(`INSERT OR REPLACE INTO ${name} (account, id, owner, record) VALUES (?, ?, ?, ?)`),
+        update: db.prepare(`UPDATE ${name} SET owner = ?, record = ? WHERE account = ? AND id = ?`),
+        delete: db.prepare(`DELETE FROM ${name} WHERE account = ? AND id = ?`),
+        clear: db.prepare(`DELETE FROM ${name}`),
+      };
+    this.begin = db.prepare("BEGIN IMMEDIATE");
+    this.commit = db.prepare("COMMIT");
+    this.settings = db.prepare("UPDATE sandbox SET clock = ?, next_task_id = ?");
+  }
+
+  /**
+   * Writes the changes (after a reset of every table when there was one, and the counters when they moved) in one
+   * transaction; throws SQLite's reason, rolled back, when it cannot.
+   */
+  write(reset: boolean, changes: readonly Change[], settings: [clock: string, nextTaskId: number] | undefined): void {
+    this.begin.run();
+    try {
+      if (reset) for (const name in this.tables) this.tables[name]!.clear.run();
+      for (const change of changes) {
+        const table = this.tables[change[1]]!;
+        if (change[0] === "delete") {
+          table.delete.run(change[2], change[3]);
+          continue;
+        }
+        const record = change[2];
+        const owner = (OWNERS[change[1]] as (record: Row) => string)(record);
+        const text = JSON.stringify(record);
+        if (change[0] === "insert" || table.update.run(owner, text, record.account, record.id).changes === 0)
+          table.insert.run(record.account, record.id, owner, text);
+      }
+      if (settings) this.settings.run(settings[0], settings[1]);
+      this.commit.run();
+    } catch (error) {
+      try {
+        this.db.exec("ROLLBACK");
+      } catch {
+        // SQLite rolled it back already (as it does on some errors).
+      }
+      throw error;
+    }
+  }
 }
 
 /** Loads `node:sqlite` in a thread (without Node 22's warning, as sqlite-file.ts does) and opens the database. */
@@ -49,54 +97,6 @@ function serve(handle) {
     parentPort.postMessage(handle(message));
   });
 }
-`;
-
-/**
- * The writer: one transaction per message, answered `{ error }` when it fails (rolled back). An insert is `INSERT
- * OR REPLACE`: a row already there (a record put again after a delete, or moved to another owner) goes and the
- * new one takes the next `seq`, last, as in memory.
- */
-const WRITER_THREAD = `${OPEN_IN_THREAD}
-const tables = {};
-for (const name of workerData.tables)
-  tables[name] = {
-    insert: db.prepare("INSERT OR REPLACE INTO " + name + " (account, id, owner, record) VALUES (?, ?, ?, ?)"),
-    update: db.prepare("UPDATE " + name + " SET owner = ?, record = ? WHERE account = ? AND id = ?"),
-    delete: db.prepare("DELETE FROM " + name + " WHERE account = ? AND id = ?"),
-    clear: db.prepare("DELETE FROM " + name),
-  };
-const begin = db.prepare("BEGIN IMMEDIATE");
-const commit = db.prepare("COMMIT");
-const settings = db.prepare("UPDATE sandbox SET clock = ?, next_task_id = ?");
-function write({ reset, rows, settings: counters }) {
-  begin.run();
-  try {
-    if (reset) for (const name of workerData.tables) tables[name].clear.run();
-    for (let i = 0; i < rows.length; i += 6) {
-      const table = tables[rows[i + 1]];
-      if (rows[i] === ${DELETE}) table.delete.run(rows[i + 2], rows[i + 3]);
-      else if (rows[i] === ${INSERT} || table.update.run(rows[i + 4], rows[i + 5], rows[i + 2], rows[i + 3]).changes === 0)
-        table.insert.run(rows[i + 2], rows[i + 3], rows[i + 4], rows[i + 5]);
-    }
-    if (counters) settings.run(counters[0], counters[1]);
-    commit.run();
-  } catch (error) {
-    try {
-      db.exec("ROLLBACK");
-    } catch {
-      // SQLite rolled it back already (as it does on some errors).
-    }
-    throw error;
-  }
-}
-serve((message) => {
-  try {
-    write(message);
-    return null;
-  } catch (error) {
-    return { error: String(error?.message ?? error) };
-  }
-});
 `;
 
 /** The checkpointer: a passive checkpoint (writers go on) when asked. */
@@ -167,42 +167,6 @@ class Thread {
       this.worker.postMessage("close");
     }
     await this.exited;
-  }
-}
-
-/** The writer thread of one database. */
-export class Writer {
-  private thread: Thread;
-
-  private readonly file: string;
-  private readonly synchronous: Synchronous;
-  private readonly tables: readonly string[];
-  constructor(file: string, synchronous: Synchronous, tables: readonly string[]) {
-    this.file = file;
-    this.synchronous = synchronous;
-    this.tables = tables;
-    this.thread = this.start();
-  }
-
-  private start(): Thread {
-    return new Thread(WRITER_THREAD, { file: this.file, synchronous: this.synchronous, tables: this.tables });
-  }
-
-  /** Resolves once the transaction has committed; rejects (rolled back) with SQLite's reason when it cannot. */
-  async write(transaction: Transaction): Promise<void> {
-    let answer: unknown;
-    try {
-      answer = await this.thread.ask(transaction);
-    } catch (error) {
-      // The thread is gone (it cannot be, short of a bug in it): the next transaction gets a new one.
-      this.thread = this.start();
-      throw error;
-    }
-    if (answer !== null) throw new Error((answer as { error: string }).error);
-  }
-
-  close(): Promise<void> {
-    return this.thread.close();
   }
 }
 
