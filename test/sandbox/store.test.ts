@@ -8,7 +8,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CardHolderRecord, CompanyRecord, Row, TableName } from "../../devkit/src/sandbox/records.ts";
-import { openSqliteStore, readStateFile, type SqliteStore } from "../../devkit/src/sandbox/store/sqlite-store.ts";
+import {
+  openSqliteStore,
+  readStateFile,
+  type SqliteStore,
+  StateNotSavedError,
+} from "../../devkit/src/sandbox/store/sqlite-store.ts";
 import { deepFreeze, MemoryStore, recordKey } from "../../devkit/src/sandbox/store/tables.ts";
 import { seededRandom } from "../helpers/random.ts";
 
@@ -167,6 +172,27 @@ describe("the SQLite store's commits", () => {
     await store.commit();
     expect([...store.all("cardHolders")].map((record) => record.id)).toEqual(["H2", "H1"]);
     expect(inFile("again")).toEqual(held(store));
+    await store.close();
+  });
+
+  it("the commits asked for in one turn share a transaction: when it fails, each is refused and memory is read back from the file", async () => {
+    const store = await sqliteStore("refused");
+    store.put("companies", company("k", "kept"));
+    await store.commit();
+    store.put("companies", company("k", "first"));
+    const first = store.commit();
+    // A record SQLite is never handed (its JSON cannot be made): the transaction fails after it began.
+    store.put("companies", { ...company("k", "second"), unwritable: 1n } as unknown as CompanyRecord);
+    const second = store.commit();
+    await expect(first).rejects.toThrow(StateNotSavedError);
+    await expect(second).rejects.toThrow(/was not saved to the sandbox state file refused \(.*BigInt/);
+    expect(store.undone).toBe(1);
+    expect([...store.all("companies")].map((record) => record.id)).toEqual(["kept"]);
+    expect(inFile("refused")).toEqual(held(store));
+    // The next commit writes as usual.
+    store.put("companies", company("k", "after"));
+    await store.commit();
+    expect(inFile("refused").companies).toEqual([["k", [company("k", "kept"), company("k", "after")]]]);
     await store.close();
   });
 

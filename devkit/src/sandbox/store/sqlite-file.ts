@@ -41,8 +41,8 @@ const SQLITE_HEADER = "SQLite format 3\u0000";
 /**
  * `PRAGMA synchronous`: NORMAL (the default) syncs the write-ahead log only at checkpoints, so a power cut may
  * lose the last commits (never corrupt the file; a process crash loses nothing committed); FULL syncs it at every
- * commit (on the writer thread, so the event loop goes on, but every request that writes waits for the disk). The
- * persistence benchmark measures both: docs/design/sandbox-store.md.
+ * commit (on the event loop, as every commit is: the sandbox waits for the disk at every commit). The persistence
+ * benchmark measures both: docs/design/sandbox-store.md.
  */
 export type Synchronous = "FULL" | "NORMAL";
 
@@ -64,7 +64,7 @@ export interface SqliteModule {
 /**
  * Node 22 prints "ExperimentalWarning: SQLite is an experimental feature" when `node:sqlite` is first loaded (24 and
  * later do not): a sandbox that prints a warning on every start reads as broken, so that one warning, and only while
- * the module loads, is not passed on. Every other warning still is. The store's threads do the same (writer.ts).
+ * the module loads, is not passed on. Every other warning still is. The checkpoint thread does the same (writer.ts).
  */
 function withoutSqliteWarning<T>(load: () => T): T {
   const emitWarning = process.emitWarning;

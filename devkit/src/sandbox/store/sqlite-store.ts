@@ -1,12 +1,11 @@
 /**
  * The store with a state file: the records in memory (tables.ts), and in one SQLite database (Node's built-in
  * `node:sqlite`) in write-ahead-log mode, one table per kind of record keyed by its account and id. The changes a
- * request made are written in one transaction before it is answered, by a thread of its own (writer.ts), so the
- * event loop goes on serving while SQLite writes. Group commit: one transaction is in flight at a time, and every
- * commit asked for while it is (and in the turn of the event loop before it) shares the next one. A transaction
- * that fails (a full disk: `SQLITE_FULL`) is rolled back, the records are read back from the database in place of
- * memory, and every commit waiting is refused (the request answers 503): nothing is answered that the database
- * does not hold.
+ * request made are written in one transaction before it is answered (writer.ts). Group commit: every commit asked
+ * for in one turn of the event loop (the requests read in it) shares one transaction, written at the turn's end
+ * (`setImmediate`), and each is answered once it has committed. A transaction that fails (a full disk:
+ * `SQLITE_FULL`) is rolled back, the records are read back from the database in place of memory, and every commit
+ * it held is refused (the request answers 503): nothing is answered that the database does not hold.
  *
  * One process at a time: the database's `holder` row names the process that has it open (pid, host, when it
  * started), and a sandbox that finds a live one there refuses to start, naming the file and that process. A

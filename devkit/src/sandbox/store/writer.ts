@@ -23,7 +23,10 @@ import type { Database, Statement, Synchronous } from "./sqlite-file.ts";
  */
 export class Writer {
   private readonly db: Database;
-  private readonly tables: Record<string, { insert: Statement; update: Statement; delete: Statement; clear: Statement }>;
+  private readonly tables: Record<
+    string,
+    { insert: Statement; update: Statement; delete: Statement; clear: Statement }
+  >;
   private readonly begin: Statement;
   private readonly commit: Statement;
   private readonly settings: Statement;
