@@ -371,7 +371,7 @@ function postRatios(counts: number[], { postP50 }: Collected): Ratio[] {
 }
 
 const NOTES = [
-  "FULL syncs the write-ahead log at every commit (a power cut loses nothing answered); NORMAL only at checkpoints (a power cut may lose the last commits, never corrupt the file). Both survive kill -9 with nothing answered lost: a commit is in the log (the operating system's cache) before its answer. Either way the commit runs on the store's writer thread, not on the event loop.",
+  "FULL syncs the write-ahead log at every commit (a power cut loses nothing answered); NORMAL only at checkpoints (a power cut may lose the last commits, never corrupt the file). Both survive kill -9 with nothing answered lost: a commit is in the log (the operating system's cache) before its answer. Either way the commit runs on the event loop: at FULL every request waits for the sync.",
   "Large states are written straight into the database (the seeded account plus generated Active cards), not made through 100,000 calls; each size starts a fresh process on its own file.",
   "Restart is measured after a kill -9 under 8 writers: the sandbox then opens the database (SQLite replays the log) and reads the accounts and timed tasks (an account's other records are read on its first call that needs them). It is measured twice on the same file: bench/persistence-server.ts from source (spawn to first answer includes node stripping the TypeScript's types), then the built `partner-api sandbox --state` partners run, which the target is measured on.",
 ];

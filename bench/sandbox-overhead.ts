@@ -300,7 +300,7 @@ async function startSandboxes(repoRoot: string, dir: string) {
 }
 
 const method = ({ rounds, requestsPerRound, concurrency, warmUp }: Rounds) =>
-  "The sandbox in its own process (`npm run sandbox --frozen`: node on the TypeScript of scripts/sandbox.ts, the clock frozen so no timed work runs while another operation is measured), three times: memory state, `--state` (SQLite written by its writer thread, group commit: the default), and for the operations that write, `--state` with a transaction per request (bench/persistence-server.ts handing the store `groupCommit: false`); " +
+  "The sandbox in its own process (`npm run sandbox --frozen`: node on the TypeScript of scripts/sandbox.ts, the clock frozen so no timed work runs while another operation is measured), three times: memory state, `--state` (SQLite, group commit: the default), and for the operations that write, `--state` with a transaction per request (bench/persistence-server.ts handing the store `groupCommit: false`); " +
   "and a bare `node:http` server (bench/bare-server.ts, its own process) replaying the sandbox's recorded status, headers and body for each request. " +
   `Every partner API operation the sandbox serves, one at a time, with ids the sandbox holds (listCards over ${LISTED_CARDS} cards); an operation that changes state has an account of its own. ` +
   `Load from this process over keep-alive loopback connections, ${concurrency} at a time, ${requestsPerRound} requests per round, ` +
@@ -378,7 +378,7 @@ export const sandboxOverheadBenchmark: Benchmark = {
           "The bare server does no work but write the bytes: the ratio is what routing, validation against the contract, the request log, the state and serialising cost on each operation.",
           "CPU per request is each server process's user and system time (/proc/<pid>/stat, 10 ms ticks) over the measured rounds, divided by their requests (all its threads: with --state, the writer and checkpoint threads too); main thread CPU is the event loop's alone (/proc/<pid>/task/<pid>/stat), what every request waits behind. On a machine others load, requests/s moves with the load and these much less.",
           "createCard, onboardCompany and submitKybProfile change state on every call (a card, a company, a review task); their answers differ call by call, and the bare server replays the first one.",
-          "With --state every request that writes is answered after its transaction commits (WAL, synchronous NORMAL), run by the store's writer thread; with group commit the commits asked for while one transaction is in flight share the next.",
+          "With --state every request that writes is answered after its transaction commits (WAL, synchronous NORMAL), run on the event loop; with group commit the commits asked for in one turn of the event loop share one transaction, written at the end of the turn.",
         ],
       };
     } finally {
