@@ -6,9 +6,9 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { importSpecifiers } from "../helpers/source-facts.ts";
 
 const PARTS = ["src", "generated", "devkit", "scripts", "bench", "test"] as const;
 
@@ -39,11 +39,11 @@ function importsByPart(): Map<string, Set<string>> {
     .split("\n")
     .filter((file) => file !== "" && !file.split("/").includes("fixtures"));
   const graph = new Map<string, Set<string>>(PARTS.map((part) => [part, new Set<string>()]));
-  for (const file of files) {
+  const specifiers = importSpecifiers(files);
+  for (const [index, file] of files.entries()) {
     const from = partOf(file);
     if (from === undefined) continue;
-    const text = readFileSync(path.join(repoRoot, file), "utf8");
-    for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
+    for (const fileName of specifiers[index]!) {
       const to = importedPart(file, fileName);
       if (to !== undefined && to !== from) graph.get(from)!.add(to);
     }

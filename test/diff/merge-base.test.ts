@@ -7,12 +7,12 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { unreleasedLine } from "../../scripts/diff.ts";
+import { diffCommand, unreleasedLine } from "../../scripts/diff.ts";
 import { diffContracts, markdownHeading } from "../../scripts/lib/diff/report.ts";
 import { sourceLines } from "../../scripts/lib/diff/source-lines.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { gitIn } from "../helpers/git.ts";
-import { runScript } from "../helpers/run.ts";
+import { runInDirectory } from "../helpers/run.ts";
 
 const TRANSACTION = "openapi/components/schemas/transactions/Transaction.yaml";
 const CARD = "openapi/components/schemas/cards/Card.yaml";
@@ -107,9 +107,9 @@ describe("--merge-base: a pull request's own change", () => {
   });
   afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
-  it("fails on the branch's own change only, annotated on its YAML (a removed field: the list it was in), with the unreleased line beside", () => {
-    const run = runScript("diff.ts", ["--merge-base", "main", "--format", "github"], { cwd: repo });
-    expect(run.status, run.stderr).toBe(1);
+  it("fails on the branch's own change only, annotated on its YAML (a removed field: the list it was in), with the unreleased line beside", async () => {
+    const run = await runInDirectory(repo, diffCommand, ["--merge-base", "main", "--format", "github"]);
+    expect(run.code, run.stderr).toBe(1);
     const annotations = run.stdout.split("\n").filter((line) => line.startsWith("::"));
     const line =
       readFileSync(path.join(repo, TRANSACTION), "utf8")
@@ -126,12 +126,12 @@ describe("--merge-base: a pull request's own change", () => {
     expect(run.stderr).toMatch(/compared merge-base of HEAD and main, git [0-9a-f]+:openapi\/openapi\.yaml/);
   });
 
-  it("refuses a ref that is not one, and --base with --merge-base, as bad input", () => {
-    const unknown = runScript("diff.ts", ["--merge-base", "no-such-branch"], { cwd: repo });
-    expect(unknown.status).toBe(2);
+  it("refuses a ref that is not one, and --base with --merge-base, as bad input", async () => {
+    const unknown = await runInDirectory(repo, diffCommand, ["--merge-base", "no-such-branch"]);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('--merge-base "no-such-branch" is not a git ref of this repository');
-    const both = runScript("diff.ts", ["--merge-base", "main", "--base", "HEAD"], { cwd: repo });
-    expect(both.status).toBe(2);
+    const both = await runInDirectory(repo, diffCommand, ["--merge-base", "main", "--base", "HEAD"]);
+    expect(both.code).toBe(2);
     expect(both.stderr).toContain("give --base or --merge-base, not both");
   });
 });

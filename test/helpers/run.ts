@@ -52,3 +52,23 @@ export async function runInProcess(
   const code = await runCommand(command, argv, io, signal);
   return { code, stdout: stdout.join(""), stderr: stderr.join("") };
 }
+
+/**
+ * `runInProcess` with `dir` as the working directory for the run: for a command that finds its repository from
+ * where it is started (`npm run diff -- --merge-base`), without a process of its own. The directory is the
+ * process's own (vitest's fork workers run one file at a time, its tests in order), put back when the run ends;
+ * in a worker thread `process.chdir` throws, so a change of pool fails here rather than misleading a test.
+ */
+export async function runInDirectory(
+  dir: string,
+  command: Command | CommandGroup,
+  argv: string[] = [],
+): Promise<InProcessRun> {
+  const before = process.cwd();
+  process.chdir(dir);
+  try {
+    return await runInProcess(command, argv);
+  } finally {
+    process.chdir(before);
+  }
+}

@@ -7,10 +7,10 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { SOURCE_CONDITION } from "../../scripts/lib/source.ts";
+import { importSpecifiers } from "../helpers/source-facts.ts";
 
 /** The folders of modules, hand-written and generated: every file of the repository that imports or is imported. */
 const MODULE_FOLDERS = [
@@ -80,14 +80,11 @@ export function importGraph(dirs: readonly string[] = MODULE_FOLDERS): Map<strin
   const files = dirs.flatMap(modulesIn);
   const known = new Set(files);
   const graph = new Map<string, string[]>();
-  for (const file of files) {
-    const text = readFileSync(path.join(repoRoot, file), "utf8");
-    const targets = ts
-      .preProcessFile(text, true, true)
-      .importedFiles.flatMap(({ fileName: specifier }) =>
-        specifier.startsWith(".") ? (relativeTarget(file, specifier, known) ?? []) : packageTargets(specifier),
-      )
-      .filter((target) => known.has(target));
+  const specifiers = importSpecifiers(files);
+  for (const [index, file] of files.entries()) {
+    const targets = specifiers[index]!.flatMap((specifier) =>
+      specifier.startsWith(".") ? (relativeTarget(file, specifier, known) ?? []) : packageTargets(specifier),
+    ).filter((target) => known.has(target));
     graph.set(file, [...new Set(targets)]);
   }
   return graph;

@@ -8,11 +8,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { SOURCE_CONDITION, SOURCE_NODE_ARGS } from "../../scripts/lib/source.ts";
 import vitestConfig from "../../vitest.config.ts";
+import { importSpecifiers, typeScript } from "../helpers/source-facts.ts";
 
 interface Import {
   /** The importing file, from the repository root. */
@@ -22,20 +22,24 @@ interface Import {
   target?: string;
 }
 
-/** Every module a TypeScript file imports: static, type-only, `export … from` and dynamic `import()`. */
-function importsOf(file: string): Import[] {
-  const text = readFileSync(path.join(repoRoot, file), "utf8");
-  return ts.preProcessFile(text, true, true).importedFiles.map(({ fileName: specifier }) => ({
-    file,
-    specifier,
-    target: specifier.startsWith(".")
-      ? path
-          .relative(repoRoot, path.resolve(repoRoot, path.dirname(file), specifier))
-          .split(path.sep)
-          .join("/")
-      : undefined,
-  }));
+/** Every module the TypeScript files import: static, type-only, `export … from` and dynamic `import()`. */
+function importsOfFiles(files: readonly string[]): Import[] {
+  return importSpecifiers(files).flatMap((specifiers, index) => {
+    const file = files[index]!;
+    return specifiers.map((specifier) => ({
+      file,
+      specifier,
+      target: specifier.startsWith(".")
+        ? path
+            .relative(repoRoot, path.resolve(repoRoot, path.dirname(file), specifier))
+            .split(path.sep)
+            .join("/")
+        : undefined,
+    }));
+  });
 }
+
+const importsOf = (file: string): Import[] => importsOfFiles([file]);
 
 function tsFiles(dir: string): string[] {
   return readdirSync(path.join(repoRoot, dir), { recursive: true, encoding: "utf8" })
@@ -43,8 +47,10 @@ function tsFiles(dir: string): string[] {
     .map((name) => path.join(dir, name).split(path.sep).join("/"));
 }
 
-const importsIn = (dir: string): Import[] => tsFiles(dir).flatMap(importsOf);
+const importsIn = (dir: string): Import[] => importsOfFiles(tsFiles(dir));
 const show = (found: Import) => `${found.file} imports ${found.target ?? found.specifier}`;
+
+const readTsconfig = () => typeScript().readConfigFile(path.join(repoRoot, "tsconfig.json"), typeScript().sys.readFile);
 
 interface Manifest {
   version: string;
@@ -197,7 +203,7 @@ describe("the packages resolve from source in the repository, built elsewhere", 
   });
 
   it("tsc, vitest and every node run set the condition", () => {
-    const tsconfig = ts.readConfigFile(path.join(repoRoot, "tsconfig.json"), ts.sys.readFile).config;
+    const tsconfig = readTsconfig().config;
     expect(tsconfig.compilerOptions.customConditions).toEqual([SOURCE_CONDITION]);
     expect(vitestConfig.ssr?.resolve?.conditions).toContain(SOURCE_CONDITION);
     expect(vitestConfig.environments?.__vitest__?.resolve?.conditions).toContain(SOURCE_CONDITION);
@@ -215,7 +221,7 @@ describe("the packages resolve from source in the repository, built elsewhere", 
 
 describe("scripts run on Node's own TypeScript support: no loader", () => {
   it("tsconfig.json allows only syntax Node can erase, and type imports that say so", () => {
-    const { compilerOptions } = ts.readConfigFile(path.join(repoRoot, "tsconfig.json"), ts.sys.readFile).config;
+    const { compilerOptions } = readTsconfig().config;
     expect(compilerOptions).toMatchObject({ erasableSyntaxOnly: true, verbatimModuleSyntax: true });
   });
 

@@ -4,11 +4,10 @@
  * with a body (functions, methods, arrow functions, describe callbacks) over 120 lines, no class over 400.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import ts from "typescript";
+import type ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { perFile, typeScript } from "../helpers/source-facts.ts";
 
 export const LIMITS = { file: 600, function: 120, class: 400 } as const;
 export type Kind = keyof typeof LIMITS;
@@ -44,6 +43,7 @@ export function handWrittenFiles(root: string): string[] {
 
 /** What in one file's text is over the limits. */
 export function measure(file: string, text: string): Offender[] {
+  const ts = typeScript();
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line + 1;
   const found: Offender[] = [];
@@ -72,9 +72,8 @@ const describeOffender = (o: Offender) =>
   `${o.file}:${o.line} ${o.kind}${o.name === "" ? "" : ` ${o.name}`}: ${o.lines} lines (limit ${LIMITS[o.kind]})`;
 
 describe("rooms one can hold in one's head", () => {
-  const offenders = handWrittenFiles(repoRoot).flatMap((file) =>
-    measure(file, readFileSync(path.join(repoRoot, file), "utf8")),
-  );
+  // Parsed once per text: a re-run reads only the files that changed (test/helpers/source-facts.ts).
+  const offenders = perFile("rooms", handWrittenFiles(repoRoot), measure, JSON.stringify(LIMITS)).flat();
 
   it(`no file over ${LIMITS.file} lines, no function over ${LIMITS.function}, no class over ${LIMITS.class}`, () => {
     const over = offenders.map(describeOffender);

@@ -16,7 +16,7 @@ import { type Receiver, startReceiver } from "../../scripts/lib/receiver.ts";
 import { clientFor, ONBOARD_BODY, seededCard } from "./support.ts";
 
 /** The short attempt limit these tests give the sandbox (real seconds). */
-const LIMIT_SECONDS = 1;
+const LIMIT_SECONDS = 0.5;
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
