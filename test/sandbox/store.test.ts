@@ -3,6 +3,7 @@
  * (a change made in place throws), and the SQLite store's commits giving back exactly the tables memory holds,
  * whatever mix of puts, deletes, puts again and resets they hold.
  */
+import { statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -193,6 +194,26 @@ describe("the SQLite store's commits", () => {
     store.put("companies", company("k", "after"));
     await store.commit();
     expect(inFile("refused").companies).toEqual([["k", [company("k", "kept"), company("k", "after")]]]);
+    await store.close();
+  });
+
+  it("under commits without a pause the log is written from its beginning again after checkpoints, not grown", async () => {
+    const store = await sqliteStore("log");
+    const log = path.join(folder, "log.db-wal");
+    let largest = 0;
+    let perCommit = 0;
+    const commits = 8_000;
+    for (let step = 1; step <= commits; step++) {
+      store.put("companies", company("k", `c${step}`));
+      await store.commit();
+      // Before the first checkpoint (every 200 commits): what the log takes a commit.
+      if (step === 100) perCommit = statSync(log).size / 100;
+      if (step % 100 === 0) largest = Math.max(largest, statSync(log).size);
+    }
+    // A log never written from its beginning again holds every commit (SQLite starts it again only when a
+    // transaction finds every frame checkpointed, which commits without a pause never let happen).
+    expect(largest).toBeLessThan((perCommit * commits) / 2);
+    expect(inFile("log")).toEqual(held(store));
     await store.close();
   });
 

@@ -113,7 +113,7 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
     // thread checkpoints.
     db.exec("PRAGMA wal_autocheckpoint = 0");
     this.writer = new Writer(db, TABLE_NAMES);
-    this.checkpointer = new Checkpointer(context.file, options.synchronous ?? "NORMAL");
+    this.checkpointer = new Checkpointer(context.file, options.synchronous ?? "NORMAL", () => this.schedule());
   }
 
   /** Opens (or creates, or migrates to) the state file's database and claims it for this process. */
@@ -161,7 +161,7 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
   override commit(): Promise<void> {
     if (this.closed)
       return Promise.reject(new StateNotSavedError(`the sandbox state file ${this.context.shownAs} is closed`));
-    if (!this.groupCommit) {
+    if (!this.groupCommit && !this.checkpointer.holding) {
       // A transaction of its own, of the changes made up to now.
       try {
         this.write();
@@ -172,16 +172,24 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
     }
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      // The commits asked for in this turn of the event loop (the requests read in it) go together, at its end.
-      setImmediate(this.writeWaiting);
+      this.schedule();
     });
   }
 
-  /** Writes the changes of the commits asked for in this turn of the event loop, and settles them. */
+  /**
+   * The commits asked for in this turn of the event loop (the requests read in it) go together, at its end; while
+   * the checkpointer holds commits, when it lets them go.
+   */
+  private schedule(): void {
+    if (this.scheduled || this.waiting.length === 0 || this.checkpointer.holding) return;
+    this.scheduled = true;
+    setImmediate(this.writeWaiting);
+  }
+
+  /** Writes the changes of the commits waiting, and settles them. */
   private readonly writeWaiting = (): void => {
     this.scheduled = false;
+    if (this.checkpointer.holding) return;
     const waiters = this.waiting;
     this.waiting = [];
     try {
@@ -196,7 +204,7 @@ export class SqliteStore extends MemoryStore implements PersistentStore {
 
   /** Waits for every commit asked for so far (a failed one is its requester's to report). */
   override async flush(): Promise<void> {
-    if (this.scheduled) await this.commit().catch(() => undefined);
+    if (this.waiting.length > 0) await this.commit().catch(() => undefined);
   }
 
   override async close(): Promise<void> {

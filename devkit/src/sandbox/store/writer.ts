@@ -173,22 +173,50 @@ class Thread {
   }
 }
 
-/** Asks the checkpoint thread for a checkpoint after every CHECKPOINT_EVERY commits, one at a time. */
+/** Commits between two checkpoints. */
 const CHECKPOINT_EVERY = 200;
 
+/**
+ * Asks the checkpoint thread for a checkpoint after every CHECKPOINT_EVERY commits, while commits go on. SQLite
+ * writes its log from the beginning again only when a transaction begins with every frame of it checkpointed, which
+ * under steady writes never happened: the commits made while a checkpoint ran were always left, and the log grew by
+ * hundreds of megabytes a minute (every commit then extending the file). So once a checkpoint is done, a second one
+ * catches up with the commits made meanwhile, and the store holds its commits until it is (`holding`; requests wait,
+ * the event loop does not); the next transaction then writes the log from its beginning.
+ */
 export class Checkpointer {
   private readonly thread: Thread;
   private commits = 0;
+  private catchingUp = false;
+  private readonly released: () => void;
 
-  constructor(file: string, synchronous: Synchronous) {
+  /** `released`: called when the commits held are to be written. */
+  constructor(file: string, synchronous: Synchronous, released: () => void) {
     this.thread = new Thread(CHECKPOINT_THREAD, { file, synchronous });
+    this.released = released;
+  }
+
+  /** Whether commits wait: the log's last frames are being checkpointed. */
+  get holding(): boolean {
+    return this.catchingUp;
   }
 
   wrote(): void {
     if (++this.commits < CHECKPOINT_EVERY || this.thread.busy) return;
     this.commits = 0;
-    // A checkpoint that cannot run (the thread gone) leaves the log to the next one, and to the last close.
-    this.thread.ask("checkpoint").catch(() => undefined);
+    this.thread
+      .ask("checkpoint")
+      .then(() => {
+        this.catchingUp = true;
+        return this.thread.ask("checkpoint");
+      })
+      // A checkpoint that cannot run (the thread gone) leaves the log to the next one, and to the last close.
+      .catch(() => undefined)
+      .finally(() => {
+        if (!this.catchingUp) return;
+        this.catchingUp = false;
+        this.released();
+      });
   }
 
   close(): Promise<void> {
