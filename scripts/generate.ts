@@ -3,23 +3,22 @@
  * (openapi-typescript), generated/contract.ts (the runtime facts the client and the webhook kit need),
  * devkit/generated/sandbox.d.ts (the sandbox control API's types, the devkit's own) and generated/examples.ts and
  * devkit/generated/sandbox-examples.ts (every example of each contract as a typed const, which tsc compiles).
- * `--check` writes nothing and exits 1 when a generated file is stale.
+ * `--check` writes nothing and exits 1 when a generated file is stale. A check that passed is remembered by a digest
+ * of its inputs and of the files it compared (scripts/lib/check-stamp.ts): the next one with the same bytes passes
+ * without bundling and generating again, and loads neither Redocly nor the type generator.
  */
 import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import { defineCommand, isEntryPoint, JobFailure, type JsonObject, main } from "partner-api-devkit/cli";
-import { bundleContract, bundleSandboxContract, ensureBundle, readOrEmpty, staleBundleFiles } from "./lib/bundle.ts";
-import {
-  contractModulePath,
-  examplesModulePath,
-  generateContractModule,
-  generateExamplesModule,
-  generateSandboxTypes,
-  generateSchemaTypes,
-  sandboxExamplesModulePath,
-  sandboxTypesPath,
-  schemaTypesPath,
-} from "./lib/generate.ts";
-import { rel } from "./lib/paths.ts";
+import { digestOf, stampHolds, writeStamp } from "./lib/check-stamp.ts";
+import { rel, repoRoot } from "./lib/paths.ts";
+
+/**
+ * What the generated files can depend on: the contracts and their Redocly config, the code that bundles and
+ * generates (scripts/, and the two packages it uses), and the installed tools' versions (the lockfile).
+ */
+const CHECK_INPUTS = ["openapi", "redocly.yaml", "scripts", "src", "devkit/src", "package.json", "package-lock.json"];
+const CHECK_STAMP = path.join(repoRoot, "node_modules", ".cache", "partner-api", "generate-check.json");
 
 export const generateCommand = defineCommand({
   name: "npm run generate --",
@@ -35,6 +34,25 @@ Exit codes: 0 written or up to date, 1 stale (--check) or the contract does not 
   options: { check: { type: "boolean" } },
   async run({ values }) {
     const check = values.check === true;
+    const inputs = check ? digestOf(repoRoot, CHECK_INPUTS) : "";
+    const passedAt = check ? stampHolds(CHECK_STAMP, repoRoot, inputs) : undefined;
+    if (passedAt !== undefined)
+      return `generated files are up to date (inputs and generated files unchanged since the check of ${passedAt})`;
+    // Loaded only when there is work: Redocly and the type generator take seconds to load.
+    const { bundleContract, bundleSandboxContract, ensureBundle, freshBundleFiles, readOrEmpty } = await import(
+      "./lib/bundle.ts"
+    );
+    const {
+      contractModulePath,
+      examplesModulePath,
+      generateContractModule,
+      generateExamplesModule,
+      generateSandboxTypes,
+      generateSchemaTypes,
+      sandboxExamplesModulePath,
+      sandboxTypesPath,
+      schemaTypesPath,
+    } = await import("./lib/generate.ts");
     const bundle = check ? await bundleContract() : (await ensureBundle()).output;
     const sandbox = (await bundleSandboxContract()).document;
     const outputs = new Map<string, string>([
@@ -50,15 +68,19 @@ Exit codes: 0 written or up to date, 1 stale (--check) or the contract does not 
         generateExamplesModule(sandbox as JsonObject, "./sandbox.js", "generated/sandbox.json"),
       ],
     ]);
-    const stale: string[] = check ? await staleBundleFiles(bundle) : [];
-    for (const [file, content] of outputs) {
+    const compared = check ? [...(await freshBundleFiles(bundle)), ...outputs] : [...outputs];
+    const stale: string[] = [];
+    for (const [file, content] of compared) {
       if ((await readOrEmpty(file)) === content) continue;
       stale.push(rel(file));
       if (!check) await writeFile(file, content);
     }
     if (check && stale.length > 0)
       throw new JobFailure(`stale: ${stale.join(", ")}; run \`npm run generate\` and commit the result`);
-    if (check) return "generated files are up to date";
+    if (check) {
+      writeStamp(CHECK_STAMP, repoRoot, inputs, compared);
+      return "generated files are up to date";
+    }
     return stale.length > 0 ? `wrote ${stale.join(", ")}` : "generated files already up to date";
   },
 });

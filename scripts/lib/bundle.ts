@@ -34,7 +34,8 @@ export interface BundleOutput {
 }
 
 /**
- * Bundles the split contract into one document in memory; throws `JobFailure` on unresolved references.
+ * Bundles the split contract into one document in memory; throws `JobFailure` on unresolved references and on a
+ * file that cannot be read as YAML.
  * `configPath` lets a caller bundle another copy of the contract (a git ref) with its own redocly.yaml.
  */
 export async function bundleContract(
@@ -43,7 +44,15 @@ export async function bundleContract(
   header: string = GENERATED_HEADER,
 ): Promise<BundleOutput> {
   const config = await loadConfig({ configPath });
-  const result = await bundle({ ref: root, config, removeUnusedComponents: false });
+  let result: Awaited<ReturnType<typeof bundle>>;
+  try {
+    result = await bundle({ ref: root, config, removeUnusedComponents: false });
+  } catch (error) {
+    // A file that is not YAML, or cannot be read: Redocly throws rather than reporting a problem. Named from the
+    // contract's folder, never by this machine's absolute path.
+    const message = (error as Error).message.split(`${path.dirname(root)}${path.sep}`).join("");
+    throw new JobFailure(`cannot bundle ${rel(root)}: ${message}`);
+  }
   const errors = result.problems.filter((problem) => problem.severity === "error");
   if (errors.length > 0) {
     const lines = errors.map((problem) => {
@@ -72,7 +81,7 @@ export async function readOrEmpty(file: string): Promise<string> {
 }
 
 /** Each bundle file with its fresh content: the partner contract's (given or bundled) and the sandbox's. */
-async function freshBundleFiles(output?: BundleOutput): Promise<[string, string][]> {
+export async function freshBundleFiles(output?: BundleOutput): Promise<[string, string][]> {
   const partner = output ?? (await bundleContract());
   const sandbox = await bundleSandboxContract();
   return [

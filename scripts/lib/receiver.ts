@@ -50,7 +50,8 @@ export async function startReceiver(options: ReceiverOptions | readonly number[]
     requests++;
     open++;
     mostOpen = Math.max(mostOpen, open);
-    request.socket.once("close", () => open--);
+    // Open until its answer is sent or its connection closes (one listener per response, none left on the socket).
+    response.once("close", () => open--);
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const signature = request.headers["x-signature"];

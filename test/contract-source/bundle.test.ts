@@ -1,6 +1,7 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { JobFailure } from "partner-api-devkit/cli";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { bundleCommand } from "../../scripts/bundle.ts";
@@ -42,6 +43,16 @@ describe("the committed bundle", () => {
       "get:\n  operationId: listCardBins\n  responses:\n    '200':\n      $ref: ../../components/responses/Missing.yaml\n",
     );
     await expect(bundleContract(path.join(copy, "openapi.yaml"))).rejects.toThrow(/v1_card-bins\.yaml/);
+  });
+
+  it("cannot be made from a file that is not YAML: a verdict naming the file and line, not a crash", async () => {
+    const copy = path.join(scratch, "not-yaml");
+    cpSync(path.join(repoRoot, "openapi"), copy, { recursive: true });
+    writeFileSync(path.join(copy, "openapi.yaml"), "openapi: 3.1.0\ninfo: [\n");
+    const failure = await bundleContract(path.join(copy, "openapi.yaml")).catch((error: Error) => error);
+    expect(failure).toBeInstanceOf(JobFailure);
+    // The file named from the contract's folder (as the other contract errors name it), then its line and column.
+    expect((failure as Error).message).toMatch(/^cannot bundle \S*not-yaml\/openapi\.yaml: .*"openapi\.yaml" \(3:1\)$/);
   });
 });
 
