@@ -14,12 +14,15 @@ const scratch = mkdtempSync(path.join(os.tmpdir(), "bundle-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("the committed bundle", () => {
+  // One bundle of openapi/ as it is today, for the first two tests.
+  const today = bundleContract();
+
   it("is what `npm run bundle` writes from openapi/ today (not stale)", async () => {
-    expect(await staleBundleFiles(), "run `npm run bundle` and commit generated/").toEqual([]);
+    expect(await staleBundleFiles(await today), "run `npm run bundle` and commit generated/").toEqual([]);
   });
 
   it("says it is generated, and its YAML and JSON forms agree", async () => {
-    const output = await bundleContract();
+    const output = await today;
     expect(output.yaml.startsWith(GENERATED_HEADER)).toBe(true);
     expect(parse(output.yaml)).toEqual(JSON.parse(output.json));
   });

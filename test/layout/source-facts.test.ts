@@ -1,11 +1,13 @@
 /**
  * The layout tests' parse cache (test/helpers/source-facts.ts): a file whose text was read before is not read
- * again; a change of the text or of the reading code is.
+ * again; a change of the text or of the reading code is. And the record of the files a check passed on
+ * (test/helpers/passed-files.ts): a file is checked again once its bytes or the check's salt change.
  */
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { changedSincePass, repositoryFiles } from "../helpers/passed-files.ts";
 import { importSpecifiers, perFile } from "../helpers/source-facts.ts";
 
 const NAME = `probe-${process.pid}`;
@@ -40,5 +42,34 @@ describe("importSpecifiers", () => {
   it("gives each file's imports of every kind, as TypeScript reads them", () => {
     const [bench] = importSpecifiers(["bench/cli.ts"]);
     expect(bench).toEqual(expect.arrayContaining(["partner-api-devkit/cli", "./harness.ts"]));
+  });
+});
+
+describe("changedSincePass", () => {
+  const cache = path.join("node_modules", ".cache", "partner-api");
+  const files = [0, 1, 2].map((index) => path.join(cache, `probe-${process.pid}-${index}.txt`));
+  const name = `probe-${process.pid}`;
+  afterAll(() => {
+    for (const file of [...files, path.join(cache, `passed-${name}.json`)])
+      rmSync(path.join(repoRoot, file), { force: true });
+  });
+
+  it("gives every file first, none once passed, then the ones whose bytes changed, and all under a new salt", () => {
+    mkdirSync(path.join(repoRoot, cache), { recursive: true });
+    for (const file of files) writeFileSync(path.join(repoRoot, file), file);
+    expect(changedSincePass(name, files, "v1").changed).toEqual(files);
+    changedSincePass(name, files, "v1").passed();
+    expect(changedSincePass(name, files, "v1").changed).toEqual([]);
+    writeFileSync(path.join(repoRoot, files[1]!), "other bytes");
+    // Not passed yet: it stays changed until a run that passed on it says so.
+    expect(changedSincePass(name, files, "v1").changed).toEqual([files[1]]);
+    expect(changedSincePass(name, files, "v1").changed).toEqual([files[1]]);
+    expect(changedSincePass(name, files, "v2").changed).toEqual(files);
+  });
+
+  it("lists the repository's files by their endings", () => {
+    const listed = repositoryFiles([".yaml"]);
+    expect(listed).toContain("openapi/openapi.yaml");
+    expect(listed.every((file) => file.endsWith(".yaml"))).toBe(true);
   });
 });

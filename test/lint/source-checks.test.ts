@@ -1,6 +1,6 @@
 /**
- * Biome (`npm run check`) and TypeScript 7's type check (`npm run typecheck:fast`, incremental) as tests of the fast
- * project: `npm test` is vitest alone, and these two run in a worker beside the other files instead of before them
+ * Biome (`npm run check`, on the files changed since it last passed here: test/helpers/passed-files.ts) and
+ * TypeScript 7's type check (`npm run typecheck:fast`, incremental) as tests of the fast project: `npm test` is vitest alone, and these two run in a worker beside the other files instead of before them
  * (together about 4 s of CPU warm, 7 s cold: docs/design/test-suites.md). `npm run test:all` adds tsc 5.9 (`npm run
  * typecheck`, the compiler that builds the package: about 35 s of CPU, one thread), tagged slow, beside the slow
  * files rather than before them. Each runs as npm runs the script; its output is the failure message. The type tests
@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { changedSincePass, repositoryFiles } from "../helpers/passed-files.ts";
 
 const { scripts } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
   scripts: Record<string, string>;
@@ -20,6 +21,13 @@ const { scripts } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"),
 function runScriptLine(name: string): Promise<{ code: number | null; output: string }> {
   const command = scripts[name];
   if (command === undefined) throw new Error(`package.json has no script "${name}"`);
+  return runCommandLine(command);
+}
+
+/** A file name as one word of `sh -c`. */
+const shellWord = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+
+function runCommandLine(command: string): Promise<{ code: number | null; output: string }> {
   const env = { ...process.env, PATH: [path.join(repoRoot, "node_modules", ".bin"), process.env.PATH].join(":") };
   return new Promise((resolve, reject) => {
     const child = spawn("sh", ["-c", command], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -36,7 +44,27 @@ async function passes(name: string) {
   expect(code, `npm run ${name} failed:\n${output}`).toBe(0);
 }
 
+/** Biome's verdict on a file depends on the file, Biome's version and its configuration (its rules are per file). */
+function biomeSalt(): string {
+  const version = JSON.parse(readFileSync(path.join(repoRoot, "node_modules/@biomejs/biome/package.json"), "utf8"));
+  return `${version.version}\0${readFileSync(path.join(repoRoot, "biome.json"), "utf8")}`;
+}
+
+/** More changed files than this are checked as `biome check .` (the whole tree) rather than named one by one. */
+const NAMED_AT_MOST = 400;
+
 describe.concurrent("the sources pass their checks", () => {
-  it.for(["check", "typecheck:fast"])("npm run %s", { timeout: 120_000 }, passes);
+  it("npm run check (Biome), on every file changed since it last passed here", { timeout: 120_000 }, async () => {
+    const files = repositoryFiles([".ts", ".js", ".json"]);
+    expect(files.length).toBeGreaterThan(100);
+    const { changed, passed } = changedSincePass("biome", files, biomeSalt());
+    if (changed.length === 0) return;
+    // Named files still go through biome.json's `files.includes` (generated/ and the rest stay out).
+    const args = changed.length > NAMED_AT_MOST ? ["."] : ["--no-errors-on-unmatched", ...changed];
+    const { code, output } = await runCommandLine(`biome check ${args.map(shellWord).join(" ")}`);
+    expect(code, `npm run check failed:\n${output}`).toBe(0);
+    passed();
+  });
+  it("npm run typecheck:fast", { timeout: 120_000 }, () => passes("typecheck:fast"));
   it("npm run typecheck (tsc 5.9)", { tags: ["slow"], timeout: 300_000 }, () => passes("typecheck"));
 });
