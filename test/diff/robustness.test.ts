@@ -83,8 +83,8 @@ function compareSeeds(from: number, to: number) {
 }
 
 describe("random edits never crash the comparison", () => {
-  it("seeds 1 to 10, both directions", () => compareSeeds(1, 10));
+  it("seeds 1 to 5, both directions", () => compareSeeds(1, 5));
 
-  // Over 4 s of CPU on its own: npm run test:all runs it, npm test the ten seeds above (docs/api-team.md, "The fast command and the whole set").
-  it("seeds 11 to 60, both directions", { tags: ["slow"] }, () => compareSeeds(11, 60));
+  // Over 4 s of CPU on its own: npm run test:all runs it, npm test the five seeds above (docs/api-team.md, "The fast command and the whole set").
+  it("seeds 6 to 60, both directions", { tags: ["slow"] }, () => compareSeeds(6, 60));
 });
