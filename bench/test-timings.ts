@@ -165,8 +165,13 @@ async function timeCommands(clone: string, report: Report, progress: (message: s
     progress(`tests: npm test, re-run ${round}/3`);
     reruns.push(await timeWithCpu("npm test", clone));
   }
-  for (const [what, run] of [["cold", cold], ...reruns.map((run, i) => [`re-run ${i + 1}`, run] as const)] as const)
-    if (run.code !== 0) errors.push(`npm test (${what}) exited with code ${run.code} (timed all the same)`);
+  for (const [what, run] of [["cold", cold], ...reruns.map((run, i) => [`re-run ${i + 1}`, run] as const)] as const) {
+    if (run.code === 0) continue;
+    // Its output kept for reading what failed, as the CI run's is.
+    const failedLog = path.join(os.tmpdir(), `partner-bench-tests-npm-test-${what.replace(" ", "-")}.log`);
+    await writeFile(failedLog, run.output);
+    errors.push(`npm test (${what}) exited with code ${run.code} (timed all the same); its output: ${failedLog}`);
+  }
   const rerunMs = median(reruns.map((run) => run.wallMs));
   figures.push(
     { label: FAST_COLD_LABEL, value: cold.wallMs, unit: "ms" },
