@@ -3,9 +3,9 @@
  *
  * - **The writer** runs every transaction, on the event loop's own connection: `BEGIN IMMEDIATE`, the changes of
  *   the commits asked for in one turn of the event loop, `COMMIT` (about 15 µs of CPU a request at 3 to 4
- *   requests a transaction). It ran on a thread of its own before; the hand-over (a `postMessage`, waking the
- *   thread, its answer waking the event loop) cost more CPU than the transaction it handed over, on two cores that
- *   the load generator shares (docs/design/sandbox-store.md).
+ *   requests a transaction). Not on a thread of its own: the hand-over (a `postMessage`, waking the thread, its
+ *   answer waking the event loop) costs more CPU than the transaction it hands over, on two cores that the load
+ *   generator shares (measured: docs/design/sandbox-store.md).
  * - **The checkpointer** copies the write-ahead log into the database and syncs both, now and then, on a thread of
  *   its own while the writer goes on (a passive checkpoint): a sync of megabytes held every request up when it
  *   ran in a commit. It is plain JavaScript evaluated in a worker (no file of its own to find once the devkit is
