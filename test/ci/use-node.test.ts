@@ -85,7 +85,9 @@ async function source(dirs: string[], cache: string, env: NodeJS.ProcessEnv = {}
   const before = [...dirs, tools].join(":");
   const { stdout, stderr } = await run(
     bash,
-    ["-c", `source '${script}'; status=$?; echo "$status"; echo "$PATH"; command -v node || echo none`],
+    // --norc: bash reads ~/.bashrc even for -c when its stdin is a socket (as node's pipes are) at a low SHLVL,
+    // and a machine's ~/.bashrc may change PATH: the script must be measured alone.
+    ["--norc", "-c", `source '${script}'; status=$?; echo "$status"; echo "$PATH"; command -v node || echo none`],
     { env: { ...process.env, PATH: before, PARTNER_API_NODE_DIR: cache, ...env } },
   );
   const [status, after, node] = stdout.trim().split("\n");
