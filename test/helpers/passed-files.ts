@@ -7,7 +7,7 @@
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 
@@ -31,6 +31,27 @@ export function repositoryFiles(extensions: readonly string[]): string[] {
     .sort();
 }
 
+/**
+ * The files under `paths` (folders read whole, node_modules skipped; files as they are) whose names end with one of
+ * `extensions`, ignored by git or not: what a compiler's `include` reads.
+ */
+export function filesUnder(paths: readonly string[], extensions: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const start of paths) {
+    const full = path.join(repoRoot, start);
+    if (!statSync(full, { throwIfNoEntry: false })?.isDirectory()) {
+      found.push(start);
+      continue;
+    }
+    for (const entry of readdirSync(full, { recursive: true, encoding: "utf8" })) {
+      const file = path.posix.join(start, entry.split(path.sep).join("/"));
+      if (file.split("/").includes("node_modules")) continue;
+      if (extensions.some((extension) => file.endsWith(extension))) found.push(file);
+    }
+  }
+  return found.sort();
+}
+
 function digestOf(file: string): string | undefined {
   try {
     return createHash("sha256")
@@ -43,14 +64,14 @@ function digestOf(file: string): string | undefined {
 }
 
 /**
- * The files of `files` (paths from the repository root) the check `name` has not passed on as they are now, and
- * `passed()` to call once the check passed on those: it records every file's digest for the next run.
+ * The files of `files` (paths from the repository root) the check `name` has not passed on as they are now, the
+ * files it passed on that are gone, and `passed()` to call once the check passed: it records every file's digest.
  */
 export function changedSincePass(
   name: string,
   files: readonly string[],
   salt: string,
-): { changed: string[]; passed: () => void } {
+): { changed: string[]; removed: string[]; passed: () => void } {
   let record: Record = { salt, passed: Object.create(null) };
   try {
     const read = JSON.parse(readFileSync(recordFile(name), "utf8")) as Record;
@@ -64,8 +85,11 @@ export function changedSincePass(
     if (digest !== undefined) now.set(file, digest);
   }
   const changed = [...now].filter(([file, digest]) => record.passed[file] !== digest).map(([file]) => file);
+  // Gone since the pass: nothing to check in them, but a check over a whole program must run again.
+  const removed = Object.keys(record.passed).filter((file) => !now.has(file));
   return {
     changed,
+    removed,
     passed() {
       const passed: Record["passed"] = Object.create(null);
       for (const [file, digest] of now) passed[file] = digest;

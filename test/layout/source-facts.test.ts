@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { changedSincePass, repositoryFiles } from "../helpers/passed-files.ts";
+import { changedSincePass, filesUnder, repositoryFiles } from "../helpers/passed-files.ts";
 import { importSpecifiers, perFile } from "../helpers/source-facts.ts";
 
 const NAME = `probe-${process.pid}`;
@@ -65,6 +65,21 @@ describe("changedSincePass", () => {
     expect(changedSincePass(name, files, "v1").changed).toEqual([files[1]]);
     expect(changedSincePass(name, files, "v1").changed).toEqual([files[1]]);
     expect(changedSincePass(name, files, "v2").changed).toEqual(files);
+  });
+
+  it("names the files passed on that are gone (a whole program's check runs again)", () => {
+    changedSincePass(name, files, "v3").passed();
+    expect(changedSincePass(name, files, "v3").removed).toEqual([]);
+    const fewer = changedSincePass(name, files.slice(1), "v3");
+    expect(fewer.changed).toEqual([]);
+    expect(fewer.removed).toEqual([files[0]]);
+  });
+
+  it("lists the files under folders by their endings, git-ignored ones too, node_modules left out", () => {
+    const under = filesUnder(["openapi/workflows", "tsconfig.json"], [".yaml"]);
+    expect(under).toContain("tsconfig.json");
+    expect(under.filter((file) => file.startsWith("openapi/workflows/")).length).toBeGreaterThan(0);
+    expect(filesUnder(["devkit"], [".json"]).some((file) => file.includes("node_modules"))).toBe(false);
   });
 
   it("lists the repository's files by their endings", () => {
