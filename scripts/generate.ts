@@ -10,7 +10,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { defineCommand, isEntryPoint, JobFailure, type JsonObject, main } from "partner-api-devkit/cli";
-import { digestOf, stampHolds, writeStamp } from "./lib/check-stamp.ts";
+import { CHECK_CACHE_DIR, digestOf, stampHolds, writeStamp } from "./lib/check-stamp.ts";
 import { rel, repoRoot } from "./lib/paths.ts";
 
 /**
@@ -18,7 +18,7 @@ import { rel, repoRoot } from "./lib/paths.ts";
  * generates (scripts/, and the two packages it uses), and the installed tools' versions (the lockfile).
  */
 const CHECK_INPUTS = ["openapi", "redocly.yaml", "scripts", "src", "devkit/src", "package.json", "package-lock.json"];
-const CHECK_STAMP = path.join(repoRoot, "node_modules", ".cache", "partner-api", "generate-check.json");
+const CHECK_STAMP = path.join(CHECK_CACHE_DIR, "generate-check.json");
 
 export const generateCommand = defineCommand({
   name: "npm run generate --",

@@ -5,30 +5,51 @@
  * (never committed, gone with a clean install), so CI's first check is always a full one.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { repoRoot } from "./paths.ts";
 
-/** A digest of the files at `paths` (files, or folders read whole; node_modules skipped) under `root`, by path and bytes. */
+/** Where the repository's checks keep what they learned (never committed; gone with a clean install). */
+export const CHECK_CACHE_DIR = path.join(repoRoot, "node_modules", ".cache", "partner-api");
+
+/** Writes `value` as JSON whole and renames it into place: two writers at once leave one whole file, never a torn one. */
+export function writeJsonAtomically(file: string, value: unknown): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(value));
+  renameSync(temporary, file);
+}
+
+/**
+ * The files at `paths` under `root` (files as they are, folders read whole, node_modules skipped, what is missing
+ * left out), sorted, from `root`; only names ending with one of `extensions` when given.
+ */
+export function filesUnder(root: string, paths: readonly string[], extensions?: readonly string[]): string[] {
+  const found: string[] = [];
+  const wanted = (file: string) => extensions === undefined || extensions.some((ending) => file.endsWith(ending));
+  for (const start of paths) {
+    const info = statSync(path.join(root, start), { throwIfNoEntry: false });
+    if (info === undefined) continue;
+    if (!info.isDirectory()) {
+      if (wanted(start)) found.push(start);
+      continue;
+    }
+    for (const entry of readdirSync(path.join(root, start), { recursive: true, encoding: "utf8" })) {
+      const file = path.posix.join(start, entry.split(path.sep).join("/"));
+      if (!file.split("/").includes("node_modules") && wanted(file) && statSync(path.join(root, file)).isFile())
+        found.push(file);
+    }
+  }
+  return [...new Set(found)].sort();
+}
+
+/**
+ * A digest of the files at `paths` under `root` (filesUnder), by path and bytes: an input that appears, goes,
+ * moves or changes changes it.
+ */
 export function digestOf(root: string, paths: readonly string[]): string {
   const hash = createHash("sha256");
-  const files: string[] = [];
-  const walk = (relative: string): void => {
-    const full = path.join(root, relative);
-    let entries: string[];
-    try {
-      entries = readdirSync(full);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOTDIR") files.push(relative);
-      else if (code !== "ENOENT") throw error;
-      // A missing input is part of the digest too: its name goes in with no bytes.
-      else hash.update(`missing\0${relative}\0`);
-      return;
-    }
-    for (const entry of entries.sort()) if (entry !== "node_modules") walk(path.posix.join(relative, entry));
-  };
-  for (const relative of [...paths].sort()) walk(relative);
-  for (const file of files)
+  for (const file of filesUnder(root, paths))
     hash
       .update(`file\0${file}\0`)
       .update(readFileSync(path.join(root, file)))
@@ -79,8 +100,5 @@ export function writeStamp(
   const digests: Record<string, string> = Object.create(null);
   for (const [file, content] of compared)
     digests[path.relative(root, file).split(path.sep).join("/")] = createHash("sha256").update(content).digest("hex");
-  mkdirSync(path.dirname(stampFile), { recursive: true });
-  const temporary = `${stampFile}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify({ inputs, compared: digests, at: new Date().toISOString() } satisfies Stamp));
-  renameSync(temporary, stampFile);
+  writeJsonAtomically(stampFile, { inputs, compared: digests, at: new Date().toISOString() } satisfies Stamp);
 }

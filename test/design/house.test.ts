@@ -3,11 +3,11 @@
  * silently: its table of who imports whom is the one the code has (every path it names exists:
  * test/contract-source/readme.test.ts).
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { repositoryFiles } from "../helpers/passed-files.ts";
 import { importSpecifiers } from "../helpers/source-facts.ts";
 
 const PARTS = ["src", "generated", "devkit", "scripts", "bench", "test"] as const;
@@ -28,16 +28,7 @@ export function importedPart(file: string, specifier: string): string | undefine
 
 /** Each part's imports of other parts (type-only and dynamic ones included), from the code. */
 function importsByPart(): Map<string, Set<string>> {
-  const files = execFileSync(
-    "git",
-    ["ls-files", "--cached", "--others", "--exclude-standard", "*.ts", "*.js", "*.mjs"],
-    {
-      cwd: repoRoot,
-      encoding: "utf8",
-    },
-  )
-    .split("\n")
-    .filter((file) => file !== "" && !file.split("/").includes("fixtures"));
+  const files = repositoryFiles([".ts", ".js", ".mjs"]).filter((file) => !file.split("/").includes("fixtures"));
   const graph = new Map<string, Set<string>>(PARTS.map((part) => [part, new Set<string>()]));
   const specifiers = importSpecifiers(files);
   for (const [index, file] of files.entries()) {

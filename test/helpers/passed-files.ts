@@ -7,8 +7,9 @@
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { CHECK_CACHE_DIR, writeJsonAtomically } from "../../scripts/lib/check-stamp.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 
 interface Record {
@@ -16,8 +17,7 @@ interface Record {
   passed: { [file: string]: string };
 }
 
-const recordFile = (name: string) =>
-  path.join(repoRoot, "node_modules", ".cache", "partner-api", `passed-${name}.json`);
+const recordFile = (name: string) => path.join(CHECK_CACHE_DIR, `passed-${name}.json`);
 
 /** The repository's files (tracked, or new and not ignored) whose names end with one of `extensions`. */
 export function repositoryFiles(extensions: readonly string[]): string[] {
@@ -29,27 +29,6 @@ export function repositoryFiles(extensions: readonly string[]): string[] {
     .split("\0")
     .filter((file) => file !== "" && extensions.some((extension) => file.endsWith(extension)))
     .sort();
-}
-
-/**
- * The files under `paths` (folders read whole, node_modules skipped; files as they are) whose names end with one of
- * `extensions`, ignored by git or not: what a compiler's `include` reads.
- */
-export function filesUnder(paths: readonly string[], extensions: readonly string[]): string[] {
-  const found: string[] = [];
-  for (const start of paths) {
-    const full = path.join(repoRoot, start);
-    if (!statSync(full, { throwIfNoEntry: false })?.isDirectory()) {
-      found.push(start);
-      continue;
-    }
-    for (const entry of readdirSync(full, { recursive: true, encoding: "utf8" })) {
-      const file = path.posix.join(start, entry.split(path.sep).join("/"));
-      if (file.split("/").includes("node_modules")) continue;
-      if (extensions.some((extension) => file.endsWith(extension))) found.push(file);
-    }
-  }
-  return found.sort();
 }
 
 function digestOf(file: string): string | undefined {
@@ -93,10 +72,7 @@ export function changedSincePass(
     passed() {
       const passed: Record["passed"] = Object.create(null);
       for (const [file, digest] of now) passed[file] = digest;
-      mkdirSync(path.dirname(recordFile(name)), { recursive: true });
-      const temporary = `${recordFile(name)}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify({ salt, passed } satisfies Record));
-      renameSync(temporary, recordFile(name));
+      writeJsonAtomically(recordFile(name), { salt, passed } satisfies Record);
     },
   };
 }

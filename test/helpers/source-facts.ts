@@ -7,10 +7,11 @@
  * be read as a cache is ignored and written anew.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type TypeScript from "typescript";
+import { CHECK_CACHE_DIR, writeJsonAtomically } from "../../scripts/lib/check-stamp.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 
 const require = createRequire(import.meta.url);
@@ -25,7 +26,6 @@ export function typeScript(): typeof TypeScript {
 const TS_VERSION = (require("typescript/package.json") as { version: string }).version;
 /** Entries a cache holds at most (a few thousand edits of a few hundred files) before it starts over. */
 const MAX_ENTRIES = 20_000;
-const CACHE_DIR = path.join(repoRoot, "node_modules", ".cache", "partner-api");
 
 interface CacheFile {
   salt: string;
@@ -55,7 +55,7 @@ export function perFile<T>(
   settings = "",
 ): T[] {
   const salt = createHash("sha256").update(`${TS_VERSION}\0${reader.toString()}\0${settings}`).digest("hex");
-  const cacheFile = path.join(CACHE_DIR, `source-facts-${name}.json`);
+  const cacheFile = path.join(CHECK_CACHE_DIR, `source-facts-${name}.json`);
   const cached = readCache(cacheFile, salt);
   // Entries of older texts stay (other callers read other files) until there are too many: then it starts over.
   if (cached.size > MAX_ENTRIES) cached.clear();
@@ -72,11 +72,7 @@ export function perFile<T>(
     return value;
   });
   if (missed > 0) {
-    // Written whole and renamed into place: two workers writing at once leave one whole file, never a torn one.
-    mkdirSync(CACHE_DIR, { recursive: true });
-    const temporary = `${cacheFile}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify({ salt, entries: Object.fromEntries(cached) } satisfies CacheFile));
-    renameSync(temporary, cacheFile);
+    writeJsonAtomically(cacheFile, { salt, entries: Object.fromEntries(cached) } satisfies CacheFile);
   }
   return results;
 }

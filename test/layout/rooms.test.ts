@@ -3,10 +3,9 @@
  * .mjs file (generated/, fixtures and declaration files excepted): no file over 600 lines, no function-like node
  * with a body (functions, methods, arrow functions, describe callbacks) over 120 lines, no class over 400.
  */
-import { execFileSync } from "node:child_process";
 import type ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../../scripts/lib/paths.ts";
+import { repositoryFiles } from "../helpers/passed-files.ts";
 import { perFile, typeScript } from "../helpers/source-facts.ts";
 
 export const LIMITS = { file: 600, function: 120, class: 400 } as const;
@@ -23,22 +22,14 @@ export interface Offender {
 }
 
 /** The hand-written sources: tracked or new (not ignored), generated/ (both), fixtures and .d.ts left out. */
-export function handWrittenFiles(root: string): string[] {
-  return execFileSync(
-    "git",
-    ["ls-files", "--cached", "--others", "--exclude-standard", "*.ts", "*.tsx", "*.js", "*.mjs"],
-    { cwd: root, encoding: "utf8" },
-  )
-    .split("\n")
-    .filter(
-      (file) =>
-        file !== "" &&
-        !file.startsWith("generated/") &&
-        !file.startsWith("devkit/generated/") &&
-        !file.split("/").includes("fixtures") &&
-        !file.endsWith(".d.ts"),
-    )
-    .sort();
+export function handWrittenFiles(): string[] {
+  return repositoryFiles([".ts", ".tsx", ".js", ".mjs"]).filter(
+    (file) =>
+      !file.startsWith("generated/") &&
+      !file.startsWith("devkit/generated/") &&
+      !file.split("/").includes("fixtures") &&
+      !file.endsWith(".d.ts"),
+  );
 }
 
 /** What in one file's text is over the limits. */
@@ -73,7 +64,7 @@ const describeOffender = (o: Offender) =>
 
 describe("rooms one can hold in one's head", () => {
   // Parsed once per text: a re-run reads only the files that changed (test/helpers/source-facts.ts).
-  const offenders = perFile("rooms", handWrittenFiles(repoRoot), measure, JSON.stringify(LIMITS)).flat();
+  const offenders = perFile("rooms", handWrittenFiles(), measure, JSON.stringify(LIMITS)).flat();
 
   it(`no file over ${LIMITS.file} lines, no function over ${LIMITS.function}, no class over ${LIMITS.class}`, () => {
     const over = offenders.map(describeOffender);

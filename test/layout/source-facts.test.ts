@@ -6,14 +6,13 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { CHECK_CACHE_DIR, filesUnder } from "../../scripts/lib/check-stamp.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { changedSincePass, filesUnder, repositoryFiles } from "../helpers/passed-files.ts";
+import { changedSincePass, repositoryFiles } from "../helpers/passed-files.ts";
 import { importSpecifiers, perFile } from "../helpers/source-facts.ts";
 
 const NAME = `probe-${process.pid}`;
-afterAll(() =>
-  rmSync(path.join(repoRoot, "node_modules", ".cache", "partner-api", `source-facts-${NAME}.json`), { force: true }),
-);
+afterAll(() => rmSync(path.join(CHECK_CACHE_DIR, `source-facts-${NAME}.json`), { force: true }));
 
 describe("perFile", () => {
   it("reads a text once, and again under other settings or another reader", () => {
@@ -46,7 +45,7 @@ describe("importSpecifiers", () => {
 });
 
 describe("changedSincePass", () => {
-  const cache = path.join("node_modules", ".cache", "partner-api");
+  const cache = path.relative(repoRoot, CHECK_CACHE_DIR);
   const files = [0, 1, 2].map((index) => path.join(cache, `probe-${process.pid}-${index}.txt`));
   const name = `probe-${process.pid}`;
   afterAll(() => {
@@ -76,10 +75,10 @@ describe("changedSincePass", () => {
   });
 
   it("lists the files under folders by their endings, git-ignored ones too, node_modules left out", () => {
-    const under = filesUnder(["openapi/workflows", "tsconfig.json"], [".yaml"]);
+    const under = filesUnder(repoRoot, ["openapi/workflows", "tsconfig.json"], [".yaml", ".json"]);
     expect(under).toContain("tsconfig.json");
     expect(under.filter((file) => file.startsWith("openapi/workflows/")).length).toBeGreaterThan(0);
-    expect(filesUnder(["devkit"], [".json"]).some((file) => file.includes("node_modules"))).toBe(false);
+    expect(filesUnder(repoRoot, ["devkit"], [".json"]).some((file) => file.includes("node_modules"))).toBe(false);
   });
 
   it("lists the repository's files by their endings", () => {

@@ -10,8 +10,9 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { filesUnder } from "../../scripts/lib/check-stamp.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { changedSincePass, filesUnder, repositoryFiles } from "../helpers/passed-files.ts";
+import { changedSincePass, repositoryFiles } from "../helpers/passed-files.ts";
 
 const { scripts } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
   scripts: Record<string, string>;
@@ -82,7 +83,7 @@ describe.concurrent("the sources pass their checks", () => {
     // none did under the same compiler, tsconfig.json and installed packages (the lockfile).
     const { changed, removed, passed } = changedSincePass(
       "typecheck-fast",
-      filesUnder(tsconfig().include, [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".json"]),
+      filesUnder(repoRoot, tsconfig().include, [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".json"]),
       typecheckSalt(),
     );
     if (changed.length === 0 && removed.length === 0) return;
