@@ -51,9 +51,15 @@ export function assetEntryPoints(exports: Record<string, unknown>): string[] {
     .map(([entry]) => entry);
 }
 
+/**
+ * Verdaccio's uplink trusts the certificate authorities the operating system trusts, as npm (its `cafile`), curl and
+ * git on such a machine do: behind a TLS-inspecting proxy, node's own list alone refuses registry.npmjs.org.
+ */
+const verdaccioEnv = { ...cleanEnv, NODE_OPTIONS: `${cleanEnv.NODE_OPTIONS ?? ""} --use-system-ca`.trim() };
+
 const servers: Served[] = [];
-function serve(command: string, args: string[], cwd: string, what: string): Served {
-  const child = spawn(command, args, { cwd, env: cleanEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+function serve(command: string, args: string[], cwd: string, what: string, env = cleanEnv): Served {
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   const served = watchServed(child, what, () => process.kill(-child.pid!, "SIGINT"));
   servers.push(served);
   return served;
@@ -208,6 +214,7 @@ describe("published to a local registry and installed from it alone", () => {
       ["--config", path.join(work, "verdaccio.yaml"), "--listen", `127.0.0.1:${port}`],
       work,
       "verdaccio",
+      verdaccioEnv,
     );
     // Both packs (each builds with its prepack, under the dist/ lock) while the registry starts.
     const [packed] = await Promise.all([
