@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { build } from "esbuild";
 
 /** Where the generated SDKs send: never reached, the stub `fetch` answers. */
 export const BASE_URL = "http://127.0.0.1:9/bench";
@@ -89,12 +90,31 @@ export async function generateSdks(repoRoot: string, progress: (message: string)
     });
     writeFileSync(done, `@hey-api/openapi-ts ${heyVersion}, orval ${orvalVersion}\n`);
   }
-  const load = (file: string) => import(pathToFileURL(path.join(dir, file)).href);
-  const [heyClient, heySdk, orval] = await Promise.all([
-    load("hey-api/client/index.ts"),
-    load("hey-api/sdk.gen.ts"),
-    load("orval/api.ts"),
-  ]);
+  // The generated TypeScript imports its siblings as `.js`, which node's type stripping does not map to `.ts`: the
+  // three entry points are bundled into one ES module beside them (kept with the SDKs), and that is what loads.
+  const bundled = path.join(dir, "sdks.mjs");
+  if (generated || !existsSync(bundled)) {
+    const entry = (relative: string) => JSON.stringify(path.join(dir, relative));
+    await build({
+      stdin: {
+        contents: [
+          `export * as heyClient from ${entry("hey-api/client/index.ts")};`,
+          `export * as heySdk from ${entry("hey-api/sdk.gen.ts")};`,
+          `export * as orval from ${entry("orval/api.ts")};`,
+        ].join("\n"),
+        resolveDir: dir,
+        loader: "ts",
+        sourcefile: "sdks-entry.ts",
+      },
+      outfile: bundled,
+      bundle: true,
+      platform: "neutral",
+      format: "esm",
+      target: "es2022",
+      logLevel: "error",
+    });
+  }
+  const { heyClient, heySdk, orval } = (await import(pathToFileURL(bundled).href)) as Record<string, object>;
   return {
     heyApi: { version: heyVersion, ...heyClient, ...heySdk } as HeyApiSdk,
     orval: { version: orvalVersion, ...orval } as OrvalSdk,

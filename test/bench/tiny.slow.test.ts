@@ -2,10 +2,12 @@
  * Every benchmark once at tiny size, so none can rot (about a minute: a slow suite). The
  * harness's own tests are test/bench/bench.test.ts.
  */
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { NESTED_ENV } from "../../bench/context.ts";
 import { BENCHMARKS, runBenchmarks } from "../../bench/index.ts";
@@ -94,4 +96,16 @@ describe.skipIf(process.env[NESTED_ENV])("every benchmark at tiny size", () => {
     for (const benchmark of BENCHMARKS) expect(text).toContain(`(\`${benchmark.name}\``);
     expect(text).toContain('partial run (size "tiny")');
   }, 240_000);
+
+  it("loads the generated SDKs of the client benchmark under plain node, as npm run bench runs it", async () => {
+    // vitest resolves the generated TypeScript's `.js` imports to `.ts`; node's type stripping does not.
+    const script = `const { generateSdks } = await import(${JSON.stringify(path.join(repoRoot, "bench", "client-sdks.ts"))});
+const sdks = await generateSdks(${JSON.stringify(repoRoot)}, () => {});
+console.log(JSON.stringify([typeof sdks.heyApi.listCards, typeof sdks.heyApi.createClient, typeof sdks.orval.createCard]));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "--eval", script], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
+    expect(JSON.parse(stdout)).toEqual(["function", "function", "function"]);
+  }, 120_000);
 });
