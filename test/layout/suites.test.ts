@@ -5,10 +5,11 @@
  * something took: speed is measured in bench/, where a loaded machine shows up as a figure, not as a red test.
  */
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import vitestConfig from "../../vitest.config.ts";
+import vitestConfig, { testWorkers } from "../../vitest.config.ts";
 
 const testFiles = readdirSync(path.join(repoRoot, "test"), { recursive: true, encoding: "utf8" })
   .filter((name) => /\.test\.ts$/.test(name) && !name.split(path.sep).includes("fixtures"))
@@ -68,8 +69,10 @@ describe("the fast command and the whole set", () => {
     // On a re-run, vitest reads the modules it transformed before from node_modules/.experimental-vitest-cache
     // (keyed by each file's content, the config and the lockfile) instead of transforming them again.
     expect(scripts.test).toBe("vitest run --project fast --project isolated --tags-filter '!slow' --fsModuleCache");
-    // 1.5 workers a core: the slow files wait on child processes (compilers, Chromium, a registry) much of the time.
-    expect(scripts["test:all"]).toBe("vitest run --maxWorkers=150%");
+    expect(scripts["test:all"]).toBe("vitest run");
+    // A worker a core for npm test; one more for the whole set, whose slow files wait on child processes.
+    const cores = availableParallelism();
+    expect([testWorkers("test"), testWorkers("test:all"), testWorkers(undefined)]).toEqual([cores, cores + 1, cores]);
     // The type tests (*.test-d.ts) are in no vitest project: the program tsc checks holds them.
     expect((JSON.parse(read("tsconfig.json")) as { include: string[] }).include).toContain("test");
     expect(read(".ci/run")).toMatch(/^npm run test:all$/m);
