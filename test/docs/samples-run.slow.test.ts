@@ -10,7 +10,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockFront, startMockFront } from "../../devkit/src/mock-front.ts";
@@ -82,6 +82,58 @@ function runCommand(command: string, args: string[], cwd: string, env: NodeJS.Pr
   });
 }
 
+/**
+ * Java's single-file launch compiles the sample in memory on every run, loading javac's classes each time. A class
+ * data sharing archive of those classes (JDK 17's dynamic archive, dumped once by a warm-up program launched the
+ * same way) lets every later launch map them instead: about a third less CPU a run here (1.4 s to 0.9 s). The
+ * sample, its launch and its output are the same; without the archive (none made) a run is only slower.
+ */
+const JAVA_WARM_UP = `import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.util.HexFormat;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+public class WarmUp {
+    public static void main(String[] args) throws Exception {
+        HttpClient.newHttpClient();
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1/")).header("X-Api-Key", "k").GET().build();
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(new byte[] { 1 }, "HmacSHA256"));
+        System.out.println(HexFormat.of().formatHex(mac.doFinal(new ObjectMapper().writeValueAsBytes(args))));
+    }
+}
+`;
+let javaArchive: string | undefined;
+async function makeJavaArchive(runtime: SampleRuntime): Promise<void> {
+  if (missingForRuntime(runtime).length > 0) return;
+  const folder = path.join(outRoot, "java-class-data");
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
+  const archive = path.join(folder, "samples.jsa");
+  writeFileSync(path.join(folder, "WarmUp.java"), JAVA_WARM_UP);
+  const step = runtime.run(path.join(folder, "WarmUp.java"), [], repoRoot);
+  const made = await runCommand(
+    step.command,
+    [`-XX:ArchiveClassesAtExit=${archive}`, ...step.args],
+    folder,
+    process.env,
+    "",
+  );
+  if (made.status === 0 && existsSync(archive)) javaArchive = archive;
+  else console.warn(`[samples] no Java class data archive (exit ${made.status}): ${made.stderr.slice(-500)}`);
+}
+
+/** A runtime's command for one run, Java's with the class data archive when there is one. */
+function runStep(runtime: SampleRuntime, file: string, args: string[]) {
+  const step = runtime.run(file, args, repoRoot);
+  return runtime.label === "Java" && javaArchive
+    ? { ...step, args: [`-XX:SharedArchiveFile=${javaArchive}`, ...step.args] }
+    : step;
+}
+
 interface Prepared {
   file: string;
   /** The compile step's failure, when it failed. */
@@ -109,7 +161,7 @@ async function prepareSample(
     ...(built && built.status !== 0 ? { failed: built } : {}),
     run: async (options = {}) => {
       if (built && built.status !== 0) return built;
-      const step = runtime.run(file, options.args ?? [], repoRoot);
+      const step = runStep(runtime, file, options.args ?? []);
       return slot(() =>
         runCommand(step.command, step.args, folder, { ...environment, ...options.env }, options.input ?? ""),
       );
@@ -152,6 +204,7 @@ beforeAll(async () => {
     startLiveSandbox(),
     startPrism({ document: bundleJsonPath }),
     startMockFront("127.0.0.1", 0, document),
+    makeJavaArchive(SAMPLE_RUNTIMES.find((runtime) => runtime.label === "Java")!),
   ]);
   mock.forwardTo(prism.port);
 }, 60_000);
