@@ -22,7 +22,7 @@ const CONTRACT = "test/contract/**/*.test.ts";
  * a registry) much of the time. vitest caps a percentage at the core count (`--maxWorkers=150%` is two workers on
  * two cores), so the count is set here. Figures: docs/design/test-suites.md.
  */
-export function testWorkers(script = process.env.npm_lifecycle_event): number {
+export function testWorkers(script: string | undefined): number {
   return availableParallelism() + (script === "test:all" ? 1 : 0);
 }
 
@@ -36,7 +36,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // At least every core (vitest's default leaves one to its main process, which mostly waits).
-    maxWorkers: testWorkers(),
+    maxWorkers: testWorkers(process.env.npm_lifecycle_event),
     tags: [{ name: "slow", description: "slow work in an otherwise fast file: npm run test:all only" }],
     projects: [
       {
