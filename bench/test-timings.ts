@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { linkNodeModules } from "../scripts/lib/repo-copy.ts";
 import type { Benchmark } from "./context.ts";
 import { median } from "./harness.ts";
@@ -79,7 +80,8 @@ export function childCpuMs(output: string): number {
 
 /** vitest's last "Duration 717.20s" (or "1.2s", "950ms") in an output, in ms. */
 export function vitestDurationMs(output: string): number | undefined {
-  const found = [...output.matchAll(/Duration\s+([\d.]+)(ms|s)\b/g)].at(-1);
+  // vitest colours its summary when it may (FORCE_COLOR, a terminal): the escapes go before matching.
+  const found = [...stripVTControlCharacters(output).matchAll(/Duration\s+([\d.]+)(ms|s)\b/g)].at(-1);
   if (!found) return undefined;
   return Number(found[1]) * (found[2] === "s" ? 1000 : 1);
 }

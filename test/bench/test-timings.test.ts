@@ -74,6 +74,7 @@ describe("the measuring", () => {
     expect(() => childCpuMs("no times here")).toThrow(/no CPU times/);
     expect(vitestDurationMs("Duration  1.50s (transform …)\n…\n   Duration  717.20s (transform 3s)")).toBe(717_200);
     expect(vitestDurationMs("Duration 950ms")).toBe(950);
+    expect(vitestDurationMs("\u001b[2m   Duration \u001b[22m 587.75s\u001b[2m (tests 95%)\u001b[22m")).toBe(587_750);
     expect(vitestDurationMs("nothing")).toBeUndefined();
   });
 
