@@ -72,6 +72,22 @@ function docsPages(): void {
     }
   });
 
+  it("reads a page once its layout has settled: links drawn on top of one another, then moved apart, do not overlap", async () => {
+    const page = await open(1400);
+    try {
+      // Two links in the same place, the second moved below the first a step a frame (as a menu laid out in steps
+      // on a loaded machine), about 300 ms after the page is there.
+      await page.setContent(`<main><a href="#a" style="position:absolute;top:0">first</a>
+        <a id="b" href="#b" style="position:absolute;top:0">second</a></main>
+        <script>let step = 0; const move = () => { document.getElementById("b").style.top = (++step * 2) + "px";
+          if (step < 20) setTimeout(() => requestAnimationFrame(move), 15); }; requestAnimationFrame(move);</script>`);
+      expect(await layoutProblems(page, { main: "main" })).toEqual([]);
+      expect(await page.evaluate(() => document.getElementById("b")!.style.top)).toBe("40px");
+    } finally {
+      await page.close();
+    }
+  });
+
   it("every page of the docs", async () => {
     const pages = htmlPages(out);
     expect(pages).toEqual(expect.arrayContaining(["index.html", "errors.html", "changelog.html", TRY_IT_PAGE.file]));

@@ -22,6 +22,7 @@ export interface LayoutScope {
 export async function layoutProblems(page: Page, scope: LayoutScope): Promise<string[]> {
   // A loader that keeps function names (tsx) wraps named functions in `__name(…)`, which the page lacks.
   await page.evaluate("globalThis.__name ??= (f) => f");
+  await page.evaluate(settledLayout, SETTLE_MS);
   await page.evaluate(installKit, scope.ignore);
   return [
     ...(await page.evaluate(sidewaysProblems)),
@@ -30,6 +31,33 @@ export async function layoutProblems(page: Page, scope: LayoutScope): Promise<st
     ...(await page.evaluate(coveredCodeProblems)),
     ...(await page.evaluate(brokenHeadingProblems)),
   ];
+}
+
+/** The longest wait for a page's layout to settle before the checks read it. */
+const SETTLE_MS = 10_000;
+
+/**
+ * Waits, in the page, until its fonts are loaded and the boxes of its links, buttons and headings stay the same over
+ * three frames in a row (at most `limitMs`): a page still laying out (a menu drawn in steps, a font swapped in, on
+ * a loaded machine) shows boxes on top of one another that a reader never sees.
+ */
+async function settledLayout(limitMs: number): Promise<void> {
+  const boxes = () =>
+    [...document.querySelectorAll("a[href], button, h1, h2, h3, h4")]
+      .map((element) => {
+        const box = element.getBoundingClientRect();
+        return `${box.x},${box.y},${box.width},${box.height}`;
+      })
+      .join(";");
+  await document.fonts.ready;
+  const deadline = performance.now() + limitMs;
+  let last = boxes();
+  for (let same = 0; same < 3 && performance.now() < deadline; ) {
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 30)));
+    const now = boxes();
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
 }
 
 /** What every check uses, installed in the page once (`globalThis.__layoutKit`): each check is evaluated alone. */
