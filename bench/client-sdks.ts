@@ -31,6 +31,9 @@ export interface OrvalSdk {
 }
 
 /** The SDKs a partner could generate from our contract instead of using this client. */
+/** The generated SDKs' three entry points, bundled into one ES module in their folder (`heyClient`, `heySdk`, `orval`). */
+export const SDKS_BUNDLE = "sdks.mjs";
+
 export interface GeneratedSdks {
   heyApi: HeyApiSdk;
   orval: OrvalSdk;
@@ -92,7 +95,7 @@ export async function generateSdks(repoRoot: string, progress: (message: string)
   }
   // The generated TypeScript imports its siblings as `.js`, which node's type stripping does not map to `.ts`: the
   // three entry points are bundled into one ES module beside them (kept with the SDKs), and that is what loads.
-  const bundled = path.join(dir, "sdks.mjs");
+  const bundled = path.join(dir, SDKS_BUNDLE);
   if (generated || !existsSync(bundled)) {
     const entry = (relative: string) => JSON.stringify(path.join(dir, relative));
     await build({

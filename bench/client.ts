@@ -15,7 +15,7 @@ import { build } from "esbuild";
 import createClient, { type Middleware } from "openapi-fetch";
 import { createPartnerClient, DEFAULT_TIMEOUT_MS, type paths } from "partner-api-client";
 import { ensureMatrix, installedMatrix, type RuntimeId, underCI } from "../scripts/lib/runtimes.ts";
-import { BASE_URL, type GeneratedSdks, generateSdks } from "./client-sdks.ts";
+import { BASE_URL, type GeneratedSdks, generateSdks, SDKS_BUNDLE } from "./client-sdks.ts";
 import type { Benchmark } from "./context.ts";
 import { compareAlternating } from "./harness.ts";
 import type { Figure, Ratio } from "./results.ts";
@@ -261,10 +261,7 @@ const COMPARED_RUNTIMES: readonly RuntimeId[] = ["node20", "node24", "bun"];
  * JavaScript; returns its path.
  */
 async function bundleRuntimeBench(repoRoot: string, sdks: GeneratedSdks): Promise<string> {
-  const file = (relative: string) => JSON.stringify(path.join(sdks.dir, relative));
-  const entry = `import * as heyClient from ${file("hey-api/client/index.ts")};
-import * as heySdk from ${file("hey-api/sdk.gen.ts")};
-import * as orval from ${file("orval/api.ts")};
+  const entry = `import { heyClient, heySdk, orval } from ${JSON.stringify(path.join(sdks.dir, SDKS_BUNDLE))};
 import { measureInRuntime } from ${JSON.stringify(path.join(repoRoot, "bench", "client.ts"))};
 const [rounds, targetBatchMs] = JSON.parse(process.argv[2]);
 const sdks = { heyApi: { version: ${JSON.stringify(sdks.heyApi.version)}, ...heyClient, ...heySdk }, orval: { version: ${JSON.stringify(sdks.orval.version)}, ...orval }, dir: "", generated: false };
