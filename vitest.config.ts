@@ -7,13 +7,11 @@ import { SOURCE_CONDITION } from "./scripts/lib/source.ts";
  *   - `*.slow.test.ts`: a whole file that packs, installs or builds a package, starts Chromium or Prism, compiles a
  *     TypeScript program, runs the benchmarks, starts processes again and again, or takes seconds of CPU;
  *   - `it("…", { tags: ["slow"] }, …)`: one such test in an otherwise fast file;
- *   - `*.isolated.test.ts`: a fast file that replaces a module (`vi.mock`), so it needs a module registry of its own;
  *   - `test/contract/`: the contract tests, against one Prism.
- * `npm test` runs the projects `fast` and `isolated` without the tagged tests; `npm run test:all` (CI) runs all four.
+ * `npm test` runs the project `fast` without the tagged tests; `npm run test:all` (CI) runs all three.
  * The rule, in words: docs/api-team.md, "The fast command and the whole set".
  */
 const SLOW = "test/**/*.slow.test.ts";
-const ISOLATED = "test/**/*.isolated.test.ts";
 const CONTRACT = "test/contract/**/*.test.ts";
 
 /**
@@ -44,13 +42,13 @@ export default defineConfig({
         test: {
           name: "fast",
           include: ["test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, SLOW, ISOLATED, CONTRACT],
+          exclude: [...configDefaults.exclude, SLOW, CONTRACT],
           // One module registry per worker, shared by its files: the sandbox, Ajv and the contracts load once per
-          // worker (docs/design/test-suites.md has the figures). A file that replaces a module is `*.isolated.test.ts`.
+          // worker (docs/design/test-suites.md has the figures). So no file replaces a module (`vi.mock` would replace it
+          // for every later file of the worker): a test replaces one export with `vi.spyOn` and restores it.
           isolate: false,
         },
       },
-      { extends: true, test: { name: "isolated", include: [ISOLATED] } },
       // The type tests (test/**/*.test-d.ts) are checked by tsc, which fails on them (npm run typecheck and
       // typecheck:fast, both tests of the fast project): vitest's typecheck would compile the program a third time.
       { extends: true, test: { name: "slow", include: [SLOW] } },

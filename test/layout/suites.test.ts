@@ -1,6 +1,6 @@
 /**
  * Which tests `npm test` runs is said by each file's name (vitest.config.ts): `*.slow.test.ts` and the contract tests
- * run in `npm run test:all` only, `*.isolated.test.ts` gets a module registry of its own; one slow test in a fast file
+ * run in `npm run test:all` only, one slow test in a fast file
  * carries the tag `slow`. These checks hold the names and the projects to each other. And no test asserts how long
  * something took: speed is measured in bench/, where a loaded machine shows up as a figure, not as a red test.
  */
@@ -36,19 +36,13 @@ const projectsOf = (file: string) =>
 describe("the fast command and the whole set", () => {
   it("every test file runs in exactly one project, the one its name says", () => {
     const expected = (file: string) =>
-      file.endsWith(".slow.test.ts")
-        ? "slow"
-        : file.endsWith(".isolated.test.ts")
-          ? "isolated"
-          : file.startsWith("test/contract/")
-            ? "contract"
-            : "fast";
+      file.endsWith(".slow.test.ts") ? "slow" : file.startsWith("test/contract/") ? "contract" : "fast";
     const wrong = testFiles
       .map((file) => ({ file, projects: projectsOf(file), expected: expected(file) }))
       .filter(({ projects, expected }) => projects.length !== 1 || projects[0] !== expected)
       .map(({ file, projects, expected }) => `${file}: in [${projects.join(", ")}], expected ${expected}`);
     expect(wrong).toEqual([]);
-    expect(projects.map((project) => project.name)).toEqual(["fast", "isolated", "slow", "contract"]);
+    expect(projects.map((project) => project.name)).toEqual(["fast", "slow", "contract"]);
     // Each kind is present, so a glob that matched nothing (a typo) fails here rather than empties a project.
     const counts = Object.fromEntries(projects.map((project) => [project.name, 0]));
     for (const file of testFiles) for (const name of projectsOf(file)) counts[name]! += 1;
@@ -58,17 +52,18 @@ describe("the fast command and the whole set", () => {
     ).toBe(true);
   });
 
-  it("a fast file that replaces a module (vi.mock) is named *.isolated.test.ts", () => {
+  it("no fast file replaces a module (vi.mock): the fast files share a module registry", () => {
     const mocking = scanned(testFiles).filter((file) => /\bvi\.(do)?[m]ock\(/.test(read(file)));
-    expect(mocking).toContain("test/diff/internal-error.isolated.test.ts");
     expect(mocking.filter((file) => projectsOf(file).includes("fast"))).toEqual([]);
+    // The check reads the files it is given: a file that mocks is found.
+    expect(/\bvi\.(do)?[m]ock\(/.test('vi.mock("../x.ts", () => ({}));')).toBe(true);
   });
 
   it("npm test is vitest over the fast projects without the tagged tests; npm run test:all is vitest over every project", () => {
     const { scripts } = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
     // On a re-run, vitest reads the modules it transformed before from node_modules/.experimental-vitest-cache
     // (keyed by each file's content, the config and the lockfile) instead of transforming them again.
-    expect(scripts.test).toBe("vitest run --project fast --project isolated --tags-filter '!slow' --fsModuleCache");
+    expect(scripts.test).toBe("vitest run --project fast --tags-filter '!slow' --fsModuleCache");
     expect(scripts["test:all"]).toBe("vitest run");
     // A worker a core for npm test; one more for the whole set, whose slow files wait on child processes.
     const cores = availableParallelism();
