@@ -132,6 +132,33 @@ console.log("child pid " + child.pid);`;
   });
 });
 
+describe("a parent gone before the server starts watching it", () => {
+  it("still counts as gone: the watch compares with the parent the command started under", async () => {
+    // The child loads the lifecycle module (as a command does at its start), waits until its parent has exited
+    // (a script that killed it the moment it printed its address), and only then starts watching.
+    const LIFECYCLE = path.join(repoRoot, "devkit", "src", "cli", "lifecycle.ts");
+    const child = `import { untilStopped } from ${JSON.stringify(LIFECYCLE)};
+const startedUnder = process.ppid;
+// What keeps a server's process up: its listening socket.
+const server = setInterval(() => {}, 1_000);
+console.log("child pid " + process.pid);
+while (process.ppid === startedUnder) await new Promise((resolve) => setTimeout(resolve, 20));
+const io = { out: (text) => console.log(text), err: (text) => console.log(text) };
+await untilStopped(new AbortController().signal, io, true);
+console.log("watch ended");
+clearInterval(server);`;
+    const parent = `const { spawn } = require("node:child_process");
+spawn(process.execPath, JSON.parse(process.argv[1]), { stdio: ["ignore", "inherit", "inherit"] });
+setTimeout(() => process.exit(0), 300);`;
+    const args = [...SOURCE_NODE_ARGS, "--input-type=module", "-e", child];
+    const started = await serve(process.execPath, ["-e", parent, JSON.stringify(args)], { pattern: /child pid (\d+)/ });
+    const childPid = Number(started.url.split(":").pop());
+    await started.exited;
+    await expect.poll(started.output, { timeout: STOPS_WITHIN_MS }).toMatch(/is gone: stopping…[\s\S]*watch ended/);
+    await expect.poll(() => alive(childPid), { timeout: STOPS_WITHIN_MS }).toBe(false);
+  });
+});
+
 describe("the sandbox stops on SIGTERM and SIGINT", () => {
   it.each(["SIGTERM", "SIGINT"] as const)("run with node directly: %s stops it, exit 0", async (signal) => {
     const started = await serve(process.execPath, [...SOURCE_NODE_ARGS, MAIN, "sandbox", "--port", "0"]);

@@ -24,6 +24,13 @@ export const PARENT_GONE_EXIT_MS = 5_000;
 /** How far up the ancestry a package manager is looked for. */
 const MAX_DEPTH = 8;
 
+/**
+ * The parent this process had when this module loaded, at the command's start: a server starts watching only once
+ * it listens, and a parent killed in between (a test or a script that stops it as soon as it prints its address)
+ * must still count as gone, not leave the process watching the init that took it over.
+ */
+const STARTED_UNDER = process.ppid;
+
 export interface WatchedProcess {
   pid: number;
   /** Its command line, for the message (as `ps` shows it). */
@@ -66,7 +73,7 @@ function describeProcess(pid: number): { ppid: number; command: string } | undef
  * every process up to and including the nearest one.
  */
 export function watchedProcesses(): WatchedProcess[] {
-  const parent = process.ppid;
+  const parent = STARTED_UNDER;
   const chain: WatchedProcess[] = [];
   let pid = parent;
   for (let depth = 0; depth < MAX_DEPTH && pid > 1; depth++) {
@@ -100,14 +107,14 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * Calls `onGone` once when a watched process is gone (or this process was handed to another parent); checks
- * every PARENT_POLL_MS on a timer that keeps nothing alive. Returns the function that stops watching.
+ * Calls `onGone` once when a watched process is gone (or this process was handed to another parent since it
+ * started); checks every PARENT_POLL_MS on a timer that keeps nothing alive. Returns the function that stops watching.
  */
 export function watchParent(
   onGone: (gone: WatchedProcess) => void,
   watched: WatchedProcess[] = watchedProcesses(),
 ): () => void {
-  const parent = process.ppid;
+  const parent = STARTED_UNDER;
   const timer = setInterval(() => {
     const gone =
       process.ppid !== parent ? (watched[0] ?? { pid: parent, command: "" }) : watched.find((p) => !isAlive(p.pid));
