@@ -132,6 +132,12 @@ Exit codes: 0 pass, 1 failed the --fail-on threshold, 2 bad input, 3 internal er
       !comparesBaseline && values.head === undefined && existsSync(baselineFile)
         ? diffContracts(await loadFile(baselineFile, "baseline"), head, { config, failOn, profile })
         : undefined;
+    // An acknowledgement stands until the release that carries its change: judged against a merge-base, an entry
+    // for a change made before it is still needed, and only one that matches nothing since the release either is stale.
+    if (unreleased)
+      report.unusedAllowEntries = report.unusedAllowEntries.filter((entry) =>
+        unreleased.unusedAllowEntries.includes(entry),
+      );
     const sources = values.head === undefined ? sourceLines(workDir) : undefined;
     const output = {
       text: formatText,

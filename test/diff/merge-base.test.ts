@@ -126,6 +126,53 @@ describe("--merge-base: a pull request's own change", () => {
     expect(run.stderr).toMatch(/compared merge-base of HEAD and main, git [0-9a-f]+:openapi\/openapi\.yaml/);
   });
 
+  it("calls an acknowledgement stale only when nothing since the release matches it either", async () => {
+    // Where the branch left its target, a field was already removed and acknowledged (unreleased): its entry is
+    // still needed by the release, though this branch's own change does not match it.
+    git("checkout", "-q", "-b", "acknowledged-base", "pr~1");
+    edit(TRANSACTION, /\n {2}counterpartyCode:\n {4}type: string\n {4}description: May be an empty string\.\n/, "\n");
+    git("commit", "-q", "-am", "drop counterpartyCode");
+    git("checkout", "-q", "-b", "acknowledged-pr");
+    edit(TRANSACTION, /\n {2}counterpartyName:\n {4}type: string\n/, "\n");
+    git("commit", "-q", "-am", "drop counterpartyName");
+    const entry = (field: string) => [
+      `  - change: "response-optional-field-removed #/components/schemas/Transaction .${field}"`,
+      "    reason: Test.",
+    ];
+    const allow = path.join(repo, "openapi-changes.allow.yaml");
+    writeFileSync(
+      allow,
+      [
+        "acknowledged:",
+        ...entry("counterpartyName"),
+        ...entry("counterpartyCode"),
+        '  - change: "path-removed /gone"',
+        "    reason: Left over.",
+      ].join("\n"),
+    );
+    try {
+      const run = await runInDirectory(repo, diffCommand, ["--merge-base", "acknowledged-base"]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain("[acknowledged] #/components/schemas/Transaction .counterpartyName");
+      const notes = run.stdout.split("\n").filter((line) => line.startsWith("note: "));
+      expect(notes).toEqual(['note: acknowledged entry "path-removed /gone" matches no failing change; remove it']);
+      // Against the release itself, the same entries: the unused one alone is named again.
+      const released = await runInDirectory(repo, diffCommand, []);
+      expect(released.stdout.split("\n").filter((line) => line.startsWith("note: "))).toEqual(notes);
+      // Without the unreleased comparison to consult (an explicit --head), this run's own view is all there is.
+      const explicit = await runInDirectory(repo, diffCommand, [
+        "--base",
+        path.join(repo, "release", "openapi.json"),
+        "--head",
+        path.join(repo, "release", "openapi.json"),
+      ]);
+      expect(explicit.stdout.split("\n").filter((line) => line.startsWith("note: "))).toHaveLength(3);
+    } finally {
+      rmSync(allow);
+      git("checkout", "-q", "pr");
+    }
+  });
+
   it("refuses a ref that is not one, and --base with --merge-base, as bad input", async () => {
     const unknown = await runInDirectory(repo, diffCommand, ["--merge-base", "no-such-branch"]);
     expect(unknown.code).toBe(2);
