@@ -1,6 +1,17 @@
+import { enableCompileCache } from "node:module";
 import { availableParallelism } from "node:os";
+import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
 import { SOURCE_CONDITION } from "./scripts/lib/source.ts";
+
+/**
+ * Node's compile cache (V8's code for each module node loads, kept on disk between runs): this process, its
+ * workers and every node process a test starts inherit the folder and read the dependencies' compiled code instead
+ * of compiling them again. A folder given in NODE_COMPILE_CACHE is kept. Figures: docs/design/test-suites.md.
+ */
+export const COMPILE_CACHE = path.join(import.meta.dirname, "node_modules", ".cache", "node-compile-cache");
+process.env.NODE_COMPILE_CACHE ??= COMPILE_CACHE;
+enableCompileCache(process.env.NODE_COMPILE_CACHE);
 
 /**
  * Which tests are slow is said by the file's name, or by one tag for one test:

@@ -4,12 +4,14 @@
  * carries the tag `slow`. These checks hold the names and the projects to each other. And no test asserts how long
  * something took: speed is measured in bench/, where a loaded machine shows up as a figure, not as a red test.
  */
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { getCompileCacheDir } from "node:module";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import vitestConfig, { testWorkers } from "../../vitest.config.ts";
+import vitestConfig, { COMPILE_CACHE, testWorkers } from "../../vitest.config.ts";
 
 const testFiles = readdirSync(path.join(repoRoot, "test"), { recursive: true, encoding: "utf8" })
   .filter((name) => /\.test\.ts$/.test(name) && !name.split(path.sep).includes("fixtures"))
@@ -57,6 +59,18 @@ describe("the fast command and the whole set", () => {
     expect(mocking.filter((file) => projectsOf(file).includes("fast"))).toEqual([]);
     // The check reads the files it is given: a file that mocks is found.
     expect(/\bvi\.(do)?[m]ock\(/.test('vi.mock("../x.ts", () => ({}));')).toBe(true);
+  });
+
+  it("vitest, its workers and the node processes tests start share node's compile cache", () => {
+    expect(COMPILE_CACHE).toBe(path.join(repoRoot, "node_modules", ".cache", "node-compile-cache"));
+    // The folder the config names, unless NODE_COMPILE_CACHE named another before vitest started.
+    const folder = process.env.NODE_COMPILE_CACHE ?? "(NODE_COMPILE_CACHE not set)";
+    // Node keeps each version's code in a folder of its own inside it.
+    expect(path.dirname(getCompileCacheDir()!)).toBe(folder);
+    const child = spawnSync(process.execPath, ["-p", 'require("node:module").getCompileCacheDir()'], {
+      encoding: "utf8",
+    });
+    expect(child.stdout.trim()).toBe(getCompileCacheDir());
   });
 
   it("npm test is vitest over the fast projects without the tagged tests; npm run test:all is vitest over every project", () => {
