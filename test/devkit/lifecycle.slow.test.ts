@@ -152,7 +152,7 @@ spawn(process.execPath, JSON.parse(process.argv[1]), { stdio: ["ignore", "inheri
 setTimeout(() => process.exit(0), 300);`;
     const args = [...SOURCE_NODE_ARGS, "--input-type=module", "-e", child];
     const started = await serve(process.execPath, ["-e", parent, JSON.stringify(args)], { pattern: /child pid (\d+)/ });
-    const childPid = Number(started.url.split(":").pop());
+    const childPid = Number(/child pid (\d+)/.exec(started.output())![1]);
     await started.exited;
     await expect.poll(started.output, { timeout: STOPS_WITHIN_MS }).toMatch(/is gone: stopping…[\s\S]*watch ended/);
     await expect.poll(() => alive(childPid), { timeout: STOPS_WITHIN_MS }).toBe(false);
