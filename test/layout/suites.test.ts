@@ -1,7 +1,6 @@
 /**
  * Which tests `npm test` runs is said by each file's name (vitest.config.ts): `*.slow.test.ts` and the contract tests
- * run in `npm run test:all` only, one slow test in a fast file
- * carries the tag `slow`. These checks hold the names and the projects to each other. And no test asserts how long
+ * run in `npm run test:all` only; one slow test in a fast file carries the tag `slow`. These checks hold the names and the projects to each other. And no test asserts how long
  * something took: speed is measured in bench/, where a loaded machine shows up as a figure, not as a red test.
  */
 import { spawnSync } from "node:child_process";
@@ -55,10 +54,11 @@ describe("the fast command and the whole set", () => {
   });
 
   it("no fast file replaces a module (vi.mock): the fast files share a module registry", () => {
-    const mocking = scanned(testFiles).filter((file) => /\bvi\.(do)?[m]ock\(/.test(read(file)));
+    const mocksAModule = /\bvi\.(do)?[m]ock\(/;
+    const mocking = scanned(testFiles).filter((file) => mocksAModule.test(read(file)));
     expect(mocking.filter((file) => projectsOf(file).includes("fast"))).toEqual([]);
     // The check reads the files it is given: a file that mocks is found.
-    expect(/\bvi\.(do)?[m]ock\(/.test('vi.mock("../x.ts", () => ({}));')).toBe(true);
+    expect(mocksAModule.test('vi.mock("../x.ts", () => ({}));')).toBe(true);
   });
 
   it("vitest, its workers and the node processes tests start share node's compile cache", () => {
