@@ -30,11 +30,7 @@ const DRAW_EVERY_MS = 250;
  * @param {import("./app.js").Context} context
  */
 export function mount(root, context) {
-  /** Newest first. @type {LoggedCall[]} */
-  let kept = [];
-  /** Arrived since the last draw, oldest first. @type {LoggedCall[]} */
-  let arrived = [];
-  let lastId = 0;
+  const log = callBuffer();
   const measure = drawMeasure();
   let paused = false;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -56,7 +52,7 @@ export function mount(root, context) {
   );
 
   onRowChosen(tbody, (id) => {
-    const call = kept.find((c) => c.id === id);
+    const call = log.kept.find((c) => c.id === id);
     if (call) select(call);
   });
 
@@ -69,48 +65,33 @@ export function mount(root, context) {
   }
 
   function redraw() {
-    tbody.replaceChildren(...keptRows(kept, filters.filter(), row));
+    tbody.replaceChildren(...keptRows(log.kept, filters.filter(), row));
     describeState();
   }
 
   function describeState() {
-    const waiting = arrived.length;
     state.textContent = paused
-      ? `Paused: ${kept.length} calls kept, ${waiting} new not drawn yet.`
-      : `Live: ${kept.length} calls kept (the newest ${MAX_ROWS} matching are shown).`;
+      ? `Paused: ${log.kept.length} calls kept, ${log.arrived.length} new not drawn yet.`
+      : `Live: ${log.kept.length} calls kept (the newest ${MAX_ROWS} matching are shown).`;
   }
 
   /** Draws what arrived since the last draw: new rows on top, the oldest rows dropped. */
   function drawArrived() {
     drawTimer = undefined;
-    if (paused || arrived.length === 0) return;
+    if (paused || log.arrived.length === 0) return;
     const started = performance.now();
-    const batch = arrived;
-    arrived = [];
-    tbody.prepend(batchRows(batch, filters.filter(), row));
+    tbody.prepend(batchRows(log.take(), filters.filter(), row));
     while (tbody.rows.length > MAX_ROWS) tbody.deleteRow(-1);
     describeState();
     measure(started);
   }
 
-  /** @param {LoggedCall} call */
-  function receive(call) {
-    if (call.id <= lastId) return;
-    lastId = call.id;
-    kept.unshift(call);
-    if (kept.length > MAX_KEPT) kept.length = MAX_KEPT;
-    arrived.push(call);
-    if (arrived.length > MAX_ROWS) arrived.splice(0, arrived.length - MAX_ROWS);
-    drawTimer ??= setTimeout(drawArrived, DRAW_EVERY_MS);
-  }
-
   const stream = follow(
-    receive,
+    (call) => {
+      if (log.receive(call)) drawTimer ??= setTimeout(drawArrived, DRAW_EVERY_MS);
+    },
     (requests, early) => {
-      kept = requests.slice(0, MAX_KEPT);
-      lastId = kept[0]?.id ?? 0;
-      for (const call of early) receive(call);
-      arrived = [];
+      log.load(requests, early);
       redraw();
     },
     describeState,
@@ -124,13 +105,12 @@ export function mount(root, context) {
     paused = !paused;
     pressed(pause, paused);
     // Pausing draws every kept call (no gaps); resuming goes on from the newest.
-    arrived = [];
+    log.take();
     redraw();
   });
   clear.addEventListener("click", () =>
     clearLog(() => {
-      kept = [];
-      arrived = [];
+      log.clear();
       redraw();
     }),
   );
@@ -143,6 +123,60 @@ export function mount(root, context) {
     stream.close();
     clearTimeout(drawTimer);
     stopAccount();
+  };
+}
+
+/**
+ * The calls the page keeps (newest first, at most MAX_KEPT) and those arrived since the last draw (oldest first,
+ * at most MAX_ROWS: a burst beyond a table's worth is never drawn), each call once.
+ */
+function callBuffer() {
+  /** @type {LoggedCall[]} */
+  let kept = [];
+  /** @type {LoggedCall[]} */
+  let arrived = [];
+  let lastId = 0;
+  return {
+    get kept() {
+      return kept;
+    },
+    get arrived() {
+      return arrived;
+    },
+    /**
+     * Keeps a call newer than every kept one; false when it is not (seen already).
+     * @param {LoggedCall} call
+     */
+    receive(call) {
+      if (call.id <= lastId) return false;
+      lastId = call.id;
+      kept.unshift(call);
+      if (kept.length > MAX_KEPT) kept.length = MAX_KEPT;
+      arrived.push(call);
+      if (arrived.length > MAX_ROWS) arrived.splice(0, arrived.length - MAX_ROWS);
+      return true;
+    },
+    /**
+     * The log as read (newest first), with the calls the stream brought meanwhile; nothing left to draw.
+     * @param {LoggedCall[]} requests
+     * @param {LoggedCall[]} early
+     */
+    load(requests, early) {
+      kept = requests.slice(0, MAX_KEPT);
+      lastId = kept[0]?.id ?? 0;
+      for (const call of early) this.receive(call);
+      arrived = [];
+    },
+    /** The calls arrived since the last draw, oldest first, forgotten here. */
+    take() {
+      const taken = arrived;
+      arrived = [];
+      return taken;
+    },
+    clear() {
+      kept = [];
+      arrived = [];
+    },
   };
 }
 
