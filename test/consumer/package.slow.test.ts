@@ -149,6 +149,8 @@ function installedElsewhere(): void {
           types: [],
           resolveJsonModule: true,
           skipLibCheck: false,
+          // TypeScript's own lib files need no check here; the package's declarations do.
+          skipDefaultLibCheck: true,
           noUncheckedIndexedAccess: true,
           exactOptionalPropertyTypes: true,
           outDir: "out",

@@ -3,8 +3,8 @@
  * (pinned devDependency) on loopback, both packages packed by their `prepack` builds, checked with publint and
  * arethetypeswrong, published there, then installed in a fresh project whose only registry is that one. Our two
  * packages exist there alone (no uplink for `partner-api-*`); their dependencies pass through Verdaccio's proxy.
- * The project type-checks strictly (`skipLibCheck: false`) and calls the sandbox started from the installed
- * `partner-api` bin with the installed client.
+ * The project type-checks strictly (`skipLibCheck: false`, TypeScript 7) and calls the sandbox started from the
+ * installed `partner-api` bin with the installed client.
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -143,10 +143,12 @@ function fromTheRegistry(): void {
       expect(elsewhere).toEqual([]);
     });
 
-    test("a program using the installed client compiles under strict without skipLibCheck, and calls the sandbox from the installed bin", async () => {
+    test("a program using the installed client compiles under strict without skipLibCheck (TypeScript 7), and calls the sandbox from the installed bin", async () => {
       writeFileSync(path.join(app, "call.ts"), CALL_PROGRAM);
       const packages = ["partner-api-client", "partner-api-devkit"];
-      const check = () => strictTypeCheck(app, ["call.ts"], packages, { allowImportingTsExtensions: true });
+      // TypeScript 7 here; the same declarations meet TypeScript 5.9 in test/devkit/installed.slow.test.ts (the
+      // packs are the same: test/helpers/build-lock.ts) and test/consumer/typescript.slow.test.ts.
+      const check = () => strictTypeCheck(app, ["call.ts"], packages, { allowImportingTsExtensions: true }, "7");
       expect(await check()).toBe("");
       // A wrong use must fail the same check.
       writeFileSync(path.join(app, "call.ts"), CALL_PROGRAM.replace('"/v1/companies"', '"/v1/no-such-path"'));
