@@ -72,7 +72,9 @@ describe("the unreleased line", () => {
   });
 });
 
-describe("--merge-base: a pull request's own change", () => {
+// A git repository of the contract, then the gate run five times in it: git, tar and two bundles a run (about 2 s
+// of CPU and a second of waiting): npm run test:all runs it.
+describe("--merge-base: a pull request's own change", { tags: ["slow"] }, () => {
   let repo: string;
   const git = (...args: string[]) => gitIn(repo, ...args);
   const edit = (file: string, from: RegExp, to: string) => {
