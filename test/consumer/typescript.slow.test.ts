@@ -12,8 +12,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../../scripts/lib/paths.ts";
 import { INSTALL_HINT, type Matrix, matrixForTests } from "../../scripts/lib/runtimes.ts";
+import { TSC } from "../helpers/strict-tsconfig.ts";
 import { makeApp } from "../runtimes/workspace.ts";
 
 const run = promisify(execFile);
@@ -168,7 +168,7 @@ async function writeProject(name: string, resolution: keyof typeof RESOLUTIONS, 
 
 beforeAll(async () => {
   matrix = await matrixForTests("the TypeScript 7 consumer check");
-  compilers.push({ name: "TypeScript 5.9", tsc: path.join(repoRoot, "node_modules", "typescript", "bin", "tsc") });
+  compilers.push({ name: "TypeScript 5.9", tsc: TSC["5.9"] });
   if (matrix) compilers.push({ name: "TypeScript 7", tsc: matrix.runtimes.get("typescript7")!.path });
   else console.warn(`[consumer types] TypeScript 7 SKIPPED: the runtime matrix is not installed (${INSTALL_HINT})`);
   work = await mkdtemp(path.join(os.tmpdir(), "partner-api-consumer-types-"));

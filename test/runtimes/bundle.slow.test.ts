@@ -23,6 +23,7 @@ import {
 } from "../../scripts/lib/chromium.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { SOURCE_CONDITION } from "../../scripts/lib/source.ts";
+import { TSC } from "../helpers/strict-tsconfig.ts";
 import { BODY, BODY_DIGEST, SECRET } from "../webhooks/known-answers.ts";
 
 const chromiumPath = chromiumPathOf();
@@ -72,7 +73,7 @@ let packageDir: string;
 
 /** The package as built by `npm run build` (tsc with tsconfig.build.json, plus schema.d.ts), in a private folder. */
 async function buildPackage(): Promise<void> {
-  const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+  const tsc = TSC["5.9"];
   try {
     execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json", "--outDir", path.join(packageDir, "dist")], {
       cwd: repoRoot,
